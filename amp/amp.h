@@ -1,0 +1,43 @@
+/*
+ * amp/amp.h - the one header to include: C++ AMP's tile-parallel model in
+ * C, on any OpenCL device.
+ *
+ *   status.h       status codes, amp_last_error()
+ *   extent.h       amp_extent, amp_index, amp_tiled_extent
+ *   accelerator.h  devices, their views (queues), the default choice
+ *   array_view.h   views of host memory that move to the device lazily
+ *   transfer.h     the ledger of every transfer
+ *   kernel.h       amp_parallel_for_each and the kernel macros
+ *
+ * Thread safety: every function may be called from any thread. The runtime
+ * serializes its own state; a view used by two threads at once sees the
+ * calls in some order, as a C++ AMP array_view would.
+ */
+#ifndef AMP_AMP_H
+#define AMP_AMP_H
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "extent.h"
+#include "kernel.h"
+#include "status.h"
+#include "transfer.h"
+
+/* The library's version. */
+#define AMP_VERSION_MAJOR 0
+#define AMP_VERSION_MINOR 1
+#define AMP_VERSION_PATCH 0
+#define AMP_VERSION_STRING "0.1.0"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of the library that is linked, as "major.minor.patch". */
+const char *amp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * amp/array_view.h - views of host memory that move to the device and back
+ * by themselves (C++ AMP's array_view<T, N>).
+ *
+ * A view wraps memory the caller owns. The library copies it to a device
+ * only when a kernel uses it and the device copy is stale, and copies it
+ * back only when the host asks: amp_array_view_synchronize(), host access
+ * through amp_array_view_data(), or amp_array_view_release() of the last
+ * view of that memory. A view that kernels only read is never copied back.
+ *
+ * Views created over the same host pointer share one data source, so they
+ * stay coherent with each other. Views over overlapping but different
+ * pointers are separate data sources, as in C++ AMP: keep them apart.
+ *
+ * The caller's memory must stay allocated until the last view of it is
+ * released, and must not be touched directly between a kernel's use of the
+ * view and the next synchronize (use amp_array_view_refresh() after writing
+ * it directly).
+ */
+#ifndef AMP_ARRAY_VIEW_H
+#define AMP_ARRAY_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "extent.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The element types a view can hold and a kernel can capture. */
+typedef enum amp_elem_type {
+    AMP_INT = 1,  /* int, 32 bits */
+    AMP_UINT = 2, /* unsigned, 32 bits */
+    AMP_FLOAT = 3,
+    AMP_DOUBLE = 4 /* only on devices with double precision */
+} amp_elem_type;
+
+/* The size in bytes of one element of the type, 0 for an unknown type. */
+size_t amp_elem_size(amp_elem_type type);
+
+/* The name of the type as OpenCL C spells it ("int", "uint", "float",
+ * "double"), or "unknown". */
+const char *amp_elem_type_name(amp_elem_type type);
+
+typedef struct amp_array_view amp_array_view;
+
+/*
+ * Wrap data, an array of amp_extent_size(extent) elements of the given type
+ * in row-major order, in a new view stored in *out. No data moves yet.
+ * The caller keeps ownership of data; the view must be released with
+ * amp_array_view_release().
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL data or out, an unknown
+ * type, a rank outside 1..3, a dimension <= 0, or host memory already
+ * wrapped by a live view of another type or a smaller size;
+ * AMP_ERROR_OUT_OF_MEMORY when the handle cannot be allocated.
+ */
+amp_status amp_array_view_create(amp_elem_type type, amp_extent extent, void *data,
+                                 amp_array_view **out);
+
+/*
+ * As amp_array_view_create(), for a read-only view (C++ AMP's
+ * array_view<const T, N>). Kernels see it as const, so writing to it is a
+ * compile error, and it is never copied back to the host.
+ */
+amp_status amp_array_view_create_const(amp_elem_type type, amp_extent extent, const void *data,
+                                       amp_array_view **out);
+
+/*
+ * Release a view. When it is the last view of its data and the host copy is
+ * stale, the data is first copied back (as C++ AMP's destructor does),
+ * unless it was discarded. NULL is a no-op that returns AMP_OK.
+ * The handle is gone afterwards even when the copy-back failed: the status
+ * says so, and the host memory holds what it held before the copy.
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a handle already released, and the
+ * statuses of amp_array_view_synchronize().
+ */
+amp_status amp_array_view_release(amp_array_view *view);
+
+/*
+ * Make the host memory current: copy the data back from the device that
+ * holds the newest copy, if the host copy is stale. Waits for kernels that
+ * write the view. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL or released
+ * view, AMP_ERROR_ACCELERATOR_VIEW_REMOVED when the device was lost or a
+ * kernel aborted, AMP_ERROR_RUNTIME for other OpenCL failures.
+ */
+amp_status amp_array_view_synchronize(amp_array_view *view);
+
+/*
+ * Host access for reading and writing: synchronize, then store the host
+ * pointer in *out. Device copies are treated as stale afterwards, since the
+ * caller may write through the pointer. Returns the statuses of
+ * amp_array_view_synchronize(); AMP_ERROR_INVALID_OPERATION for a const view
+ * (use amp_array_view_data_const()).
+ */
+amp_status amp_array_view_data(amp_array_view *view, void **out);
+
+/*
+ * Host access for reading only: synchronize, then store the host pointer in
+ * *out. Device copies stay current. Returns the statuses of
+ * amp_array_view_synchronize().
+ */
+amp_status amp_array_view_data_const(amp_array_view *view, const void **out);
+
+/*
+ * Declare the current contents unneeded (C++ AMP's discard_data): the next
+ * kernel that uses the view does not upload it, and the next host access
+ * does not download it. Lasts only until the next write. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view.
+ */
+amp_status amp_array_view_discard_data(amp_array_view *view);
+
+/*
+ * Tell the view that its host memory was written directly (C++ AMP's
+ * refresh): device copies become stale, and the next kernel uploads again.
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL or released view.
+ */
+amp_status amp_array_view_refresh(amp_array_view *view);
+
+/* The view's extent; rank 0 for a NULL view. */
+amp_extent amp_array_view_get_extent(const amp_array_view *view);
+
+/* The view's element type; 0 for a NULL view. */
+amp_elem_type amp_array_view_get_type(const amp_array_view *view);
+
+/* Nonzero when the view is read-only. */
+int amp_array_view_is_const(const amp_array_view *view);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

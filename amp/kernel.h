@@ -1,0 +1,244 @@
+/*
+ * amp/kernel.h - parallel_for_each and the macros that write kernels inline.
+ *
+ * C++ AMP:
+ *
+ *     parallel_for_each(product.extent, [=](index<2> idx) restrict(amp) {
+ *         for (int inner = 0; inner < 2; inner++)
+ *             product[idx] += a(idx[0], inner) * b(inner, idx[1]);
+ *     });
+ *
+ * C, with this library:
+ *
+ *     status = AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(product), idx,
+ *                                    AMP_CAPTURE(a, b, product), {
+ *         for (int inner = 0; inner < 2; inner++)
+ *             product(idx) += a(idx[0], inner) * b(inner, idx[1]);
+ *     });
+ *
+ * The body is OpenCL C. It is turned into a string by the preprocessor and
+ * never compiled by the host compiler; the runtime wraps it in a generated
+ * kernel (set AMP_DUMP_KERNELS=<dir> to read it) and compiles it for the
+ * device the first time the call runs. Later calls from the same place find
+ * the compiled kernel without any string work.
+ *
+ * Inside the body:
+ * - idx[0] .. idx[rank-1] (you name it): the thread's index in the domain.
+ * - For a tiled domain, t_idx (you name it) has the arrays global[],
+ *   local[], tile[], tile_origin[] and tile_extent[], and the barrier:
+ *   t_idx.barrier.wait(), wait_with_all_memory_fence(),
+ *   wait_with_global_memory_fence(), wait_with_tile_static_memory_fence().
+ * - Each captured view v: v(i), v(i, j), v(i, j, k) are its elements, and
+ *   for rank 2 and 3, v(idx) or v(t_idx.global) take a whole index.
+ *   v_extent[d] is its extent. A view the body never writes is passed as
+ *   const, and is never copied back.
+ * - Each captured scalar is a const variable of the same name and value.
+ * - Each AMP_CONST(NAME) is a compile-time constant (#define NAME value), for
+ *   tile sizes and array bounds.
+ * - tile_static arrays, declared anywhere in the body; they are moved to the
+ *   top of the kernel, where OpenCL C requires them.
+ */
+#ifndef AMP_KERNEL_H
+#define AMP_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "capture_map.h"
+#include "extent.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Captures of one kernel call at most. */
+#define AMP_MAX_CAPTURES 32
+
+typedef enum amp_capture_kind {
+    AMP_CAPTURE_INVALID = 0, /* a value of a type kernels cannot take */
+    AMP_CAPTURE_VIEW = 1,    /* an amp_array_view *, bound by name */
+    AMP_CAPTURE_SCALAR = 2,  /* an int, unsigned, float or double, by value */
+    AMP_CAPTURE_CONSTANT = 3 /* an AMP_CONST(NAME), a compile-time constant */
+} amp_capture_kind;
+
+/* A named integer constant for the kernel; made by AMP_CONST(). */
+typedef struct amp_constant {
+    const char *name;
+    long long value;
+} amp_constant;
+
+/* One captured variable: its name in the kernel, and its value. */
+typedef struct amp_capture {
+    const char *name;
+    amp_capture_kind kind;
+    amp_elem_type type; /* the scalar's type */
+    union {
+        amp_array_view *view;
+        int i;
+        unsigned u;
+        float f;
+        double d;
+        long long constant;
+    } value;
+} amp_capture;
+
+/* The captures of one call; made by AMP_CAPTURE(). */
+typedef struct amp_capture_list {
+    int count;
+    const amp_capture *items;
+} amp_capture_list;
+
+/* Where a kernel body comes from; made by the AMP_PARALLEL_FOR_EACH macros.
+ * The runtime keys its kernel cache on the address of body, so body must
+ * be a string that lives as long as the process (a string literal). */
+typedef struct amp_kernel_source {
+    const char *file;       /* the call site, for messages and dumps */
+    int line;
+    const char *index_name; /* the name the body gives its index */
+    const char *body;       /* OpenCL C statements, usually in braces */
+    size_t body_length;
+} amp_kernel_source;
+
+/*
+ * Run kernel once for every index of domain, on the accelerator view av
+ * (NULL: the default view), as C++ AMP's parallel_for_each(extent, lambda).
+ * Captured views are uploaded first if their device copy is stale; views the
+ * kernel writes are stale on the host afterwards. The call returns once the
+ * kernel is queued; amp_array_view_synchronize() waits for its results.
+ *
+ * Returns AMP_OK, or:
+ * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a NULL or released view, a
+ *   capture of a type kernels cannot take, a capture that is not a name;
+ * - AMP_ERROR_INVALID_COMPUTE_DOMAIN: a rank outside 1..3, a dimension <= 0,
+ *   more threads than the device can index;
+ * - AMP_ERROR_KERNEL_BUILD: the kernel did not compile (the message has the
+ *   build log and the numbered generated source);
+ * - AMP_ERROR_UNSUPPORTED_FEATURE: double used on a device without it;
+ * - AMP_ERROR_OUT_OF_MEMORY, AMP_ERROR_DEVICE_LIMIT, AMP_ERROR_RUNTIME,
+ *   AMP_ERROR_ACCELERATOR_VIEW_REMOVED, AMP_ERROR_NO_DEVICE.
+ * On failure no data has moved to the host and the host memory of every
+ * view is as it was.
+ */
+amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
+                                 const amp_kernel_source *kernel, amp_capture_list captures);
+
+/*
+ * As amp_parallel_for_each(), over a tiled domain (C++ AMP's
+ * parallel_for_each(extent.tile<...>(), lambda)): the threads of one tile
+ * run together, share tile_static memory and meet at barriers.
+ * Returns, besides the statuses above, AMP_ERROR_INVALID_COMPUTE_DOMAIN for
+ * a tile whose rank differs from the extent's, a tile dimension <= 0, or an
+ * extent that the tile does not divide (the message names both), and
+ * AMP_ERROR_DEVICE_LIMIT for a tile over the device's maximum work-group
+ * size or tile_static memory over its local memory.
+ */
+amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
+                                       const amp_kernel_source *kernel,
+                                       amp_capture_list captures);
+
+/* What the kernel cache did in this process. */
+typedef struct amp_kernel_stats {
+    uint64_t builds;     /* kernels compiled from source */
+    uint64_t cache_hits; /* calls that found their compiled kernel */
+} amp_kernel_stats;
+
+/*
+ * Store the kernel cache's counts in *out. Returns AMP_ERROR_INVALID_ARGUMENT
+ * for a NULL out.
+ */
+amp_status amp_get_kernel_stats(amp_kernel_stats *out);
+
+/* ---- Macros ---- */
+
+/* Capture views and scalars by name: AMP_CAPTURE(a, b, n, AMP_CONST(TS)). */
+#define AMP_CAPTURE(...)                                                                           \
+    ((amp_capture_list){AMP__NARGS(__VA_ARGS__),                                                   \
+                        (const amp_capture[]){AMP__MAP(AMP__CAPTURE_ONE, __VA_ARGS__)}})
+
+/* A kernel that captures nothing. */
+#define AMP_NO_CAPTURE ((amp_capture_list){0, NULL})
+
+/* A compile-time integer constant for the kernel, under its own name. Works
+ * for host macros (#define TS 16) and for const variables alike. */
+#define AMP_CONST(name) ((amp_constant){#name, (long long)(name)})
+
+/* The kernel source of a body written at this place in the file. */
+#define AMP_KERNEL_SOURCE(index, ...)                                                              \
+    (&(const amp_kernel_source){__FILE__, __LINE__, #index, #__VA_ARGS__,                          \
+                                sizeof(#__VA_ARGS__) - 1})
+
+/* parallel_for_each(extent, [=](index<N> idx) restrict(amp) { body }) */
+#define AMP_PARALLEL_FOR_EACH(domain, index, captures, ...)                                        \
+    amp_parallel_for_each(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* parallel_for_each(extent.tile<...>(), [=](tiled_index<...> t_idx) restrict(amp) { body }) */
+#define AMP_PARALLEL_FOR_EACH_TILED(domain, index, captures, ...)                                  \
+    amp_parallel_for_each_tiled(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* parallel_for_each(accelerator_view, extent, lambda) */
+#define AMP_PARALLEL_FOR_EACH_ON(av, domain, index, captures, ...)                                 \
+    amp_parallel_for_each((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* parallel_for_each(accelerator_view, tiled_extent, lambda) */
+#define AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, index, captures, ...)                           \
+    amp_parallel_for_each_tiled((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__),             \
+                                (captures))
+
+/* ---- Internals of AMP_CAPTURE ---- */
+
+#define AMP__CAPTURE_ONE(x)                                                                        \
+    _Generic((x),                                                                                  \
+        amp_array_view *: amp__capture_view,                                                       \
+        amp_constant: amp__capture_constant,                                                       \
+        int: amp__capture_int,                                                                     \
+        unsigned: amp__capture_uint,                                                               \
+        float: amp__capture_float,                                                                 \
+        double: amp__capture_double,                                                               \
+        default: amp__capture_unsupported)(#x, (x))
+
+static inline amp_capture amp__capture_view(const char *name, amp_array_view *v)
+{
+    amp_capture c = {name, AMP_CAPTURE_VIEW, (amp_elem_type)0, {.view = v}};
+    return c;
+}
+static inline amp_capture amp__capture_constant(const char *name, amp_constant k)
+{
+    amp_capture c = {k.name, AMP_CAPTURE_CONSTANT, AMP_INT, {.constant = k.value}};
+    (void)name;
+    return c;
+}
+static inline amp_capture amp__capture_int(const char *name, int v)
+{
+    amp_capture c = {name, AMP_CAPTURE_SCALAR, AMP_INT, {.i = v}};
+    return c;
+}
+static inline amp_capture amp__capture_uint(const char *name, unsigned v)
+{
+    amp_capture c = {name, AMP_CAPTURE_SCALAR, AMP_UINT, {.u = v}};
+    return c;
+}
+static inline amp_capture amp__capture_float(const char *name, float v)
+{
+    amp_capture c = {name, AMP_CAPTURE_SCALAR, AMP_FLOAT, {.f = v}};
+    return c;
+}
+static inline amp_capture amp__capture_double(const char *name, double v)
+{
+    amp_capture c = {name, AMP_CAPTURE_SCALAR, AMP_DOUBLE, {.d = v}};
+    return c;
+}
+/* Any other type: the dispatch reports it by name. */
+static inline amp_capture amp__capture_unsupported(const char *name, ...)
+{
+    amp_capture c = {name, AMP_CAPTURE_INVALID, (amp_elem_type)0, {.constant = 0}};
+    return c;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * amp/status.h - status codes and the last-error message.
+ *
+ * Every function of the library that can fail returns an amp_status. C++ AMP
+ * reported the same failures as exceptions; each exception class has a status
+ * here (see docs/porting.md for the mapping). When a call fails, a message
+ * that says what went wrong and what to do about it is kept for the calling
+ * thread and can be read with amp_last_error().
+ */
+#ifndef AMP_STATUS_H
+#define AMP_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum amp_status {
+    /* The call did what it was asked. */
+    AMP_OK = 0,
+    /* A NULL or released handle, a NULL pointer, a rank or element type
+     * that does not fit the call. */
+    AMP_ERROR_INVALID_ARGUMENT = -1,
+    /* C++ AMP's invalid_compute_domain: an extent with a dimension <= 0, an
+     * extent that its tile does not divide, or more threads than the device
+     * can index. */
+    AMP_ERROR_INVALID_COMPUTE_DOMAIN = -2,
+    /* C++ AMP's out_of_memory: the device or the host could not allocate. */
+    AMP_ERROR_OUT_OF_MEMORY = -3,
+    /* C++ AMP's unsupported_feature: the device lacks what the call needs
+     * (double precision, images, atomics). */
+    AMP_ERROR_UNSUPPORTED_FEATURE = -4,
+    /* C++ AMP's runtime_exception: an OpenCL call failed for a reason that
+     * has no status of its own. The message names the call and its error. */
+    AMP_ERROR_RUNTIME = -5,
+    /* C++ AMP's accelerator_view_removed: the device was lost, or a kernel
+     * was aborted. */
+    AMP_ERROR_ACCELERATOR_VIEW_REMOVED = -6,
+    /* A generated kernel failed to compile. The message holds the build log
+     * and the numbered generated source. */
+    AMP_ERROR_KERNEL_BUILD = -7,
+    /* No OpenCL device was found, or AMP_DEVICE matched none. */
+    AMP_ERROR_NO_DEVICE = -8,
+    /* The request exceeds a limit of the device: a tile over its maximum
+     * work-group size, tile_static memory over its local memory, too many
+     * kernel arguments. */
+    AMP_ERROR_DEVICE_LIMIT = -9,
+    /* The call is valid, but not in the state the runtime is in (for
+     * example choosing the default accelerator after it was used). */
+    AMP_ERROR_INVALID_OPERATION = -10
+} amp_status;
+
+/*
+ * The name of a status, such as "AMP_ERROR_INVALID_COMPUTE_DOMAIN".
+ * Returns a static string; an unknown value gives "AMP_STATUS_UNKNOWN".
+ */
+const char *amp_status_name(amp_status status);
+
+/*
+ * The message of the last call that failed on this thread, or "" when none
+ * has. The string belongs to the library and stays valid until the next
+ * failing call on the same thread. A successful call does not clear it.
+ */
+const char *amp_last_error(void);
+
+/*
+ * Forget this thread's last error, so that amp_last_error() returns "".
+ */
+void amp_clear_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

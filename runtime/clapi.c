@@ -1,0 +1,66 @@
+/*
+ * runtime/clapi.c - the OpenCL call table and its fault-injecting wrappers.
+ */
+#include "clapi.h"
+
+clapi_table clapi = {
+#define CLAPI_STATUS_INIT(name, params, args) .name = cl##name,
+#define CLAPI_CREATE_INIT(ret, name, params, args) .name = cl##name,
+#define CLAPI_RELEASE_INIT(name, type) .name = cl##name,
+    CLAPI_STATUS_CALLS(CLAPI_STATUS_INIT) CLAPI_CREATE_CALLS(CLAPI_CREATE_INIT)
+        CLAPI_RELEASE_CALLS(CLAPI_RELEASE_INIT)
+#undef CLAPI_STATUS_INIT
+#undef CLAPI_CREATE_INIT
+#undef CLAPI_RELEASE_INIT
+};
+
+static long fault_at;
+static long fault_calls;
+static cl_int fault_code;
+
+/* One more call: is it the one that must fail? */
+static int fault_now(void)
+{
+    fault_calls++;
+    return fault_at > 0 && fault_calls == fault_at;
+}
+
+#define CLAPI_STATUS_WRAP(name, params, args)                                                      \
+    static cl_int CL_API_CALL fault_##name params                                                  \
+    {                                                                                              \
+        if (fault_now())                                                                           \
+            return fault_code;                                                                     \
+        return cl##name args;                                                                      \
+    }
+#define CLAPI_CREATE_WRAP(ret, name, params, args)                                                 \
+    static ret CL_API_CALL fault_##name params                                                     \
+    {                                                                                              \
+        if (fault_now()) {                                                                         \
+            if (e)                                                                                 \
+                *e = fault_code;                                                                   \
+            return NULL;                                                                           \
+        }                                                                                          \
+        return cl##name args;                                                                      \
+    }
+CLAPI_STATUS_CALLS(CLAPI_STATUS_WRAP)
+CLAPI_CREATE_CALLS(CLAPI_CREATE_WRAP)
+#undef CLAPI_STATUS_WRAP
+#undef CLAPI_CREATE_WRAP
+
+void clapi_inject_fault(long n, cl_int code)
+{
+    fault_at = n;
+    fault_code = code;
+    fault_calls = 0;
+#define CLAPI_STATUS_SET(name, params, args) clapi.name = fault_##name;
+#define CLAPI_CREATE_SET(ret, name, params, args) clapi.name = fault_##name;
+    CLAPI_STATUS_CALLS(CLAPI_STATUS_SET)
+    CLAPI_CREATE_CALLS(CLAPI_CREATE_SET)
+#undef CLAPI_STATUS_SET
+#undef CLAPI_CREATE_SET
+}
+
+long clapi_calls_counted(void)
+{
+    return fault_calls;
+}

@@ -1,0 +1,110 @@
+/*
+ * runtime/clapi.h - every OpenCL call the runtime makes, through one table.
+ *
+ * The runtime never calls clXxx() directly: it calls clapi.Xxx(). The table
+ * normally points at the ICD loader's functions. Tests can switch it to
+ * wrappers that make the Nth call fail with a chosen error
+ * (clapi_inject_fault), to prove that every failure gives a status, leaks
+ * nothing and loses no host data.
+ */
+#ifndef RT_CLAPI_H
+#define RT_CLAPI_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+/* From cl_khr_icd: what the ICD loader answers when no platform is
+ * installed. Defined here so that cl_ext.h is not needed. */
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+/* Calls that return a cl_int status: X(name, parameters, arguments). */
+#define CLAPI_STATUS_CALLS(X)                                                                      \
+    X(GetPlatformIDs, (cl_uint n, cl_platform_id * p, cl_uint * np), (n, p, np))                   \
+    X(GetPlatformInfo, (cl_platform_id p, cl_platform_info i, size_t s, void *v, size_t *r),       \
+      (p, i, s, v, r))                                                                             \
+    X(GetDeviceIDs, (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id * d, cl_uint * nd), \
+      (p, t, n, d, nd))                                                                            \
+    X(GetDeviceInfo, (cl_device_id d, cl_device_info i, size_t s, void *v, size_t *r),             \
+      (d, i, s, v, r))                                                                             \
+    X(EnqueueWriteBuffer,                                                                          \
+      (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t n, const void *p, cl_uint ne,     \
+       const cl_event *w, cl_event *e),                                                            \
+      (q, m, b, o, n, p, ne, w, e))                                                                \
+    X(EnqueueReadBuffer,                                                                           \
+      (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t n, void *p, cl_uint ne,           \
+       const cl_event *w, cl_event *e),                                                            \
+      (q, m, b, o, n, p, ne, w, e))                                                                \
+    X(BuildProgram,                                                                                \
+      (cl_program p, cl_uint n, const cl_device_id *d, const char *o,                              \
+       void(CL_CALLBACK * f)(cl_program, void *), void *u),                                        \
+      (p, n, d, o, f, u))                                                                          \
+    X(GetProgramBuildInfo,                                                                         \
+      (cl_program p, cl_device_id d, cl_program_build_info i, size_t s, void *v, size_t *r),       \
+      (p, d, i, s, v, r))                                                                          \
+    X(GetProgramInfo, (cl_program p, cl_program_info i, size_t s, void *v, size_t *r),             \
+      (p, i, s, v, r))                                                                             \
+    X(SetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v))               \
+    X(GetKernelWorkGroupInfo,                                                                      \
+      (cl_kernel k, cl_device_id d, cl_kernel_work_group_info i, size_t s, void *v, size_t *r),    \
+      (k, d, i, s, v, r))                                                                          \
+    X(EnqueueNDRangeKernel,                                                                        \
+      (cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *o, const size_t *g,             \
+       const size_t *l, cl_uint ne, const cl_event *w, cl_event *e),                               \
+      (q, k, dim, o, g, l, ne, w, e))                                                              \
+    X(Finish, (cl_command_queue q), (q))                                                           \
+    X(Flush, (cl_command_queue q), (q))
+
+/* Calls that create an object and report through their last parameter:
+ * X(return type, name, parameters before errcode_ret, arguments). */
+#define CLAPI_CREATE_CALLS(X)                                                                      \
+    X(cl_context, CreateContext,                                                                   \
+      (const cl_context_properties *p, cl_uint n, const cl_device_id *d,                           \
+       void(CL_CALLBACK * f)(const char *, const void *, size_t, void *), void *u, cl_int *e),     \
+      (p, n, d, f, u, e))                                                                          \
+    X(cl_command_queue, CreateCommandQueue,                                                        \
+      (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int * e), (c, d, p, e))     \
+    X(cl_mem, CreateBuffer, (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *e),          \
+      (c, f, s, h, e))                                                                             \
+    X(cl_program, CreateProgramWithSource,                                                         \
+      (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *e), (c, n, s, l, e))      \
+    X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))
+
+/* Releases: never made to fail, since a failed release can only leak. */
+#define CLAPI_RELEASE_CALLS(X)                                                                     \
+    X(ReleaseContext, cl_context)                                                                  \
+    X(ReleaseCommandQueue, cl_command_queue)                                                       \
+    X(ReleaseMemObject, cl_mem)                                                                    \
+    X(ReleaseProgram, cl_program)                                                                  \
+    X(ReleaseKernel, cl_kernel)
+
+typedef struct clapi_table {
+#define CLAPI_STATUS_FIELD(name, params, args) cl_int(CL_API_CALL *name) params;
+#define CLAPI_CREATE_FIELD(ret, name, params, args) ret(CL_API_CALL *name) params;
+#define CLAPI_RELEASE_FIELD(name, type) cl_int(CL_API_CALL *name)(type);
+    CLAPI_STATUS_CALLS(CLAPI_STATUS_FIELD)
+    CLAPI_CREATE_CALLS(CLAPI_CREATE_FIELD)
+    CLAPI_RELEASE_CALLS(CLAPI_RELEASE_FIELD)
+#undef CLAPI_STATUS_FIELD
+#undef CLAPI_CREATE_FIELD
+#undef CLAPI_RELEASE_FIELD
+} clapi_table;
+
+/* The table the runtime calls through. */
+extern clapi_table clapi;
+
+/*
+ * Make the nth OpenCL call from now on (1 = the next one; releases are not
+ * counted) fail with code, and every other call behave as usual; n = 0
+ * switches injection off. For tests only; not thread-safe.
+ */
+void clapi_inject_fault(long n, cl_int code);
+
+/* The calls counted since the last clapi_inject_fault(), so that a test can
+ * learn how many calls a scenario makes and try each one. */
+long clapi_calls_counted(void);
+
+#endif

@@ -1,0 +1,272 @@
+/*
+ * runtime/codegen.c - turning a kernel body and its captures into an OpenCL
+ * C program that a learner can read.
+ */
+#include "codegen.h"
+
+#include <string.h>
+
+#include "error.h"
+#include "snippet.h"
+
+/* Every generated kernel starts with this: what C++ AMP's kernel language
+ * has and OpenCL C spells differently. */
+static const char prelude[] =
+    "/* ---- C++ AMP's kernel vocabulary in OpenCL C ---- */\n"
+    "\n"
+    "/* tile_static: memory shared by the threads of one tile. */\n"
+    "#define tile_static __local\n"
+    "\n"
+    "/* global and local are OpenCL C keywords; renaming them lets the tiled\n"
+    "   index have members of those names, as in C++ AMP. Write __global and\n"
+    "   __local for the address spaces. */\n"
+    "#define global amp_global\n"
+    "#define local amp_local\n"
+    "\n"
+    "/* The barrier. C has no member functions, so t_idx.barrier.wait() expands\n"
+    "   to an assignment to a dummy member whose value is the barrier call. */\n"
+    "typedef struct amp_tile_barrier {\n"
+    "    int done;\n"
+    "} amp_tile_barrier;\n"
+    "int amp_barrier(cl_mem_fence_flags fence)\n"
+    "{\n"
+    "    barrier(fence);\n"
+    "    return 1;\n"
+    "}\n"
+    "#define wait() done = amp_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)\n"
+    "#define wait_with_all_memory_fence() done = amp_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)\n"
+    "#define wait_with_global_memory_fence() done = amp_barrier(CLK_GLOBAL_MEM_FENCE)\n"
+    "#define wait_with_tile_static_memory_fence() done = amp_barrier(CLK_LOCAL_MEM_FENCE)\n"
+    "\n"
+    "/* Element access: v(i), v(i, j), v(i, j, k), or v(index) for rank 2 and 3. */\n"
+    "#define AMP_PICK2(_1, _2, which, ...) which\n"
+    "#define AMP_PICK3(_1, _2, _3, which, ...) which\n"
+    "#define AMP_ELEMENT_1(v, i) amp_##v##_ptr[(amp_off_t)(i)]\n"
+    "#define AMP_ELEMENT_2(v, i, j) amp_##v##_ptr[(amp_off_t)(i) * amp_##v##_stride0 + (j)]\n"
+    "#define AMP_ELEMENT_3(v, i, j, k) \\\n"
+    "    amp_##v##_ptr[(amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k)]\n"
+    "#define AMP_INDEXED_2(v, ix) AMP_ELEMENT_2(v, (ix)[0], (ix)[1])\n"
+    "#define AMP_INDEXED_3(v, ix) AMP_ELEMENT_3(v, (ix)[0], (ix)[1], (ix)[2])\n"
+    "#define AMP_ACCESS_1(v, ...) AMP_ELEMENT_1(v, __VA_ARGS__)\n"
+    "#define AMP_ACCESS_2(v, ...) AMP_PICK2(__VA_ARGS__, AMP_ELEMENT_2, AMP_INDEXED_2, )(v, __VA_ARGS__)\n"
+    "#define AMP_ACCESS_3(v, ...) \\\n"
+    "    AMP_PICK3(__VA_ARGS__, AMP_ELEMENT_3, AMP_ACCESS_3_TAKES_1_OR_3, AMP_INDEXED_3, )(v, __VA_ARGS__)\n";
+
+static const char *elem_cl_name(amp_elem_type t)
+{
+    return amp_elem_type_name(t);
+}
+
+static void describe_capture(strbuf *sb, const cg_capture *c, int written)
+{
+    switch (c->kind) {
+    case AMP_CAPTURE_VIEW:
+        sb_printf(sb, " *   %-12s %s%s view of rank %d, %s\n", c->name, c->is_const ? "const " : "",
+                  elem_cl_name(c->type), c->rank,
+                  written ? "read and written" : "read only (never copied back)");
+        break;
+    case AMP_CAPTURE_SCALAR:
+        sb_printf(sb, " *   %-12s %s, by value\n", c->name, elem_cl_name(c->type));
+        break;
+    case AMP_CAPTURE_CONSTANT:
+        sb_printf(sb, " *   %-12s compile-time constant %lld\n", c->name, c->constant);
+        break;
+    default: break;
+    }
+}
+
+/* The parameters of one view: its buffer, offset, strides and extent. */
+static void view_params(strbuf *sb, const cg_capture *c, int written)
+{
+    sb_printf(sb, "    __global %s%s *amp_%s_data, const amp_off_t amp_%s_offset,\n",
+              written ? "" : "const ", elem_cl_name(c->type), c->name, c->name);
+    for (int d = 0; d + 1 < c->rank; d++)
+        sb_printf(sb, "    const amp_off_t amp_%s_stride%d,\n", c->name, d);
+    sb_append(sb, "    ");
+    for (int d = 0; d < c->rank; d++)
+        sb_printf(sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
+}
+
+/* index[d] for d = 0 .. rank-1: C++ AMP's dimension 0 is the slowest, so it
+ * is OpenCL's highest dimension, and the last one is OpenCL's dimension 0,
+ * which neighbouring work-items share. */
+static void index_setup(strbuf *sb, const char *ix, const char *member, const char *fn, int rank)
+{
+    for (int d = 0; d < rank; d++)
+        sb_printf(sb, "    %s%s[%d] = (int)%s(%d);\n", ix, member, d, fn, rank - 1 - d);
+}
+
+amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
+{
+    const amp_kernel_source *src = spec->source;
+    const char *ix = src->index_name;
+    strbuf sb = STRBUF_INIT;
+    memset(out, 0, sizeof *out);
+
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind == AMP_CAPTURE_VIEW && !c->is_const &&
+            snip_may_write(src->body, src->body_length, c->name))
+            out->written_mask |= 1u << i;
+    }
+
+    /* Header: what this kernel is and where it came from. */
+    sb_printf(&sb, "/*\n * Kernel %s, generated by the amp runtime\n", name);
+    sb_printf(&sb, " * from %s, line %d.\n", src->file, src->line);
+    sb_printf(&sb, " * Domain: rank %d, ", spec->rank);
+    if (spec->tiled) {
+        sb_append(&sb, "tiles of ");
+        for (int d = 0; d < spec->rank; d++)
+            sb_printf(&sb, "%s%d", d ? "x" : "", spec->tile[d]);
+        sb_append(&sb, " threads.\n");
+    } else {
+        sb_append(&sb, "not tiled.\n");
+    }
+    if (spec->ncaptures > 0)
+        sb_append(&sb, " * Captures:\n");
+    for (int i = 0; i < spec->ncaptures; i++)
+        describe_capture(&sb, &spec->captures[i], (out->written_mask >> i) & 1u);
+    sb_append(&sb, " */\n");
+    if (spec->fp64)
+        sb_append(&sb, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+    sb_append(&sb, "\n");
+    sb_append(&sb, prelude);
+    sb_printf(&sb, "\n/* Offsets into views: %s bits, since the largest view has %s 2^31"
+                   " elements. */\ntypedef %s amp_off_t;\n",
+              spec->wide ? "64" : "32", spec->wide ? "at least" : "fewer than",
+              spec->wide ? "long" : "int");
+
+    /* Tiled index type. */
+    if (spec->tiled) {
+        sb_printf(&sb,
+                  "\n/* tiled_index<...>: where a thread is, globally and in its tile. */\n"
+                  "typedef struct amp_tiled_index {\n"
+                  "    int global[%d];\n"
+                  "    int local[%d];\n"
+                  "    int tile[%d];\n"
+                  "    int tile_origin[%d];\n"
+                  "    int tile_extent[%d];\n"
+                  "    amp_tile_barrier barrier;\n"
+                  "} amp_tiled_index;\n",
+                  spec->rank, spec->rank, spec->rank, spec->rank, spec->rank);
+    }
+
+    /* Compile-time constants and view accessors. */
+    int any_constant = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind != AMP_CAPTURE_CONSTANT)
+            continue;
+        if (!any_constant)
+            sb_append(&sb, "\n/* Compile-time constants (AMP_CONST). */\n");
+        any_constant = 1;
+        sb_printf(&sb, "#define %s %lld\n", c->name, c->constant);
+    }
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind != AMP_CAPTURE_VIEW)
+            continue;
+        sb_printf(&sb, "\n/* %s(%s)", c->name, c->rank == 1 ? "i" : c->rank == 2 ? "i, j" : "i, j, k");
+        if (c->rank > 1)
+            sb_printf(&sb, " or %s(index)", c->name);
+        sb_printf(&sb, " is an element of view %s. */\n", c->name);
+        sb_printf(&sb, "#define %s(...) AMP_ACCESS_%d(%s, __VA_ARGS__)\n", c->name, c->rank,
+                  c->name);
+    }
+
+    /* Signature. */
+    sb_append(&sb, "\n__kernel ");
+    if (spec->tiled) {
+        int wg[3] = {1, 1, 1};
+        for (int d = 0; d < spec->rank; d++)
+            wg[spec->rank - 1 - d] = spec->tile[d];
+        sb_printf(&sb, "__attribute__((reqd_work_group_size(%d, %d, %d)))\n", wg[0], wg[1], wg[2]);
+    }
+    sb_printf(&sb, "void %s(\n", name);
+    int nparams = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind == AMP_CAPTURE_VIEW) {
+            if (nparams++)
+                sb_append(&sb, ",\n");
+            view_params(&sb, c, (out->written_mask >> i) & 1u);
+        } else if (c->kind == AMP_CAPTURE_SCALAR) {
+            if (nparams++)
+                sb_append(&sb, ",\n");
+            sb_printf(&sb, "    const %s %s", elem_cl_name(c->type), c->name);
+        }
+    }
+    if (!spec->tiled) {
+        for (int d = 0; d < spec->rank; d++) {
+            if (nparams++)
+                sb_append(&sb, d ? ", " : ",\n    ");
+            else
+                sb_append(&sb, "    ");
+            sb_printf(&sb, "const int amp_domain%d", d);
+        }
+    }
+    if (nparams == 0)
+        sb_append(&sb, "    void");
+    sb_append(&sb, ")\n{\n");
+
+    /* Body first, into its own buffers: hoisting needs to know the
+     * tile_static declarations before the kernel's first statement. */
+    strbuf body = STRBUF_INIT, hoisted = STRBUF_INIT;
+    snip_format(src->body, src->body_length, 4, &body, &hoisted);
+    if (hoisted.length) {
+        sb_append(&sb, "    /* tile_static declarations, at kernel scope as OpenCL C requires. */\n");
+        sb_append(&sb, hoisted.data);
+        sb_append(&sb, "\n");
+    }
+
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind != AMP_CAPTURE_VIEW)
+            continue;
+        int w = (out->written_mask >> i) & 1u;
+        sb_printf(&sb, "    __global %s%s *amp_%s_ptr = amp_%s_data + amp_%s_offset;\n", w ? "" : "const ",
+                  elem_cl_name(c->type), c->name, c->name, c->name);
+        sb_printf(&sb, "    const int %s_extent[%d] = {", c->name, c->rank);
+        for (int d = 0; d < c->rank; d++)
+            sb_printf(&sb, "%samp_%s_extent%d", d ? ", " : "", c->name, d);
+        sb_append(&sb, "};\n");
+    }
+    if (spec->ncaptures)
+        sb_append(&sb, "\n");
+
+    if (spec->tiled) {
+        sb_printf(&sb, "    amp_tiled_index %s;\n", ix);
+        index_setup(&sb, ix, ".global", "get_global_id", spec->rank);
+        index_setup(&sb, ix, ".local", "get_local_id", spec->rank);
+        index_setup(&sb, ix, ".tile", "get_group_id", spec->rank);
+        for (int d = 0; d < spec->rank; d++)
+            sb_printf(&sb, "    %s.tile_extent[%d] = %d;\n", ix, d, spec->tile[d]);
+        for (int d = 0; d < spec->rank; d++)
+            sb_printf(&sb, "    %s.tile_origin[%d] = %s.tile[%d] * %d;\n", ix, d, ix, d,
+                      spec->tile[d]);
+        sb_printf(&sb, "    %s.barrier.done = 0;\n", ix);
+    } else {
+        sb_printf(&sb, "    int %s[%d];\n", ix, spec->rank);
+        index_setup(&sb, ix, "", "get_global_id", spec->rank);
+        sb_append(&sb, "    /* The runtime rounds the thread count up to whole work-groups;\n"
+                       "       threads past the extent have nothing to do. */\n    if (");
+        for (int d = 0; d < spec->rank; d++)
+            sb_printf(&sb, "%s%s[%d] >= amp_domain%d", d ? " || " : "", ix, d, d);
+        sb_append(&sb, ")\n        return;\n");
+    }
+
+    sb_printf(&sb, "\n    /* The body, from %s:%d. */\n", src->file, src->line);
+    int line = 1;
+    for (const char *p = sb.data; p && *p; p++)
+        line += *p == '\n';
+    out->body_line = line;
+    sb_append(&sb, body.data ? body.data : "");
+    sb_append(&sb, "}\n");
+    int failed = sb_failed(&body) || sb_failed(&hoisted);
+    sb_free(&body);
+    sb_free(&hoisted);
+    out->source = failed ? (sb_free(&sb), NULL) : sb_take(&sb);
+    if (!out->source)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory generating a kernel.");
+    return AMP_OK;
+}

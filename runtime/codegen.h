@@ -1,0 +1,45 @@
+/*
+ * runtime/codegen.h - OpenCL C source for a kernel: a prelude, one parameter
+ * group per capture, the index set-up, and the user's body.
+ */
+#ifndef RT_CODEGEN_H
+#define RT_CODEGEN_H
+
+#include <stdint.h>
+
+#include "amp/kernel.h"
+#include "strbuf.h"
+
+/* What the generated code depends on, besides the body text. Two calls with
+ * equal specs (and the same body) share one compiled kernel. */
+typedef struct cg_capture {
+    const char *name;
+    amp_capture_kind kind;
+    amp_elem_type type; /* the view's or the scalar's element type */
+    int rank;           /* views */
+    int is_const;       /* views created const */
+    long long constant; /* AMP_CONST values */
+} cg_capture;
+
+typedef struct cg_spec {
+    const amp_kernel_source *source;
+    int rank;
+    int tiled;
+    int tile[AMP_MAX_RANK];
+    int wide; /* offsets need 64 bits */
+    int fp64; /* the device has double precision */
+    int ncaptures;
+    cg_capture captures[AMP_MAX_CAPTURES];
+} cg_spec;
+
+typedef struct cg_kernel {
+    char *source;          /* the whole OpenCL C program */
+    uint32_t written_mask; /* bit i: capture i is a view the body may write */
+    int body_line;         /* the generated line where the body starts */
+} cg_kernel;
+
+/* Generate the source of the kernel called name. On success the caller owns
+ * out->source. */
+amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * runtime/kcache.c - the in-process kernel cache, and compiling on a miss.
+ */
+#include "kcache.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <uthash.h>
+
+#include "error.h"
+#include "runtime.h"
+#include "strbuf.h"
+
+/* The numbers a kernel depends on, besides its body and device. */
+#define SIG_WORDS (8 + 3 * AMP_MAX_CAPTURES)
+
+typedef struct kc_key {
+    const char *body;
+    const amp_accelerator *acc;
+    uint64_t hash;
+} kc_key;
+
+typedef struct kc_node {
+    kc_key key;
+    int nwords;
+    int64_t words[SIG_WORDS];
+    kc_entry entry;
+    cl_program program;
+    char *name;
+    UT_hash_handle hh;
+} kc_node;
+
+static kc_node *cache;
+static uint64_t n_builds, n_hits;
+
+/* Flatten the spec into words; names count by address, since they are
+ * string literals of the call site. */
+static int spec_words(const cg_spec *s, int64_t *w)
+{
+    int n = 0;
+    w[n++] = s->rank;
+    w[n++] = s->tiled;
+    w[n++] = s->tile[0];
+    w[n++] = s->tile[1];
+    w[n++] = s->tile[2];
+    w[n++] = s->wide | s->fp64 << 1;
+    w[n++] = s->ncaptures;
+    w[n++] = (int64_t)s->source->body_length;
+    for (int i = 0; i < s->ncaptures; i++) {
+        const cg_capture *c = &s->captures[i];
+        w[n++] = (int64_t)(uintptr_t)c->name;
+        w[n++] = c->kind | c->type << 4 | c->rank << 8 | c->is_const << 12;
+        w[n++] = c->constant;
+    }
+    return n;
+}
+
+static uint64_t hash_words(const int64_t *w, int n)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)w[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+/* "amp_<file stem>_<line>", plus "_v<n>" for the nth variant of one site. */
+static char *kernel_name(const amp_kernel_source *src)
+{
+    const char *base = strrchr(src->file, '/');
+    base = base ? base + 1 : src->file;
+    strbuf sb = STRBUF_INIT;
+    sb_append(&sb, "amp_");
+    for (const char *p = base; *p && *p != '.'; p++) {
+        char c = *p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        sb_append_n(&sb, ok ? &c : "_", 1);
+    }
+    sb_printf(&sb, "_%d", src->line);
+    int variants = 0;
+    kc_node *n, *tmp;
+    HASH_ITER(hh, cache, n, tmp)
+    {
+        if (n->key.body == src->body)
+            variants++;
+    }
+    if (variants > 0)
+        sb_printf(&sb, "_v%d", variants + 1);
+    return sb_take(&sb);
+}
+
+static void dump_source(const char *name, const char *source)
+{
+    const char *dir = rt_dump_dir();
+    if (!dir)
+        return;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot create %s: %s\n", dir, strerror(errno));
+        return;
+    }
+    strbuf path = STRBUF_INIT;
+    sb_printf(&path, "%s/%s.cl", dir, name);
+    FILE *f = path.data ? fopen(path.data, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot write %s: %s\n",
+                path.data ? path.data : dir, strerror(errno));
+    } else {
+        fputs(source, f);
+        fclose(f);
+    }
+    sb_free(&path);
+}
+
+/* The message of a failed build: the log, then the numbered source. */
+static amp_status build_failure(cl_program prog, const amp_accelerator *acc,
+                                const amp_kernel_source *src, const cg_kernel *gen, cl_int rc)
+{
+    size_t size = 0;
+    char *log = NULL;
+    if (clapi.GetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
+            CL_SUCCESS &&
+        size > 0) {
+        log = calloc(1, size + 1);
+        if (log && clapi.GetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, size, log,
+                                             NULL) != CL_SUCCESS)
+            log[0] = '\0';
+    }
+    strbuf sb = STRBUF_INIT;
+    sb_printf(&sb, "The kernel at %s:%d did not compile for %s (%s).\n", src->file, src->line,
+              acc->name, err_cl_name(rc));
+    sb_printf(&sb, "Build log:\n%s\n", log && log[0] ? log : "(the driver gave no log)\n");
+    sb_printf(&sb, "Generated source (the body starts at line %d; AMP_DUMP_KERNELS=<dir> keeps"
+                   " it in a file):\n",
+              gen->body_line);
+    int line = 1;
+    const char *p = gen->source;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        sb_printf(&sb, "%5d | ", line++);
+        sb_append_n(&sb, p, len);
+        sb_append(&sb, "\n");
+        p += len + (eol ? 1 : 0);
+    }
+    amp_status st = err_set(err_status_of_cl(rc) == AMP_ERROR_KERNEL_BUILD
+                                ? AMP_ERROR_KERNEL_BUILD
+                                : err_status_of_cl(rc),
+                            "%s", sb.data ? sb.data : "A kernel did not compile.");
+    sb_free(&sb);
+    free(log);
+    return st;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node)
+{
+    cg_kernel gen;
+    amp_status st = cg_generate(spec, node->name, &gen);
+    if (st != AMP_OK)
+        return st;
+    dump_source(node->name, gen.source);
+    node->entry.written_mask = gen.written_mask;
+
+    double t0 = now_ms();
+    cl_int rc = CL_SUCCESS;
+    const char *text = gen.source;
+    cl_program prog = clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
+    if (!prog) {
+        free(gen.source);
+        return err_cl(rc, "clCreateProgramWithSource", "Compiling a kernel");
+    }
+    rc = clapi.BuildProgram(prog, 1, &acc->device, "", NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        st = build_failure(prog, acc, spec->source, &gen, rc);
+        clapi.ReleaseProgram(prog);
+        free(gen.source);
+        return st;
+    }
+    free(gen.source);
+    cl_kernel k = clapi.CreateKernel(prog, node->name, &rc);
+    if (!k) {
+        clapi.ReleaseProgram(prog);
+        return err_cl(rc, "clCreateKernel", "Compiling a kernel");
+    }
+    size_t wg = 0;
+    cl_ulong lmem = 0;
+    rc = clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
+                                      NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem,
+                                          &lmem, NULL);
+    if (rc != CL_SUCCESS) {
+        clapi.ReleaseKernel(k);
+        clapi.ReleaseProgram(prog);
+        return err_cl(rc, "clGetKernelWorkGroupInfo", "Compiling a kernel");
+    }
+    node->program = prog;
+    node->entry.kernel = k;
+    node->entry.name = node->name;
+    node->entry.max_work_group = wg ? wg : acc->max_work_group;
+    node->entry.local_mem = lmem;
+    n_builds++;
+    if (rt_trace_kernels())
+        fprintf(stderr, "[amp] compiled %s for %s in %.1f ms\n", node->name, acc->name,
+                now_ms() - t0);
+    return AMP_OK;
+}
+
+amp_status kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out)
+{
+    int64_t words[SIG_WORDS];
+    int nwords = spec_words(spec, words);
+    kc_key key;
+    memset(&key, 0, sizeof key); /* the key is hashed as bytes: no stray padding */
+    key.body = spec->source->body;
+    key.acc = acc;
+    key.hash = hash_words(words, nwords);
+
+    kc_node *node = NULL;
+    HASH_FIND(hh, cache, &key, sizeof key, node);
+    if (node && node->nwords == nwords &&
+        memcmp(node->words, words, (size_t)nwords * sizeof words[0]) == 0) {
+        n_hits++;
+        *out = &node->entry;
+        return AMP_OK;
+    }
+    if (node) {
+        /* A 64-bit hash collision between two specs of one call site: make
+         * room for the new one. */
+        HASH_DEL(cache, node);
+        clapi.ReleaseKernel(node->entry.kernel);
+        clapi.ReleaseProgram(node->program);
+        free(node->name);
+        free(node);
+    }
+
+    node = calloc(1, sizeof *node);
+    if (!node)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
+    node->key = key;
+    node->nwords = nwords;
+    memcpy(node->words, words, (size_t)nwords * sizeof words[0]);
+    node->name = kernel_name(spec->source);
+    if (!node->name) {
+        free(node);
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
+    }
+    amp_status st = build(spec, acc, node);
+    if (st != AMP_OK) {
+        free(node->name);
+        free(node);
+        return st;
+    }
+    HASH_ADD(hh, cache, key, sizeof key, node);
+    *out = &node->entry;
+    return AMP_OK;
+}
+
+void kc_counts(uint64_t *builds, uint64_t *hits)
+{
+    *builds = n_builds;
+    *hits = n_hits;
+}
+
+void kc_clear(void)
+{
+    kc_node *n, *tmp;
+    HASH_ITER(hh, cache, n, tmp)
+    {
+        HASH_DEL(cache, n);
+        clapi.ReleaseKernel(n->entry.kernel);
+        clapi.ReleaseProgram(n->program);
+        free(n->name);
+        free(n);
+    }
+}

@@ -1,0 +1,39 @@
+/*
+ * runtime/kcache.h - compiled kernels, by call site, capture signature and
+ * device.
+ *
+ * The key is the address of the body's string literal (each call site has
+ * its own), the accelerator, and a 64-bit hash of the spec's few numbers
+ * (ranks, types, tile shape, constants). A repeated call therefore costs one
+ * small hash lookup and a comparison of those numbers: no string work and no
+ * hashing of source. Only a miss generates and compiles source.
+ *
+ * All functions expect the runtime lock to be held.
+ */
+#ifndef RT_KCACHE_H
+#define RT_KCACHE_H
+
+#include <stdint.h>
+
+#include "accel.h"
+#include "codegen.h"
+
+typedef struct kc_entry {
+    cl_kernel kernel;
+    const char *name;
+    uint32_t written_mask; /* captures the body may write */
+    size_t max_work_group; /* CL_KERNEL_WORK_GROUP_SIZE */
+    uint64_t local_mem;    /* CL_KERNEL_LOCAL_MEM_SIZE: tile_static bytes */
+} kc_entry;
+
+/* The compiled kernel for spec on acc, compiled now if needed. */
+amp_status kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out);
+
+/* How many kernels this process compiled from source, and how many calls
+ * found theirs in the cache (for tests and the benchmark). */
+void kc_counts(uint64_t *builds, uint64_t *hits);
+
+/* Release every compiled kernel. */
+void kc_clear(void);
+
+#endif

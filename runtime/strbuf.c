@@ -1,0 +1,90 @@
+/*
+ * runtime/strbuf.c - a growable string.
+ */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int sb_reserve(strbuf *sb, size_t extra)
+{
+    if (sb->failed)
+        return 0;
+    size_t need = sb->length + extra + 1;
+    if (need <= sb->capacity)
+        return 1;
+    size_t cap = sb->capacity ? sb->capacity : 256;
+    while (cap < need)
+        cap *= 2;
+    char *grown = realloc(sb->data, cap);
+    if (!grown) {
+        sb->failed = 1;
+        return 0;
+    }
+    sb->data = grown;
+    sb->capacity = cap;
+    return 1;
+}
+
+void sb_append_n(strbuf *sb, const char *text, size_t n)
+{
+    if (!sb_reserve(sb, n))
+        return;
+    memcpy(sb->data + sb->length, text, n);
+    sb->length += n;
+    sb->data[sb->length] = '\0';
+}
+
+void sb_append(strbuf *sb, const char *text)
+{
+    sb_append_n(sb, text, strlen(text));
+}
+
+void sb_printf(strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0 || !sb_reserve(sb, (size_t)need))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(sb->data + sb->length, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+    sb->length += (size_t)need;
+}
+
+void sb_indent(strbuf *sb, int n)
+{
+    if (n <= 0 || !sb_reserve(sb, (size_t)n))
+        return;
+    memset(sb->data + sb->length, ' ', (size_t)n);
+    sb->length += (size_t)n;
+    sb->data[sb->length] = '\0';
+}
+
+int sb_failed(const strbuf *sb)
+{
+    return sb->failed;
+}
+
+char *sb_take(strbuf *sb)
+{
+    char *out = NULL;
+    if (!sb->failed) {
+        out = sb->data ? sb->data : calloc(1, 1);
+        sb->data = NULL;
+    }
+    sb_free(sb);
+    return out;
+}
+
+void sb_free(strbuf *sb)
+{
+    free(sb->data);
+    sb->data = NULL;
+    sb->length = sb->capacity = 0;
+    sb->failed = 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * runtime/strbuf.h - a growable string, for building kernel source and
+ * messages. An allocation failure is remembered and reported once, by
+ * sb_failed(), so that builders need not check every append.
+ */
+#ifndef RT_STRBUF_H
+#define RT_STRBUF_H
+
+#include <stddef.h>
+
+typedef struct strbuf {
+    char *data; /* always NUL-terminated once anything was appended */
+    size_t length;
+    size_t capacity;
+    int failed; /* an allocation failed; the content is incomplete */
+} strbuf;
+
+#define STRBUF_INIT {NULL, 0, 0, 0}
+
+void sb_append(strbuf *sb, const char *text);
+void sb_append_n(strbuf *sb, const char *text, size_t n);
+void sb_printf(strbuf *sb, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Append n spaces. */
+void sb_indent(strbuf *sb, int n);
+/* Nonzero when an append could not allocate. */
+int sb_failed(const strbuf *sb);
+/* Hand the string to the caller (who frees it), leaving sb empty. Returns
+ * NULL when an allocation failed. */
+char *sb_take(strbuf *sb);
+void sb_free(strbuf *sb);
+
+#endif
