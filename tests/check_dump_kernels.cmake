@@ -1,0 +1,24 @@
+# Run PROGRAM (the matrix_multiply sample) with AMP_DUMP_KERNELS=DIR and
+# check that both of its kernels were written, one statement per line.
+file(REMOVE_RECURSE ${DIR})
+set(ENV{AMP_DUMP_KERNELS} ${DIR})
+execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} failed: ${rc}")
+endif()
+file(GLOB kernels ${DIR}/*.cl)
+list(LENGTH kernels n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "expected 2 kernels in ${DIR}, found ${n}: ${kernels}")
+endif()
+file(GLOB tiled ${DIR}/amp_matrix_multiply_8*.cl)
+file(READ ${tiled} text)
+foreach(line
+    "tile_static int locA\\[TS\\]\\[TS\\];\n"
+    "\n            t_idx.barrier.wait\\(\\);\n"
+    "\n        product\\(t_idx.global\\) = sum;\n"
+    "#define TS 2\n")
+  if(NOT text MATCHES "${line}")
+    message(FATAL_ERROR "${tiled} lacks the line ${line}:\n${text}")
+  endif()
+endforeach()

@@ -1,0 +1,297 @@
+/*
+ * tests/test_dispatch.c - parallel_for_each over every rank, tiled and not,
+ * with every kind of capture, and the kernel cache.
+ */
+#include "test_util.h"
+
+static void rank_1_covers_an_odd_sized_extent_exactly_once(void **state)
+{
+    (void)state;
+    enum { N = 100003 }; /* prime: not a multiple of any work-group */
+    static int data[N];
+    memset(data, 0, sizeof data);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
+                                        { v(idx[0]) += idx[0]; }));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int i = 0; i < N; i++)
+        if (data[i] != i)
+            fail_msg("data[%d] = %d", i, data[i]);
+}
+
+static void rank_2_and_3_indices_are_row_major(void **state)
+{
+    (void)state;
+    int d2[17 * 33] = {0};
+    int d3[3 * 5 * 7] = {0};
+    amp_array_view *v2, *v3;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(17, 33), d2, &v2));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(3, 5, 7), d3, &v3));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(v2), idx, AMP_CAPTURE(v2),
+                                        { v2(idx[0], idx[1]) = idx[0] * 1000 + idx[1]; }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(v3), idx, AMP_CAPTURE(v3), {
+        v3(idx) = idx[0] * 10000 + idx[1] * 100 + idx[2] + v3_extent[2] * 0;
+    }));
+    assert_amp_ok(amp_array_view_release(v2));
+    assert_amp_ok(amp_array_view_release(v3));
+    for (int i = 0; i < 17; i++)
+        for (int j = 0; j < 33; j++)
+            assert_int_equal(d2[i * 33 + j], i * 1000 + j);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++)
+            for (int k = 0; k < 7; k++)
+                assert_int_equal(d3[(i * 5 + j) * 7 + k], i * 10000 + j * 100 + k);
+}
+
+static void tiled_index_members_match_cpp_amp(void **state)
+{
+    (void)state;
+    /* 6x8 extent in 2x4 tiles: record every member for every thread. */
+    enum { R = 6, C = 8, F = 9 };
+    int out[R * C * F] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, F), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 4), t_idx,
+                                              AMP_CAPTURE(v), {
+        int r = t_idx.global[0];
+        int c = t_idx.global[1];
+        v(r, c, 0) = t_idx.local[0];
+        v(r, c, 1) = t_idx.local[1];
+        v(r, c, 2) = t_idx.tile[0];
+        v(r, c, 3) = t_idx.tile[1];
+        v(r, c, 4) = t_idx.tile_origin[0];
+        v(r, c, 5) = t_idx.tile_origin[1];
+        v(r, c, 6) = t_idx.tile_extent[0];
+        v(r, c, 7) = t_idx.tile_extent[1];
+        v(r, c, 8) = 1;
+    }));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            const int *m = &out[(r * C + c) * F];
+            assert_int_equal(m[0], r % 2);
+            assert_int_equal(m[1], c % 4);
+            assert_int_equal(m[2], r / 2);
+            assert_int_equal(m[3], c / 4);
+            assert_int_equal(m[4], r / 2 * 2);
+            assert_int_equal(m[5], c / 4 * 4);
+            assert_int_equal(m[6], 2);
+            assert_int_equal(m[7], 4);
+            assert_int_equal(m[8], 1);
+        }
+}
+
+static void tiled_rank_1_and_3_reduce_within_tiles(void **state)
+{
+    (void)state;
+    enum { N = 64, T = 16 };
+    float in[N], sums[N / T] = {0};
+    for (int i = 0; i < N; i++)
+        in[i] = (float)i;
+    amp_array_view *vin, *vsum;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(N), in, &vin));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N / T), sums, &vsum));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                              AMP_CAPTURE(vin, vsum, AMP_CONST(T)), {
+        tile_static float part[T];
+        part[t_idx.local[0]] = vin(t_idx.global[0]);
+        t_idx.barrier.wait_with_tile_static_memory_fence();
+        for (int stride = T / 2; stride > 0; stride /= 2) {
+            if (t_idx.local[0] < stride)
+                part[t_idx.local[0]] += part[t_idx.local[0] + stride];
+            t_idx.barrier.wait_with_all_memory_fence();
+        }
+        if (t_idx.local[0] == 0)
+            vsum(t_idx.tile[0]) = part[0];
+    }));
+    assert_amp_ok(amp_array_view_synchronize(vsum));
+    for (int t = 0; t < N / T; t++) {
+        float expect = 0;
+        for (int i = t * T; i < (t + 1) * T; i++)
+            expect += (float)i;
+        assert_true(sums[t] == expect);
+    }
+
+    int cube[4 * 4 * 4] = {0};
+    amp_array_view *vc;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(4, 4, 4), cube, &vc));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(4, 4, 4), 2, 2, 2),
+                                              t, AMP_CAPTURE(vc), {
+        tile_static int count;
+        if (t.local[0] == 0 && t.local[1] == 0 && t.local[2] == 0)
+            count = 0;
+        t.barrier.wait();
+        atomic_add(&count, 1);
+        t.barrier.wait_with_global_memory_fence();
+        vc(t.global) = count * 100 + t.tile[0] * 4 + t.tile[1] * 2 + t.tile[2];
+    }));
+    assert_amp_ok(amp_array_view_release(vc));
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            for (int k = 0; k < 4; k++)
+                assert_int_equal(cube[(i * 4 + j) * 4 + k], 800 + i / 2 * 4 + j / 2 * 2 + k / 2);
+    assert_amp_ok(amp_array_view_release(vin));
+    assert_amp_ok(amp_array_view_release(vsum));
+}
+
+static void scalars_are_captured_by_value_in_their_types(void **state)
+{
+    (void)state;
+    int n = -3;
+    unsigned u = 4000000000u;
+    float f = 0.5f;
+    double d = 0.25;
+    float out_f[4] = {0};
+    unsigned out_u[4] = {0};
+    amp_array_view *vf, *vu;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), out_f, &vf));
+    assert_amp_ok(amp_array_view_create(AMP_UINT, amp_extent_1d(4), out_u, &vu));
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    if (info.supports_double) {
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(vf, vu, n, u, f, d), {
+            vf(i[0]) = (float)(n * i[0]) * f + (float)d;
+            vu(i[0]) = u + (uint)i[0];
+        }));
+    } else {
+        double dd = 0.25;
+        assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(vf, dd), { vf(i[0]) = dd; }),
+                         AMP_ERROR_UNSUPPORTED_FEATURE, "double");
+        d = 0;
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(vf, vu, n, u, f), {
+            vf(i[0]) = (float)(n * i[0]) * f + 0.25f;
+            vu(i[0]) = u + (uint)i[0];
+        }));
+    }
+    assert_amp_ok(amp_array_view_release(vf));
+    assert_amp_ok(amp_array_view_release(vu));
+    for (int i = 0; i < 4; i++) {
+        assert_true(out_f[i] == (float)(n * i) * f + 0.25f);
+        assert_true(out_u[i] == u + (unsigned)i);
+    }
+}
+
+static void double_views_work_where_the_device_has_double(void **state)
+{
+    (void)state;
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    double data[8];
+    for (int i = 0; i < 8; i++)
+        data[i] = i + 0.5;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(8), data, &v));
+    if (!info.supports_double) {
+        assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i[0]) *= 2; }),
+                         AMP_ERROR_UNSUPPORTED_FEATURE, "no double precision");
+        assert_amp_ok(amp_array_view_release(v));
+        skip();
+    }
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v),
+                                        { v(i[0]) = v(i[0]) * 2.0 + 1e-300; }));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int i = 0; i < 8; i++)
+        assert_true(data[i] == (i + 0.5) * 2.0 + 1e-300);
+}
+
+static void constants_become_compile_time_and_each_value_gets_its_kernel(void **state)
+{
+    (void)state;
+    int out[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out, &v));
+    amp_kernel_stats before = kernels_now();
+    for (int SIZE = 1; SIZE <= 3; SIZE++) {
+        for (int rep = 0; rep < 2; rep++)
+            assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v, AMP_CONST(SIZE)), {
+                int table[SIZE];
+                table[SIZE - 1] = SIZE;
+                v(i[0]) = table[SIZE - 1];
+            }));
+        assert_amp_ok(amp_array_view_synchronize(v));
+        assert_int_equal(out[3], SIZE);
+    }
+    amp_kernel_stats after = kernels_now();
+    assert_int_equal(after.builds - before.builds, 3);
+    assert_int_equal(after.cache_hits - before.cache_hits, 3);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static amp_status add_one(amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(v), idx, AMP_CAPTURE(v),
+                                 { v(idx[0]) += 1; });
+}
+
+static void a_repeated_call_compiles_once(void **state)
+{
+    (void)state;
+    int a[16] = {0}, b[32] = {0};
+    amp_array_view *va, *vb;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), a, &va));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(32), b, &vb));
+    amp_kernel_stats before = kernels_now();
+    for (int i = 0; i < 10; i++)
+        assert_amp_ok(add_one(va));
+    /* Another view and another extent of the same type and rank: same kernel. */
+    assert_amp_ok(add_one(vb));
+    amp_kernel_stats after = kernels_now();
+    assert_int_equal(after.builds - before.builds, 1);
+    assert_int_equal(after.cache_hits - before.cache_hits, 10);
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_view_release(vb));
+    assert_int_equal(a[15], 10);
+    assert_int_equal(b[31], 1);
+}
+
+static void a_new_element_type_gets_its_own_kernel(void **state)
+{
+    (void)state;
+    float f[8] = {0};
+    int i8[8] = {0};
+    amp_array_view *vf, *vi;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), f, &vf));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), i8, &vi));
+    amp_kernel_stats before = kernels_now();
+    assert_amp_ok(add_one(vf));
+    assert_amp_ok(add_one(vi));
+    assert_amp_ok(add_one(vf));
+    amp_kernel_stats after = kernels_now();
+    assert_int_equal(after.builds - before.builds, 1); /* int was built by the test before */
+    assert_amp_ok(amp_array_view_release(vf));
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_true(f[7] == 2.0f);
+    assert_int_equal(i8[7], 1);
+}
+
+static void a_kernel_without_captures_runs(void **state)
+{
+    (void)state;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(10), idx, AMP_NO_CAPTURE, { int x = idx[0]; (void)x; }));
+    amp_accelerator_view *view;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &view));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(view, amp_extent_1d(10), idx, AMP_NO_CAPTURE, { (void)idx; }));
+    assert_amp_ok(amp_accelerator_view_wait(view));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rank_1_covers_an_odd_sized_extent_exactly_once),
+        cmocka_unit_test(rank_2_and_3_indices_are_row_major),
+        cmocka_unit_test(tiled_index_members_match_cpp_amp),
+        cmocka_unit_test(tiled_rank_1_and_3_reduce_within_tiles),
+        cmocka_unit_test(scalars_are_captured_by_value_in_their_types),
+        cmocka_unit_test(double_views_work_where_the_device_has_double),
+        cmocka_unit_test(constants_become_compile_time_and_each_value_gets_its_kernel),
+        cmocka_unit_test(a_repeated_call_compiles_once),
+        cmocka_unit_test(a_new_element_type_gets_its_own_kernel),
+        cmocka_unit_test(a_kernel_without_captures_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

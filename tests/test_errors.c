@@ -1,0 +1,180 @@
+/*
+ * tests/test_errors.c - bad input gets a status and a message a person can
+ * act on, and leaves host data as it was.
+ */
+#include "test_util.h"
+
+static void extent_not_divisible_by_tile_names_both(void **state)
+{
+    (void)state;
+    int data[6 * 4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(6, 4), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(6, 4), 4, 2), t,
+                                                 AMP_CAPTURE(v), { v(t.global) = 1; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                     "the extent 6x4 is not divisible by the tile 4x2: dimension 0 has 6 elements,"
+                     " which is not a multiple of 4");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[0], 0);
+}
+
+static void tile_over_the_work_group_limit_is_a_device_limit(void **state)
+{
+    (void)state;
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    int side = 1;
+    while ((size_t)side * (size_t)side <= info.max_tile_size)
+        side *= 2;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
+                                                 t, AMP_NO_CAPTURE, { (void)t; }),
+                     AMP_ERROR_DEVICE_LIMIT, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+}
+
+static void bad_domains_are_invalid_compute_domains(void **state)
+{
+    (void)state;
+    amp_extent zero = amp_extent_2d(0, 4), negative = amp_extent_1d(-5), rank4 = {4, {1, 1, 1}};
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(zero, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is 0");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(negative, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "is -5");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(rank4, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "rank 4");
+    amp_tiled_extent mismatch = amp_extent_tile_1d(amp_extent_2d(4, 4), 2);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(mismatch, t, AMP_NO_CAPTURE, { (void)t; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "the tile has rank 1 and the extent rank 2");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), 0), t,
+                                                 AMP_NO_CAPTURE, { (void)t; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "every tile dimension must be > 0");
+}
+
+static void a_kernel_that_does_not_compile_returns_log_and_numbered_source(void **state)
+{
+    (void)state;
+    int data[4] = {1, 2, 3, 4};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                           { v(idx[0]) = undeclared_name + 1; }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    const char *msg = amp_last_error();
+    assert_non_null(strstr(msg, "test_errors.c:"));
+    assert_non_null(strstr(msg, "Build log:"));
+    assert_non_null(strstr(msg, "undeclared_name"));
+    assert_non_null(strstr(msg, "    1 | /*"));
+    assert_non_null(strstr(msg, "v(idx[0]) = undeclared_name + 1;"));
+    /* Nothing moved, and the host data is intact and still usable. */
+    assert_int_equal(transfers_now().uploads, 0);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[3], 4);
+}
+
+static void null_and_released_views_are_refused(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v = NULL, *gone;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i[0]) = 1; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "view 'v' is NULL");
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &gone));
+    assert_amp_ok(amp_array_view_release(gone));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(gone), { gone(i[0]) = 1; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "view 'gone' is released");
+    assert_amp_fails(amp_array_view_release(gone), AMP_ERROR_INVALID_ARGUMENT, "already released");
+    assert_amp_fails(amp_array_view_synchronize(gone), AMP_ERROR_INVALID_ARGUMENT, "already released");
+    assert_int_equal(amp_array_view_release(NULL), AMP_OK);
+}
+
+static void captures_kernels_cannot_take_are_named(void **state)
+{
+    (void)state;
+    long wide = 5;
+    char letter = 'x';
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(wide), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "capture 'wide' has a type kernels cannot take");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(letter), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "capture 'letter'");
+#define SIZE 8
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(SIZE), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "capture '8' is not a variable name");
+    assert_non_null(strstr(amp_last_error(), "AMP_CONST(NAME)"));
+#undef SIZE
+    int n = 1;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(n, n), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "'n' is captured twice");
+}
+
+static void null_kernel_source_is_refused(void **state)
+{
+    (void)state;
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), NULL, AMP_NO_CAPTURE),
+                     AMP_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
+    amp_kernel_source bad = {"f.c", 1, "not an id", "{}", 2};
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), &bad, AMP_NO_CAPTURE),
+                     AMP_ERROR_INVALID_ARGUMENT, "not an identifier");
+    amp_capture_list too_many = {AMP_MAX_CAPTURES + 1, NULL};
+    amp_kernel_source ok = {"f.c", 1, "i", "{}", 2};
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), &ok, too_many),
+                     AMP_ERROR_INVALID_ARGUMENT, "a kernel takes 0 to 32");
+}
+
+static void bad_view_arguments_are_refused(void **state)
+{
+    (void)state;
+    int data[4];
+    amp_array_view *v = (amp_array_view *)data;
+    assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_1d(4), NULL, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "data is NULL");
+    assert_null(v);
+    assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, NULL),
+                     AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_array_view_create((amp_elem_type)0, amp_extent_1d(4), data, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "element type 0");
+    assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_2d(2, 0), data, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "dimension 1 of the extent is 0");
+    amp_extent rank0 = {0, {0, 0, 0}};
+    assert_amp_fails(amp_array_view_create(AMP_INT, rank0, data, &v), AMP_ERROR_INVALID_ARGUMENT,
+                     "rank 0");
+    assert_amp_fails(amp_array_view_data(NULL, (void **)&v), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_array_view_discard_data(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_array_view_refresh(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_get_transfers(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_get_kernel_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_int_equal(amp_array_view_get_extent(NULL).rank, 0);
+    assert_int_equal(amp_array_view_get_type(NULL), 0);
+}
+
+static void const_views_refuse_writable_host_access(void **state)
+{
+    (void)state;
+    const int data[4] = {1, 2, 3, 4};
+    amp_array_view *v;
+    void *p = NULL;
+    const void *q = NULL;
+    assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_fails(amp_array_view_data(v, &p), AMP_ERROR_INVALID_OPERATION, "data_const");
+    assert_null(p);
+    assert_amp_ok(amp_array_view_data_const(v, &q));
+    assert_ptr_equal(q, data);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(extent_not_divisible_by_tile_names_both),
+        cmocka_unit_test(tile_over_the_work_group_limit_is_a_device_limit),
+        cmocka_unit_test(bad_domains_are_invalid_compute_domains),
+        cmocka_unit_test(a_kernel_that_does_not_compile_returns_log_and_numbered_source),
+        cmocka_unit_test(null_and_released_views_are_refused),
+        cmocka_unit_test(captures_kernels_cannot_take_are_named),
+        cmocka_unit_test(null_kernel_source_is_refused),
+        cmocka_unit_test(bad_view_arguments_are_refused),
+        cmocka_unit_test(const_views_refuse_writable_host_access),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

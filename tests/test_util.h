@@ -1,0 +1,54 @@
+/*
+ * tests/test_util.h - helpers shared by the unit tests.
+ */
+#ifndef TEST_UTIL_H
+#define TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <amp/amp.h>
+
+/* Assert a call succeeded, showing the library's message when it did not. */
+#define assert_amp_ok(call)                                                                        \
+    do {                                                                                           \
+        amp_status st_ = (call);                                                                   \
+        if (st_ != AMP_OK)                                                                         \
+            fail_msg("%s returned %s: %s", #call, amp_status_name(st_), amp_last_error());         \
+    } while (0)
+
+/* Assert a call failed with the given status, and that its message holds
+ * the given text. */
+#define assert_amp_fails(call, status, text)                                                      \
+    do {                                                                                           \
+        amp_clear_error();                                                                         \
+        amp_status st_ = (call);                                                                   \
+        if (st_ != (status))                                                                       \
+            fail_msg("%s returned %s, expected %s: %s", #call, amp_status_name(st_),               \
+                     amp_status_name(status), amp_last_error());                                   \
+        if (!strstr(amp_last_error(), (text)))                                                     \
+            fail_msg("%s: message lacks \"%s\": %s", #call, (text), amp_last_error());             \
+    } while (0)
+
+/* The process-wide transfer counts since the last reset. */
+static inline amp_transfer_stats transfers_now(void)
+{
+    amp_transfer_stats s;
+    amp_get_transfers(&s);
+    return s;
+}
+
+static inline amp_kernel_stats kernels_now(void)
+{
+    amp_kernel_stats s;
+    amp_get_kernel_stats(&s);
+    return s;
+}
+
+#endif
