@@ -37,6 +37,12 @@
  *   tile sizes and array bounds.
  * - tile_static arrays, declared anywhere in the body; they are moved to the
  *   top of the kernel, where OpenCL C requires them.
+ * - C++ AMP's atomics (atomic_fetch_add ... atomic_compare_exchange), free
+ *   fences (all_memory_fence ...), fast_math_NAME and precise_math_NAME
+ *   functions, printf, and captured AMP_FUNCTION helpers.
+ * - AMP_PRAGMA(...), AMP_IF(...), AMP_ELSE, AMP_ENDIF, AMP_DEFINE(...):
+ *   preprocessor lines, which a macro argument cannot hold otherwise.
+ * docs/kernels.md describes each.
  */
 #ifndef AMP_KERNEL_H
 #define AMP_KERNEL_H
@@ -61,7 +67,8 @@ typedef enum amp_capture_kind {
     AMP_CAPTURE_INVALID = 0, /* a value of a type kernels cannot take */
     AMP_CAPTURE_VIEW = 1,    /* an amp_array_view *, bound by name */
     AMP_CAPTURE_SCALAR = 2,  /* an int, unsigned, float or double, by value */
-    AMP_CAPTURE_CONSTANT = 3 /* an AMP_CONST(NAME), a compile-time constant */
+    AMP_CAPTURE_CONSTANT = 3, /* an AMP_CONST(NAME), a compile-time constant */
+    AMP_CAPTURE_FUNCTION = 4  /* an AMP_FUNCTION, callable from the kernel */
 } amp_capture_kind;
 
 /* A named integer constant for the kernel; made by AMP_CONST(). */
@@ -69,6 +76,13 @@ typedef struct amp_constant {
     const char *name;
     long long value;
 } amp_constant;
+
+/* A helper function kernels can call, like a restrict(amp) function; made
+ * by AMP_FUNCTION() and captured by its name. */
+typedef struct amp_function {
+    const char *name;
+    const char *source; /* OpenCL C: the whole definition */
+} amp_function;
 
 /* One captured variable: its name in the kernel, and its value. */
 typedef struct amp_capture {
@@ -82,6 +96,7 @@ typedef struct amp_capture {
         float f;
         double d;
         long long constant;
+        const char *function_source;
     } value;
 } amp_capture;
 
@@ -100,7 +115,27 @@ typedef struct amp_kernel_source {
     const char *index_name; /* the name the body gives its index */
     const char *body;       /* OpenCL C statements, usually in braces */
     size_t body_length;
+    int from_file;          /* body is a file's text: used as written, at kernel scope */
 } amp_kernel_source;
+
+/*
+ * Load a kernel body from a file, for kernels too large for a macro or that
+ * need preprocessor directives. The file holds the statements of the body
+ * (what goes between the braces of AMP_PARALLEL_FOR_EACH), written at
+ * kernel scope: tile_static declarations at its top level are legal as they
+ * are, and build errors name the file's own lines. index_name is the name
+ * the body gives its index ("idx", "t_idx"). Release with
+ * amp_kernel_source_release(); the kernel compiled from it stays cached
+ * until then. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL argument or an
+ * index name that is not an identifier, AMP_ERROR_RUNTIME (with the
+ * system's reason) when the file cannot be read, AMP_ERROR_OUT_OF_MEMORY.
+ */
+amp_status amp_kernel_source_load(const char *path, const char *index_name,
+                                  amp_kernel_source **out);
+
+/* Release a kernel source loaded from a file, and the kernels compiled from
+ * it. NULL is a no-op. */
+void amp_kernel_source_release(amp_kernel_source *source);
 
 /*
  * Run kernel once for every index of domain, on the accelerator view av
@@ -168,7 +203,15 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 /* The kernel source of a body written at this place in the file. */
 #define AMP_KERNEL_SOURCE(index, ...)                                                              \
     (&(const amp_kernel_source){__FILE__, __LINE__, #index, #__VA_ARGS__,                          \
-                                sizeof(#__VA_ARGS__) - 1})
+                                sizeof(#__VA_ARGS__) - 1, 0})
+
+/* A helper function for kernels, at file scope:
+ *     AMP_FUNCTION(float, lerp, (float a, float b, float t), { return a + (b - a) * t; });
+ * then AMP_CAPTURE(..., lerp) makes lerp callable in that kernel. The body is
+ * OpenCL C, as a kernel body is. Capture a function before the functions
+ * that call it. */
+#define AMP_FUNCTION(ret, name, params, ...)                                                       \
+    static const amp_function name = {#name, #ret " " #name #params " " #__VA_ARGS__}
 
 /* parallel_for_each(extent, [=](index<N> idx) restrict(amp) { body }) */
 #define AMP_PARALLEL_FOR_EACH(domain, index, captures, ...)                                        \
@@ -193,6 +236,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
     _Generic((x),                                                                                  \
         amp_array_view *: amp__capture_view,                                                       \
         amp_constant: amp__capture_constant,                                                       \
+        amp_function: amp__capture_function,                                                       \
         int: amp__capture_int,                                                                     \
         unsigned: amp__capture_uint,                                                               \
         float: amp__capture_float,                                                                 \
@@ -207,6 +251,12 @@ static inline amp_capture amp__capture_view(const char *name, amp_array_view *v)
 static inline amp_capture amp__capture_constant(const char *name, amp_constant k)
 {
     amp_capture c = {k.name, AMP_CAPTURE_CONSTANT, AMP_INT, {.constant = k.value}};
+    (void)name;
+    return c;
+}
+static inline amp_capture amp__capture_function(const char *name, amp_function f)
+{
+    amp_capture c = {f.name, AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function_source = f.source}};
     (void)name;
     return c;
 }

@@ -4,53 +4,13 @@
  */
 #include "codegen.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "snippet.h"
+#include "vocabulary.h"
 
-/* Every generated kernel starts with this: what C++ AMP's kernel language
- * has and OpenCL C spells differently. */
-static const char prelude[] =
-    "/* ---- C++ AMP's kernel vocabulary in OpenCL C ---- */\n"
-    "\n"
-    "/* tile_static: memory shared by the threads of one tile. */\n"
-    "#define tile_static __local\n"
-    "\n"
-    "/* global and local are OpenCL C keywords; renaming them lets the tiled\n"
-    "   index have members of those names, as in C++ AMP. Write __global and\n"
-    "   __local for the address spaces. */\n"
-    "#define global amp_global\n"
-    "#define local amp_local\n"
-    "\n"
-    "/* The barrier. C has no member functions, so t_idx.barrier.wait() expands\n"
-    "   to an assignment to a dummy member whose value is the barrier call. */\n"
-    "typedef struct amp_tile_barrier {\n"
-    "    int done;\n"
-    "} amp_tile_barrier;\n"
-    "int amp_barrier(cl_mem_fence_flags fence)\n"
-    "{\n"
-    "    barrier(fence);\n"
-    "    return 1;\n"
-    "}\n"
-    "#define wait() done = amp_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)\n"
-    "#define wait_with_all_memory_fence() done = amp_barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)\n"
-    "#define wait_with_global_memory_fence() done = amp_barrier(CLK_GLOBAL_MEM_FENCE)\n"
-    "#define wait_with_tile_static_memory_fence() done = amp_barrier(CLK_LOCAL_MEM_FENCE)\n"
-    "\n"
-    "/* Element access: v(i), v(i, j), v(i, j, k), or v(index) for rank 2 and 3. */\n"
-    "#define AMP_PICK2(_1, _2, which, ...) which\n"
-    "#define AMP_PICK3(_1, _2, _3, which, ...) which\n"
-    "#define AMP_ELEMENT_1(v, i) amp_##v##_ptr[(amp_off_t)(i)]\n"
-    "#define AMP_ELEMENT_2(v, i, j) amp_##v##_ptr[(amp_off_t)(i) * amp_##v##_stride0 + (j)]\n"
-    "#define AMP_ELEMENT_3(v, i, j, k) \\\n"
-    "    amp_##v##_ptr[(amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k)]\n"
-    "#define AMP_INDEXED_2(v, ix) AMP_ELEMENT_2(v, (ix)[0], (ix)[1])\n"
-    "#define AMP_INDEXED_3(v, ix) AMP_ELEMENT_3(v, (ix)[0], (ix)[1], (ix)[2])\n"
-    "#define AMP_ACCESS_1(v, ...) AMP_ELEMENT_1(v, __VA_ARGS__)\n"
-    "#define AMP_ACCESS_2(v, ...) AMP_PICK2(__VA_ARGS__, AMP_ELEMENT_2, AMP_INDEXED_2, )(v, __VA_ARGS__)\n"
-    "#define AMP_ACCESS_3(v, ...) \\\n"
-    "    AMP_PICK3(__VA_ARGS__, AMP_ELEMENT_3, AMP_ACCESS_3_TAKES_1_OR_3, AMP_INDEXED_3, )(v, __VA_ARGS__)\n";
 
 static const char *elem_cl_name(amp_elem_type t)
 {
@@ -70,6 +30,9 @@ static void describe_capture(strbuf *sb, const cg_capture *c, int written)
         break;
     case AMP_CAPTURE_CONSTANT:
         sb_printf(sb, " *   %-12s compile-time constant %lld\n", c->name, c->constant);
+        break;
+    case AMP_CAPTURE_FUNCTION:
+        sb_printf(sb, " *   %-12s helper function\n", c->name);
         break;
     default: break;
     }
@@ -103,6 +66,12 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     strbuf sb = STRBUF_INIT;
     memset(out, 0, sizeof *out);
 
+    if (!spec->fp64 && snip_uses(src->body, src->body_length, "double"))
+        return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "The kernel at %s:%d uses double, and the device has no double precision."
+                       " Use float, or choose an accelerator whose info says supports_double.",
+                       src->file, src->line);
+
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind == AMP_CAPTURE_VIEW && !c->is_const &&
@@ -130,11 +99,19 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     if (spec->fp64)
         sb_append(&sb, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
     sb_append(&sb, "\n");
-    sb_append(&sb, prelude);
+    sb_append(&sb, vocab_prelude());
     sb_printf(&sb, "\n/* Offsets into views: %s bits, since the largest view has %s 2^31"
                    " elements. */\ntypedef %s amp_off_t;\n",
               spec->wide ? "64" : "32", spec->wide ? "at least" : "fewer than",
               spec->wide ? "long" : "int");
+
+    /* The parts of the vocabulary the body and its helpers use. */
+    vocab_append_used(&sb, src->body, src->body_length);
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind == AMP_CAPTURE_FUNCTION)
+            vocab_append_used(&sb, c->function_source, strlen(c->function_source));
+    }
 
     /* Tiled index type. */
     if (spec->tiled) {
@@ -174,6 +151,15 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                   c->name);
     }
 
+    /* Helper functions, in the order they were captured. */
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind != AMP_CAPTURE_FUNCTION)
+            continue;
+        sb_printf(&sb, "\n/* Helper function %s (AMP_FUNCTION). */\n", c->name);
+        snip_format(c->function_source, strlen(c->function_source), 0, &sb, NULL, NULL, 0);
+    }
+
     /* Signature. */
     sb_append(&sb, "\n__kernel ");
     if (spec->tiled) {
@@ -210,9 +196,23 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     sb_append(&sb, ")\n{\n");
 
     /* Body first, into its own buffers: hoisting needs to know the
-     * tile_static declarations before the kernel's first statement. */
+     * tile_static declarations before the kernel's first statement. A body
+     * from a file is used as written, at kernel scope, where its
+     * tile_static declarations are already legal. */
     strbuf body = STRBUF_INIT, hoisted = STRBUF_INIT;
-    snip_format(src->body, src->body_length, 4, &body, &hoisted);
+    if (src->from_file) {
+        sb_printf(&body, "#line 1 \"%s\"\n", src->file);
+        sb_append_n(&body, src->body, src->body_length);
+        sb_append(&body, "\n");
+    } else {
+        /* A line holds at least one token, so length + 1 lines is enough. */
+        out->body_tokens = malloc((src->body_length + 1) * sizeof *out->body_tokens);
+        if (out->body_tokens)
+            out->body_lines = snip_format(src->body, src->body_length, 4, &body, &hoisted,
+                                          out->body_tokens, (int)src->body_length + 1);
+        else
+            body.failed = 1;
+    }
     if (hoisted.length) {
         sb_append(&sb, "    /* tile_static declarations, at kernel scope as OpenCL C requires. */\n");
         sb_append(&sb, hoisted.data);
@@ -266,7 +266,17 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     sb_free(&body);
     sb_free(&hoisted);
     out->source = failed ? (sb_free(&sb), NULL) : sb_take(&sb);
-    if (!out->source)
+    if (!out->source) {
+        cg_kernel_free(out);
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory generating a kernel.");
+    }
     return AMP_OK;
+}
+
+void cg_kernel_free(cg_kernel *k)
+{
+    free(k->source);
+    free(k->body_tokens);
+    k->source = NULL;
+    k->body_tokens = NULL;
 }

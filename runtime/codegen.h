@@ -18,7 +18,8 @@ typedef struct cg_capture {
     amp_elem_type type; /* the view's or the scalar's element type */
     int rank;           /* views */
     int is_const;       /* views created const */
-    long long constant; /* AMP_CONST values */
+    long long constant; /* AMP_CONST values; for functions, their source's address */
+    const char *function_source;
 } cg_capture;
 
 typedef struct cg_spec {
@@ -36,10 +37,15 @@ typedef struct cg_kernel {
     char *source;          /* the whole OpenCL C program */
     uint32_t written_mask; /* bit i: capture i is a view the body may write */
     int body_line;         /* the generated line where the body starts */
+    int body_lines;        /* how many lines the laid-out body has */
+    int *body_tokens;      /* per body line: the ordinal of its first body token, or -1 */
 } cg_kernel;
 
-/* Generate the source of the kernel called name. On success the caller owns
- * out->source. */
+/* Generate the source of the kernel called name. On success the caller
+ * releases out with cg_kernel_free(). Returns AMP_ERROR_UNSUPPORTED_FEATURE
+ * for a body that uses double on a device without it. */
 amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out);
+
+void cg_kernel_free(cg_kernel *k);
 
 #endif

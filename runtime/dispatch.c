@@ -156,6 +156,13 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             g->type = cap->type;
         } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
             g->constant = cap->value.constant;
+        } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
+            if (!cap->value.function_source)
+                return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: function '%s' has no source.", k->file,
+                               k->line, name);
+            g->function_source = cap->value.function_source;
+            g->constant = (long long)(uintptr_t)cap->value.function_source;
         } else {
             return err_set(AMP_ERROR_INVALID_ARGUMENT,
                            "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <uthash.h>
 
+#include "buildlog.h"
 #include "error.h"
 #include "runtime.h"
 #include "strbuf.h"
@@ -36,6 +37,14 @@ typedef struct kc_node {
 
 static kc_node *cache;
 static uint64_t n_builds, n_hits;
+
+static void node_free(kc_node *n)
+{
+    clapi.ReleaseKernel(n->entry.kernel);
+    clapi.ReleaseProgram(n->program);
+    free(n->name);
+    free(n);
+}
 
 /* Flatten the spec into words; names count by address, since they are
  * string literals of the call site. */
@@ -116,37 +125,38 @@ static void dump_source(const char *name, const char *source)
     sb_free(&path);
 }
 
-/* The message of a failed build: the log, then the numbered source. */
-static amp_status build_failure(cl_program prog, const amp_accelerator *acc,
-                                const amp_kernel_source *src, const cg_kernel *gen, cl_int rc)
+/* The driver's build log, malloc'ed, or NULL when it has none. */
+static char *build_log(cl_program prog, const amp_accelerator *acc)
 {
     size_t size = 0;
     char *log = NULL;
     if (clapi.GetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
             CL_SUCCESS &&
-        size > 0) {
+        size > 1) {
         log = calloc(1, size + 1);
         if (log && clapi.GetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, size, log,
-                                             NULL) != CL_SUCCESS)
-            log[0] = '\0';
+                                             NULL) != CL_SUCCESS) {
+            free(log);
+            log = NULL;
+        }
     }
+    return log;
+}
+
+/* The message of a failed build: the log, then the numbered source. */
+static amp_status build_failure(cl_program prog, const amp_accelerator *acc,
+                                const amp_kernel_source *src, const cg_kernel *gen, cl_int rc)
+{
+    char *log = build_log(prog, acc);
     strbuf sb = STRBUF_INIT;
     sb_printf(&sb, "The kernel at %s:%d did not compile for %s (%s).\n", src->file, src->line,
               acc->name, err_cl_name(rc));
+    bl_map_diagnostics(&sb, log, gen, src);
     sb_printf(&sb, "Build log:\n%s\n", log && log[0] ? log : "(the driver gave no log)\n");
     sb_printf(&sb, "Generated source (the body starts at line %d; AMP_DUMP_KERNELS=<dir> keeps"
                    " it in a file):\n",
               gen->body_line);
-    int line = 1;
-    const char *p = gen->source;
-    while (*p) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        sb_printf(&sb, "%5d | ", line++);
-        sb_append_n(&sb, p, len);
-        sb_append(&sb, "\n");
-        p += len + (eol ? 1 : 0);
-    }
+    bl_number_lines(&sb, gen->source);
     amp_status st = err_set(err_status_of_cl(rc) == AMP_ERROR_KERNEL_BUILD
                                 ? AMP_ERROR_KERNEL_BUILD
                                 : err_status_of_cl(rc),
@@ -177,17 +187,17 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
     const char *text = gen.source;
     cl_program prog = clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
     if (!prog) {
-        free(gen.source);
+        cg_kernel_free(&gen);
         return err_cl(rc, "clCreateProgramWithSource", "Compiling a kernel");
     }
     rc = clapi.BuildProgram(prog, 1, &acc->device, "", NULL, NULL);
     if (rc != CL_SUCCESS) {
         st = build_failure(prog, acc, spec->source, &gen, rc);
         clapi.ReleaseProgram(prog);
-        free(gen.source);
+        cg_kernel_free(&gen);
         return st;
     }
-    free(gen.source);
+    cg_kernel_free(&gen);
     cl_kernel k = clapi.CreateKernel(prog, node->name, &rc);
     if (!k) {
         clapi.ReleaseProgram(prog);
@@ -211,9 +221,14 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
     node->entry.max_work_group = wg ? wg : acc->max_work_group;
     node->entry.local_mem = lmem;
     n_builds++;
-    if (rt_trace_kernels())
+    if (rt_trace_kernels()) {
         fprintf(stderr, "[amp] compiled %s for %s in %.1f ms\n", node->name, acc->name,
                 now_ms() - t0);
+        char *log = build_log(prog, acc);
+        if (log && log[strspn(log, " \t\r\n")])
+            fprintf(stderr, "[amp] build log of %s:\n%s\n", node->name, log);
+        free(log);
+    }
     return AMP_OK;
 }
 
@@ -239,10 +254,7 @@ amp_status kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out)
         /* A 64-bit hash collision between two specs of one call site: make
          * room for the new one. */
         HASH_DEL(cache, node);
-        clapi.ReleaseKernel(node->entry.kernel);
-        clapi.ReleaseProgram(node->program);
-        free(node->name);
-        free(node);
+        node_free(node);
     }
 
     node = calloc(1, sizeof *node);
@@ -273,15 +285,24 @@ void kc_counts(uint64_t *builds, uint64_t *hits)
     *hits = n_hits;
 }
 
+void kc_forget_body(const char *body)
+{
+    kc_node *n, *tmp;
+    HASH_ITER(hh, cache, n, tmp)
+    {
+        if (n->key.body == body) {
+            HASH_DEL(cache, n);
+            node_free(n);
+        }
+    }
+}
+
 void kc_clear(void)
 {
     kc_node *n, *tmp;
     HASH_ITER(hh, cache, n, tmp)
     {
         HASH_DEL(cache, n);
-        clapi.ReleaseKernel(n->entry.kernel);
-        clapi.ReleaseProgram(n->program);
-        free(n->name);
-        free(n);
+        node_free(n);
     }
 }

@@ -33,6 +33,9 @@ amp_status kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out);
  * found theirs in the cache (for tests and the benchmark). */
 void kc_counts(uint64_t *builds, uint64_t *hits);
 
+/* Release the kernels compiled from a body that is about to be freed. */
+void kc_forget_body(const char *body);
+
 /* Release every compiled kernel. */
 void kc_clear(void);
 

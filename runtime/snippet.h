@@ -19,10 +19,42 @@
  * Append the body, laid out with one statement per line and four spaces per
  * level of braces (starting at indent spaces), to out. tile_static
  * declarations are left out of it, with a comment in their place, and are
- * appended to hoisted, one per line at indent spaces. Returns the number of
- * lines appended to out.
+ * appended to hoisted, one per line at indent spaces (hoisted may be NULL
+ * to leave them in place). AMP_PRAGMA(...), AMP_IF(...), AMP_IFDEF(...),
+ * AMP_ELIF(...), AMP_ELSE, AMP_ENDIF and AMP_DEFINE(...) become preprocessor
+ * lines, which a macro argument cannot hold. When first_token is not NULL,
+ * first_token[k] receives the ordinal of the first body token on output
+ * line k (or -1 for a line made by the layout), for k < max_lines. Returns
+ * the number of lines appended to out.
  */
-int snip_format(const char *text, size_t length, int indent, strbuf *out, strbuf *hoisted);
+int snip_format(const char *text, size_t length, int indent, strbuf *out, strbuf *hoisted,
+                int *first_token, int max_lines);
+
+/* Nonzero when the identifier name appears in the text as a token. */
+int snip_uses(const char *text, size_t length, const char *name);
+
+/* Nonzero when some identifier of the text starts with prefix. */
+int snip_uses_prefix(const char *text, size_t length, const char *prefix);
+
+/* A place in a file: 1-based line and column. */
+typedef struct snip_pos {
+    int line;
+    int column;
+} snip_pos;
+
+/*
+ * Find the body's tokens in the text of the file it was written in, at or
+ * after line from_line (comments in the file are skipped, as the
+ * preprocessor skipped them), and store where each of the first n tokens
+ * is. Returns the number of tokens placed; 0 when the body is not there
+ * (the file changed since it was compiled).
+ */
+size_t snip_locate(const char *file_text, int from_line, const char *body, size_t length,
+                   snip_pos *pos, size_t n);
+
+/* The ordinal, among the tokens of line (a line of laid-out output), of
+ * the token at the 1-based column; the last token when column is past it. */
+int snip_token_at_column(const char *line, size_t length, int column);
 
 /*
  * Nonzero when the body may write the view called name: an element of it is

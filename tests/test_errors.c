@@ -52,19 +52,29 @@ static void bad_domains_are_invalid_compute_domains(void **state)
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "every tile dimension must be > 0");
 }
 
-static void a_kernel_that_does_not_compile_returns_log_and_numbered_source(void **state)
+static void a_kernel_that_does_not_compile_names_the_users_line(void **state)
 {
     (void)state;
     int data[4] = {1, 2, 3, 4};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
-                                           { v(idx[0]) = undeclared_name + 1; }),
+    int line = __LINE__ + 3;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        /* a comment, which the preprocessor drops */
+        v(idx[0]) = undeclared_name + 1;
+    }),
                      AMP_ERROR_KERNEL_BUILD, "did not compile");
     const char *msg = amp_last_error();
-    assert_non_null(strstr(msg, "test_errors.c:"));
+    char where[128];
+    /* As a C compiler reports it: file:line:column, the line, a caret. */
+    snprintf(where, sizeof where, "test_errors.c:%d:21: error: use of undeclared identifier 'undeclared_name'", line);
+    if (!strstr(msg, where))
+        fail_msg("no \"%s\" in:\n%s", where, msg);
+    snprintf(where, sizeof where, "%5d |         v(idx[0]) = undeclared_name + 1;\n      |                     ^", line);
+    if (!strstr(msg, where))
+        fail_msg("no \"%s\" in:\n%s", where, msg);
+    /* Then the driver's log and the numbered generated source. */
     assert_non_null(strstr(msg, "Build log:"));
-    assert_non_null(strstr(msg, "undeclared_name"));
     assert_non_null(strstr(msg, "    1 | /*"));
     assert_non_null(strstr(msg, "v(idx[0]) = undeclared_name + 1;"));
     /* Nothing moved, and the host data is intact and still usable. */
@@ -113,11 +123,11 @@ static void null_kernel_source_is_refused(void **state)
     (void)state;
     assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), NULL, AMP_NO_CAPTURE),
                      AMP_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
-    amp_kernel_source bad = {"f.c", 1, "not an id", "{}", 2};
+    amp_kernel_source bad = {"f.c", 1, "not an id", "{}", 2, 0};
     assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), &bad, AMP_NO_CAPTURE),
                      AMP_ERROR_INVALID_ARGUMENT, "not an identifier");
     amp_capture_list too_many = {AMP_MAX_CAPTURES + 1, NULL};
-    amp_kernel_source ok = {"f.c", 1, "i", "{}", 2};
+    amp_kernel_source ok = {"f.c", 1, "i", "{}", 2, 0};
     assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), &ok, too_many),
                      AMP_ERROR_INVALID_ARGUMENT, "a kernel takes 0 to 32");
 }
@@ -169,7 +179,7 @@ int main(void)
         cmocka_unit_test(extent_not_divisible_by_tile_names_both),
         cmocka_unit_test(tile_over_the_work_group_limit_is_a_device_limit),
         cmocka_unit_test(bad_domains_are_invalid_compute_domains),
-        cmocka_unit_test(a_kernel_that_does_not_compile_returns_log_and_numbered_source),
+        cmocka_unit_test(a_kernel_that_does_not_compile_names_the_users_line),
         cmocka_unit_test(null_and_released_views_are_refused),
         cmocka_unit_test(captures_kernels_cannot_take_are_named),
         cmocka_unit_test(null_kernel_source_is_refused),

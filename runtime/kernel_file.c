@@ -1,0 +1,78 @@
+/*
+ * runtime/kernel_file.c - kernel bodies loaded from .cl files.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amp/kernel.h"
+#include "error.h"
+#include "kcache.h"
+#include "runtime.h"
+#include "snippet.h"
+#include "strbuf.h"
+
+amp_status amp_kernel_source_load(const char *path, const char *index_name,
+                                  amp_kernel_source **out)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_source_load: out is NULL.");
+    *out = NULL;
+    if (!path || !index_name)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "amp_kernel_source_load: the path and the index name must not be NULL.");
+    if (!snip_is_identifier(index_name))
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "amp_kernel_source_load: the index name '%s' is not an identifier.",
+                       index_name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return err_set(AMP_ERROR_RUNTIME, "amp_kernel_source_load: cannot open %s: %s.", path,
+                       strerror(errno));
+    strbuf text = STRBUF_INIT;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_append_n(&text, chunk, n);
+    int read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        sb_free(&text);
+        return err_set(AMP_ERROR_RUNTIME, "amp_kernel_source_load: cannot read %s.", path);
+    }
+    amp_kernel_source *src = calloc(1, sizeof *src);
+    char *file = strdup(path), *index = strdup(index_name);
+    size_t length = text.length;
+    char *body = sb_take(&text);
+    if (!src || !file || !index || !body) {
+        free(src);
+        free(file);
+        free(index);
+        free(body);
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "amp_kernel_source_load: out of host memory.");
+    }
+    src->file = file;
+    src->line = 1;
+    src->index_name = index;
+    src->body = body;
+    src->body_length = length;
+    src->from_file = 1;
+    *out = src;
+    return AMP_OK;
+}
+
+void amp_kernel_source_release(amp_kernel_source *source)
+{
+    if (!source)
+        return;
+    /* The cache is keyed by the body's address: a later body at the same
+     * address must not find this one's kernels. */
+    rt_lock();
+    kc_forget_body(source->body);
+    rt_unlock();
+    free((char *)source->file);
+    free((char *)source->index_name);
+    free((char *)source->body);
+    free(source);
+}

@@ -1,0 +1,313 @@
+/*
+ * tests/test_kernel_features.c - C++ AMP's in-kernel features: atomics,
+ * fences, fast_math and precise_math, helper functions, preprocessor lines,
+ * and kernels from files.
+ */
+#include <math.h>
+
+#include "test_util.h"
+
+#include "codegen.h"
+
+#ifndef KERNELS_DIR
+#error "KERNELS_DIR must name tests/kernels"
+#endif
+
+static int device_has_double(void)
+{
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    if (amp_accelerator_get_default(&acc) != AMP_OK || amp_accelerator_get_info(acc, &info) != AMP_OK)
+        return 0;
+    return info.supports_double;
+}
+
+static void atomics_on_global_memory_return_old_values(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    /* [0] add, [1] sub, [2] inc, [3] dec, [4] max, [5] min, [6] and, [7] or, [8] xor,
+       [9] exchange count, [10] compare-exchange winners, [11] cas target */
+    int ints[12] = {0, 1000, 0, 1000, -1, 1 << 30, -1, 0, 0, 0, 0, 0};
+    unsigned uints[4] = {0, 0, 0xffffffffu, 0};
+    float floats[2] = {0.0f, 0.0f};
+    int olds[N] = {0};
+    amp_array_view *vi, *vu, *vf, *vo;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(12), ints, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_UINT, amp_extent_1d(4), uints, &vu));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(2), floats, &vf));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), olds, &vo));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(vi, vu, vf, vo), {
+        int i = idx[0];
+        vo(i) = atomic_fetch_add(&vi(0), 2);
+        atomic_fetch_sub(&vi(1), 1);
+        atomic_fetch_inc(&vi(2));
+        atomic_fetch_dec(&vi(3));
+        atomic_fetch_max(&vi(4), i);
+        atomic_fetch_min(&vi(5), i + 7);
+        atomic_fetch_and(&vi(6), ~(1 << (i % 31)));
+        atomic_fetch_or(&vi(7), 1 << (i % 31));
+        atomic_fetch_xor(&vi(8), 1);
+        atomic_exchange(&vi(9), 5);
+        int expected = 0;
+        if (atomic_compare_exchange(&vi(11), &expected, i + 1))
+            atomic_fetch_inc(&vi(10));
+        atomic_fetch_add(&vu(0), 3u);
+        atomic_fetch_inc(&vu(1));
+        atomic_fetch_and(&vu(2), 0xff00ff00u);
+        unsigned expected_u = 0u;
+        atomic_compare_exchange(&vu(3), &expected_u, 9u);
+        atomic_exchange(&vf(0), 2.5f);
+    }));
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_amp_ok(amp_array_view_release(vu));
+    assert_amp_ok(amp_array_view_release(vf));
+    assert_amp_ok(amp_array_view_release(vo));
+    assert_int_equal(ints[0], 2 * N);
+    assert_int_equal(ints[1], 1000 - N);
+    assert_int_equal(ints[2], N);
+    assert_int_equal(ints[3], 1000 - N);
+    assert_int_equal(ints[4], N - 1);
+    assert_int_equal(ints[5], 7);
+    assert_int_equal(ints[6], (int)0x80000000);
+    assert_int_equal(ints[7], 0x7fffffff);
+    assert_int_equal(ints[8], 0); /* N is even */
+    assert_int_equal(ints[9], 5);
+    assert_int_equal(ints[10], 1); /* exactly one thread won */
+    assert_true(ints[11] >= 1 && ints[11] <= N);
+    assert_int_equal(uints[0], 3u * N);
+    assert_int_equal(uints[1], (unsigned)N);
+    assert_int_equal(uints[2], 0xff00ff00u);
+    assert_int_equal(uints[3], 9u);
+    assert_true(floats[0] == 2.5f);
+    /* Every old value of the add is distinct: the adds were atomic. */
+    int seen[2 * N] = {0};
+    for (int i = 0; i < N; i++) {
+        assert_true(olds[i] >= 0 && olds[i] < 2 * N && olds[i] % 2 == 0);
+        assert_int_equal(seen[olds[i]]++, 0);
+    }
+}
+
+static void atomics_on_tile_static_memory_count_the_tile(void **state)
+{
+    (void)state;
+    enum { N = 64, T = 16 };
+    int counts[N / T] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N / T), counts, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                              AMP_CAPTURE(v), {
+        tile_static int count;
+        tile_static unsigned bits;
+        if (t_idx.local[0] == 0) {
+            count = 0;
+            bits = 0u;
+        }
+        t_idx.barrier.wait_with_tile_static_memory_fence();
+        atomic_fetch_add(&count, 1);
+        atomic_fetch_or(&bits, 1u << t_idx.local[0]);
+        tile_static_memory_fence(t_idx.barrier);
+        t_idx.barrier.wait();
+        if (t_idx.local[0] == 0)
+            v(t_idx.tile[0]) = bits == 0xffffu ? count : -1;
+    }));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int t = 0; t < N / T; t++)
+        assert_int_equal(counts[t], T);
+}
+
+static void free_fences_compile_and_run(void **state)
+{
+    (void)state;
+    int out[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), 4), t_idx, AMP_CAPTURE(v), {
+        v(t_idx.global[0]) = 1;
+        all_memory_fence(t_idx.barrier);
+        global_memory_fence(t_idx.barrier);
+        tile_static_memory_fence(t_idx.barrier);
+        v(t_idx.global[0]) += 1;
+    }));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(out[3], 2);
+}
+
+static void fast_and_precise_math_match_the_c_library(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    float in[N] = {0.1f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.5f, 7.25f};
+    float out[6 * N] = {0};
+    amp_array_view *vin, *vout;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(N), in, &vin));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(6, N), out, &vout));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(vin, vout), {
+        float x = vin(idx[0]);
+        float s, c;
+        vout(0, idx[0]) = fast_math_sqrtf(x);
+        vout(1, idx[0]) = fast_math_exp(x) + fast_math_log(x);
+        vout(2, idx[0]) = precise_math_sqrt(x);
+        vout(3, idx[0]) = precise_math_cbrtf(x) + precise_math_erff(x);
+        precise_math_sincos(x, &s, &c);
+        vout(4, idx[0]) = s * s + c * c;
+        vout(5, idx[0]) = precise_math_rcbrt(x) * precise_math_cbrt(x) + precise_math_phi(0.0f);
+    }));
+    assert_amp_ok(amp_array_view_release(vin));
+    assert_amp_ok(amp_array_view_release(vout));
+    for (int i = 0; i < N; i++) {
+        float x = in[i];
+        assert_true(fabsf(out[0 * N + i] - sqrtf(x)) < 1e-3f * sqrtf(x) + 1e-6f);
+        assert_true(fabsf(out[1 * N + i] - (expf(x) + logf(x))) < 1e-3f * (expf(x) + fabsf(logf(x))));
+        assert_true(fabsf(out[2 * N + i] - sqrtf(x)) <= 1e-6f * sqrtf(x));
+        assert_true(fabsf(out[3 * N + i] - (cbrtf(x) + erff(x))) < 1e-5f * (cbrtf(x) + 1));
+        assert_true(fabsf(out[4 * N + i] - 1.0f) < 1e-5f);
+        assert_true(fabsf(out[5 * N + i] - 1.5f) < 1e-5f);
+    }
+}
+
+static void precise_math_in_double_where_the_device_has_it(void **state)
+{
+    (void)state;
+    if (!device_has_double())
+        skip();
+    double in[4] = {0.5, 1.0, 2.0, 10.0}, out[4] = {0};
+    amp_array_view *vin, *vout;
+    assert_amp_ok(amp_array_view_create_const(AMP_DOUBLE, amp_extent_1d(4), in, &vin));
+    assert_amp_ok(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(4), out, &vout));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(vin, vout), {
+        double x = vin(idx[0]);
+        vout(idx[0]) = precise_math_exp(precise_math_log(x)) + precise_math_hypot(x, 0.0);
+    }));
+    assert_amp_ok(amp_array_view_release(vin));
+    assert_amp_ok(amp_array_view_release(vout));
+    for (int i = 0; i < 4; i++)
+        assert_true(fabs(out[i] - 2 * in[i]) < 1e-13 * in[i]);
+}
+
+static void a_body_using_double_on_a_device_without_it_is_unsupported(void **state)
+{
+    (void)state;
+    /* No device here lacks double, so ask the generator directly. */
+    const amp_kernel_source *src = AMP_KERNEL_SOURCE(idx, { double d = 1.0; (void)d; });
+    cg_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.source = src;
+    spec.rank = 1;
+    spec.fp64 = 0;
+    cg_kernel k;
+    assert_amp_fails(cg_generate(&spec, "amp_test", &k), AMP_ERROR_UNSUPPORTED_FEATURE,
+                     "no double precision");
+    spec.fp64 = 1;
+    assert_amp_ok(cg_generate(&spec, "amp_test", &k));
+    cg_kernel_free(&k);
+}
+
+AMP_FUNCTION(float, square, (float x), { return x * x; });
+AMP_FUNCTION(float, sum_of_squares, (float a, float b), {
+    float total = square(a) + square(b);
+    return total;
+});
+
+static void helper_functions_are_callable_and_can_call_each_other(void **state)
+{
+    (void)state;
+    float out[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, square, sum_of_squares),
+                                        { v(idx[0]) = sum_of_squares((float)idx[0], 2.0f); }));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int i = 0; i < 4; i++)
+        assert_true(out[i] == (float)(i * i + 4));
+}
+
+static void preprocessor_lines_pass_through_the_macro(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
+    for (int MODE = 0; MODE < 2; MODE++) {
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v, AMP_CONST(MODE)), {
+            AMP_DEFINE(STEP 3)
+            int total = 0;
+            AMP_PRAGMA(unroll)
+            for (int k = 0; k < 4; k++)
+                total += STEP;
+            AMP_IF(MODE == 1)
+            v(idx[0]) = total + 100;
+            AMP_ELSE
+            v(idx[0]) = total;
+            AMP_ENDIF
+        }));
+        assert_amp_ok(amp_array_view_synchronize(v));
+        assert_int_equal(out[7], 12 + 100 * MODE);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void a_kernel_from_a_file_runs_with_its_directives(void **state)
+{
+    (void)state;
+    enum { N = 32, TS = 8 };
+    float in_data[N], out_data[N / TS] = {0};
+    for (int i = 0; i < N; i++)
+        in_data[i] = (float)i;
+    amp_kernel_source *src;
+    assert_amp_ok(amp_kernel_source_load(KERNELS_DIR "/scale_rows.cl", "t_idx", &src));
+    amp_array_view *in, *out;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(N), in_data, &in));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N / TS), out_data, &out));
+    amp_kernel_stats before = kernels_now();
+    for (int rep = 0; rep < 2; rep++)
+        assert_amp_ok(amp_parallel_for_each_tiled(NULL, amp_extent_tile_1d(amp_extent_1d(N), TS), src,
+                                                  AMP_CAPTURE(in, out, AMP_CONST(TS))));
+    assert_int_equal(kernels_now().cache_hits - before.cache_hits, 1);
+    assert_amp_ok(amp_array_view_release(in));
+    assert_amp_ok(amp_array_view_release(out));
+    amp_kernel_source_release(src);
+    for (int t = 0; t < N / TS; t++) {
+        float total = 0;
+        for (int i = t * TS; i < (t + 1) * TS; i++)
+            total += (float)i;
+        assert_true(out_data[t] == 2.0f * total);
+    }
+}
+
+static void a_file_kernel_error_names_the_file_and_line(void **state)
+{
+    (void)state;
+    amp_kernel_source *src;
+    int out_data[4] = {0};
+    amp_array_view *out;
+    assert_amp_ok(amp_kernel_source_load(KERNELS_DIR "/broken.cl", "idx", &src));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out_data, &out));
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), src, AMP_CAPTURE(out)),
+                     AMP_ERROR_KERNEL_BUILD, "broken.cl:4:");
+    assert_non_null(strstr(amp_last_error(), "not_declared_here"));
+    assert_amp_ok(amp_array_view_release(out));
+    amp_kernel_source_release(src);
+    assert_amp_fails(amp_kernel_source_load(KERNELS_DIR "/no_such_file.cl", "idx", &src),
+                     AMP_ERROR_RUNTIME, "no_such_file.cl");
+    assert_amp_fails(amp_kernel_source_load(KERNELS_DIR "/broken.cl", "1x", &src),
+                     AMP_ERROR_INVALID_ARGUMENT, "not an identifier");
+    amp_kernel_source_release(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(atomics_on_global_memory_return_old_values),
+        cmocka_unit_test(atomics_on_tile_static_memory_count_the_tile),
+        cmocka_unit_test(free_fences_compile_and_run),
+        cmocka_unit_test(fast_and_precise_math_match_the_c_library),
+        cmocka_unit_test(precise_math_in_double_where_the_device_has_it),
+        cmocka_unit_test(a_body_using_double_on_a_device_without_it_is_unsupported),
+        cmocka_unit_test(helper_functions_are_callable_and_can_call_each_other),
+        cmocka_unit_test(preprocessor_lines_pass_through_the_macro),
+        cmocka_unit_test(a_kernel_from_a_file_runs_with_its_directives),
+        cmocka_unit_test(a_file_kernel_error_names_the_file_and_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
