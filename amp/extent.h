@@ -30,11 +30,14 @@ typedef struct amp_index {
     int i[AMP_MAX_RANK];
 } amp_index;
 
-/* An extent cut into tiles of tile[0..tile_rank-1] threads each. */
+/* An extent cut into tiles of tile[0..tile_rank-1] threads each. A padded
+ * one (amp_tiled_extent_pad) also keeps the extent it was rounded up from. */
 typedef struct amp_tiled_extent {
     amp_extent extent;
     int tile_rank;
     int tile[AMP_MAX_RANK];
+    int padded;          /* threads past `original` are guarded */
+    amp_extent original; /* the extent before padding, when padded */
 } amp_tiled_extent;
 
 /* Extents of rank 1, 2 and 3. No check is made here: a dimension <= 0 is
@@ -67,6 +70,24 @@ int amp_extent_equal(amp_extent a, amp_extent b);
 amp_tiled_extent amp_extent_tile_1d(amp_extent extent, int t0);
 amp_tiled_extent amp_extent_tile_2d(amp_extent extent, int t0, int t1);
 amp_tiled_extent amp_extent_tile_3d(amp_extent extent, int t0, int t1, int t2);
+
+/*
+ * C++ AMP's tiled_extent::pad(): round each dimension up to a multiple of
+ * its tile. The kernel runs over the padded extent; the threads past the
+ * original extent take part in barriers and tile_static memory as usual,
+ * but are guarded: their reads of views give unspecified values and their
+ * writes are dropped, so they can never touch memory outside a view. Test
+ * t_idx.global[d] against the original extent to skip their work.
+ */
+amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent tiled);
+
+/*
+ * C++ AMP's tiled_extent::truncate(): round each dimension down to a
+ * multiple of its tile. The elements past it get no thread; a dimension
+ * smaller than its tile becomes 0, which parallel_for_each reports as an
+ * invalid compute domain.
+ */
+amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent tiled);
 
 #ifdef __cplusplus
 }

@@ -39,10 +39,12 @@ static void describe_capture(strbuf *sb, const cg_capture *c, int written)
 }
 
 /* The parameters of one view: its buffer, offset, strides and extent. */
-static void view_params(strbuf *sb, const cg_capture *c, int written)
+static void view_params(strbuf *sb, const cg_capture *c, int written, int guarded)
 {
     sb_printf(sb, "    __global %s%s *amp_%s_data, const amp_off_t amp_%s_offset,\n",
               written ? "" : "const ", elem_cl_name(c->type), c->name, c->name);
+    if (guarded)
+        sb_printf(sb, "    const amp_off_t amp_%s_spare,\n", c->name);
     for (int d = 0; d + 1 < c->rank; d++)
         sb_printf(sb, "    const amp_off_t amp_%s_stride%d,\n", c->name, d);
     sb_append(sb, "    ");
@@ -87,7 +89,7 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         sb_append(&sb, "tiles of ");
         for (int d = 0; d < spec->rank; d++)
             sb_printf(&sb, "%s%d", d ? "x" : "", spec->tile[d]);
-        sb_append(&sb, " threads.\n");
+        sb_printf(&sb, " threads%s.\n", spec->guarded ? ", padded (threads past the extent guarded)" : "");
     } else {
         sb_append(&sb, "not tiled.\n");
     }
@@ -123,10 +125,15 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                   "    int tile[%d];\n"
                   "    int tile_origin[%d];\n"
                   "    int tile_extent[%d];\n"
+                  "    int tile_dim0, tile_dim1, tile_dim2;\n"
                   "    amp_tile_barrier barrier;\n"
                   "} amp_tiled_index;\n",
                   spec->rank, spec->rank, spec->rank, spec->rank, spec->rank);
     }
+    if (spec->guarded)
+        sb_append(&sb, "\n/* Threads past the extent of a padded domain touch only a spare element. */\n"
+                       "#undef AMP_AT\n"
+                       "#define AMP_AT(v, offset) (amp_inside ? (offset) : amp_##v##_spare)\n");
 
     /* Compile-time constants and view accessors. */
     int any_constant = 0;
@@ -175,14 +182,14 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         if (c->kind == AMP_CAPTURE_VIEW) {
             if (nparams++)
                 sb_append(&sb, ",\n");
-            view_params(&sb, c, (out->written_mask >> i) & 1u);
+            view_params(&sb, c, (out->written_mask >> i) & 1u, spec->guarded);
         } else if (c->kind == AMP_CAPTURE_SCALAR) {
             if (nparams++)
                 sb_append(&sb, ",\n");
             sb_printf(&sb, "    const %s %s", elem_cl_name(c->type), c->name);
         }
     }
-    if (!spec->tiled) {
+    if (!spec->tiled || spec->guarded) {
         for (int d = 0; d < spec->rank; d++) {
             if (nparams++)
                 sb_append(&sb, d ? ", " : ",\n    ");
@@ -241,10 +248,21 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         index_setup(&sb, ix, ".tile", "get_group_id", spec->rank);
         for (int d = 0; d < spec->rank; d++)
             sb_printf(&sb, "    %s.tile_extent[%d] = %d;\n", ix, d, spec->tile[d]);
+        sb_printf(&sb, "    %s.tile_dim0 = %d;\n    %s.tile_dim1 = %d;\n    %s.tile_dim2 = %d;\n", ix,
+                  spec->tile[0], ix, spec->rank > 1 ? spec->tile[1] : 0, ix,
+                  spec->rank > 2 ? spec->tile[2] : 0);
         for (int d = 0; d < spec->rank; d++)
             sb_printf(&sb, "    %s.tile_origin[%d] = %s.tile[%d] * %d;\n", ix, d, ix, d,
                       spec->tile[d]);
         sb_printf(&sb, "    %s.barrier.done = 0;\n", ix);
+        if (spec->guarded) {
+            sb_append(&sb, "    /* A padded domain: threads past the extent still meet at barriers,\n"
+                           "       but their view accesses land on a spare element. */\n"
+                           "    const bool amp_inside = ");
+            for (int d = 0; d < spec->rank; d++)
+                sb_printf(&sb, "%s%s.global[%d] < amp_domain%d", d ? " && " : "", ix, d, d);
+            sb_append(&sb, ";\n");
+        }
     } else {
         sb_printf(&sb, "    int %s[%d];\n", ix, spec->rank);
         index_setup(&sb, ix, "", "get_global_id", spec->rank);

@@ -27,7 +27,8 @@ typedef struct cg_spec {
     int rank;
     int tiled;
     int tile[AMP_MAX_RANK];
-    int wide; /* offsets need 64 bits */
+    int wide;    /* offsets need 64 bits */
+    int guarded; /* a padded domain: threads past the original extent are guarded */
     int fp64; /* the device has double precision */
     int ncaptures;
     cg_capture captures[AMP_MAX_CAPTURES];

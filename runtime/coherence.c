@@ -150,7 +150,11 @@ amp_status coh_device_ready(coh_source *src, amp_accelerator_view *av, const cha
         if (!c)
             return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory for a device copy.");
         cl_int rc = CL_SUCCESS;
-        c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes, NULL, &rc);
+        /* One spare element past the end: threads past the extent of a
+         * padded domain are sent there (codegen.c, AMP_AT). It is never
+         * copied. */
+        c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + src->elem_size,
+                                    NULL, &rc);
         if (!c->mem) {
             free(c);
             if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||

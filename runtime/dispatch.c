@@ -26,6 +26,8 @@ typedef struct call {
     int tile[AMP_MAX_RANK];
     amp_capture_list captures;
     amp_accelerator_view *av;
+    int guarded;         /* a padded tiled domain */
+    amp_extent original; /* its extent before padding */
 } call;
 
 static void extent_text(char *buf, size_t size, const int *dims, int rank)
@@ -51,6 +53,20 @@ static amp_status check_domain(const call *c)
                            c->kernel->file, c->kernel->line, d, e->dims[d]);
     if (!c->tiled)
         return AMP_OK;
+    if (c->guarded) {
+        if (c->original.rank != e->rank)
+            return err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                           "parallel_for_each at %s:%d: the padded extent has rank %d and its"
+                           " original extent rank %d.",
+                           c->kernel->file, c->kernel->line, e->rank, c->original.rank);
+        for (int d = 0; d < e->rank; d++)
+            if (c->original.dims[d] <= 0 || c->original.dims[d] > e->dims[d])
+                return err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                               "parallel_for_each at %s:%d: dimension %d of the original extent is"
+                               " %d; it must be > 0 and at most the padded %d.",
+                               c->kernel->file, c->kernel->line, d, c->original.dims[d],
+                               e->dims[d]);
+    }
     char ext[48], tile[48];
     extent_text(ext, sizeof ext, e->dims, e->rank);
     extent_text(tile, sizeof tile, c->tile, e->rank);
@@ -112,6 +128,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     spec->source = k;
     spec->rank = c->extent.rank;
     spec->tiled = c->tiled;
+    spec->guarded = c->guarded;
     for (int d = 0; d < AMP_MAX_RANK; d++)
         spec->tile[d] = c->tiled && d < c->extent.rank ? c->tile[d] : 0;
     spec->fp64 = acc->fp64;
@@ -216,6 +233,10 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, const kc_en
                 st = set_arg(e, &arg, sizeof mem, &mem, cap->name);
             if (st == AMP_OK)
                 st = set_off_arg(e, &arg, spec->wide, v->offset, cap->name);
+            /* The spare element is the one past the data source's end. */
+            if (st == AMP_OK && spec->guarded)
+                st = set_off_arg(e, &arg, spec->wide,
+                                 (int64_t)coh_source_elements(v->src) - v->offset, cap->name);
             for (int d = 0; d + 1 < v->extent.rank && st == AMP_OK; d++)
                 st = set_off_arg(e, &arg, spec->wide, v->strides[d], cap->name);
             for (int d = 0; d < v->extent.rank && st == AMP_OK; d++) {
@@ -231,9 +252,9 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, const kc_en
             st = set_arg(e, &arg, size, value, cap->name);
         }
     }
-    if (!c->tiled)
+    if (!c->tiled || c->guarded)
         for (int d = 0; d < c->extent.rank && st == AMP_OK; d++) {
-            cl_int dim = c->extent.dims[d];
+            cl_int dim = c->guarded ? c->original.dims[d] : c->extent.dims[d];
             st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
         }
     return st;
@@ -376,7 +397,7 @@ static amp_status dispatch(call *c)
 amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
                                  const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel, domain, 0, {0, 0, 0}, captures, av};
+    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0, 0, 0}}};
     return dispatch(&c);
 }
 
@@ -384,7 +405,7 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
                                        const amp_kernel_source *kernel,
                                        amp_capture_list captures)
 {
-    call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av};
+    call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av, domain.padded, domain.original};
     if (domain.tile_rank != domain.extent.rank)
         return err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                        "parallel_for_each at %s:%d: the tile has rank %d and the extent rank %d;"

@@ -64,18 +64,52 @@ int amp_extent_equal(amp_extent a, amp_extent b)
 
 amp_tiled_extent amp_extent_tile_1d(amp_extent extent, int t0)
 {
-    amp_tiled_extent t = {extent, 1, {t0, 0, 0}};
+    amp_tiled_extent t = {extent, 1, {t0, 0, 0}, 0, {0, {0, 0, 0}}};
     return t;
 }
 
 amp_tiled_extent amp_extent_tile_2d(amp_extent extent, int t0, int t1)
 {
-    amp_tiled_extent t = {extent, 2, {t0, t1, 0}};
+    amp_tiled_extent t = {extent, 2, {t0, t1, 0}, 0, {0, {0, 0, 0}}};
     return t;
 }
 
 amp_tiled_extent amp_extent_tile_3d(amp_extent extent, int t0, int t1, int t2)
 {
-    amp_tiled_extent t = {extent, 3, {t0, t1, t2}};
+    amp_tiled_extent t = {extent, 3, {t0, t1, t2}, 0, {0, {0, 0, 0}}};
     return t;
+}
+
+/* Round one dimension to a multiple of its tile; tiles <= 0 and ranks that
+ * do not match are left for parallel_for_each to report. */
+static amp_tiled_extent round_to_tiles(amp_tiled_extent t, int up)
+{
+    if (t.tile_rank != t.extent.rank || t.extent.rank < 1 || t.extent.rank > AMP_MAX_RANK)
+        return t;
+    amp_extent before = t.padded ? t.original : t.extent;
+    for (int d = 0; d < t.extent.rank; d++) {
+        int tile = t.tile[d];
+        if (tile <= 0 || t.extent.dims[d] <= 0)
+            continue;
+        int64_t n = t.extent.dims[d];
+        n = up ? (n + tile - 1) / tile * tile : n / tile * tile;
+        t.extent.dims[d] = n > INT32_MAX ? n - tile : (int)n;
+    }
+    if (up && !amp_extent_equal(before, t.extent)) {
+        t.padded = 1;
+        t.original = before;
+    } else if (!up) {
+        t.padded = 0;
+    }
+    return t;
+}
+
+amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent tiled)
+{
+    return round_to_tiles(tiled, 1);
+}
+
+amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent tiled)
+{
+    return round_to_tiles(tiled, 0);
 }

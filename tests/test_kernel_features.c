@@ -295,6 +295,87 @@ static void a_file_kernel_error_names_the_file_and_line(void **state)
     amp_kernel_source_release(NULL);
 }
 
+static void pad_rounds_up_and_guards_threads_past_the_extent(void **state)
+{
+    (void)state;
+    amp_tiled_extent t = amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(5, 7), 2, 4));
+    assert_true(amp_extent_equal(t.extent, amp_extent_2d(6, 8)));
+    assert_true(t.padded);
+    assert_true(amp_extent_equal(t.original, amp_extent_2d(5, 7)));
+    /* Already a multiple: nothing to guard. */
+    assert_false(amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(8), 4)).padded);
+
+    enum { N = 10, T = 4 };
+    int data[N] = {0}, neighbour[4] = {7, 7, 7, 7}, threads[3] = {0};
+    amp_array_view *v, *w, *count;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), neighbour, &w));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(3), threads, &count));
+    amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(N), T));
+    assert_int_equal(padded.extent.dims[0], 12);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(v, count), {
+        tile_static int in_tile;
+        if (t_idx.local[0] == 0)
+            in_tile = 0;
+        t_idx.barrier.wait();
+        atomic_fetch_inc(&in_tile);
+        t_idx.barrier.wait();
+        /* Every thread writes, even past the extent: those writes are dropped. */
+        v(t_idx.global[0]) = 1 + in_tile * 0;
+        if (t_idx.local[0] == 0)
+            count(t_idx.tile[0]) = in_tile;
+    }));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(w));
+    assert_amp_ok(amp_array_view_release(count));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(data[i], 1);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(neighbour[i], 7);
+    /* The last tile had 2 threads inside and 2 past the extent: all 4 met. */
+    for (int t = 0; t < 3; t++)
+        assert_int_equal(threads[t], T);
+}
+
+static void truncate_rounds_down_and_leaves_the_rest(void **state)
+{
+    (void)state;
+    amp_tiled_extent t = amp_tiled_extent_truncate(amp_extent_tile_2d(amp_extent_2d(5, 7), 2, 4));
+    assert_true(amp_extent_equal(t.extent, amp_extent_2d(4, 4)));
+    assert_false(t.padded);
+    int data[10] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(10), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_tiled_extent_truncate(amp_extent_tile_1d(amp_extent_1d(10), 4)),
+                                              t_idx, AMP_CAPTURE(v), { v(t_idx.global[0]) = 1; }));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(data[i], i < 8 ? 1 : 0);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_tiled_extent_truncate(amp_extent_tile_1d(amp_extent_1d(3), 4)),
+                                                 t_idx, AMP_NO_CAPTURE, { (void)t_idx; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is 0");
+}
+
+static void tiled_index_has_the_static_tile_dims(void **state)
+{
+    (void)state;
+    int dims[3] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(3), dims, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(2, 4, 8), 2, 2, 4), t_idx,
+                                              AMP_CAPTURE(v), {
+        if (t_idx.global[0] == 0 && t_idx.global[1] == 0 && t_idx.global[2] == 0) {
+            v(0) = t_idx.tile_dim0;
+            v(1) = t_idx.tile_dim1;
+            v(2) = t_idx.tile_dim2;
+        }
+    }));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(dims[0], 2);
+    assert_int_equal(dims[1], 2);
+    assert_int_equal(dims[2], 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +389,9 @@ int main(void)
         cmocka_unit_test(preprocessor_lines_pass_through_the_macro),
         cmocka_unit_test(a_kernel_from_a_file_runs_with_its_directives),
         cmocka_unit_test(a_file_kernel_error_names_the_file_and_line),
+        cmocka_unit_test(pad_rounds_up_and_guards_threads_past_the_extent),
+        cmocka_unit_test(truncate_rounds_down_and_leaves_the_rest),
+        cmocka_unit_test(tiled_index_has_the_static_tile_dims),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
