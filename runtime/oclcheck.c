@@ -301,10 +301,14 @@ static int is_blank_line(const char *s, size_t n)
 }
 
 /* "At line 5 (column 11) of input.cl:", or without a column (older
- * versions) "At line 5 of input.cl". Oclgrind prints "Debugging information
- * not available." instead when the kernel has none. */
-static int parse_location(const char *s, int *line, int *column)
+ * versions) "At line 5 of input.cl". The file is "input.cl" or a #line
+ * directive's name; *file points into s, *file_length excludes the colon.
+ * Oclgrind prints "Debugging information not available." instead when the
+ * kernel has none. */
+static int parse_location(const char *s, size_t n, int *line, int *column, const char **file,
+                          size_t *file_length)
 {
+    const char *start = s;
     s = skip_blanks(s);
     if (!starts_with(s, "At line "))
         return 0;
@@ -317,9 +321,19 @@ static int parse_location(const char *s, int *line, int *column)
         c = strtol(end + 9, &end, 10);
         if (c < 0 || c > INT_MAX)
             c = 0;
+        if (*end == ')')
+            end++;
     }
     *line = (int)l;
     *column = (int)c;
+    *file = end;
+    *file_length = 0;
+    if (starts_with(end, " of ")) {
+        *file = end + 4;
+        *file_length = trimmed_length(*file, n - (size_t)(*file - start));
+        if (*file_length > 0 && (*file)[*file_length - 1] == ':')
+            --*file_length;
+    }
     return 1;
 }
 
@@ -341,6 +355,8 @@ static ock_category category_of(const char *kind)
 static void report_free(ock_report *r)
 {
     free(r->kernel);
+    free(r->file);
+    free(r->other_file);
     free(r->kind);
     free(r->text);
 }
@@ -383,11 +399,18 @@ static int add_report(report_list *list, const char *text, size_t n)
                     goto oom;
             } else if (locations < 2) {
                 int l, c;
-                if (parse_location(p, &l, &c)) {
+                const char *file;
+                size_t file_length;
+                if (parse_location(line, len, &l, &c, &file, &file_length)) {
+                    char *name = strndup(file, file_length);
+                    if (!name)
+                        goto oom;
                     if (locations++ == 0) {
+                        r.file = name;
                         r.line = l;
                         r.column = c;
                     } else {
+                        r.other_file = name;
                         r.other_line = l;
                         r.other_column = c;
                     }
@@ -399,6 +422,10 @@ static int add_report(report_list *list, const char *text, size_t n)
     if (!r.kind && !(r.kind = strdup("")))
         goto oom;
     if (!r.kernel && !(r.kernel = strdup("")))
+        goto oom;
+    if (!r.file && !(r.file = strdup("")))
+        goto oom;
+    if (!r.other_file && !(r.other_file = strdup("")))
         goto oom;
     r.category = category_of(r.kind);
 

@@ -31,7 +31,9 @@
  *   \t  total += in[gid];
  *
  * Reports are separated by empty lines; lines inside a report are indented
- * with a tab, even the blank ones.
+ * with a tab, even the blank ones. After a `#line 40 "sum.cl"` directive the
+ * location reads "At line 40 (column 7) of sum.cl:" and the source line
+ * "(source not available)".
  */
 #ifndef RT_OCLCHECK_H
 #define RT_OCLCHECK_H
@@ -98,9 +100,12 @@ typedef enum ock_category {
 typedef struct ock_report {
     ock_category category;
     char *kernel;     /* kernel name, or "" (API errors) */
-    int line;         /* line in the kernel's source (1 = first), 0 if unknown */
+    char *file;       /* the file of line: "input.cl" (Oclgrind's name for the program
+                         source), the name a #line directive gave, or "" if unknown */
+    int line;         /* line in that file (1 = first), 0 if unknown */
     int column;       /* column in that line (1 = first), 0 if unknown */
-    int other_line;   /* a race's other access ("Second entity"), 0 if none */
+    char *other_file; /* a race's other access ("Second entity"), "" and 0 if none */
+    int other_line;
     int other_column;
     char *kind;       /* first line of the report, e.g. "Read-write data race at local memory
                          address 0x1000000000000" */

@@ -101,14 +101,17 @@ static void parses_each_kind_of_report(void **state)
     assert_int_equal(r[0].category, OCK_API_ERROR);
     assert_string_equal(r[0].kind, "Oclgrind - OpenCL runtime error detected");
     assert_string_equal(r[0].kernel, "");
+    assert_string_equal(r[0].file, "");
     assert_int_equal(r[0].line, 0);
     assert_non_null(strstr(r[0].text, "\tFunction: clCreateKernel\n"));
 
     assert_int_equal(r[1].category, OCK_DATA_RACE);
     assert_string_equal(r[1].kind, "Read-write data race at local memory address 0x1000000000000");
     assert_string_equal(r[1].kernel, "race");
+    assert_string_equal(r[1].file, "input.cl");
     assert_int_equal(r[1].line, 5);
     assert_int_equal(r[1].column, 11);
+    assert_string_equal(r[1].other_file, "input.cl");
     assert_int_equal(r[1].other_line, 4);
     assert_int_equal(r[1].other_column, 7);
     /* The text is the report as printed, without the framing and the
@@ -121,6 +124,7 @@ static void parses_each_kind_of_report(void **state)
     assert_int_equal(r[2].line, 21);
     assert_int_equal(r[2].column, 9);
     assert_int_equal(r[2].other_line, 0);
+    assert_string_equal(r[2].other_file, "");
 
     assert_int_equal(r[3].category, OCK_INVALID_ACCESS);
     assert_string_equal(r[3].kind, "Invalid write of size 4 at global memory address 0x2000000000020");
@@ -139,12 +143,17 @@ static void parses_each_kind_of_report(void **state)
     assert_int_equal(count, 0);
 }
 
-static void parses_locations_without_columns_or_debug_information(void **state)
+static void parses_locations_without_columns_in_line_files_or_without_debug_information(void **state)
 {
     (void)state;
     static const char text[] = "\nInvalid read of size 4 at global memory address 0x10\n"
                                "\tKernel: k\n"
                                "\tAt line 12 of input.cl\n"
+                               "\n"
+                               "Write-write data race at local memory address 0x1000000000000\n"
+                               "\tKernel: k\n"
+                               "\tAt line 40 (column 7) of /home/u/my kernels/sum.cl:\n"
+                               "\t  (source not available)\n"
                                "\n"
                                "Uninitialized value read\n"
                                "\tKernel: k\n"
@@ -152,11 +161,16 @@ static void parses_locations_without_columns_or_debug_information(void **state)
     ock_report *r = NULL;
     size_t count = 0;
     assert_amp_ok(ock_parse_reports(text, sizeof text - 1, &r, &count));
-    assert_int_equal(count, 2);
+    assert_int_equal(count, 3);
+    assert_string_equal(r[0].file, "input.cl");
     assert_int_equal(r[0].line, 12);
     assert_int_equal(r[0].column, 0);
-    assert_int_equal(r[1].category, OCK_OTHER);
-    assert_int_equal(r[1].line, 0);
+    assert_string_equal(r[1].file, "/home/u/my kernels/sum.cl");
+    assert_int_equal(r[1].line, 40);
+    assert_int_equal(r[1].column, 7);
+    assert_int_equal(r[2].category, OCK_OTHER);
+    assert_int_equal(r[2].line, 0);
+    assert_string_equal(r[2].file, "");
     ock_free_reports(r, count);
     ock_free_reports(NULL, 0);
 }
@@ -346,6 +360,7 @@ static void a_shared_tile_total_is_a_data_race_at_its_line(void **state)
             fail_msg("report %zu is not the race at line 8", i);
         }
         assert_non_null(strstr(r[i].kind, "data race at local memory address"));
+        assert_string_equal(r[i].file, "input.cl");
         assert_true(r[i].column > 0);
     }
     ock_free_reports(r, count);
@@ -457,6 +472,34 @@ static void an_out_of_bounds_global_write_is_reported_at_its_line(void **state)
         assert_true(out[i] == (float)i);
 }
 
+/* A kernel read from the user's file starts with a #line directive; the
+ * reports then name that file and its lines. */
+static const char line_directive_src[] =
+    "__kernel void tile_sum(__global const float *in, __global float *out)\n"
+    "{\n"
+    "    __local float total;\n"
+    "#line 40 \"kernels/my sum.cl\"\n"
+    "    total += in[get_global_id(0)];\n" /* 40 */
+    "    out[get_global_id(0)] = total;\n"
+    "}\n";
+
+static void a_line_directive_names_the_users_file_and_line(void **state)
+{
+    (void)state;
+    need_oclgrind();
+    float out[N];
+    ock_report *r;
+    size_t count;
+    run(line_directive_src, "tile_sum", out, &r, &count);
+    if (count == 0)
+        fail_msg("the race after #line was not reported");
+    assert_int_equal(r[0].category, OCK_DATA_RACE);
+    assert_string_equal(r[0].file, "kernels/my sum.cl");
+    assert_true(r[0].line == 40 || r[0].line == 41);
+    assert_string_equal(r[0].other_file, "kernels/my sum.cl");
+    ock_free_reports(r, count);
+}
+
 static const char correct_src[] =
     "__kernel void rotate_tile(__global const float *in, __global float *out)\n"
     "{\n"
@@ -532,7 +575,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(amp_check_values),
         cmocka_unit_test(parses_each_kind_of_report),
-        cmocka_unit_test(parses_locations_without_columns_or_debug_information),
+        cmocka_unit_test(parses_locations_without_columns_in_line_files_or_without_debug_information),
         cmocka_unit_test(before_install_nothing_changes),
         cmocka_unit_test(a_missing_library_says_how_to_install_it),
         cmocka_unit_test(installs_with_the_checks_on),
@@ -540,6 +583,7 @@ int main(void)
         cmocka_unit_test(a_missing_barrier_before_reading_the_tile_is_reported),
         cmocka_unit_test(a_barrier_in_a_divergent_branch_is_reported),
         cmocka_unit_test(an_out_of_bounds_global_write_is_reported_at_its_line),
+        cmocka_unit_test(a_line_directive_names_the_users_file_and_line),
         cmocka_unit_test(correct_kernels_give_no_report_and_the_right_results),
         cmocka_unit_test(api_errors_come_through_the_context_callback),
     };
