@@ -195,8 +195,9 @@ static amp_status install_from(const char *const *paths, size_t npaths)
         dlerror();
         lib = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
         if (!lib) {
+            /* dlerror() names the path already. */
             const char *e = dlerror();
-            sb_printf(&why, "  %s: %s\n", paths[i], e ? e : "not loaded");
+            sb_printf(&why, "  %s\n", e ? e : paths[i]);
         }
     }
     if (!lib) {
