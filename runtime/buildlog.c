@@ -50,6 +50,8 @@ static const char *line_of(const char *text, int line, size_t *length)
 /* One diagnostic of a log line: "<where>:L:C[ <Spelling=...>]: [error: ]msg"
  * (Clang, PoCL, NVIDIA). Returns 0 when the line has none. */
 typedef struct diagnostic {
+    const char *where; /* what precedes :L:C, e.g. a file name or "<kernel>" */
+    size_t where_length;
     int line, column;
     const char *severity;
     const char *message;
@@ -84,6 +86,8 @@ static int parse_diagnostic(const char *s, size_t n, diagnostic *d)
             p += 7;
         else if ((size_t)(stop - p) > 9 && strncmp(p, "warning: ", 9) == 0)
             p += 9;
+        d->where = s;
+        d->where_length = i;
         d->line = (int)line;
         d->column = (int)column;
         d->message = p;
@@ -93,10 +97,60 @@ static int parse_diagnostic(const char *s, size_t n, diagnostic *d)
     return 0;
 }
 
+/* "file:line:col: severity: message", the line, and a caret under column. */
+static void print_diagnostic(strbuf *out, const char *path, const char *file, int line, int column,
+                             const diagnostic *d)
+{
+    size_t ulen = 0;
+    const char *uline = file ? line_of(file, line, &ulen) : NULL;
+    sb_printf(out, "%s:%d:%d: %s: ", path, line, column, d->severity);
+    sb_append_n(out, d->message, d->message_length);
+    sb_append(out, "\n");
+    if (uline) {
+        sb_printf(out, "%5d | ", line);
+        sb_append_n(out, uline, ulen);
+        sb_append(out, "\n      | ");
+        for (int c = 1; c < column; c++)
+            sb_append(out, (size_t)(c - 1) < ulen && uline[c - 1] == '\t' ? "\t" : " ");
+        sb_append(out, "^\n");
+    }
+}
+
+/* A body from a file is in the generated source as written, after a #line
+ * directive. Drivers that honour #line report the file's lines already;
+ * others (NVIDIA's) report generated lines, which are the file's lines
+ * shifted by where the body starts. */
+static int map_file_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
+                                const amp_kernel_source *src)
+{
+    size_t name_len = strlen(src->file);
+    int mapped = 0;
+    for (const char *p = log; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        diagnostic d;
+        if (parse_diagnostic(p, n, &d)) {
+            int honoured = d.where_length >= name_len &&
+                           memcmp(d.where + d.where_length - name_len, src->file, name_len) == 0;
+            int line = honoured ? d.line : d.line - gen->body_line + 1;
+            if (line >= 1 && line <= gen->body_lines) {
+                print_diagnostic(out, src->file, src->body, line, d.column, &d);
+                mapped++;
+            }
+        }
+        p += n + (eol ? 1 : 0);
+    }
+    return mapped;
+}
+
 int bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
                        const amp_kernel_source *src)
 {
-    if (!log || !gen->body_tokens || src->from_file)
+    if (!log)
+        return 0;
+    if (src->from_file)
+        return map_file_diagnostics(out, log, gen, src);
+    if (!gen->body_tokens)
         return 0;
     char *file = read_file(src->file);
     if (!file)
@@ -118,20 +172,7 @@ int bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
             size_t ordinal = (size_t)gen->body_tokens[k] +
                              (size_t)(gline ? snip_token_at_column(gline, glen, d.column) : 0);
             if (ordinal < placed) {
-                snip_pos at = pos[ordinal];
-                size_t ulen = 0;
-                const char *uline = line_of(file, at.line, &ulen);
-                sb_printf(out, "%s:%d:%d: %s: ", src->file, at.line, at.column, d.severity);
-                sb_append_n(out, d.message, d.message_length);
-                sb_append(out, "\n");
-                if (uline) {
-                    sb_printf(out, "%5d | ", at.line);
-                    sb_append_n(out, uline, ulen);
-                    sb_append(out, "\n      | ");
-                    for (int c = 1; c < at.column; c++)
-                        sb_append(out, (size_t)(c - 1) < ulen && uline[c - 1] == '\t' ? "\t" : " ");
-                    sb_append(out, "^\n");
-                }
+                print_diagnostic(out, src->file, file, pos[ordinal].line, pos[ordinal].column, &d);
                 mapped++;
             }
         }

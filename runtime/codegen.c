@@ -278,6 +278,13 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     for (const char *p = sb.data; p && *p; p++)
         line += *p == '\n';
     out->body_line = line;
+    if (src->from_file) {
+        /* The file's first line follows the #line directive. */
+        out->body_line = line + 1;
+        out->body_lines = 1;
+        for (size_t i = 0; i < src->body_length; i++)
+            out->body_lines += src->body[i] == '\n';
+    }
     sb_append(&sb, body.data ? body.data : "");
     sb_append(&sb, "}\n");
     int failed = sb_failed(&body) || sb_failed(&hoisted);
