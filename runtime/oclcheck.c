@@ -2,7 +2,7 @@
  * runtime/oclcheck.c - AMP_CHECK: Oclgrind as the OpenCL implementation, and
  * its reports as records.
  */
-#define _GNU_SOURCE /* RTLD_DEEPBIND and SEEK_DATA */
+#define _GNU_SOURCE /* SEEK_DATA */
 #include "oclcheck.h"
 
 #include <dlfcn.h>
@@ -20,22 +20,35 @@
 #include "error.h"
 #include "strbuf.h"
 
+/* The ICD dispatch table's layout, from the Khronos headers (Debian's
+ * opencl-c-headers). Some vendor SDKs ship CL/ without it; AMP_CHECK is
+ * then refused, and the rest of the runtime builds as before. */
+#if defined(__has_include)
+#if __has_include(<CL/cl_icd.h>)
+#include <CL/cl_icd.h>
+#define OCK_HAVE_ICD_H 1
+#endif
+#endif
+
 /* dlsym() returns an object pointer; POSIX guarantees that a function
  * pointer has the same size and representation, which the copy relies on. */
 _Static_assert(sizeof(void (*)(void)) == sizeof(void *), "function pointers fit in void *");
 
-/* Where Oclgrind's runtime library is, in the order tried. */
+/*
+ * Where Oclgrind's ICD library is, in the order tried. Its libOpenCL
+ * replacement (liboclgrind-rt.so) exports clXxx under the ICD loader's names,
+ * and its own internal calls and its objects' dispatch tables then bind to
+ * the loader this library links, which dispatches back into them: the first
+ * such call never returns (seen with ocl-icd 2.3). Only RTLD_DEEPBIND would
+ * avoid that, and AddressSanitizer refuses it. The ICD library's functions
+ * are internal; it is reached as an ICD loader reaches it, through
+ * clIcdGetPlatformIDsKHR and the platform's dispatch table.
+ */
 static const char *const ock_candidates[] = {
-    "/usr/lib/oclgrind/liboclgrind-rt.so", /* Debian and Ubuntu's oclgrind package */
-    "/usr/local/lib/liboclgrind-rt.so",    /* `make install` of the sources */
-    "liboclgrind-rt.so",                   /* LD_LIBRARY_PATH and the loader's cache */
+    "/usr/lib/oclgrind/liboclgrind-rt-icd.so", /* Debian and Ubuntu's oclgrind package */
+    "/usr/local/lib/liboclgrind-rt-icd.so",    /* `make install` of the sources */
+    "liboclgrind-rt-icd.so",                   /* LD_LIBRARY_PATH and the loader's cache */
 };
-
-/* Past Oclgrind's default of 1000, further reports are dropped for the rest
- * of the process (its count is never reset), so one racy kernel would
- * silence every later one. Each report is about 600 bytes: this bounds the
- * log at about 60 MB. A value the user set is kept. */
-static const char ock_max_errors[] = "100000";
 
 /* Protects ock_notes and the log between ock_context_notify() (any thread)
  * and ock_take_reports(). */
@@ -81,6 +94,7 @@ const char *ock_build_options(void)
     return ock_lib ? "-cl-opt-disable" : "";
 }
 
+#ifdef OCK_HAVE_ICD_H
 /* At exit: the log is private to this process and useless afterwards.
  * Oclgrind may still hold it open; unlinking an open file is harmless. */
 static void remove_log(void)
@@ -132,32 +146,48 @@ static amp_status make_log(void)
                    strerror(err));
 }
 
-/* Oclgrind reads these when a context is created (OCLGRIND_CHECK_API on
- * every API error), not when it is loaded: setting them after dlopen() but
- * before the first OpenCL call is enough, and a missing library then leaves
- * the environment as it was. */
+/* Oclgrind reads these when it makes its platform or a context
+ * (OCLGRIND_CHECK_API on every API error), not when it is loaded: setting
+ * them after dlopen() but before the first call into it is enough, and a
+ * missing library then leaves the environment as it was. */
 static amp_status set_environment(void)
 {
     int failed = setenv("OCLGRIND_DATA_RACES", "1", 1) != 0;
     failed |= setenv("OCLGRIND_UNIFORM_WRITES", "1", 1) != 0;
     failed |= setenv("OCLGRIND_CHECK_API", "1", 1) != 0;
     failed |= setenv("OCLGRIND_LOG", ock_log_path, 1) != 0;
-    failed |= setenv("OCLGRIND_MAX_ERRORS", ock_max_errors, 0) != 0;
+    /* Past Oclgrind's default of 1000, further reports are dropped for the
+     * rest of the process (its count is never reset), so one racy kernel
+     * would silence every later one. Each report is about 600 bytes: this
+     * bounds the log at about 60 MB. A value the user set is kept. */
+    failed |= setenv("OCLGRIND_MAX_ERRORS", "100000", 0) != 0;
     if (failed)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory setting up AMP_CHECK.");
     return AMP_OK;
 }
 
-/* Fill table with the library's function for every call clapi makes.
- * Returns the name of the first one missing, or NULL. */
+/* Fill table from the dispatch table of the library's platform, for every
+ * call clapi makes. Returns NULL, or what is missing. */
 static const char *resolve_table(void *lib, clapi_table *table)
 {
-    void *sym;
+    typedef cl_int(CL_API_CALL * icd_get_platforms)(cl_uint, cl_platform_id *, cl_uint *);
+    void *sym = dlsym(lib, "clIcdGetPlatformIDsKHR");
+    if (!sym)
+        return "clIcdGetPlatformIDsKHR";
+    icd_get_platforms get_platforms;
+    memcpy(&get_platforms, &sym, sizeof sym);
+    cl_platform_id platform = NULL;
+    if (get_platforms(1, &platform, NULL) != CL_SUCCESS || !platform)
+        return "a platform from clIcdGetPlatformIDsKHR";
+    /* Every ICD object starts with a pointer to its dispatch table. */
+    const struct _cl_icd_dispatch *dispatch =
+        *(const struct _cl_icd_dispatch *const *)(const void *)platform;
+    if (!dispatch)
+        return "a dispatch table";
 #define OCK_RESOLVE(name)                                                                          \
-    sym = dlsym(lib, "cl" #name);                                                                  \
-    if (!sym)                                                                                      \
-        return "cl" #name;                                                                         \
-    memcpy(&table->name, &sym, sizeof sym);
+    table->name = dispatch->cl##name;                                                              \
+    if (!table->name)                                                                              \
+        return "cl" #name;
 #define OCK_RESOLVE_STATUS(name, params, args) OCK_RESOLVE(name)
 #define OCK_RESOLVE_CREATE(ret, name, params, args) OCK_RESOLVE(name)
 #define OCK_RESOLVE_RELEASE(name, type) OCK_RESOLVE(name)
@@ -176,24 +206,11 @@ static amp_status install_from(const char *const *paths, size_t npaths)
 {
     if (ock_lib)
         return AMP_OK;
-#ifndef RTLD_DEEPBIND
-    (void)paths;
-    (void)npaths;
-    return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                   "AMP_CHECK needs the C library's RTLD_DEEPBIND (glibc) to load Oclgrind's"
-                   " OpenCL runtime beside the OpenCL ICD loader. Unset AMP_CHECK, or run the"
-                   " program under `oclgrind --data-races` instead.");
-#else
-    /* The library exports clXxx under the same names as the ICD loader this
-     * library links; RTLD_DEEPBIND makes its own calls and its objects'
-     * dispatch tables bind to its own functions. Without it they bind to
-     * the loader's, which dispatch back into the same table: the first
-     * such call never returns (seen with ocl-icd 2.3). */
     strbuf why = STRBUF_INIT;
     void *lib = NULL;
     for (size_t i = 0; i < npaths && !lib; i++) {
         dlerror();
-        lib = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+        lib = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
         if (!lib) {
             /* dlerror() names the path already. */
             const char *e = dlerror();
@@ -212,15 +229,8 @@ static amp_status install_from(const char *const *paths, size_t npaths)
     }
     sb_free(&why);
 
-    clapi_table table;
-    const char *missing = resolve_table(lib, &table);
-    if (missing) {
-        dlclose(lib);
-        return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "AMP_CHECK loaded Oclgrind's OpenCL runtime, but it lacks %s. Install"
-                       " oclgrind 21.10 or later, or unset AMP_CHECK.",
-                       missing);
-    }
+    /* The environment must be set before the first call into the library,
+     * which resolving the table makes. */
     amp_status st = make_log();
     if (st == AMP_OK) {
         st = set_environment();
@@ -231,12 +241,32 @@ static amp_status install_from(const char *const *paths, size_t npaths)
         dlclose(lib);
         return st;
     }
+    clapi_table table;
+    const char *missing = resolve_table(lib, &table);
+    if (missing) {
+        /* Oclgrind made its platform: it stays loaded, unused. */
+        drop_log();
+        return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "AMP_CHECK loaded Oclgrind's OpenCL runtime, but found no %s in it."
+                       " Install oclgrind 21.10 or later, or unset AMP_CHECK.",
+                       missing);
+    }
     clapi = table;
     ock_lib = lib;
     atexit(remove_log);
     return AMP_OK;
-#endif
 }
+#else
+static amp_status install_from(const char *const *paths, size_t npaths)
+{
+    (void)paths;
+    (void)npaths;
+    return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                   "AMP_CHECK needs the OpenCL ICD header CL/cl_icd.h, which the OpenCL headers"
+                   " this library was built with lack. Install opencl-c-headers (Debian, Ubuntu)"
+                   " and rebuild, or unset AMP_CHECK.");
+}
+#endif
 
 amp_status ock_install(void)
 {

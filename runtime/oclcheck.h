@@ -2,9 +2,11 @@
  * runtime/oclcheck.h - AMP_CHECK: running kernels on Oclgrind, the OpenCL
  * simulator that checks every memory access, and reading what it reports.
  *
- * ock_install() loads Oclgrind's OpenCL runtime (the libOpenCL replacement,
- * not its ICD) and points the clapi table at it, so that every later OpenCL
- * call of the runtime goes to the simulator: one platform, one device. Its
+ * ock_install() loads Oclgrind's OpenCL runtime (its ICD library, reached
+ * as an ICD loader reaches it: see oclcheck.c for why not its libOpenCL
+ * replacement) and points the clapi table at the functions of its platform's
+ * dispatch table, so that every later OpenCL call of the runtime goes to the
+ * simulator: one platform, "Oclgrind", with one device. Its
  * checks are configured through environment variables that Oclgrind reads
  * when a context is created: data races (OCLGRIND_DATA_RACES), uniform
  * write-write races (OCLGRIND_UNIFORM_WRITES) and API errors
@@ -51,8 +53,9 @@ int ock_requested(void);
 /*
  * Point the clapi table at Oclgrind's OpenCL runtime, with the data-race,
  * uniform-write and API checks on and its log going to a private temporary
- * file (removed at exit). Tries Debian's /usr/lib/oclgrind/liboclgrind-rt.so,
- * then /usr/local/lib (a source install), then the loader's search path.
+ * file (removed at exit). Tries Debian's
+ * /usr/lib/oclgrind/liboclgrind-rt-icd.so, then /usr/local/lib (a source
+ * install), then the loader's search path.
  * Call once, before any OpenCL call, while no other thread uses OpenCL: it
  * sets environment variables and replaces the table. A second call after a
  * success does nothing and returns AMP_OK. Returns
