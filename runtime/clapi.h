@@ -71,6 +71,10 @@
       (c, f, s, h, e))                                                                             \
     X(cl_program, CreateProgramWithSource,                                                         \
       (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *e), (c, n, s, l, e))      \
+    X(cl_program, CreateProgramWithBinary,                                                         \
+      (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l, const unsigned char **b,   \
+       cl_int *s, cl_int *e),                                                                      \
+      (c, n, d, l, b, s, e))                                                                       \
     X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))
 
 /* Releases: never made to fail, since a failed release can only leak. */
