@@ -18,6 +18,7 @@ static const uint32_t sha256_k[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
+/* Rotate right by n (0 < n < 32). */
 static uint32_t sha256_rotr(uint32_t x, unsigned n)
 {
     return (x >> n) | (x << (32 - n));
@@ -29,6 +30,7 @@ static uint32_t sha256_load_be32(const uint8_t *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
+/* Write a big-endian word. */
 static void sha256_store_be32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);
