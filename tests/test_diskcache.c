@@ -17,6 +17,7 @@
 
 #include "test_util.h"
 
+#include "accel.h"
 #include "clapi.h"
 #include "diskcache.h"
 #include "sha256.h"
@@ -349,17 +350,14 @@ static void key_changes_with_every_input(void **state)
     assert_memory_equal(ka.digest, kb.digest, 32);
 }
 
-/* The first device of the first platform, or NULL. */
-static cl_device_id first_device(void)
+/* The default accelerator's device (AMP_DEVICE chooses another, as for
+ * every test that needs one), or NULL when there is none. */
+static cl_device_id default_device(void)
 {
-    cl_platform_id platform;
-    cl_device_id device;
-    cl_uint n = 0;
-    if (clapi.GetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0)
+    amp_accelerator *acc = NULL;
+    if (amp_accelerator_get_default(&acc) != AMP_OK || !acc)
         return NULL;
-    if (clapi.GetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, &n) != CL_SUCCESS || n == 0)
-        return NULL;
-    return device;
+    return acc->device;
 }
 
 static char *device_string(cl_device_id dev, cl_device_info what)
@@ -374,7 +372,7 @@ static char *device_string(cl_device_id dev, cl_device_info what)
 static void device_key_is_the_key_of_its_strings(void **state)
 {
     (void)state;
-    cl_device_id dev = first_device();
+    cl_device_id dev = default_device();
     if (!dev)
         skip();
     cl_platform_id platform;
@@ -887,7 +885,7 @@ typedef struct cl_env {
 static int cl_env_open(cl_env *env)
 {
     cl_int rc;
-    env->device = first_device();
+    env->device = default_device();
     if (!env->device)
         return 0;
     env->context = clapi.CreateContext(NULL, 1, &env->device, NULL, NULL, &rc);
@@ -1073,5 +1071,7 @@ int main(void)
         T(a_bad_cached_binary_falls_back_to_null),
     };
 #undef T
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    amp_shutdown();
+    return failed;
 }
