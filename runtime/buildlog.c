@@ -17,20 +17,6 @@
 
 #include "snippet.h"
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf sb = STRBUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_append_n(&sb, chunk, n);
-    fclose(f);
-    return sb_take(&sb);
-}
-
 /* The start and length of line number `line` (1-based) of text. */
 static const char *line_of(const char *text, int line, size_t *length)
 {
@@ -152,7 +138,12 @@ int bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         return map_file_diagnostics(out, log, gen, src);
     if (!gen->body_tokens)
         return 0;
-    char *file = read_file(src->file);
+    strbuf text = STRBUF_INIT;
+    if (sb_read_file(&text, src->file) != 0) {
+        sb_free(&text);
+        return 0;
+    }
+    char *file = sb_take(&text);
     if (!file)
         return 0;
     size_t ntokens = src->body_length + 1;

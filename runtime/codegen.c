@@ -61,6 +61,31 @@ static void index_setup(strbuf *sb, const char *ix, const char *member, const ch
         sb_printf(sb, "    %s%s[%d] = (int)%s(%d);\n", ix, member, d, fn, rank - 1 - d);
 }
 
+/* Every name the kernel will declare must be an identifier, and unique. */
+static amp_status check_names(const cg_spec *spec)
+{
+    const amp_kernel_source *k = spec->source;
+    if (!snip_is_identifier(k->index_name))
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "parallel_for_each at %s:%d: the index name '%s' is not an identifier.",
+                       k->file, k->line, k->index_name);
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const char *name = spec->captures[i].name;
+        if (!snip_is_identifier(name))
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "parallel_for_each at %s:%d: capture '%s' is not a variable name. A"
+                           " capture becomes a name inside the kernel; for a macro constant"
+                           " write AMP_CONST(NAME).",
+                           k->file, k->line, name ? name : "(null)");
+        for (int j = 0; j < i; j++)
+            if (strcmp(spec->captures[j].name, name) == 0)
+                return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: '%s' is captured twice.", k->file,
+                               k->line, name);
+    }
+    return AMP_OK;
+}
+
 amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
 {
     const amp_kernel_source *src = spec->source;
@@ -68,6 +93,9 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     strbuf sb = STRBUF_INIT;
     memset(out, 0, sizeof *out);
 
+    amp_status names = check_names(spec);
+    if (names != AMP_OK)
+        return names;
     if (!spec->fp64 && snip_uses(src->body, src->body_length, "double"))
         return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
                        "The kernel at %s:%d uses double, and the device has no double precision."

@@ -43,8 +43,10 @@ typedef struct cg_kernel {
 } cg_kernel;
 
 /* Generate the source of the kernel called name. On success the caller
- * releases out with cg_kernel_free(). Returns AMP_ERROR_UNSUPPORTED_FEATURE
- * for a body that uses double on a device without it. */
+ * releases out with cg_kernel_free(). Returns AMP_ERROR_INVALID_ARGUMENT for
+ * an index or capture name that is not an identifier or a capture named
+ * twice, AMP_ERROR_UNSUPPORTED_FEATURE for a body that uses double on a
+ * device without it. */
 amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out);
 
 void cg_kernel_free(cg_kernel *k);

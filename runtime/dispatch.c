@@ -15,7 +15,6 @@
 #include "error.h"
 #include "kcache.h"
 #include "runtime.h"
-#include "snippet.h"
 #include "view.h"
 
 /* One call, as the runtime sees it. */
@@ -145,17 +144,8 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                            " take. Capture an amp_array_view *, an int, unsigned, float or double,"
                            " or AMP_CONST(NAME) for a compile-time integer.",
                            k->file, k->line, name);
-        if (!snip_is_identifier(cap->name))
-            return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "parallel_for_each at %s:%d: capture '%s' is not a variable name. A"
-                           " capture becomes a name inside the kernel; for a macro constant"
-                           " write AMP_CONST(NAME).",
-                           k->file, k->line, name);
-        for (int j = 0; j < i; j++)
-            if (strcmp(c->captures.items[j].name, cap->name) == 0)
-                return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                               "parallel_for_each at %s:%d: '%s' is captured twice.", k->file,
-                               k->line, name);
+        /* Names are checked where the kernel is generated (cg_generate): the
+         * cache key holds their addresses, so a hit was checked before. */
         g->name = cap->name;
         g->kind = cap->kind;
         if (cap->kind == AMP_CAPTURE_VIEW) {
@@ -384,10 +374,6 @@ static amp_status dispatch(call *c)
 {
     if (!c->kernel || !c->kernel->body || !c->kernel->index_name)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "parallel_for_each: the kernel source is NULL.");
-    if (!snip_is_identifier(c->kernel->index_name))
-        return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "parallel_for_each at %s:%d: the index name '%s' is not an identifier.",
-                       c->kernel->file, c->kernel->line, c->kernel->index_name);
     rt_lock();
     amp_status st = run(c);
     rt_unlock();

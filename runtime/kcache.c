@@ -17,7 +17,7 @@
 #include "strbuf.h"
 
 /* The numbers a kernel depends on, besides its body and device. */
-#define SIG_WORDS (8 + 3 * AMP_MAX_CAPTURES)
+#define SIG_WORDS (9 + 3 * AMP_MAX_CAPTURES)
 
 typedef struct kc_key {
     const char *body;
@@ -59,6 +59,7 @@ static int spec_words(const cg_spec *s, int64_t *w)
     w[n++] = s->wide | s->fp64 << 1 | s->guarded << 2;
     w[n++] = s->ncaptures;
     w[n++] = (int64_t)s->source->body_length;
+    w[n++] = (int64_t)(uintptr_t)s->source->index_name;
     for (int i = 0; i < s->ncaptures; i++) {
         const cg_capture *c = &s->captures[i];
         w[n++] = (int64_t)(uintptr_t)c->name;

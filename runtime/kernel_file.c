@@ -2,7 +2,6 @@
  * runtime/kernel_file.c - kernel bodies loaded from .cl files.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,20 +25,12 @@ amp_status amp_kernel_source_load(const char *path, const char *index_name,
         return err_set(AMP_ERROR_INVALID_ARGUMENT,
                        "amp_kernel_source_load: the index name '%s' is not an identifier.",
                        index_name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return err_set(AMP_ERROR_RUNTIME, "amp_kernel_source_load: cannot open %s: %s.", path,
-                       strerror(errno));
     strbuf text = STRBUF_INIT;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_append_n(&text, chunk, n);
-    int read_error = ferror(f);
-    fclose(f);
-    if (read_error) {
+    int err = sb_read_file(&text, path);
+    if (err != 0) {
         sb_free(&text);
-        return err_set(AMP_ERROR_RUNTIME, "amp_kernel_source_load: cannot read %s.", path);
+        return err_set(err == ENOMEM ? AMP_ERROR_OUT_OF_MEMORY : AMP_ERROR_RUNTIME,
+                       "amp_kernel_source_load: cannot read %s: %s.", path, strerror(err));
     }
     amp_kernel_source *src = calloc(1, sizeof *src);
     char *file = strdup(path), *index = strdup(index_name);

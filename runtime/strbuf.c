@@ -3,6 +3,7 @@
  */
 #include "strbuf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,4 +88,18 @@ void sb_free(strbuf *sb)
     sb->data = NULL;
     sb->length = sb->capacity = 0;
     sb->failed = 0;
+}
+
+int sb_read_file(strbuf *sb, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return errno ? errno : EIO;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_append_n(sb, chunk, n);
+    int err = ferror(f) ? EIO : sb->failed ? ENOMEM : 0;
+    fclose(f);
+    return err;
 }

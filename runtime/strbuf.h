@@ -24,6 +24,9 @@ void sb_printf(strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Append the whole content of the file at path. Returns 0, or the errno
+ * of the failure (sb then holds what was read, if anything). */
+int sb_read_file(strbuf *sb, const char *path);
 /* Append n spaces. */
 void sb_indent(strbuf *sb, int n);
 /* Nonzero when an append could not allocate. */

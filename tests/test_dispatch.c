@@ -147,11 +147,7 @@ static void scalars_are_captured_by_value_in_their_types(void **state)
     amp_array_view *vf, *vu;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), out_f, &vf));
     assert_amp_ok(amp_array_view_create(AMP_UINT, amp_extent_1d(4), out_u, &vu));
-    amp_accelerator *acc;
-    amp_accelerator_info info;
-    assert_amp_ok(amp_accelerator_get_default(&acc));
-    assert_amp_ok(amp_accelerator_get_info(acc, &info));
-    if (info.supports_double) {
+    if (device_has_double()) {
         assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(vf, vu, n, u, f, d), {
             vf(i[0]) = (float)(n * i[0]) * f + (float)d;
             vu(i[0]) = u + (uint)i[0];
@@ -177,16 +173,12 @@ static void scalars_are_captured_by_value_in_their_types(void **state)
 static void double_views_work_where_the_device_has_double(void **state)
 {
     (void)state;
-    amp_accelerator *acc;
-    amp_accelerator_info info;
-    assert_amp_ok(amp_accelerator_get_default(&acc));
-    assert_amp_ok(amp_accelerator_get_info(acc, &info));
     double data[8];
     for (int i = 0; i < 8; i++)
         data[i] = i + 0.5;
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(8), data, &v));
-    if (!info.supports_double) {
+    if (!device_has_double()) {
         assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i[0]) *= 2; }),
                          AMP_ERROR_UNSUPPORTED_FEATURE, "no double precision");
         assert_amp_ok(amp_array_view_release(v));

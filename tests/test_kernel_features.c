@@ -13,15 +13,6 @@
 #error "KERNELS_DIR must name tests/kernels"
 #endif
 
-static int device_has_double(void)
-{
-    amp_accelerator *acc;
-    amp_accelerator_info info;
-    if (amp_accelerator_get_default(&acc) != AMP_OK || amp_accelerator_get_info(acc, &info) != AMP_OK)
-        return 0;
-    return info.supports_double;
-}
-
 static void atomics_on_global_memory_return_old_values(void **state)
 {
     (void)state;

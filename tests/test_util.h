@@ -44,6 +44,16 @@ static inline amp_transfer_stats transfers_now(void)
     return s;
 }
 
+/* Nonzero when the default accelerator has double precision. */
+static inline int device_has_double(void)
+{
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    if (amp_accelerator_get_default(&acc) != AMP_OK || amp_accelerator_get_info(acc, &info) != AMP_OK)
+        return 0;
+    return info.supports_double;
+}
+
 static inline amp_kernel_stats kernels_now(void)
 {
     amp_kernel_stats s;
