@@ -1,0 +1,1 @@
+# The SGEMM teaching progression: one kernel per step, each a small file.
