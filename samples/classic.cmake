@@ -1,2 +1,4 @@
 # The classic C++ AMP programs, ported to C. Each is a sample and a test
 # of its exact output (amp_sample, in CMakeLists.txt).
+
+amp_sample(reduction)
