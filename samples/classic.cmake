@@ -2,3 +2,4 @@
 # of its exact output (amp_sample, in CMakeLists.txt).
 
 amp_sample(reduction)
+amp_sample(transpose)
