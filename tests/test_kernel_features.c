@@ -367,6 +367,31 @@ static void tiled_index_has_the_static_tile_dims(void **state)
     assert_int_equal(dims[2], 4);
 }
 
+/* A rank-1 view takes an integer or a whole index, as C++ AMP's v[idx]. */
+static void a_rank_1_view_takes_an_integer_or_an_index(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    int a[N], b[N];
+    amp_array_view *va, *vb;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &va));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &vb));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(va), {
+        va(idx) = 3 * idx[0];
+    }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), 16), t_idx,
+                                              AMP_CAPTURE(va, vb), {
+        unsigned u = (unsigned)t_idx.global[0];
+        long l = (long)t_idx.global[0];
+        vb(t_idx.global) = va(u) + va(l) - va(get_global_id(0)) + t_idx.local[0];
+    }));
+    assert_amp_ok(amp_array_view_synchronize(vb));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(b[i], 3 * i + i % 16);
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_view_release(vb));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +408,7 @@ int main(void)
         cmocka_unit_test(pad_rounds_up_and_guards_threads_past_the_extent),
         cmocka_unit_test(truncate_rounds_down_and_leaves_the_rest),
         cmocka_unit_test(tiled_index_has_the_static_tile_dims),
+        cmocka_unit_test(a_rank_1_view_takes_an_integer_or_an_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
