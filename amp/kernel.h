@@ -174,10 +174,12 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
                                        const amp_kernel_source *kernel,
                                        amp_capture_list captures);
 
-/* What the kernel cache did in this process. */
+/* What the kernel caches did in this process. A program run a second time
+ * with the disk cache on (AMP_CACHE, AMP_CACHE_DIR) shows builds == 0. */
 typedef struct amp_kernel_stats {
     uint64_t builds;     /* kernels compiled from source */
-    uint64_t cache_hits; /* calls that found their compiled kernel */
+    uint64_t cache_hits; /* calls that found their compiled kernel in memory */
+    uint64_t disk_hits;  /* kernels loaded from the on-disk cache, not compiled */
 } amp_kernel_stats;
 
 /*

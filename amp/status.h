@@ -46,7 +46,12 @@ typedef enum amp_status {
     AMP_ERROR_DEVICE_LIMIT = -9,
     /* The call is valid, but not in the state the runtime is in (for
      * example choosing the default accelerator after it was used). */
-    AMP_ERROR_INVALID_OPERATION = -10
+    AMP_ERROR_INVALID_OPERATION = -10,
+    /* AMP_CHECK is on and the kernel ran with a data race, a barrier that
+     * not every thread of a tile reached, or an access outside a view or
+     * tile_static array. The message (also printed on stderr) gives each
+     * at the user's file and line. */
+    AMP_ERROR_KERNEL_CHECK = -11
 } amp_status;
 
 /*

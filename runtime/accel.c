@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "oclcheck.h"
 #include "runtime.h"
 #include "strbuf.h"
 
@@ -117,6 +118,17 @@ amp_status acc_init(void)
 {
     if (acc_ready)
         return acc_count ? AMP_OK : err_set(AMP_ERROR_NO_DEVICE, "%s", install_hint);
+
+    /* AMP_CHECK runs every kernel on Oclgrind: its runtime must take the
+     * place of the loader's before the first OpenCL call. */
+    if (ock_requested() && !ock_installed()) {
+        amp_status st = ock_install();
+        if (st != AMP_OK)
+            return st;
+        if (rt_trace_kernels())
+            fprintf(stderr, "[amp] AMP_CHECK: kernels run on Oclgrind, with its race and"
+                            " bounds checks\n");
+    }
 
     cl_uint nplat = 0;
     cl_int rc = clapi.GetPlatformIDs(0, NULL, &nplat);
@@ -248,7 +260,8 @@ amp_status acc_default(amp_accelerator **out)
     if (st != AMP_OK)
         return st;
     const char *want = getenv("AMP_DEVICE");
-    if (want && want[0]) {
+    /* Under AMP_CHECK the only device is the simulator's. */
+    if (want && want[0] && !ock_installed()) {
         st = acc_from_env(want, &acc_chosen);
         if (st != AMP_OK)
             return st;
@@ -269,9 +282,8 @@ amp_status acc_default(amp_accelerator **out)
 
 static void CL_CALLBACK context_notify(const char *msg, const void *info, size_t n, void *user)
 {
-    (void)info;
-    (void)n;
-    (void)user;
+    if (ock_installed())
+        ock_context_notify(msg, info, n, user);
     if (rt_trace_kernels())
         fprintf(stderr, "[amp] OpenCL: %s\n", msg);
 }

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "snippet.h"
 
 /* The start and length of line number `line` (1-based) of text. */
 static const char *line_of(const char *text, int line, size_t *length)
@@ -83,14 +82,13 @@ static int parse_diagnostic(const char *s, size_t n, diagnostic *d)
     return 0;
 }
 
-/* "file:line:col: severity: message", the line, and a caret under column. */
-static void print_diagnostic(strbuf *out, const char *path, const char *file, int line, int column,
-                             const diagnostic *d)
+void bl_print_at(strbuf *out, const bl_source_map *map, int line, int column,
+                 const char *severity, const char *message, size_t message_length)
 {
     size_t ulen = 0;
-    const char *uline = file ? line_of(file, line, &ulen) : NULL;
-    sb_printf(out, "%s:%d:%d: %s: ", path, line, column, d->severity);
-    sb_append_n(out, d->message, d->message_length);
+    const char *uline = map->file_text ? line_of(map->file_text, line, &ulen) : NULL;
+    sb_printf(out, "%s:%d:%d: %s: ", map->src->file, line, column, severity);
+    sb_append_n(out, message, message_length);
     sb_append(out, "\n");
     if (uline) {
         sb_printf(out, "%5d | ", line);
@@ -102,40 +100,16 @@ static void print_diagnostic(strbuf *out, const char *path, const char *file, in
     }
 }
 
-/* A body from a file is in the generated source as written, after a #line
- * directive. Drivers that honour #line report the file's lines already;
- * others (NVIDIA's) report generated lines, which are the file's lines
- * shifted by where the body starts. */
-static int map_file_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
-                                const amp_kernel_source *src)
+int bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_source *src)
 {
-    size_t name_len = strlen(src->file);
-    int mapped = 0;
-    for (const char *p = log; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        diagnostic d;
-        if (parse_diagnostic(p, n, &d)) {
-            int honoured = d.where_length >= name_len &&
-                           memcmp(d.where + d.where_length - name_len, src->file, name_len) == 0;
-            int line = honoured ? d.line : d.line - gen->body_line + 1;
-            if (line >= 1 && line <= gen->body_lines) {
-                print_diagnostic(out, src->file, src->body, line, d.column, &d);
-                mapped++;
-            }
-        }
-        p += n + (eol ? 1 : 0);
+    memset(map, 0, sizeof *map);
+    map->gen = gen;
+    map->src = src;
+    if (src->from_file) {
+        /* The body is the file's text, as written. */
+        map->file_text = src->body;
+        return 1;
     }
-    return mapped;
-}
-
-int bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
-                       const amp_kernel_source *src)
-{
-    if (!log)
-        return 0;
-    if (src->from_file)
-        return map_file_diagnostics(out, log, gen, src);
     if (!gen->body_tokens)
         return 0;
     strbuf text = STRBUF_INIT;
@@ -143,34 +117,85 @@ int bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         sb_free(&text);
         return 0;
     }
-    char *file = sb_take(&text);
-    if (!file)
+    map->owned_text = sb_take(&text);
+    map->file_text = map->owned_text;
+    if (!map->owned_text)
         return 0;
     size_t ntokens = src->body_length + 1;
-    snip_pos *pos = malloc(ntokens * sizeof *pos);
-    size_t placed = pos ? snip_locate(file, src->line, src->body, src->body_length, pos, ntokens)
-                        : 0;
+    map->pos = malloc(ntokens * sizeof *map->pos);
+    map->placed = map->pos ? snip_locate(map->owned_text, src->line, src->body,
+                                         src->body_length, map->pos, ntokens)
+                           : 0;
+    return map->placed > 0;
+}
+
+/* A body from a file is in the generated source as written, after a #line
+ * directive. Drivers that honour #line report the file's lines already;
+ * others (NVIDIA's) report generated lines, which are the file's lines
+ * shifted by where the body starts. An inline body was laid out again by
+ * snippet.c, which recorded the first body token of each generated line;
+ * snip_locate() found those tokens in the user's file. */
+int bl_map_find(const bl_source_map *map, const char *where, size_t where_length, int gen_line,
+                int gen_column, int *line, int *column)
+{
+    const cg_kernel *gen = map->gen;
+    const amp_kernel_source *src = map->src;
+    if (src->from_file) {
+        size_t name_len = strlen(src->file);
+        int honoured = where && where_length >= name_len &&
+                       memcmp(where + where_length - name_len, src->file, name_len) == 0;
+        int l = honoured ? gen_line : gen_line - gen->body_line + 1;
+        if (l < 1 || l > gen->body_lines)
+            return 0;
+        *line = l;
+        *column = gen_column;
+        return 1;
+    }
+    int k = gen_line - gen->body_line;
+    if (map->placed == 0 || k < 0 || k >= gen->body_lines || gen->body_tokens[k] < 0)
+        return 0;
+    size_t glen = 0;
+    const char *gline = line_of(gen->source, gen_line, &glen);
+    size_t ordinal = (size_t)gen->body_tokens[k] +
+                     (size_t)(gline ? snip_token_at_column(gline, glen, gen_column) : 0);
+    if (ordinal >= map->placed)
+        return 0;
+    *line = map->pos[ordinal].line;
+    *column = map->pos[ordinal].column;
+    return 1;
+}
+
+void bl_map_close(bl_source_map *map)
+{
+    free(map->pos);
+    free(map->owned_text);
+    memset(map, 0, sizeof *map);
+}
+
+int bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
+                       const amp_kernel_source *src)
+{
+    if (!log)
+        return 0;
+    bl_source_map map;
+    if (!bl_map_open(&map, gen, src)) {
+        bl_map_close(&map);
+        return 0;
+    }
     int mapped = 0;
-    for (const char *p = log; placed > 0 && *p;) {
+    for (const char *p = log; *p;) {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
         diagnostic d;
-        int k = 0;
-        if (parse_diagnostic(p, n, &d) && (k = d.line - gen->body_line) >= 0 &&
-            k < gen->body_lines && gen->body_tokens[k] >= 0) {
-            size_t glen = 0;
-            const char *gline = line_of(gen->source, d.line, &glen);
-            size_t ordinal = (size_t)gen->body_tokens[k] +
-                             (size_t)(gline ? snip_token_at_column(gline, glen, d.column) : 0);
-            if (ordinal < placed) {
-                print_diagnostic(out, src->file, file, pos[ordinal].line, pos[ordinal].column, &d);
-                mapped++;
-            }
+        int line, column;
+        if (parse_diagnostic(p, n, &d) &&
+            bl_map_find(&map, d.where, d.where_length, d.line, d.column, &line, &column)) {
+            bl_print_at(out, &map, line, column, d.severity, d.message, d.message_length);
+            mapped++;
         }
         p += n + (eol ? 1 : 0);
     }
-    free(pos);
-    free(file);
+    bl_map_close(&map);
     return mapped;
 }
 

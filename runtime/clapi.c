@@ -14,6 +14,11 @@ clapi_table clapi = {
 #undef CLAPI_RELEASE_INIT
 };
 
+/* The table the wrappers call through: the loader's functions, or the ones
+ * ock_install() put in (AMP_CHECK), whichever the table held when faults
+ * were first injected. */
+static clapi_table real;
+
 static long fault_at;
 static long fault_calls;
 static cl_int fault_code;
@@ -30,7 +35,7 @@ static int fault_now(void)
     {                                                                                              \
         if (fault_now())                                                                           \
             return fault_code;                                                                     \
-        return cl##name args;                                                                      \
+        return real.name args;                                                                     \
     }
 #define CLAPI_CREATE_WRAP(ret, name, params, args)                                                 \
     static ret CL_API_CALL fault_##name params                                                     \
@@ -40,7 +45,7 @@ static int fault_now(void)
                 *e = fault_code;                                                                   \
             return NULL;                                                                           \
         }                                                                                          \
-        return cl##name args;                                                                      \
+        return real.name args;                                                                     \
     }
 CLAPI_STATUS_CALLS(CLAPI_STATUS_WRAP)
 CLAPI_CREATE_CALLS(CLAPI_CREATE_WRAP)
@@ -49,6 +54,9 @@ CLAPI_CREATE_CALLS(CLAPI_CREATE_WRAP)
 
 void clapi_inject_fault(long n, cl_int code)
 {
+    /* Save the functions in use, unless they are the wrappers already. */
+    if (clapi.Finish != fault_Finish)
+        real = clapi;
     fault_at = n;
     fault_code = code;
     fault_calls = 0;

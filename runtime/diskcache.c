@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "accel.h"
 #include "amp/amp.h"
 #include "error.h"
 #include "runtime.h"
@@ -105,74 +106,26 @@ void dc_key_from_parts(const dc_key_parts *parts, dc_key *out)
     dc_hash_part(&ctx, parts->source);
     dc_hash_part(&ctx, parts->options);
     dc_hash_part(&ctx, parts->device_name);
-    dc_hash_part(&ctx, parts->driver_version);
-    dc_hash_part(&ctx, parts->device_version);
+    dc_hash_part(&ctx, parts->versions);
     dc_hash_part(&ctx, parts->platform_name);
     dc_hash_part(&ctx, parts->library_version);
     sha256_final(&ctx, out->digest);
 }
 
-/* A device property as a malloc'ed string, or NULL. */
-static char *dc_device_string(cl_device_id dev, cl_device_info what)
-{
-    size_t n = 0;
-    if (clapi.GetDeviceInfo(dev, what, 0, NULL, &n) != CL_SUCCESS)
-        return NULL;
-    char *s = malloc(n + 1);
-    if (s && clapi.GetDeviceInfo(dev, what, n, s, NULL) != CL_SUCCESS) {
-        free(s);
-        return NULL;
-    }
-    if (s)
-        s[n] = '\0'; /* in case the driver did not terminate it */
-    return s;
-}
-
-/* A platform property as a malloc'ed string, or NULL. */
-static char *dc_platform_string(cl_platform_id platform, cl_platform_info what)
-{
-    size_t n = 0;
-    if (clapi.GetPlatformInfo(platform, what, 0, NULL, &n) != CL_SUCCESS)
-        return NULL;
-    char *s = malloc(n + 1);
-    if (s && clapi.GetPlatformInfo(platform, what, n, s, NULL) != CL_SUCCESS) {
-        free(s);
-        return NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    return s;
-}
-
-int dc_make_key(const char *source, const char *options, cl_device_id device, dc_key *out)
+int dc_make_key(const char *source, const char *options, const amp_accelerator *acc,
+                dc_key *out)
 {
     memset(out, 0, sizeof *out);
-    dc_key_parts parts = {source, options, NULL, NULL, NULL, NULL, AMP_VERSION_STRING};
-    char *name = dc_device_string(device, CL_DEVICE_NAME);
-    char *driver = dc_device_string(device, CL_DRIVER_VERSION);
-    char *version = dc_device_string(device, CL_DEVICE_VERSION);
-    char *platform_name = NULL;
-    cl_platform_id platform = NULL;
-    if (clapi.GetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) ==
-        CL_SUCCESS)
-        platform_name = dc_platform_string(platform, CL_PLATFORM_NAME);
-    /* Without every property, two devices could share a key and one load
-     * the other's binary: better no key at all. */
-    int ok = name && driver && version && platform_name;
-    if (ok) {
-        parts.device_name = name;
-        parts.driver_version = driver;
-        parts.device_version = version;
-        parts.platform_name = platform_name;
-        dc_key_from_parts(&parts, out);
-    } else {
-        dc_trace("cannot read the device's name and versions; not cached");
+    /* Without the device's strings, two devices could share a key and one
+     * load the other's binary: better no key at all. */
+    if (!acc || !acc->name || !acc->version || !acc->platform_name) {
+        dc_trace("no device strings for the key; not cached");
+        return 0;
     }
-    free(name);
-    free(driver);
-    free(version);
-    free(platform_name);
-    return ok;
+    dc_key_parts parts = {source, options, acc->name, acc->version, acc->platform_name,
+                          AMP_VERSION_STRING};
+    dc_key_from_parts(&parts, out);
+    return 1;
 }
 
 /* Zero is the "no key" of a failed dc_make_key(); a real SHA-256 digest is

@@ -46,6 +46,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "amp/accelerator.h"
 #include "clapi.h"
 
 /* The version written into, and required of, every file. Raise it when the
@@ -60,17 +61,19 @@ typedef struct dc_key {
 } dc_key;
 
 /*
- * The key of a program built from source with options for device: SHA-256
+ * The key of a program built from source with options for acc: SHA-256
  * over, each prefixed by its length as a uint64: the source, the options,
- * the device name, the driver version (CL_DRIVER_VERSION), the device
- * version, the platform name and AMP_VERSION_STRING. NULL source or
- * options count as "". Makes OpenCL calls through clapi.
+ * the device name, its device and driver versions (CL_DEVICE_VERSION,
+ * CL_DRIVER_VERSION), the platform name and AMP_VERSION_STRING. NULL source
+ * or options count as "". Uses the strings the accelerator read when the
+ * devices were listed, so it makes no OpenCL call.
  *
- * Returns 1, or 0 when a device property could not be read; *out is then
- * the all-zero "no key", which every function here treats as a miss, so a
+ * Returns 1, or 0 when acc is NULL or lacks those strings; *out is then the
+ * all-zero "no key", which every function here treats as a miss, so a
  * caller that ignores the result is still safe.
  */
-int dc_make_key(const char *source, const char *options, cl_device_id device, dc_key *out);
+int dc_make_key(const char *source, const char *options, const amp_accelerator *acc,
+                dc_key *out);
 
 /*
  * Nonzero when the cache is on (see the environment above). The first call
@@ -134,8 +137,7 @@ typedef struct dc_key_parts {
     const char *source;
     const char *options;
     const char *device_name;
-    const char *driver_version;
-    const char *device_version;
+    const char *versions; /* device and driver versions */
     const char *platform_name;
     const char *library_version; /* AMP_VERSION_STRING in dc_make_key() */
 } dc_key_parts;

@@ -10,9 +10,11 @@
 
 #include "accel.h"
 #include "amp/kernel.h"
+#include "checkrun.h"
 #include "codegen.h"
 #include "coherence.h"
 #include "error.h"
+#include "oclcheck.h"
 #include "kcache.h"
 #include "runtime.h"
 #include "view.h"
@@ -367,6 +369,10 @@ static amp_status run(call *c)
     for (int i = 0; i < c->captures.count; i++)
         if ((e->written_mask >> i) & 1u)
             coh_device_written(c->captures.items[i].value.view->src, c->av);
+    /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
+     * while the call site is known. */
+    if (ock_installed())
+        return chk_after_run(c->av->queue, e, c->kernel);
     return AMP_OK;
 }
 
@@ -408,9 +414,10 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out)
     if (!out)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_kernel_stats: out is NULL.");
     rt_lock();
-    uint64_t builds, hits;
-    kc_counts(&builds, &hits);
+    uint64_t builds, disk_hits, hits;
+    kc_counts(&builds, &disk_hits, &hits);
     out->builds = builds;
+    out->disk_hits = disk_hits;
     out->cache_hits = hits;
     rt_unlock();
     return AMP_OK;

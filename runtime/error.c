@@ -29,6 +29,7 @@ const char *amp_status_name(amp_status status)
     case AMP_ERROR_NO_DEVICE: return "AMP_ERROR_NO_DEVICE";
     case AMP_ERROR_DEVICE_LIMIT: return "AMP_ERROR_DEVICE_LIMIT";
     case AMP_ERROR_INVALID_OPERATION: return "AMP_ERROR_INVALID_OPERATION";
+    case AMP_ERROR_KERNEL_CHECK: return "AMP_ERROR_KERNEL_CHECK";
     }
     return "AMP_STATUS_UNKNOWN";
 }

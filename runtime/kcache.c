@@ -12,7 +12,9 @@
 #include <uthash.h>
 
 #include "buildlog.h"
+#include "diskcache.h"
 #include "error.h"
+#include "oclcheck.h"
 #include "runtime.h"
 #include "strbuf.h"
 
@@ -32,16 +34,21 @@ typedef struct kc_node {
     kc_entry entry;
     cl_program program;
     char *name;
+    cg_kernel *generated; /* kept under AMP_CHECK */
     UT_hash_handle hh;
 } kc_node;
 
 static kc_node *cache;
-static uint64_t n_builds, n_hits;
+static uint64_t n_builds, n_disk_hits, n_hits;
 
 static void node_free(kc_node *n)
 {
     clapi.ReleaseKernel(n->entry.kernel);
     clapi.ReleaseProgram(n->program);
+    if (n->generated) {
+        cg_kernel_free(n->generated);
+        free(n->generated);
+    }
     free(n->name);
     free(n);
 }
@@ -174,6 +181,43 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The program of gen for acc: from the disk cache when it holds it
+ * (*from_disk set), else compiled from source and stored there. */
+static amp_status program_of(const cg_spec *spec, amp_accelerator *acc, const cg_kernel *gen,
+                             cl_program *out, int *from_disk)
+{
+    /* Under AMP_CHECK the simulator compiles with its own options, and its
+     * "binaries" are not worth keeping. */
+    int use_disk = !ock_installed() && dc_enabled();
+    const char *options = ock_build_options();
+    dc_key key;
+    *from_disk = 0;
+    if (use_disk && dc_make_key(gen->source, options, acc, &key)) {
+        *out = dc_program_from_cache(acc->context, acc->device, &key, options);
+        if (*out) {
+            *from_disk = 1;
+            return AMP_OK;
+        }
+    } else {
+        use_disk = 0;
+    }
+    cl_int rc = CL_SUCCESS;
+    const char *text = gen->source;
+    cl_program prog = clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
+    if (!prog)
+        return err_cl(rc, "clCreateProgramWithSource", "Compiling a kernel");
+    rc = clapi.BuildProgram(prog, 1, &acc->device, options, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        amp_status st = build_failure(prog, acc, spec->source, gen, rc);
+        clapi.ReleaseProgram(prog);
+        return st;
+    }
+    if (use_disk)
+        dc_store_program(prog, &key);
+    *out = prog;
+    return AMP_OK;
+}
+
 static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node)
 {
     cg_kernel gen;
@@ -184,21 +228,24 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
     node->entry.written_mask = gen.written_mask;
 
     double t0 = now_ms();
-    cl_int rc = CL_SUCCESS;
-    const char *text = gen.source;
-    cl_program prog = clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
-    if (!prog) {
-        cg_kernel_free(&gen);
-        return err_cl(rc, "clCreateProgramWithSource", "Compiling a kernel");
+    cl_program prog = NULL;
+    int from_disk = 0;
+    st = program_of(spec, acc, &gen, &prog, &from_disk);
+    if (st == AMP_OK && ock_installed()) {
+        node->generated = malloc(sizeof *node->generated);
+        if (node->generated)
+            *node->generated = gen;
+        else
+            st = err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
     }
-    rc = clapi.BuildProgram(prog, 1, &acc->device, "", NULL, NULL);
-    if (rc != CL_SUCCESS) {
-        st = build_failure(prog, acc, spec->source, &gen, rc);
-        clapi.ReleaseProgram(prog);
+    if (!node->generated)
         cg_kernel_free(&gen);
+    if (st != AMP_OK) {
+        if (prog)
+            clapi.ReleaseProgram(prog);
         return st;
     }
-    cg_kernel_free(&gen);
+    cl_int rc = CL_SUCCESS;
     cl_kernel k = clapi.CreateKernel(prog, node->name, &rc);
     if (!k) {
         clapi.ReleaseProgram(prog);
@@ -221,11 +268,16 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
     node->entry.name = node->name;
     node->entry.max_work_group = wg ? wg : acc->max_work_group;
     node->entry.local_mem = lmem;
-    n_builds++;
+    node->entry.generated = node->generated;
+    if (from_disk)
+        n_disk_hits++;
+    else
+        n_builds++;
     if (rt_trace_kernels()) {
-        fprintf(stderr, "[amp] compiled %s for %s in %.1f ms\n", node->name, acc->name,
+        fprintf(stderr, "[amp] %s %s for %s in %.1f ms\n",
+                from_disk ? "loaded from the disk cache" : "compiled", node->name, acc->name,
                 now_ms() - t0);
-        char *log = build_log(prog, acc);
+        char *log = from_disk ? NULL : build_log(prog, acc);
         if (log && log[strspn(log, " \t\r\n")])
             fprintf(stderr, "[amp] build log of %s:\n%s\n", node->name, log);
         free(log);
@@ -280,9 +332,10 @@ amp_status kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out)
     return AMP_OK;
 }
 
-void kc_counts(uint64_t *builds, uint64_t *hits)
+void kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits)
 {
     *builds = n_builds;
+    *disk_hits = n_disk_hits;
     *hits = n_hits;
 }
 

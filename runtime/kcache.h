@@ -6,7 +6,9 @@
  * its own), the accelerator, and a 64-bit hash of the spec's few numbers
  * (ranks, types, tile shape, constants). A repeated call therefore costs one
  * small hash lookup and a comparison of those numbers: no string work and no
- * hashing of source. Only a miss generates and compiles source.
+ * hashing of source. Only a miss generates source; it then loads the
+ * program from the on-disk cache (diskcache.c) when it is there, and
+ * compiles it otherwise.
  *
  * All functions expect the runtime lock to be held.
  */
@@ -24,14 +26,18 @@ typedef struct kc_entry {
     uint32_t written_mask; /* captures the body may write */
     size_t max_work_group; /* CL_KERNEL_WORK_GROUP_SIZE */
     uint64_t local_mem;    /* CL_KERNEL_LOCAL_MEM_SIZE: tile_static bytes */
+    /* Under AMP_CHECK, the generated source, kept to move the checker's
+     * reports to the user's lines; NULL otherwise. */
+    const cg_kernel *generated;
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */
 amp_status kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out);
 
-/* How many kernels this process compiled from source, and how many calls
- * found theirs in the cache (for tests and the benchmark). */
-void kc_counts(uint64_t *builds, uint64_t *hits);
+/* How many kernels this process compiled from source, how many it loaded
+ * from the disk cache instead, and how many calls found theirs in memory
+ * (for tests and the benchmark). */
+void kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
 
 /* Release the kernels compiled from a body that is about to be freed. */
 void kc_forget_body(const char *body);

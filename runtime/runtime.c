@@ -11,6 +11,7 @@
 #include "accel.h"
 #include "amp/amp.h"
 #include "coherence.h"
+#include "diskcache.h"
 #include "kcache.h"
 
 static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -86,6 +87,7 @@ void amp_shutdown(void)
      * copy back), then kernels, then the devices they were built for. */
     coh_drop_all_device_copies();
     kc_clear();
+    dc_reset();
     acc_shutdown();
     rt_unlock();
 }

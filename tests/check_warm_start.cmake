@@ -1,0 +1,30 @@
+# Run PROGRAM twice with an empty AMP_CACHE_DIR=DIR and AMP_TRACE=kernels:
+# the first run compiles its kernels and stores them; the second, a new
+# process, must load every kernel from the disk cache and compile none.
+file(REMOVE_RECURSE ${DIR})
+set(ENV{AMP_CACHE_DIR} ${DIR})
+set(ENV{AMP_TRACE} kernels)
+unset(ENV{AMP_CACHE})
+foreach(run cold warm)
+  execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE out_${run} ERROR_VARIABLE err_${run}
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${run} run of ${PROGRAM} exited with ${rc}:\n${err_${run}}")
+  endif()
+  string(REGEX MATCHALL "\\[amp\\] compiled [^\n]*" compiled_${run} "${err_${run}}")
+  string(REGEX MATCHALL "\\[amp\\] loaded from the disk cache [^\n]*" loaded_${run} "${err_${run}}")
+  list(LENGTH compiled_${run} n_compiled_${run})
+  list(LENGTH loaded_${run} n_loaded_${run})
+  message(STATUS "${run}: ${n_compiled_${run}} compiled, ${n_loaded_${run}} loaded from the disk cache")
+endforeach()
+if(n_compiled_cold EQUAL 0)
+  message(FATAL_ERROR "The cold run compiled nothing; is the cache directory empty?\n${err_cold}")
+endif()
+if(NOT n_compiled_warm EQUAL 0 OR NOT n_loaded_warm EQUAL n_compiled_cold)
+  message(FATAL_ERROR "The warm run compiled ${n_compiled_warm} kernels from source and loaded"
+                      " ${n_loaded_warm} (expected 0 and ${n_compiled_cold}):\n${err_warm}")
+endif()
+if(NOT out_cold STREQUAL out_warm)
+  message(FATAL_ERROR "The warm run printed something else:\n${out_cold}---\n${out_warm}")
+endif()
+file(REMOVE_RECURSE ${DIR})

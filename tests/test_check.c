@@ -1,0 +1,218 @@
+/*
+ * tests/test_check.c - AMP_CHECK through the public API: the mistakes seed
+ * 002 warns about, caught at the line of this file where they are written,
+ * and silence on correct kernels.
+ *
+ * The process turns AMP_CHECK on before its first OpenCL call, so every
+ * kernel here runs on Oclgrind. The tests skip when Oclgrind is not
+ * installed (scripts/setup.sh installs it).
+ */
+#include <stdlib.h>
+
+#include "test_util.h"
+
+#define N 8
+
+/* The line of this file that holds marker (a comment after the statement
+ * the checker must point at). */
+static int line_of_marker(const char *marker)
+{
+    FILE *f = fopen(__FILE__, "r");
+    assert_non_null(f);
+    char text[512];
+    int line = 0, found = 0;
+    while (!found && fgets(text, sizeof text, f)) {
+        line++;
+        /* Skip the line that names the marker in a string. */
+        found = strstr(text, marker) && !strstr(text, "\"");
+    }
+    fclose(f);
+    assert_true(found);
+    return line;
+}
+
+/* Assert that the last error reports kind at the marker's line. */
+static void assert_reported_at(const char *kind, const char *marker)
+{
+    char where[64];
+    const char *file = strrchr(__FILE__, '/') ? strrchr(__FILE__, '/') + 1 : __FILE__;
+    snprintf(where, sizeof where, "%s:%d:", file, line_of_marker(marker));
+    const char *msg = amp_last_error();
+    const char *at = strstr(msg, where);
+    if (!at)
+        fail_msg("no report at %s in:\n%s", where, msg);
+    const char *eol = strchr(at, '\n');
+    if (!strstr(at, kind) || (eol && strstr(at, kind) > eol))
+        fail_msg("the report at %s is not a %s:\n%s", where, kind, msg);
+}
+
+static int checking(void)
+{
+    amp_accelerator *acc;
+    amp_status st = amp_accelerator_get_default(&acc);
+    if (st == AMP_ERROR_UNSUPPORTED_FEATURE && strstr(amp_last_error(), "oclgrind"))
+        return 0;
+    assert_amp_ok(st);
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    assert_non_null(strstr(info.description, "Oclgrind"));
+    return 1;
+}
+
+static float data[N * N];
+static float averages_data[N * N];
+
+static void fill(void)
+{
+    for (int i = 0; i < N * N; i++)
+        data[i] = (float)i;
+    memset(averages_data, 0, sizeof averages_data);
+}
+
+/* Seed 002: "every thread adds to one tile_static total" is a race. */
+static void a_shared_tile_static_total_is_a_race(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix, *averages;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N / 2, N / 2), averages_data,
+                                        &averages));
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2),
+                                                t_idx, AMP_CAPTURE(matrix, averages), {
+        tile_static float total;
+        total = 0;
+        t_idx.barrier.wait();
+        total += matrix(t_idx.global); /* RACE: shared total */
+        t_idx.barrier.wait();
+        if (t_idx.local[0] == 0 && t_idx.local[1] == 0)
+            averages(t_idx.tile) = total / 4;
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("data race", "RACE: shared total");
+    /* The host data is untouched and the views still work. */
+    for (int i = 0; i < N * N; i++)
+        assert_true(data[i] == (float)i);
+    assert_amp_ok(amp_array_view_release(matrix));
+    assert_amp_ok(amp_array_view_release(averages));
+}
+
+/* Seed 002's other warning: read the tile before every thread wrote it. */
+static void a_missing_barrier_is_a_race(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix, *averages;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N / 2, N / 2), averages_data,
+                                        &averages));
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2),
+                                                t_idx, AMP_CAPTURE(matrix, averages), {
+        tile_static float values[2][2];
+        values[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global); /* WRITE: tile */
+        if (t_idx.local[0] == 0 && t_idx.local[1] == 0) {
+            float sum = 0;
+            for (int r = 0; r < 2; r++)
+                for (int c = 0; c < 2; c++)
+                    sum += values[r][c]; /* READ: no barrier */
+            averages(t_idx.tile) = sum / 4;
+        }
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    /* Oclgrind names either access first; both lines must be there. */
+    assert_non_null(strstr(amp_last_error(), "data race"));
+    assert_reported_at("", "READ: no barrier");
+    assert_reported_at("", "WRITE: tile");
+    assert_amp_ok(amp_array_view_release(matrix));
+    assert_amp_ok(amp_array_view_release(averages));
+}
+
+/* A barrier that only some threads of a tile reach. */
+static void a_barrier_in_a_branch_is_reported(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), data, &matrix));
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), 4), t_idx,
+                                                AMP_CAPTURE(matrix), {
+        if (t_idx.local[0] < 2) {
+            t_idx.barrier.wait(); /* DIVERGENT */
+        }
+        matrix(t_idx.global) += 1;
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("barrier not reached", "DIVERGENT");
+    assert_amp_ok(amp_array_view_release(matrix));
+}
+
+/* Reading past a view's end. */
+static void an_access_out_of_bounds_is_reported(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *in, *out;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), data, &in));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), averages_data, &out));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(in, out), {
+        out(idx) = in(idx[0] + 64); /* OUT OF BOUNDS */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "OUT OF BOUNDS");
+    assert_amp_ok(amp_array_view_release(in));
+    assert_amp_ok(amp_array_view_release(out));
+}
+
+/* The sample's correct tile average: no report, and the right answer. */
+static void a_correct_tiled_kernel_is_silent(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix, *averages;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N / 2, N / 2), averages_data,
+                                        &averages));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2), t_idx,
+                                              AMP_CAPTURE(matrix, averages), {
+        tile_static float values[2][2];
+        values[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global);
+        t_idx.barrier.wait();
+        if (t_idx.local[0] == 0 && t_idx.local[1] == 0) {
+            float sum = 0;
+            for (int r = 0; r < 2; r++)
+                for (int c = 0; c < 2; c++)
+                    sum += values[r][c];
+            averages(t_idx.tile) = sum / 4;
+        }
+    }));
+    assert_amp_ok(amp_array_view_synchronize(averages));
+    assert_true(averages_data[0] == 4.5f);
+    assert_true(averages_data[N / 2 * N / 2 - 1] == 58.5f);
+    assert_amp_ok(amp_array_view_release(matrix));
+    assert_amp_ok(amp_array_view_release(averages));
+}
+
+int main(void)
+{
+    setenv("AMP_CHECK", "1", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_shared_tile_static_total_is_a_race),
+        cmocka_unit_test(a_missing_barrier_is_a_race),
+        cmocka_unit_test(a_barrier_in_a_branch_is_reported),
+        cmocka_unit_test(an_access_out_of_bounds_is_reported),
+        cmocka_unit_test(a_correct_tiled_kernel_is_silent),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    amp_shutdown();
+    return failed;
+}
