@@ -3,3 +3,4 @@
 
 amp_sample(reduction)
 amp_sample(transpose)
+amp_sample(histogram)
