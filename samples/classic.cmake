@@ -4,3 +4,4 @@
 amp_sample(reduction)
 amp_sample(transpose)
 amp_sample(histogram)
+amp_sample(scan)
