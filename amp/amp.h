@@ -17,7 +17,9 @@
 #define AMP_AMP_H
 
 #include "accelerator.h"
+#include "array.h"
 #include "array_view.h"
+#include "completion.h"
 #include "extent.h"
 #include "kernel.h"
 #include "status.h"

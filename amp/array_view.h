@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "accelerator.h"
 #include "extent.h"
 #include "status.h"
 
@@ -54,7 +55,8 @@ typedef struct amp_array_view amp_array_view;
  * amp_array_view_release().
  * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL data or out, an unknown
  * type, a rank outside 1..3, a dimension <= 0, or host memory already
- * wrapped by a live view of another type or a smaller size;
+ * wrapped by a live view of a smaller size (views of one pointer share one
+ * data source, whatever their element types);
  * AMP_ERROR_OUT_OF_MEMORY when the handle cannot be allocated.
  */
 amp_status amp_array_view_create(amp_elem_type type, amp_extent extent, void *data,
@@ -118,6 +120,62 @@ amp_status amp_array_view_discard_data(amp_array_view *view);
  * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL or released view.
  */
 amp_status amp_array_view_refresh(amp_array_view *view);
+
+/*
+ * A view with no host memory of the caller's (C++ AMP's array_view(extent)):
+ * its storage is made where it is first used, on a device for a kernel and
+ * in memory the library owns for host access. Its contents are undefined
+ * until written. Release it with amp_array_view_release(). Statuses as
+ * amp_array_view_create(), without the ones about data.
+ */
+amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
+                                        amp_array_view **out);
+
+/*
+ * A view of part of view (C++ AMP's section): the elements from origin, of
+ * the given extent, in the same data. Writes through either are seen by the
+ * other; synchronizing the section moves only its bytes. The section is a
+ * new handle (release it; the data stays alive until every view of it is
+ * released) and is const when view is. Returns AMP_ERROR_INVALID_ARGUMENT
+ * for a NULL or released view or out, ranks that differ, or a section that
+ * does not fit inside the view.
+ */
+amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
+                                  amp_extent extent, amp_array_view **out);
+
+/*
+ * The rank N-1 view of view with its leading index fixed at i (C++ AMP's
+ * view[i] on a view of rank 2 or 3): row i of a matrix. A new handle, as
+ * with amp_array_view_section(). Returns AMP_ERROR_INVALID_ARGUMENT for a
+ * rank-1 view or an i outside its leading dimension.
+ */
+amp_status amp_array_view_project(const amp_array_view *view, int i, amp_array_view **out);
+
+/*
+ * The same elements with another extent of the same size (C++ AMP's
+ * view_as): a rank-1 view of 12 elements as 3x4, or a matrix as a vector.
+ * The view's elements must be contiguous. A new handle. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for another number of elements, a bad extent,
+ * or a section of part of each row.
+ */
+amp_status amp_array_view_view_as(const amp_array_view *view, amp_extent extent,
+                                  amp_array_view **out);
+
+/*
+ * The same bytes as elements of another type (C++ AMP's reinterpret_as):
+ * a rank-1 view of n floats as n ints, or of 2n ints as n doubles. Only for
+ * rank-1 views whose bytes and offset are whole elements of the new type.
+ * A new handle. Returns AMP_ERROR_INVALID_ARGUMENT otherwise.
+ */
+amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_type type,
+                                         amp_array_view **out);
+
+/*
+ * Make the view's data current on the device of av (NULL: the default
+ * accelerator view), uploading its stale bytes now rather than at the next
+ * kernel (C++ AMP's synchronize_to). Statuses as amp_array_view_synchronize().
+ */
+amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av);
 
 /* The view's extent; rank 0 for a NULL view. */
 amp_extent amp_array_view_get_extent(const amp_array_view *view);

@@ -51,6 +51,7 @@
 #include <stdint.h>
 
 #include "accelerator.h"
+#include "array.h"
 #include "array_view.h"
 #include "capture_map.h"
 #include "extent.h"
@@ -237,6 +238,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 #define AMP__CAPTURE_ONE(x)                                                                        \
     _Generic((x),                                                                                  \
         amp_array_view *: amp__capture_view,                                                       \
+        amp_array *: amp__capture_array,                                                           \
         amp_constant: amp__capture_constant,                                                       \
         amp_function: amp__capture_function,                                                       \
         int: amp__capture_int,                                                                     \
@@ -248,6 +250,13 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 static inline amp_capture amp__capture_view(const char *name, amp_array_view *v)
 {
     amp_capture c = {name, AMP_CAPTURE_VIEW, (amp_elem_type)0, {.view = v}};
+    return c;
+}
+/* An array is captured as its whole view (NULL when released). */
+amp_array_view *amp__array_view_of(const amp_array *a);
+static inline amp_capture amp__capture_array(const char *name, amp_array *a)
+{
+    amp_capture c = {name, AMP_CAPTURE_VIEW, (amp_elem_type)0, {.view = amp__array_view_of(a)}};
     return c;
 }
 static inline amp_capture amp__capture_constant(const char *name, amp_constant k)

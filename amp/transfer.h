@@ -21,7 +21,8 @@ extern "C" {
 typedef enum amp_transfer_direction {
     AMP_TO_DEVICE = 0, /* an upload */
     AMP_TO_HOST = 1,   /* a download */
-    AMP_DIRECTION_COUNT = 2
+    AMP_ON_DEVICE = 2, /* a copy from one buffer to another on a device */
+    AMP_DIRECTION_COUNT = 3
 } amp_transfer_direction;
 
 /* Why data moved. */
@@ -30,7 +31,7 @@ typedef enum amp_transfer_reason {
     AMP_REASON_HOST_ACCESS = 1, /* amp_array_view_data() on a stale host copy */
     AMP_REASON_SYNCHRONIZE = 2, /* amp_array_view_synchronize() */
     AMP_REASON_RELEASE = 3,     /* the last view of the data was released */
-    AMP_REASON_COPY = 4,        /* an explicit copy */
+    AMP_REASON_COPY = 4,        /* an explicit copy (amp_copy_*) */
     AMP_REASON_COUNT = 5
 } amp_transfer_reason;
 
@@ -41,6 +42,7 @@ typedef struct amp_transfer_stats {
     /* the same, summed over reasons */
     uint64_t uploads, upload_bytes;
     uint64_t downloads, download_bytes;
+    uint64_t device_copies, device_copy_bytes;
 } amp_transfer_stats;
 
 /* The name of a reason, such as "kernel" or "synchronize". */

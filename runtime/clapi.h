@@ -55,6 +55,21 @@
       (cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *o, const size_t *g,             \
        const size_t *l, cl_uint ne, const cl_event *w, cl_event *e),                               \
       (q, k, dim, o, g, l, ne, w, e))                                                              \
+    X(EnqueueWriteBufferRect,                                                                      \
+      (cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,                \
+       const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, const void *p,            \
+       cl_uint ne, const cl_event *w, cl_event *e),                                                \
+      (q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, ne, w, e))                                       \
+    X(EnqueueReadBufferRect,                                                                       \
+      (cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,                \
+       const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, void *p, cl_uint ne,       \
+       const cl_event *w, cl_event *e),                                                            \
+      (q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, ne, w, e))                                       \
+    X(EnqueueCopyBufferRect,                                                                       \
+      (cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dO,                 \
+       const size_t *r, size_t srp, size_t ssp, size_t drp, size_t dsp, cl_uint ne,                \
+       const cl_event *w, cl_event *e),                                                            \
+      (q, s, d, so, dO, r, srp, ssp, drp, dsp, ne, w, e))                                          \
     X(Finish, (cl_command_queue q), (q))                                                           \
     X(Flush, (cl_command_queue q), (q))
 

@@ -1,37 +1,72 @@
 /*
- * runtime/coherence.c - lazy copies between host memory and devices, and the
- * transfer ledger.
+ * runtime/coherence.c - lazy copies between host memory and devices, by
+ * the byte ranges views cover, and the transfer ledger.
+ *
+ * Invariant: every byte of a source that is not in `undefined` is current
+ * in at least one copy (host or device); a copy's `stale` set holds the
+ * bytes in which it is older than that. A record without host memory acts
+ * as if its host copy were stale wherever the data is defined; the memory
+ * is allocated (and its stale set filled so) on the first host access.
  */
 #include "coherence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <uthash.h>
 
 #include "error.h"
 #include "runtime.h"
+
+/* Device buffers have this many spare bytes past the data: threads past the
+ * extent of a padded domain are sent there (codegen.c, AMP_AT), whatever
+ * the element type. They are never copied. */
+#define COH_SPARE_BYTES 64
 
 struct coh_copy {
     coh_copy *next;
     amp_accelerator *acc;
     amp_accelerator_view *last_view; /* the queue that last used it: later copies wait on it */
     cl_mem mem;
-    int valid;
+    rg_set stale;
 };
 
 struct coh_source {
-    void *host; /* the key: the caller's memory */
+    void *host;      /* the caller's memory, or the record's own, or NULL */
+    int owns_host;   /* host was allocated here */
+    int hashed;      /* in `sources`, by the caller's pointer */
+    void *key;       /* the caller's pointer (the hash key) */
     size_t bytes;
-    size_t elem_size;
-    int views;      /* live views of this memory */
-    int host_valid; /* the host memory holds the newest data */
-    int discarded;  /* the data is not needed: skip the next copy */
+    int refs;
+    rg_set host_stale; /* meaningful once host is set */
+    rg_set undefined;
+    amp_accelerator *home; /* arrays: the device the data lives on */
     coh_copy *copies;
     amp_transfer_stats stats;
     UT_hash_handle hh;
+    coh_source *prev, *next; /* every record, for shutdown */
 };
 
-static coh_source *sources; /* every live record, by host address */
+static coh_source *sources; /* records of the caller's memory, by pointer */
+static coh_source *all_sources;
+
+static void link_source(coh_source *src)
+{
+    src->next = all_sources;
+    if (all_sources)
+        all_sources->prev = src;
+    all_sources = src;
+}
+
+static void unlink_source(coh_source *src)
+{
+    if (src->prev)
+        src->prev->next = src->next;
+    else
+        all_sources = src->next;
+    if (src->next)
+        src->next->prev = src->prev;
+}
 static amp_transfer_stats global_stats;
 
 static const char *reason_names[AMP_REASON_COUNT] = {"kernel", "host access", "synchronize",
@@ -43,69 +78,81 @@ const char *amp_transfer_reason_name(amp_transfer_reason reason)
 }
 
 static void stats_add(amp_transfer_stats *s, amp_transfer_direction dir,
-                      amp_transfer_reason reason, size_t bytes)
+                      amp_transfer_reason reason, int64_t bytes)
 {
     s->count[dir][reason]++;
-    s->bytes[dir][reason] += bytes;
+    s->bytes[dir][reason] += (uint64_t)bytes;
     if (dir == AMP_TO_DEVICE) {
         s->uploads++;
-        s->upload_bytes += bytes;
-    } else {
+        s->upload_bytes += (uint64_t)bytes;
+    } else if (dir == AMP_TO_HOST) {
         s->downloads++;
-        s->download_bytes += bytes;
+        s->download_bytes += (uint64_t)bytes;
+    } else {
+        s->device_copies++;
+        s->device_copy_bytes += (uint64_t)bytes;
     }
 }
 
 static void record(coh_source *src, amp_transfer_direction dir, amp_transfer_reason reason,
-                   const amp_accelerator *acc, const char *label)
+                   int64_t bytes, const amp_accelerator *acc, const char *label)
 {
-    stats_add(&src->stats, dir, reason, src->bytes);
-    stats_add(&global_stats, dir, reason, src->bytes);
-    if (rt_trace_transfers())
-        fprintf(stderr, "[amp] %-8s %10zu bytes %s %s  (%s%s%s, host memory %p)\n",
-                dir == AMP_TO_DEVICE ? "upload" : "download", src->bytes,
-                dir == AMP_TO_DEVICE ? "to" : "from", acc->name,
-                amp_transfer_reason_name(reason), label ? ", view " : "", label ? label : "",
-                src->host);
+    stats_add(&src->stats, dir, reason, bytes);
+    stats_add(&global_stats, dir, reason, bytes);
+    if (rt_trace_transfers()) {
+        static const char *const verb[] = {"upload", "download", "copy"};
+        static const char *const prep[] = {"to", "from", "on"};
+        fprintf(stderr, "[amp] %-8s %10lld bytes %s %s  (%s%s%s, %s %p)\n", verb[dir],
+                (long long)bytes, prep[dir], acc->name, amp_transfer_reason_name(reason),
+                label ? ", view " : "", label ? label : "",
+                src->hashed ? "host memory" : "data", src->hashed ? src->key : (void *)src);
+    }
 }
 
-amp_status coh_source_acquire(void *host, size_t bytes, size_t elem_size, coh_source **out)
+static amp_status no_memory(void)
+{
+    return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory tracking a view's data.");
+}
+
+/* dst = [0, bytes) less `undefined`: what a new copy lacks. */
+static int stale_everywhere_defined(const coh_source *src, rg_set *dst)
+{
+    rg_clear(dst);
+    if (!rg_add(dst, 0, (int64_t)src->bytes))
+        return 0;
+    for (size_t i = 0; i < src->undefined.count; i++)
+        if (!rg_remove(dst, src->undefined.lo[i], src->undefined.hi[i]))
+            return 0;
+    return 1;
+}
+
+amp_status coh_source_acquire(void *host, size_t bytes, coh_source **out)
 {
     coh_source *src = NULL;
     HASH_FIND_PTR(sources, &host, src);
     if (src) {
-        if (src->elem_size != elem_size || src->bytes < bytes)
+        if (src->bytes < bytes)
             return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "Host memory %p is already wrapped by a live view of %zu bytes with"
-                           " %zu-byte elements; a new view of it must have the same element size"
-                           " and fit inside (%zu bytes of %zu-byte elements asked). Release the"
-                           " other view first, or view the larger memory first.",
-                           host, src->bytes, src->elem_size, bytes, elem_size);
-        src->views++;
+                           "Host memory %p is already wrapped by a live view of %zu bytes; a new"
+                           " view of it must fit inside (%zu bytes asked). Release the other"
+                           " view first, or view the larger memory first.",
+                           host, src->bytes, bytes);
+        src->refs++;
         *out = src;
         return AMP_OK;
     }
     src = calloc(1, sizeof *src);
     if (!src)
-        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a view.");
+        return no_memory();
     src->host = host;
+    src->key = host;
+    src->hashed = 1;
     src->bytes = bytes;
-    src->elem_size = elem_size;
-    src->views = 1;
-    src->host_valid = 1;
-    HASH_ADD_PTR(sources, host, src);
+    src->refs = 1;
+    HASH_ADD_PTR(sources, key, src);
+    link_source(src);
     *out = src;
     return AMP_OK;
-}
-
-void *coh_source_host(const coh_source *src)
-{
-    return src->host;
-}
-
-size_t coh_source_elements(const coh_source *src)
-{
-    return src->bytes / src->elem_size;
 }
 
 static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
@@ -116,123 +163,434 @@ static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
     return NULL;
 }
 
-/* Bring the host copy up to date from the newest device copy. */
-static amp_status download(coh_source *src, amp_transfer_reason reason)
+static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char *label,
+                           coh_copy **out)
 {
-    coh_copy *from = NULL;
-    for (coh_copy *c = src->copies; c && !from; c = c->next)
-        if (c->valid)
-            from = c;
-    if (!from) {
-        /* No copy holds the data: it was discarded, or a failed kernel left
-         * nothing valid. The host memory keeps what it had. */
-        src->host_valid = 1;
-        return AMP_OK;
+    amp_accelerator *acc = av->acc;
+    coh_copy *c = calloc(1, sizeof *c);
+    if (!c || !stale_everywhere_defined(src, &c->stale)) {
+        if (c)
+            rg_free(&c->stale);
+        free(c);
+        return no_memory();
     }
-    /* A blocking read on the queue that last used the buffer waits for the
-     * kernels that write it. */
-    cl_int rc = clapi.EnqueueReadBuffer(from->last_view->queue, from->mem, CL_TRUE, 0, src->bytes,
-                                        src->host, 0, NULL, NULL);
-    if (rc != CL_SUCCESS)
-        return err_cl(rc, "clEnqueueReadBuffer", "Copying a view back to the host");
-    src->host_valid = 1;
-    record(src, AMP_TO_HOST, reason, from->acc, NULL);
+    cl_int rc = CL_SUCCESS;
+    c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
+                                NULL, &rc);
+    if (!c->mem) {
+        rg_free(&c->stale);
+        free(c);
+        if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||
+            (uint64_t)src->bytes > acc->global_mem)
+            return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                           "View '%s' needs %zu bytes on %s, which has %llu bytes of memory"
+                           " (%s). Use smaller views or another accelerator.",
+                           label ? label : "(unnamed)", src->bytes, acc->name,
+                           (unsigned long long)acc->global_mem, err_cl_name(rc));
+        return err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
+    }
+    c->acc = acc;
+    c->last_view = av;
+    c->next = src->copies;
+    src->copies = c;
+    *out = c;
     return AMP_OK;
 }
 
-amp_status coh_device_ready(coh_source *src, amp_accelerator_view *av, const char *label,
-                            cl_mem *mem)
+amp_status coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
+                             coh_source **out)
 {
-    amp_accelerator *acc = av->acc;
-    coh_copy *c = copy_on(src, acc);
-    if (!c) {
-        c = calloc(1, sizeof *c);
-        if (!c)
-            return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory for a device copy.");
-        cl_int rc = CL_SUCCESS;
-        /* One spare element past the end: threads past the extent of a
-         * padded domain are sent there (codegen.c, AMP_AT). It is never
-         * copied. */
-        c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + src->elem_size,
-                                    NULL, &rc);
-        if (!c->mem) {
-            free(c);
-            if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||
-                (uint64_t)src->bytes > acc->global_mem)
-                return err_set(AMP_ERROR_OUT_OF_MEMORY,
-                               "View '%s' needs %zu bytes on %s, which has %llu bytes of memory"
-                               " (%s). Use smaller views or another accelerator.",
-                               label, src->bytes, acc->name, (unsigned long long)acc->global_mem,
-                               err_cl_name(rc));
-            return err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
-        }
-        c->acc = acc;
-        c->last_view = av;
-        c->next = src->copies;
-        src->copies = c;
+    coh_source *src = calloc(1, sizeof *src);
+    if (!src)
+        return no_memory();
+    src->bytes = bytes;
+    src->refs = 1;
+    if (!rg_add(&src->undefined, 0, (int64_t)bytes)) {
+        free(src);
+        return no_memory();
     }
-    if (!c->valid) {
-        if (src->discarded) {
-            src->discarded = 0;
-        } else {
-            if (!src->host_valid) {
-                /* The newest data is on another device: bring it through the host. */
-                amp_status st = download(src, AMP_REASON_KERNEL);
-                if (st != AMP_OK)
-                    return st;
-            }
-            /* Blocking, so that the caller may change its memory as soon as
-             * this returns, as with any C API. */
-            cl_int rc = clapi.EnqueueWriteBuffer(av->queue, c->mem, CL_TRUE, 0, src->bytes,
-                                                 src->host, 0, NULL, NULL);
-            if (rc != CL_SUCCESS)
-                return err_cl(rc, "clEnqueueWriteBuffer", "Copying a view to the device");
-            record(src, AMP_TO_DEVICE, AMP_REASON_KERNEL, acc, label);
+    if (home) {
+        src->home = home->acc;
+        coh_copy *c;
+        amp_status st = new_copy(src, home, label, &c);
+        if (st != AMP_OK) {
+            rg_free(&src->undefined);
+            free(src);
+            return st;
         }
-        c->valid = 1;
+    }
+    link_source(src);
+    *out = src;
+    return AMP_OK;
+}
+
+amp_status coh_source_wrap(void *host, size_t bytes, coh_source **out)
+{
+    coh_source *src = calloc(1, sizeof *src);
+    if (!src)
+        return no_memory();
+    src->host = host;
+    src->bytes = bytes;
+    src->refs = 1;
+    link_source(src);
+    *out = src;
+    return AMP_OK;
+}
+
+void coh_source_retain(coh_source *src)
+{
+    src->refs++;
+}
+
+void *coh_source_user_host(const coh_source *src)
+{
+    return src->hashed ? src->host : NULL;
+}
+
+size_t coh_source_bytes(const coh_source *src)
+{
+    return src->bytes;
+}
+
+amp_accelerator *coh_source_home(const coh_source *src)
+{
+    return src->home;
+}
+
+/* ---- Copies of boxes ---- */
+
+/* OpenCL's rectangle arguments for a box: origin (x bytes, y rows, z
+ * slices), region, and pitches. */
+typedef struct rect {
+    size_t origin[3], region[3], row_pitch, slice_pitch;
+} rect;
+
+static rect rect_of(const rg_box *b)
+{
+    rect r;
+    r.row_pitch = (size_t)(b->rows[1] > 1 ? b->pitch[1] : b->width);
+    r.slice_pitch = (size_t)(b->rows[0] > 1 ? b->pitch[0] : (int64_t)r.row_pitch * b->rows[1]);
+    size_t off = (size_t)b->offset;
+    r.origin[2] = off / r.slice_pitch;
+    off %= r.slice_pitch;
+    r.origin[1] = off / r.row_pitch;
+    r.origin[0] = off % r.row_pitch;
+    r.region[0] = (size_t)b->width;
+    r.region[1] = (size_t)b->rows[1];
+    r.region[2] = (size_t)b->rows[0];
+    return r;
+}
+
+static int box_contiguous(const rg_box *b)
+{
+    int64_t n = b->rows[1] * b->width;
+    return (b->rows[1] == 1 || b->pitch[1] == b->width) && (b->rows[0] == 1 || b->pitch[0] == n);
+}
+
+/* Host and device addresses of one transfer: the same box in both, except
+ * for copies between two sources. */
+typedef struct xfer {
+    coh_source *src;
+    coh_copy *copy;
+    amp_transfer_direction dir;
+    amp_transfer_reason reason;
+    const char *label;
+    amp_accelerator_view *queue_view;
+    char *host;           /* host memory the device box maps onto */
+    amp_status status;
+} xfer;
+
+/* Move one contiguous range [lo, hi) of the source between host and device. */
+static int move_range(int64_t lo, int64_t hi, void *user)
+{
+    xfer *x = user;
+    cl_command_queue q = x->queue_view->queue;
+    cl_int rc;
+    /* Blocking both ways: an upload, so that the caller may change its
+     * memory as soon as the call returns, as with any C API; a download,
+     * so that the data is there when it does. */
+    if (x->dir == AMP_TO_DEVICE)
+        rc = clapi.EnqueueWriteBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
+                                      x->host + lo, 0, NULL, NULL);
+    else
+        rc = clapi.EnqueueReadBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
+                                     x->host + lo, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        x->status = err_cl(rc, x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBuffer"
+                                                       : "clEnqueueReadBuffer",
+                           x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
+                                                   : "Copying a view back to the host");
+        return 1;
+    }
+    record(x->src, x->dir, x->reason, hi - lo, x->copy->acc, x->label);
+    return 0;
+}
+
+/* Move a whole box as one rectangle. */
+static amp_status move_box(xfer *x, const rg_box *b)
+{
+    if (box_contiguous(b))
+        return move_range(b->offset, b->offset + rg_box_bytes(b), x) ? x->status : AMP_OK;
+    rect r = rect_of(b);
+    cl_command_queue q = x->queue_view->queue;
+    cl_int rc;
+    if (x->dir == AMP_TO_DEVICE)
+        rc = clapi.EnqueueWriteBufferRect(q, x->copy->mem, CL_TRUE, r.origin, r.origin, r.region,
+                                          r.row_pitch, r.slice_pitch, r.row_pitch,
+                                          r.slice_pitch, x->host, 0, NULL, NULL);
+    else
+        rc = clapi.EnqueueReadBufferRect(q, x->copy->mem, CL_TRUE, r.origin, r.origin, r.region,
+                                         r.row_pitch, r.slice_pitch, r.row_pitch, r.slice_pitch,
+                                         x->host, 0, NULL, NULL);
+    if (rc != CL_SUCCESS)
+        return err_cl(rc,
+                      x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBufferRect"
+                                              : "clEnqueueReadBufferRect",
+                      x->dir == AMP_TO_DEVICE ? "Copying a section to the device"
+                                              : "Copying a section back to the host");
+    record(x->src, x->dir, x->reason, rg_box_bytes(b), x->copy->acc, x->label);
+    return AMP_OK;
+}
+
+/* Move the bytes of box b that are in `need`: the whole box as one
+ * rectangle when all of it is needed, else range by range. */
+static amp_status move_needed(xfer *x, const rg_set *need, const rg_box *b)
+{
+    int64_t n = rg_box_overlap(need, b);
+    if (n == 0)
+        return AMP_OK;
+    if (n == rg_box_bytes(b))
+        return move_box(x, b);
+    x->status = AMP_OK;
+    rg_each_in_box(need, b, move_range, x);
+    return x->status;
+}
+
+static amp_status ensure_host_memory(coh_source *src)
+{
+    if (src->host)
+        return AMP_OK;
+    src->host = malloc(src->bytes ? src->bytes : 1);
+    if (!src->host)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "Out of host memory: %zu bytes for the host copy of a view.", src->bytes);
+    src->owns_host = 1;
+    if (!stale_everywhere_defined(src, &src->host_stale)) {
+        free(src->host);
+        src->host = NULL;
+        src->owns_host = 0;
+        return no_memory();
+    }
+    return AMP_OK;
+}
+
+/* Copy the set `from` minus `less` into `to`. */
+static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
+{
+    rg_clear(to);
+    for (size_t i = 0; i < from->count; i++)
+        if (!rg_add(to, from->lo[i], from->hi[i]))
+            return 0;
+    for (size_t i = 0; i < less->count; i++)
+        if (!rg_remove(to, less->lo[i], less->hi[i]))
+            return 0;
+    return 1;
+}
+
+amp_status coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
+                          void **host)
+{
+    amp_status st = ensure_host_memory(src);
+    if (st != AMP_OK)
+        return st;
+    /* Each device supplies the stale bytes it holds current; with one
+     * device that is all of them. */
+    rg_set supply = RG_SET_INIT;
+    for (coh_copy *c = src->copies; c && rg_box_overlap(&src->host_stale, box) > 0;
+         c = c->next) {
+        if (!set_minus(&supply, &src->host_stale, &c->stale)) {
+            st = no_memory();
+            break;
+        }
+        xfer x = {src, c, AMP_TO_HOST, reason, NULL, c->last_view, src->host, AMP_OK};
+        st = move_needed(&x, &supply, box);
+        if (st == AMP_OK && !rg_remove_in_box(&src->host_stale, &supply, box))
+            st = no_memory();
+        if (st != AMP_OK)
+            break;
+    }
+    rg_free(&supply);
+    if (st == AMP_OK)
+        *host = src->host;
+    return st;
+}
+
+/* Nonzero when some of [lo, hi) is stale on the host too. */
+static int stale_on_host(int64_t lo, int64_t hi, void *user)
+{
+    const coh_source *src = user;
+    rg_box r = rg_box_linear(lo, hi - lo);
+    return rg_box_overlap(&src->host_stale, &r) > 0;
+}
+
+amp_status coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
+                            const char *label, cl_mem *mem)
+{
+    coh_copy *c = copy_on(src, av->acc);
+    amp_status st = AMP_OK;
+    if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
+        return st;
+    if (rg_box_overlap(&c->stale, box) > 0) {
+        /* Bytes this device lacks and the host lacks too are on another
+         * device: bring them through the host first. */
+        int through_host =
+            !src->host || (rg_box_overlap(&src->host_stale, box) > 0 &&
+                           rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
+        if (through_host) {
+            void *host;
+            st = coh_host_ready(src, box, AMP_REASON_KERNEL, &host);
+            if (st != AMP_OK)
+                return st;
+        }
+        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, av, src->host, AMP_OK};
+        st = move_needed(&x, &c->stale, box);
+        if (st != AMP_OK)
+            return st;
+        if (!rg_remove_box(&c->stale, box))
+            return no_memory();
     }
     c->last_view = av;
     *mem = c->mem;
     return AMP_OK;
 }
 
-void coh_device_written(coh_source *src, amp_accelerator_view *av)
+/* Every copy but `current` (NULL: the host's) is stale in the box. */
+static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *box)
 {
+    int ok = 1;
     for (coh_copy *c = src->copies; c; c = c->next)
-        c->valid = c->acc == av->acc;
-    src->host_valid = 0;
-    src->discarded = 0;
+        ok &= c == current ? rg_remove_box(&c->stale, box) : rg_add_box(&c->stale, box);
+    if (src->host)
+        ok &= current ? rg_add_box(&src->host_stale, box) : rg_remove_box(&src->host_stale, box);
+    ok &= rg_remove_box(&src->undefined, box);
+    return ok ? AMP_OK : no_memory();
 }
 
-amp_status coh_host_ready(coh_source *src, amp_transfer_reason reason)
+void coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
 {
-    if (src->host_valid)
-        return AMP_OK;
-    if (src->discarded) {
-        /* Discarded data need not be fetched: the host memory is current by
-         * definition, and its content is whatever it holds. */
-        src->discarded = 0;
-        src->host_valid = 1;
-        return AMP_OK;
+    coh_copy *c = copy_on(src, av->acc);
+    if (c) {
+        c->last_view = av;
+        (void)written_at(src, c, box);
     }
-    return download(src, reason);
 }
 
-void coh_host_written(coh_source *src)
+amp_status coh_host_written(coh_source *src, const rg_box *box)
 {
-    for (coh_copy *c = src->copies; c; c = c->next)
-        c->valid = 0;
-    src->host_valid = 1;
-    src->discarded = 0;
+    amp_status st = ensure_host_memory(src);
+    return st == AMP_OK ? written_at(src, NULL, box) : st;
 }
 
-void coh_discard(coh_source *src)
+amp_status coh_discard(coh_source *src, const rg_box *box)
 {
+    int ok = 1;
     for (coh_copy *c = src->copies; c; c = c->next)
-        c->valid = 0;
-    src->host_valid = 0;
-    src->discarded = 1;
+        ok &= rg_remove_box(&c->stale, box);
+    if (src->host)
+        ok &= rg_remove_box(&src->host_stale, box);
+    ok &= rg_add_box(&src->undefined, box);
+    return ok ? AMP_OK : no_memory();
 }
+
+/* ---- Copies between sources ---- */
+
+/* Where a box of src is current as a whole: a device copy (*from set), the
+ * host (*from NULL, returns 1), or neither (returns 0). */
+static int current_at(coh_source *src, const rg_box *box, coh_copy **from)
+{
+    *from = NULL;
+    if (src->host && rg_box_overlap(&src->host_stale, box) == 0)
+        return 1;
+    for (coh_copy *c = src->copies; c; c = c->next)
+        if (rg_box_overlap(&c->stale, box) == 0) {
+            *from = c;
+            return 1;
+        }
+    return 0;
+}
+
+static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
+{
+    for (int64_t i = 0; i < sbox->rows[0]; i++)
+        for (int64_t r = 0; r < sbox->rows[1]; r++)
+            memmove(dst + dbox->offset + i * dbox->pitch[0] + r * dbox->pitch[1],
+                    src + sbox->offset + i * sbox->pitch[0] + r * sbox->pitch[1],
+                    (size_t)sbox->width);
+}
+
+amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
+                        const rg_box *dbox)
+{
+    coh_copy *from;
+    amp_status st = AMP_OK;
+    if (!current_at(src, sbox, &from)) {
+        void *h;
+        if ((st = coh_host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
+            return st;
+        from = NULL;
+    }
+    /* Where dst's data lives: an array's device, else its host memory. */
+    coh_copy *to = dst->home ? copy_on(dst, dst->home) : NULL;
+    if (to && from && from->acc != to->acc) {
+        /* Two devices: through src's host memory. */
+        void *h;
+        if ((st = coh_host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
+            return st;
+        from = NULL;
+    }
+    if (!to && (st = ensure_host_memory(dst)) != AMP_OK)
+        return st;
+    /* Data moving into dst's memory replaces whatever it had there. */
+    if (to && !rg_remove_box(&to->stale, dbox))
+        return no_memory();
+    if (!to && !rg_remove_box(&dst->host_stale, dbox))
+        return no_memory();
+
+    rect sr = rect_of(sbox), dr = rect_of(dbox);
+    cl_int rc = CL_SUCCESS;
+    const char *call = NULL;
+    if (from && to) {
+        rc = clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
+                                         dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
+                                         dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
+        if (rc == CL_SUCCESS)
+            rc = clapi.Finish(to->last_view->queue);
+        call = "clEnqueueCopyBufferRect";
+        if (rc == CL_SUCCESS)
+            record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, rg_box_bytes(dbox), to->acc, NULL);
+    } else if (from) {
+        rc = clapi.EnqueueReadBufferRect(from->last_view->queue, from->mem, CL_TRUE, sr.origin,
+                                         dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
+                                         dr.row_pitch, dr.slice_pitch, dst->host, 0, NULL, NULL);
+        call = "clEnqueueReadBufferRect";
+        if (rc == CL_SUCCESS)
+            record(src, AMP_TO_HOST, AMP_REASON_COPY, rg_box_bytes(sbox), from->acc, NULL);
+    } else if (to) {
+        rc = clapi.EnqueueWriteBufferRect(to->last_view->queue, to->mem, CL_TRUE, dr.origin,
+                                          sr.origin, sr.region, dr.row_pitch, dr.slice_pitch,
+                                          sr.row_pitch, sr.slice_pitch, src->host, 0, NULL, NULL);
+        call = "clEnqueueWriteBufferRect";
+        if (rc == CL_SUCCESS)
+            record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, rg_box_bytes(dbox), to->acc, NULL);
+    } else {
+        host_copy_box(dst->host, dbox, src->host, sbox);
+    }
+    if (rc != CL_SUCCESS)
+        return err_cl(rc, call, "Copying data");
+    return written_at(dst, to, dbox);
+}
+
+/* ---- Release and the ledger ---- */
 
 static void free_copies(coh_source *src)
 {
@@ -240,19 +598,35 @@ static void free_copies(coh_source *src)
     while (c) {
         coh_copy *next = c->next;
         clapi.ReleaseMemObject(c->mem);
+        rg_free(&c->stale);
         free(c);
         c = next;
     }
     src->copies = NULL;
 }
 
+static amp_status write_back(coh_source *src, amp_transfer_reason reason)
+{
+    if (!src->hashed)
+        return AMP_OK; /* no caller's memory to write to */
+    rg_box all = rg_box_linear(0, (int64_t)src->bytes);
+    void *host;
+    return coh_host_ready(src, &all, reason, &host);
+}
+
 amp_status coh_source_release(coh_source *src)
 {
-    if (--src->views > 0)
+    if (--src->refs > 0)
         return AMP_OK;
-    amp_status st = coh_host_ready(src, AMP_REASON_RELEASE);
-    HASH_DEL(sources, src);
+    amp_status st = write_back(src, AMP_REASON_RELEASE);
+    if (src->hashed)
+        HASH_DEL(sources, src);
+    unlink_source(src);
     free_copies(src);
+    if (src->owns_host)
+        free(src->host);
+    rg_free(&src->host_stale);
+    rg_free(&src->undefined);
     free(src);
     return st;
 }
@@ -275,13 +649,21 @@ void coh_reset_global_stats(void)
 
 void coh_drop_all_device_copies(void)
 {
-    coh_source *src, *tmp;
-    HASH_ITER(hh, sources, src, tmp)
-    {
+    for (coh_source *src = all_sources; src; src = src->next) {
         /* Best effort: a failure leaves the host memory as it was. */
-        (void)coh_host_ready(src, AMP_REASON_SYNCHRONIZE);
-        src->host_valid = 1;
-        src->discarded = 0;
+        (void)write_back(src, AMP_REASON_SYNCHRONIZE);
+        if (!src->hashed && !src->host) {
+            /* Data only a device held is gone with it. */
+            rg_clear(&src->undefined);
+            (void)rg_add(&src->undefined, 0, (int64_t)src->bytes);
+        } else if (!src->hashed) {
+            /* The record's own host copy keeps what it has; what it lacked
+             * is gone with the device. */
+            for (size_t i = 0; i < src->host_stale.count; i++)
+                (void)rg_add(&src->undefined, src->host_stale.lo[i], src->host_stale.hi[i]);
+        }
         free_copies(src);
+        rg_clear(&src->host_stale);
+        src->home = NULL;
     }
 }

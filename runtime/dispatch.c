@@ -156,10 +156,17 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                 return err_set(AMP_ERROR_INVALID_ARGUMENT,
                                "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
                                name, v ? "released (or was never created)" : "NULL");
+            amp_accelerator *home = coh_source_home(v->src);
+            if (v->array && home && home != acc)
+                return err_set(AMP_ERROR_INVALID_OPERATION,
+                               "parallel_for_each at %s:%d: array '%s' lives on %s, and this"
+                               " kernel runs on %s. Copy it there (amp_copy into an array on"
+                               " that accelerator view), or capture a view of it.",
+                               k->file, k->line, name, home->name, acc->name);
             g->type = v->type;
             g->rank = v->extent.rank;
             g->is_const = v->is_const;
-            if (coh_source_elements(v->src) > INT_MAX)
+            if (coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
                 spec->wide = 1;
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             g->type = cap->type;
@@ -220,7 +227,8 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, const kc_en
         if (cap->kind == AMP_CAPTURE_VIEW) {
             amp_array_view *v = cap->value.view;
             cl_mem mem = NULL;
-            st = coh_device_ready(v->src, c->av, cap->name, &mem);
+            rg_box box = view_box(v);
+            st = coh_device_ready(v->src, c->av, &box, cap->name, &mem);
             if (st == AMP_OK)
                 st = set_arg(e, &arg, sizeof mem, &mem, cap->name);
             if (st == AMP_OK)
@@ -228,7 +236,9 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, const kc_en
             /* The spare element is the one past the data source's end. */
             if (st == AMP_OK && spec->guarded)
                 st = set_off_arg(e, &arg, spec->wide,
-                                 (int64_t)coh_source_elements(v->src) - v->offset, cap->name);
+                                 (int64_t)(coh_source_bytes(v->src) / amp_elem_size(v->type)) -
+                                     v->offset,
+                                 cap->name);
             for (int d = 0; d + 1 < v->extent.rank && st == AMP_OK; d++)
                 st = set_off_arg(e, &arg, spec->wide, v->strides[d], cap->name);
             for (int d = 0; d < v->extent.rank && st == AMP_OK; d++) {
@@ -367,8 +377,11 @@ static amp_status run(call *c)
     /* Only now, with the kernel queued, are the host copies of what it
      * writes stale. */
     for (int i = 0; i < c->captures.count; i++)
-        if ((e->written_mask >> i) & 1u)
-            coh_device_written(c->captures.items[i].value.view->src, c->av);
+        if ((e->written_mask >> i) & 1u) {
+            const amp_array_view *v = c->captures.items[i].value.view;
+            rg_box box = view_box(v);
+            coh_device_written(v->src, c->av, &box);
+        }
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (ock_installed())

@@ -3,6 +3,8 @@
  */
 #include "view.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <uthash.h>
 
@@ -60,8 +62,80 @@ static amp_status check_extent(const char *fn, amp_extent e)
     return AMP_OK;
 }
 
-static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
-                              int is_const, amp_array_view **out)
+rg_box view_box(const amp_array_view *v)
+{
+    int64_t es = (int64_t)amp_elem_size(v->type);
+    const int *d = v->extent.dims;
+    rg_box b;
+    b.offset = v->offset * es;
+    switch (v->extent.rank) {
+    case 1:
+        b.rows[0] = b.rows[1] = 1;
+        b.width = d[0] * es;
+        b.pitch[0] = b.pitch[1] = b.width;
+        break;
+    case 2:
+        b.rows[0] = 1;
+        b.rows[1] = d[0];
+        b.pitch[1] = v->strides[0] * es;
+        b.pitch[0] = b.pitch[1] * d[0];
+        b.width = d[1] * es;
+        break;
+    default:
+        b.rows[0] = d[0];
+        b.rows[1] = d[1];
+        b.pitch[0] = v->strides[0] * es;
+        b.pitch[1] = v->strides[1] * es;
+        b.width = d[2] * es;
+        break;
+    }
+    return b;
+}
+
+static void row_major_strides(amp_array_view *v)
+{
+    const amp_extent *e = &v->extent;
+    v->strides[0] = e->rank >= 2 ? e->dims[1] * (int64_t)(e->rank == 3 ? e->dims[2] : 1) : 1;
+    v->strides[1] = e->rank == 3 ? e->dims[2] : 1;
+}
+
+amp_status view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
+                     amp_array_view **out)
+{
+    amp_array_view *v = calloc(1, sizeof *v);
+    view_entry *e = calloc(1, sizeof *e);
+    if (!v || !e) {
+        free(v);
+        free(e);
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a view.");
+    }
+    v->src = src;
+    v->type = type;
+    v->extent = extent;
+    v->is_const = is_const;
+    row_major_strides(v);
+    e->view = v;
+    HASH_ADD_PTR(live_views, view, e);
+    *out = v;
+    return AMP_OK;
+}
+
+amp_status view_unmake(amp_array_view *v)
+{
+    view_entry *e = NULL;
+    HASH_FIND_PTR(live_views, &v, e);
+    if (e) {
+        HASH_DEL(live_views, e);
+        free(e);
+    }
+    amp_status st = coh_source_release(v->src);
+    free(v);
+    return st;
+}
+
+/* The checks every creation makes; the element count in *n. */
+static amp_status check_new(const char *fn, amp_elem_type type, amp_extent extent,
+                            amp_array_view **out, int64_t *n)
 {
     if (!out)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
@@ -75,38 +149,28 @@ static amp_status view_create(const char *fn, amp_elem_type type, amp_extent ext
     amp_status st = check_extent(fn, extent);
     if (st != AMP_OK)
         return st;
+    *n = amp_extent_size(extent);
+    if ((uint64_t)*n > SIZE_MAX / esize)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory.", fn,
+                       (long long)*n);
+    return AMP_OK;
+}
+
+static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
+                              int is_const, amp_array_view **out)
+{
+    int64_t n;
+    amp_status st = check_new(fn, type, extent, out, &n);
+    if (st != AMP_OK)
+        return st;
     if (!data)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
-    int64_t n = amp_extent_size(extent);
-    if ((uint64_t)n > SIZE_MAX / esize)
-        return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory.", fn,
-                       (long long)n);
-
-    amp_array_view *v = calloc(1, sizeof *v);
-    view_entry *e = calloc(1, sizeof *e);
-    if (!v || !e) {
-        free(v);
-        free(e);
-        return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
-    }
     rt_lock();
-    st = coh_source_acquire(data, (size_t)n * esize, esize, &v->src);
-    if (st == AMP_OK) {
-        v->type = type;
-        v->extent = extent;
-        v->is_const = is_const;
-        v->offset = 0;
-        v->strides[0] = extent.rank >= 2 ? extent.dims[1] * (int64_t)(extent.rank == 3 ? extent.dims[2] : 1) : 1;
-        v->strides[1] = extent.rank == 3 ? extent.dims[2] : 1;
-        e->view = v;
-        HASH_ADD_PTR(live_views, view, e);
-        *out = v;
-    }
+    coh_source *src = NULL;
+    st = coh_source_acquire(data, (size_t)n * amp_elem_size(type), &src);
+    if (st == AMP_OK && (st = view_make(src, type, extent, is_const, out)) != AMP_OK)
+        coh_source_release(src);
     rt_unlock();
-    if (st != AMP_OK) {
-        free(v);
-        free(e);
-    }
     return st;
 }
 
@@ -124,6 +188,22 @@ amp_status amp_array_view_create_const(amp_elem_type type, amp_extent extent, co
     return view_create("amp_array_view_create_const", type, extent, (void *)data, 1, out);
 }
 
+amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
+                                        amp_array_view **out)
+{
+    int64_t n;
+    amp_status st = check_new("amp_array_view_create_extent", type, extent, out, &n);
+    if (st != AMP_OK)
+        return st;
+    rt_lock();
+    coh_source *src = NULL;
+    st = coh_source_create((size_t)n * amp_elem_size(type), NULL, NULL, &src);
+    if (st == AMP_OK && (st = view_make(src, type, extent, 0, out)) != AMP_OK)
+        coh_source_release(src);
+    rt_unlock();
+    return st;
+}
+
 /* Look a handle up under the lock; on failure the lock is released. */
 static amp_status lock_live(const char *fn, const amp_array_view *v)
 {
@@ -139,6 +219,202 @@ static amp_status lock_live(const char *fn, const amp_array_view *v)
     return AMP_OK;
 }
 
+amp_status view_lock_live(const char *fn, const amp_array_view *v)
+{
+    return lock_live(fn, v);
+}
+
+/* A new handle onto the same data as parent: its type, extent, offset and
+ * strides are set by the caller from *derived. */
+static amp_status derive(const amp_array_view *parent, const amp_array_view *derived,
+                         amp_array_view **out)
+{
+    amp_array_view *v = NULL;
+    amp_status st = view_make(parent->src, derived->type, derived->extent, parent->is_const, &v);
+    if (st != AMP_OK)
+        return st;
+    coh_source_retain(parent->src);
+    v->offset = derived->offset;
+    v->strides[0] = derived->strides[0];
+    v->strides[1] = derived->strides[1];
+    *out = v;
+    return AMP_OK;
+}
+
+static const char *extent_text(amp_extent e, char *buf, size_t n)
+{
+    if (e.rank == 1)
+        snprintf(buf, n, "(%d)", e.dims[0]);
+    else if (e.rank == 2)
+        snprintf(buf, n, "(%d, %d)", e.dims[0], e.dims[1]);
+    else
+        snprintf(buf, n, "(%d, %d, %d)", e.dims[0], e.dims[1], e.dims[2]);
+    return buf;
+}
+
+amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
+                                  amp_extent extent, amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_section";
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp_status st = lock_live(fn, view);
+    if (st != AMP_OK)
+        return st;
+    st = check_extent(fn, extent);
+    if (st == AMP_OK && (origin.rank != view->extent.rank || extent.rank != view->extent.rank))
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view has rank %d, the origin rank %d and the extent rank %d; they"
+                     " must be equal.",
+                     fn, view->extent.rank, origin.rank, extent.rank);
+    for (int d = 0; st == AMP_OK && d < view->extent.rank; d++)
+        if (origin.i[d] < 0 || (int64_t)origin.i[d] + extent.dims[d] > view->extent.dims[d]) {
+            char a[48], b[48];
+            st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                         "%s: a section of extent %s at origin %d in dimension %d does not fit"
+                         " in the view's extent %s.",
+                         fn, extent_text(extent, a, sizeof a), origin.i[d], d,
+                         extent_text(view->extent, b, sizeof b));
+        }
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.extent = extent;
+        int64_t step[3] = {view->strides[0], view->strides[1], 1};
+        if (view->extent.rank == 2)
+            step[1] = 1;
+        if (view->extent.rank == 1)
+            step[0] = 1;
+        for (int k = 0; k < view->extent.rank; k++)
+            d.offset += origin.i[k] * step[k];
+        st = derive(view, &d, out);
+    }
+    rt_unlock();
+    return st;
+}
+
+amp_status amp_array_view_project(const amp_array_view *view, int i, amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_project";
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp_status st = lock_live(fn, view);
+    if (st != AMP_OK)
+        return st;
+    if (view->extent.rank < 2)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: a view of rank 1 has no projection (it would have rank 0); read the"
+                     " element instead.",
+                     fn);
+    else if (i < 0 || i >= view->extent.dims[0])
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: index %d is outside the view's leading dimension (0..%d).", fn, i,
+                     view->extent.dims[0] - 1);
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.offset += i * view->strides[0];
+        d.extent.rank = view->extent.rank - 1;
+        for (int k = 0; k < d.extent.rank; k++)
+            d.extent.dims[k] = view->extent.dims[k + 1];
+        d.extent.dims[d.extent.rank] = 0;
+        d.strides[0] = view->strides[1];
+        d.strides[1] = 1;
+        st = derive(view, &d, out);
+    }
+    rt_unlock();
+    return st;
+}
+
+/* Nonzero when the view's elements are one run in memory (a rank-1 view,
+ * or a section that spans whole rows). */
+static int is_contiguous(const amp_array_view *v)
+{
+    const int *d = v->extent.dims;
+    if (v->extent.rank == 2)
+        return d[0] == 1 || v->strides[0] == d[1];
+    if (v->extent.rank == 3)
+        return (d[1] == 1 || v->strides[1] == d[2]) &&
+               (d[0] == 1 || v->strides[0] == (int64_t)d[1] * d[2]);
+    return 1;
+}
+
+amp_status amp_array_view_view_as(const amp_array_view *view, amp_extent extent,
+                                  amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_view_as";
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp_status st = lock_live(fn, view);
+    if (st != AMP_OK)
+        return st;
+    st = check_extent(fn, extent);
+    char a[48], b[48];
+    if (st == AMP_OK && !is_contiguous(view))
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view's elements are not contiguous (a section of part of its"
+                     " rows), so it cannot be reshaped; copy it first.",
+                     fn);
+    else if (st == AMP_OK && amp_extent_size(extent) != amp_extent_size(view->extent))
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: extent %s has %lld elements and the view %s has %lld; a reshaped view"
+                     " must have as many.",
+                     fn, extent_text(extent, a, sizeof a), (long long)amp_extent_size(extent),
+                     extent_text(view->extent, b, sizeof b),
+                     (long long)amp_extent_size(view->extent));
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.extent = extent;
+        row_major_strides(&d);
+        st = derive(view, &d, out);
+    }
+    rt_unlock();
+    return st;
+}
+
+amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_type type,
+                                         amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_reinterpret_as";
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp_status st = lock_live(fn, view);
+    if (st != AMP_OK)
+        return st;
+    size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
+    int64_t bytes = amp_extent_size(view->extent) * (int64_t)from;
+    int64_t at = view->offset * (int64_t)from;
+    if (to == 0)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
+                     " AMP_DOUBLE.",
+                     fn, (int)type);
+    else if (view->extent.rank != 1)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: only a rank-1 view can be reinterpreted (as in C++ AMP); this one has"
+                     " rank %d. Use amp_array_view_view_as() to make it rank 1 first.",
+                     fn, view->extent.rank);
+    else if (bytes % (int64_t)to != 0 || at % (int64_t)to != 0)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: %lld bytes at byte %lld of the data are not a whole number of %s"
+                     " elements (%zu bytes each).",
+                     fn, (long long)bytes, (long long)at, amp_elem_type_name(type), to);
+    else if (bytes / (int64_t)to > INT32_MAX)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the result would have more than 2^31 - 1"
+                     " elements in one dimension.", fn);
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.type = type;
+        d.extent = amp_extent_1d((int)(bytes / (int64_t)to));
+        d.offset = at / (int64_t)to;
+        st = derive(view, &d, out);
+    }
+    rt_unlock();
+    return st;
+}
+
 amp_status amp_array_view_release(amp_array_view *view)
 {
     if (!view)
@@ -146,13 +422,14 @@ amp_status amp_array_view_release(amp_array_view *view)
     amp_status st = lock_live("amp_array_view_release", view);
     if (st != AMP_OK)
         return st;
-    view_entry *e = NULL;
-    HASH_FIND_PTR(live_views, &view, e);
-    HASH_DEL(live_views, e);
-    free(e);
-    st = coh_source_release(view->src);
+    if (view->array) {
+        rt_unlock();
+        return err_set(AMP_ERROR_INVALID_OPERATION,
+                       "amp_array_view_release: this view belongs to an array; release the"
+                       " array with amp_array_release().");
+    }
+    st = view_unmake(view);
     rt_unlock();
-    free(view);
     return st;
 }
 
@@ -161,7 +438,24 @@ amp_status amp_array_view_synchronize(amp_array_view *view)
     amp_status st = lock_live("amp_array_view_synchronize", view);
     if (st != AMP_OK)
         return st;
-    st = coh_host_ready(view->src, AMP_REASON_SYNCHRONIZE);
+    rg_box box = view_box(view);
+    void *host;
+    st = coh_host_ready(view->src, &box, AMP_REASON_SYNCHRONIZE, &host);
+    rt_unlock();
+    return st;
+}
+
+amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av)
+{
+    amp_status st = lock_live("amp_array_view_synchronize_to", view);
+    if (st != AMP_OK)
+        return st;
+    st = acc_resolve_view(av, &av);
+    if (st == AMP_OK) {
+        rg_box box = view_box(view);
+        cl_mem mem;
+        st = coh_device_ready(view->src, av, &box, view->label, &mem);
+    }
     rt_unlock();
     return st;
 }
@@ -180,11 +474,13 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
                        "amp_array_view_data: the view is const; read it with"
                        " amp_array_view_data_const().");
     }
-    st = coh_host_ready(view->src, AMP_REASON_HOST_ACCESS);
-    if (st == AMP_OK) {
-        coh_host_written(view->src);
-        *out = (char *)coh_source_host(view->src) + view->offset * (int64_t)amp_elem_size(view->type);
-    }
+    rg_box box = view_box(view);
+    void *host = NULL;
+    st = coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK)
+        st = coh_host_written(view->src, &box);
+    if (st == AMP_OK)
+        *out = (char *)host + view->offset * (int64_t)amp_elem_size(view->type);
     rt_unlock();
     return st;
 }
@@ -197,10 +493,11 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
     amp_status st = lock_live("amp_array_view_data_const", view);
     if (st != AMP_OK)
         return st;
-    st = coh_host_ready(view->src, AMP_REASON_HOST_ACCESS);
+    rg_box box = view_box(view);
+    void *host = NULL;
+    st = coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
-        *out = (const char *)coh_source_host(view->src) +
-               view->offset * (int64_t)amp_elem_size(view->type);
+        *out = (const char *)host + view->offset * (int64_t)amp_elem_size(view->type);
     rt_unlock();
     return st;
 }
@@ -210,9 +507,10 @@ amp_status amp_array_view_discard_data(amp_array_view *view)
     amp_status st = lock_live("amp_array_view_discard_data", view);
     if (st != AMP_OK)
         return st;
-    coh_discard(view->src);
+    rg_box box = view_box(view);
+    st = coh_discard(view->src, &box);
     rt_unlock();
-    return AMP_OK;
+    return st;
 }
 
 amp_status amp_array_view_refresh(amp_array_view *view)
@@ -220,9 +518,11 @@ amp_status amp_array_view_refresh(amp_array_view *view)
     amp_status st = lock_live("amp_array_view_refresh", view);
     if (st != AMP_OK)
         return st;
-    coh_host_written(view->src);
+    rg_box box = view_box(view);
+    if (coh_source_user_host(view->src))
+        st = coh_host_written(view->src, &box);
     rt_unlock();
-    return AMP_OK;
+    return st;
 }
 
 amp_extent amp_array_view_get_extent(const amp_array_view *view)

@@ -17,7 +17,25 @@ struct amp_array_view {
     int is_const;
     int64_t offset;     /* elements from the start of the data source */
     int64_t strides[2]; /* elements between consecutive indices of dims 0 and 1 */
+    const char *label;  /* for traces: the capture name of the last kernel, or NULL */
+    struct amp_array *array; /* the array this is the whole view of, for arrays' captures */
 };
+
+/* The bytes of its data source the view covers. */
+rg_box view_box(const amp_array_view *v);
+
+/* Make a view handle over src (taking over one reference of it), with
+ * row-major strides, and register it. Expects the runtime lock. */
+amp_status view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
+                     amp_array_view **out);
+
+/* As the public functions do: check the handle and take the runtime lock;
+ * on failure, the lock is not held. */
+amp_status view_lock_live(const char *fn, const amp_array_view *v);
+
+/* Unregister and free a handle made by view_make(), releasing its
+ * reference to the source. Expects the runtime lock. */
+amp_status view_unmake(amp_array_view *v);
 
 /* Nonzero when v is a handle that was created and not yet released. Expects
  * the runtime lock. */

@@ -219,8 +219,10 @@ static void a_larger_view_of_wrapped_memory_is_refused(void **state)
     assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &big),
                      AMP_ERROR_INVALID_ARGUMENT, "already wrapped");
     assert_null(big);
-    assert_amp_fails(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(N / 4), data, &big),
-                     AMP_ERROR_INVALID_ARGUMENT, "element size");
+    /* Another element type over the same bytes is the same data source
+     * (as amp_array_view_reinterpret_as makes it). */
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N / 2), data, &big));
+    assert_amp_ok(amp_array_view_release(big));
     assert_amp_ok(amp_array_view_release(small));
 }
 

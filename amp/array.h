@@ -1,0 +1,154 @@
+/*
+ * amp/array.h - data that lives on an accelerator (C++ AMP's array<T, N>),
+ * and explicit copies between arrays, views and host memory (copy and
+ * copy_async).
+ *
+ * An array is bound to one accelerator view: its memory is allocated there
+ * when it is created, kernels on that accelerator use it with no transfer,
+ * and data moves in or out only through the copies below or through a view
+ * of the array (amp_array_view_create_from_array). A kernel on another
+ * accelerator that captures the array gets AMP_ERROR_INVALID_OPERATION:
+ * copy it there first.
+ */
+#ifndef AMP_ARRAY_H
+#define AMP_ARRAY_H
+
+#include "accelerator.h"
+#include "array_view.h"
+#include "completion.h"
+#include "extent.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct amp_array amp_array;
+
+/*
+ * A new array of the type and extent on av (NULL: the default accelerator
+ * view), with undefined contents. Device memory is allocated now. Release
+ * it with amp_array_release(). Returns AMP_ERROR_INVALID_ARGUMENT for an
+ * unknown type, a bad extent or a NULL out; AMP_ERROR_OUT_OF_MEMORY when the
+ * device cannot hold it (the message says how much it has); the statuses of
+ * choosing the default accelerator.
+ */
+amp_status amp_array_create(amp_elem_type type, amp_extent extent, amp_accelerator_view *av,
+                            amp_array **out);
+
+/*
+ * As amp_array_create(), filled with amp_extent_size(extent) elements from
+ * host data (row-major), copied now. The caller keeps data.
+ */
+amp_status amp_array_create_from_host(amp_elem_type type, amp_extent extent, const void *data,
+                                      amp_accelerator_view *av, amp_array **out);
+
+/*
+ * A new array on av (NULL: the default accelerator view) with the type,
+ * extent and contents of a view or of another array: copied now, on the
+ * device when both are there.
+ */
+amp_status amp_array_create_from_view(const amp_array_view *view, amp_accelerator_view *av,
+                                      amp_array **out);
+amp_status amp_array_create_from_array(const amp_array *array, amp_accelerator_view *av,
+                                       amp_array **out);
+
+/*
+ * Release an array and its device memory. Views made of it keep the data
+ * alive until they are released too. NULL is a no-op. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a handle already released.
+ */
+amp_status amp_array_release(amp_array *array);
+
+/* The array's extent (rank 0 for NULL), element type (0 for NULL), and the
+ * accelerator view it lives on (NULL for NULL). */
+amp_extent amp_array_get_extent(const amp_array *array);
+amp_elem_type amp_array_get_type(const amp_array *array);
+amp_accelerator_view *amp_array_get_accelerator_view(const amp_array *array);
+
+/*
+ * A view of the whole array (C++ AMP's array_view(array)): kernels on the
+ * array's accelerator use it in place; host access through it copies the
+ * bytes it needs to memory the library owns. A new handle; release it.
+ */
+amp_status amp_array_view_create_from_array(amp_array *array, amp_array_view **out);
+
+/* ---- Copies ---- */
+
+/* One end of a copy: an array, a view, or host memory shaped like the other
+ * end (row-major, amp_extent_size elements). Make one with amp_data_of(). */
+typedef enum amp_data_kind { AMP_DATA_ARRAY = 1, AMP_DATA_VIEW, AMP_DATA_HOST } amp_data_kind;
+
+typedef struct amp_data {
+    amp_data_kind kind;
+    union {
+        amp_array *array;
+        amp_array_view *view;
+        void *host;
+        const void *host_const;
+    } as;
+} amp_data;
+
+static inline amp_data amp_data_array(const amp_array *a)
+{
+    amp_data d = {AMP_DATA_ARRAY, {.array = (amp_array *)a}};
+    return d;
+}
+static inline amp_data amp_data_view(const amp_array_view *v)
+{
+    amp_data d = {AMP_DATA_VIEW, {.view = (amp_array_view *)v}};
+    return d;
+}
+static inline amp_data amp_data_host(const void *p)
+{
+    amp_data d = {AMP_DATA_HOST, {.host_const = p}};
+    return d;
+}
+
+/* amp_data_of(x): an array, a view, or a host pointer, by x's C type. */
+#define amp_data_of(x)                                                                             \
+    _Generic((x),                                                                                  \
+        amp_array *: amp_data_array,                                                               \
+        const amp_array *: amp_data_array,                                                         \
+        amp_array_view *: amp_data_view,                                                           \
+        const amp_array_view *: amp_data_view,                                                     \
+        default: amp_data_host)(x)
+
+/*
+ * Copy src to dst (C++ AMP's copy): every direction C++ AMP allows, array
+ * to array, array to view, view to array, view to view, host to array or
+ * view, array or view to host. Both ends must have the same number of
+ * elements and element size, and views and arrays the same extent. Data
+ * moves once, from where src is current to where dst lives (device to
+ * device when both are on one accelerator); the ledger counts it as reason
+ * "copy". Returns AMP_ERROR_INVALID_ARGUMENT for NULL, released or
+ * mismatched ends, a const view as dst, or two host ends; OpenCL failures
+ * as amp_array_view_synchronize().
+ *   AMP_COPY(a, view)   is amp_copy(amp_data_of(a), amp_data_of(view))
+ */
+amp_status amp_copy(amp_data src, amp_data dst);
+#define AMP_COPY(src, dst) amp_copy(amp_data_of(src), amp_data_of(dst))
+
+/*
+ * As amp_copy(), on another thread (C++ AMP's copy_async): returns at once
+ * with a handle in *out to wait on (amp/completion.h). Until it completes,
+ * leave both ends alone: do not release, read or write them. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL out, AMP_ERROR_OUT_OF_MEMORY or
+ * AMP_ERROR_RUNTIME when the thread cannot start; the copy's own status
+ * comes from amp_completion_wait().
+ */
+amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out);
+#define AMP_COPY_ASYNC(src, dst, out) amp_copy_async(amp_data_of(src), amp_data_of(dst), (out))
+
+/*
+ * amp_array_view_synchronize() on another thread (C++ AMP's
+ * synchronize_async): the handle in *out completes when the host memory is
+ * current. Leave the view alone until then.
+ */
+amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

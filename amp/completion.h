@@ -1,0 +1,42 @@
+/*
+ * amp/completion.h - the handle of an operation that runs on while the
+ * caller goes on (C++ AMP's completion_future): asynchronous copies and
+ * synchronizations.
+ */
+#ifndef AMP_COMPLETION_H
+#define AMP_COMPLETION_H
+
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct amp_completion amp_completion;
+
+/*
+ * Wait until the operation has finished, and return its status (what the
+ * synchronous call would have returned; its message is then this thread's
+ * amp_last_error()). May be called more than once. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for NULL.
+ */
+amp_status amp_completion_wait(amp_completion *c);
+
+/*
+ * Store in *done 1 when the operation has finished (amp_completion_wait
+ * would not block), else 0. Returns AMP_ERROR_INVALID_ARGUMENT for NULL
+ * arguments.
+ */
+amp_status amp_completion_is_done(amp_completion *c, int *done);
+
+/*
+ * Wait for the operation, then free the handle. NULL is a no-op. Returns
+ * the operation's status, as amp_completion_wait().
+ */
+amp_status amp_completion_release(amp_completion *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

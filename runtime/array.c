@@ -1,0 +1,376 @@
+/*
+ * runtime/array.c - arrays (device-resident data bound to an accelerator
+ * view) and explicit copies between arrays, views and host memory.
+ *
+ * An array is a data source whose only home is its device (coherence.c,
+ * coh_source_create with a home), seen through one internal whole view.
+ * Copies resolve each end to a data source and a box of bytes, and leave
+ * the moving to coh_copy_box, so the ledger sees them like any transfer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "amp/array.h"
+#include "completion.h"
+#include "error.h"
+#include "runtime.h"
+#include "view.h"
+
+struct amp_array {
+    amp_array *self; /* the registry's key */
+    amp_array_view *whole;
+    amp_accelerator_view *av;
+    UT_hash_handle hh;
+};
+
+static amp_array *live_arrays; /* by address, so that a stale handle is caught */
+
+static int array_is_live(const amp_array *a)
+{
+    amp_array *found = NULL;
+    HASH_FIND_PTR(live_arrays, &a, found);
+    return found != NULL;
+}
+
+static amp_status lock_live_array(const char *fn, const amp_array *a)
+{
+    if (!a)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the array is NULL.", fn);
+    rt_lock();
+    if (!array_is_live(a)) {
+        rt_unlock();
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: the array %p was already released, or was never created.", fn,
+                       (const void *)a);
+    }
+    return AMP_OK;
+}
+
+amp_array_view *amp__array_view_of(const amp_array *a)
+{
+    rt_lock();
+    amp_array_view *v = a && array_is_live(a) ? a->whole : NULL;
+    rt_unlock();
+    return v;
+}
+
+/* A new empty array; expects the lock. */
+static amp_status make_array(const char *fn, amp_elem_type type, amp_extent extent,
+                             amp_accelerator_view *av, amp_array **out)
+{
+    size_t es = amp_elem_size(type);
+    if (es == 0)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
+                       " AMP_DOUBLE.",
+                       fn, (int)type);
+    if (extent.rank < 1 || extent.rank > AMP_MAX_RANK)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the extent has rank %d; it must be 1, 2"
+                       " or 3.", fn, extent.rank);
+    for (int d = 0; d < extent.rank; d++)
+        if (extent.dims[d] <= 0)
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: dimension %d of the extent is %d; every dimension must be > 0.",
+                           fn, d, extent.dims[d]);
+    amp_status st = acc_resolve_view(av, &av);
+    if (st != AMP_OK)
+        return st;
+    if (type == AMP_DOUBLE && !av->acc->fp64)
+        return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "%s: %s has no double precision, so it cannot hold an array of double.",
+                       fn, av->acc->name);
+    amp_array *a = calloc(1, sizeof *a);
+    if (!a)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    coh_source *src = NULL;
+    st = coh_source_create((size_t)amp_extent_size(extent) * es, av, "(array)", &src);
+    if (st == AMP_OK && (st = view_make(src, type, extent, 0, &a->whole)) != AMP_OK)
+        coh_source_release(src);
+    if (st != AMP_OK) {
+        free(a);
+        return st;
+    }
+    a->whole->array = a;
+    a->av = av;
+    a->self = a;
+    HASH_ADD_PTR(live_arrays, self, a);
+    *out = a;
+    return AMP_OK;
+}
+
+amp_status amp_array_create(amp_elem_type type, amp_extent extent, amp_accelerator_view *av,
+                            amp_array **out)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL.");
+    *out = NULL;
+    rt_lock();
+    amp_status st = make_array("amp_array_create", type, extent, av, out);
+    rt_unlock();
+    return st;
+}
+
+static amp_status release_locked(amp_array *a)
+{
+    HASH_DEL(live_arrays, a);
+    a->whole->array = NULL;
+    amp_status st = view_unmake(a->whole);
+    free(a);
+    return st;
+}
+
+amp_status amp_array_release(amp_array *array)
+{
+    if (!array)
+        return AMP_OK;
+    amp_status st = lock_live_array("amp_array_release", array);
+    if (st != AMP_OK)
+        return st;
+    st = release_locked(array);
+    rt_unlock();
+    return st;
+}
+
+amp_extent amp_array_get_extent(const amp_array *array)
+{
+    amp_extent none = {0, {0, 0, 0}};
+    amp_array_view *v = amp__array_view_of(array);
+    return v ? v->extent : none;
+}
+
+amp_elem_type amp_array_get_type(const amp_array *array)
+{
+    amp_array_view *v = amp__array_view_of(array);
+    return v ? v->type : (amp_elem_type)0;
+}
+
+amp_accelerator_view *amp_array_get_accelerator_view(const amp_array *array)
+{
+    rt_lock();
+    amp_accelerator_view *av = array && array_is_live(array) ? array->av : NULL;
+    rt_unlock();
+    return av;
+}
+
+amp_status amp_array_view_create_from_array(amp_array *array, amp_array_view **out)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "amp_array_view_create_from_array: out is NULL.");
+    *out = NULL;
+    amp_status st = lock_live_array("amp_array_view_create_from_array", array);
+    if (st != AMP_OK)
+        return st;
+    amp_array_view *w = array->whole;
+    st = view_make(w->src, w->type, w->extent, 0, out);
+    if (st == AMP_OK)
+        coh_source_retain(w->src);
+    rt_unlock();
+    return st;
+}
+
+/* ---- Copies ---- */
+
+/* One end of a copy, resolved under the lock. */
+typedef struct end {
+    coh_source *src;
+    rg_box box;
+    amp_elem_type type; /* 0 for host ends */
+    amp_extent extent;
+    int temporary; /* src wraps host memory for this copy only */
+} end;
+
+static amp_status resolve(const char *fn, const char *which, amp_data d, int is_dst, end *e)
+{
+    memset(e, 0, sizeof *e);
+    const amp_array_view *v = NULL;
+    if (d.kind == AMP_DATA_ARRAY) {
+        if (!d.as.array || !array_is_live(d.as.array))
+            return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s array is %s.", fn, which,
+                           d.as.array ? "released (or was never created)" : "NULL");
+        v = d.as.array->whole;
+    } else if (d.kind == AMP_DATA_VIEW) {
+        if (!d.as.view || !view_is_live(d.as.view))
+            return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s view is %s.", fn, which,
+                           d.as.view ? "released (or was never created)" : "NULL");
+        v = d.as.view;
+        if (is_dst && v->is_const)
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: the destination view is const; copy into a writable view.", fn);
+    } else if (d.kind == AMP_DATA_HOST) {
+        if (!d.as.host_const)
+            return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s host pointer is NULL.", fn,
+                           which);
+        return AMP_OK; /* shaped after the other end */
+    } else {
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: the %s is not an array, view or host pointer (kind %d); make it"
+                       " with amp_data_of().",
+                       fn, which, (int)d.kind);
+    }
+    e->src = v->src;
+    e->box = view_box(v);
+    e->type = v->type;
+    e->extent = v->extent;
+    return AMP_OK;
+}
+
+/* A host end takes the shape of the other end: contiguous, from 0. */
+static amp_status wrap_host(amp_data d, const end *other, end *e)
+{
+    int64_t bytes = rg_box_bytes(&other->box);
+    e->type = other->type;
+    e->extent = other->extent;
+    e->box = rg_box_linear(0, bytes);
+    e->box.rows[0] = other->box.rows[0];
+    e->box.rows[1] = other->box.rows[1];
+    e->box.width = other->box.width;
+    e->box.pitch[1] = other->box.width;
+    e->box.pitch[0] = other->box.width * other->box.rows[1];
+    e->temporary = 1;
+    return coh_source_wrap((void *)d.as.host_const, (size_t)bytes, &e->src);
+}
+
+static amp_status copy_locked(amp_data from, amp_data to)
+{
+    static const char fn[] = "amp_copy";
+    end s, d;
+    amp_status st = resolve(fn, "source", from, 0, &s);
+    if (st == AMP_OK)
+        st = resolve(fn, "destination", to, 1, &d);
+    if (st != AMP_OK)
+        return st;
+    if (!s.src && !d.src)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: both ends are host memory; use memcpy.", fn);
+    if (!s.src)
+        st = wrap_host(from, &d, &s);
+    else if (!d.src)
+        st = wrap_host(to, &s, &d);
+    if (st == AMP_OK && amp_elem_size(s.type) != amp_elem_size(d.type))
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the source holds %s and the destination %s; their elements must have"
+                     " the same size.",
+                     fn, amp_elem_type_name(s.type), amp_elem_type_name(d.type));
+    if (st == AMP_OK && (s.extent.rank != d.extent.rank ||
+                         memcmp(s.extent.dims, d.extent.dims, sizeof s.extent.dims) != 0))
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the source has extent (%d, %d, %d) of rank %d and the destination"
+                     " (%d, %d, %d) of rank %d; they must be equal.",
+                     fn, s.extent.dims[0], s.extent.dims[1], s.extent.dims[2], s.extent.rank,
+                     d.extent.dims[0], d.extent.dims[1], d.extent.dims[2], d.extent.rank);
+    if (st == AMP_OK)
+        st = coh_copy_box(s.src, &s.box, d.src, &d.box);
+    if (s.temporary)
+        coh_source_release(s.src);
+    if (d.temporary)
+        coh_source_release(d.src);
+    return st;
+}
+
+amp_status amp_copy(amp_data src, amp_data dst)
+{
+    rt_lock();
+    amp_status st = copy_locked(src, dst);
+    rt_unlock();
+    return st;
+}
+
+typedef struct copy_args {
+    amp_data src, dst;
+} copy_args;
+
+static amp_status run_copy(void *p)
+{
+    copy_args *a = p;
+    return amp_copy(a->src, a->dst);
+}
+
+amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_async: out is NULL.");
+    *out = NULL;
+    copy_args *a = malloc(sizeof *a);
+    if (!a)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_async: out of host memory.");
+    a->src = src;
+    a->dst = dst;
+    return cmp_start(run_copy, a, out);
+}
+
+static amp_status run_synchronize(void *p)
+{
+    return amp_array_view_synchronize(*(amp_array_view **)p);
+}
+
+amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "amp_array_view_synchronize_async: out is NULL.");
+    *out = NULL;
+    amp_array_view **a = malloc(sizeof *a);
+    if (!a)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "amp_array_view_synchronize_async: out of host memory.");
+    *a = view;
+    return cmp_start(run_synchronize, a, out);
+}
+
+/* An array filled from another end, released again on failure. */
+static amp_status create_filled(const char *fn, amp_elem_type type, amp_extent extent,
+                                amp_data from, amp_accelerator_view *av, amp_array **out)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    rt_lock();
+    amp_array *a = NULL;
+    amp_status st = make_array(fn, type, extent, av, &a);
+    if (st == AMP_OK && (st = copy_locked(from, amp_data_array(a))) != AMP_OK)
+        release_locked(a);
+    else if (st == AMP_OK)
+        *out = a;
+    rt_unlock();
+    return st;
+}
+
+amp_status amp_array_create_from_host(amp_elem_type type, amp_extent extent, const void *data,
+                                      amp_accelerator_view *av, amp_array **out)
+{
+    if (!data) {
+        if (out)
+            *out = NULL;
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create_from_host: data is NULL.");
+    }
+    return create_filled("amp_array_create_from_host", type, extent, amp_data_host(data), av,
+                         out);
+}
+
+amp_status amp_array_create_from_view(const amp_array_view *view, amp_accelerator_view *av,
+                                      amp_array **out)
+{
+    amp_status st = view_lock_live("amp_array_create_from_view", view);
+    if (st != AMP_OK)
+        return st;
+    amp_elem_type type = view->type;
+    amp_extent extent = view->extent;
+    rt_unlock();
+    return create_filled("amp_array_create_from_view", type, extent, amp_data_view(view), av,
+                         out);
+}
+
+amp_status amp_array_create_from_array(const amp_array *array, amp_accelerator_view *av,
+                                       amp_array **out)
+{
+    amp_status st = lock_live_array("amp_array_create_from_array", array);
+    if (st != AMP_OK)
+        return st;
+    amp_elem_type type = array->whole->type;
+    amp_extent extent = array->whole->extent;
+    rt_unlock();
+    return create_filled("amp_array_create_from_array", type, extent, amp_data_array(array), av,
+                         out);
+}
