@@ -117,8 +117,9 @@ static int run_and_check(const char *name,
     convolve(image, filter, result);
 
     check(amp_array_view_synchronize(result));
-    printf("%s:\n  (0, 0) = %d, (15, 16) = %d, (240, 320) = %d, (479, 639) = %d\n", name, pixels[0],
-           pixels[15 * COLS + 16], pixels[240 * COLS + 320], pixels[(ROWS - 1) * COLS + COLS - 1]);
+    printf("%s:\n  (0, 0) = %d, (15, 16) = %d, (240, 320) = %d, (%d, %d) = %d\n", name, pixels[0],
+           pixels[15 * COLS + 16], pixels[240 * COLS + 320], ROWS - 1, COLS - 1,
+           pixels[(ROWS - 1) * COLS + COLS - 1]);
     int mismatches = 0;
     for (int i = 0; i < ROWS * COLS; i++) {
         mismatches += pixels[i] != expected[i];
