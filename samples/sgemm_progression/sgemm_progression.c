@@ -1,0 +1,306 @@
+/*
+ * The SGEMM teaching progression: C = A * B in single precision, six
+ * kernels, each a step faster than the one before (sgemm.h lists them, and
+ * each kernel's file says what it changes and why).
+ *
+ *   sgemm_progression [--check] [--repeat R] [--only 1,5,6] [SIZE ...]
+ *
+ * SIZE is n (an n x n x n product) or MxNxK; the default is 1024. Each
+ * kernel runs once to compile and upload, then R times (default 5, fewer
+ * past 3 seconds) with a wait after each; the table gives the median.
+ * Every kernel's result is checked against a product on the CPU: the
+ * inputs are small integers, so every sum is exact and a result must match
+ * to the last bit (up to K = 2^20; beyond, to a relative 1e-5).
+ *
+ * --check runs each kernel once and prints only whether it was right,
+ * which is the same on every device: the sample's test uses it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <amp/amp.h>
+
+#include "../common/sample_check.h"
+#include "sgemm.h"
+
+/* Kernel 6 runs with the device's parameters and a workspace kept between
+ * calls; the table calls every kernel the same way. */
+static sgemm_params tuned;
+static sgemm_workspace workspace;
+
+static amp_status run_tuned(const sgemm_operands *op)
+{
+    return sgemm_6_tuned(op, &tuned, &workspace);
+}
+
+static const struct {
+    const char *name;
+    amp_status (*run)(const sgemm_operands *op);
+} kernels[] = {
+    {"1 naive", sgemm_1_naive},
+    {"2 tiles in tile_static", sgemm_2_tiles},
+    {"3 more work per thread", sgemm_3_work_per_thread},
+    {"4 float4 loads", sgemm_4_vector_loads},
+    {"5 2D register blocking", sgemm_5_register_blocking},
+    {"6 tuned: packed panels", run_tuned},
+};
+enum { KERNELS = sizeof kernels / sizeof kernels[0] };
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Small integers in [-4, 4] from a fixed sequence: products and their sums
+ * stay exact in float while |sum| <= 2^24. */
+static void fill(float *p, size_t n, unsigned seed)
+{
+    unsigned x = seed;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        p[i] = (float)((int)((x >> 16) % 9u) - 4);
+    }
+}
+
+/* The rows of C that are checked: all of them for products up to 2^31
+ * multiply-adds, else 64 spread over C, the first and the last included. */
+static int rows_to_check(int M, long long N, long long K, int *rows)
+{
+    if ((long long)M * N * K <= (1ll << 31)) {
+        for (int i = 0; i < M; i++)
+            rows[i] = i;
+        return M;
+    }
+    int n = M < 64 ? M : 64;
+    for (int i = 0; i < n; i++)
+        rows[i] = (int)((long long)i * (M - 1) / (n - 1 > 0 ? n - 1 : 1));
+    return n;
+}
+
+/* The reference rows, in double: exact for these inputs. */
+static void reference(const float *A, const float *B, int N, int K, const int *rows, int nrows,
+                      double *ref)
+{
+    for (int r = 0; r < nrows; r++) {
+        double *out = ref + (size_t)r * N;
+        const float *arow = A + (size_t)rows[r] * K;
+        memset(out, 0, (size_t)N * sizeof *out);
+        for (int k = 0; k < K; k++) {
+            double aik = arow[k];
+            const float *brow = B + (size_t)k * N;
+            for (int j = 0; j < N; j++)
+                out[j] += aik * brow[j];
+        }
+    }
+}
+
+/* NULL when C matches the reference rows; else a message, in msg. */
+static const char *verify(const float *C, int N, int K, const int *rows, int nrows,
+                          const double *ref, char *msg, size_t size)
+{
+    double tolerance = K <= (1 << 20) ? 0.0 : 1e-5;
+    for (int r = 0; r < nrows; r++)
+        for (int j = 0; j < N; j++) {
+            double want = ref[(size_t)r * N + j];
+            double got = C[(size_t)rows[r] * N + j];
+            if (!(fabs(got - want) <= tolerance * fabs(want))) {
+                snprintf(msg, size, "C(%d, %d) = %g, expected %g", rows[r], j, got, want);
+                return msg;
+            }
+        }
+    return NULL;
+}
+
+typedef struct size3 {
+    int M, N, K;
+} size3;
+
+static int parse_size(const char *s, size3 *out)
+{
+    int m, n, k;
+    char end;
+    if (sscanf(s, "%dx%dx%d%c", &m, &n, &k, &end) == 3 && m > 0 && n > 0 && k > 0) {
+        *out = (size3){m, n, k};
+        return 1;
+    }
+    if (sscanf(s, "%d%c", &m, &end) == 1 && m > 0) {
+        *out = (size3){m, m, m};
+        return 1;
+    }
+    return 0;
+}
+
+/* Run the chosen kernels on one size; returns the number that were wrong. */
+static int run_size(size3 s, int check_only, int repeat, const int *chosen,
+                    amp_accelerator_view *av)
+{
+    int M = s.M, N = s.N, K = s.K;
+    float *A = malloc((size_t)M * K * sizeof *A);
+    float *B = malloc((size_t)K * N * sizeof *B);
+    float *C = malloc((size_t)M * N * sizeof *C);
+    int *rows = malloc((size_t)M * sizeof *rows);
+    if (!A || !B || !C || !rows) {
+        fprintf(stderr, "error: out of host memory for %d x %d x %d\n", M, N, K);
+        exit(EXIT_FAILURE);
+    }
+    fill(A, (size_t)M * K, 1);
+    fill(B, (size_t)K * N, 2);
+    int nrows = rows_to_check(M, N, K, rows);
+    double *ref = malloc((size_t)nrows * N * sizeof *ref);
+    if (!ref) {
+        fprintf(stderr, "error: out of host memory for the reference\n");
+        exit(EXIT_FAILURE);
+    }
+    reference(A, B, N, K, rows, nrows, ref);
+
+    sgemm_operands op = {NULL, NULL, NULL, M, N, K};
+    check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(M, K), A, &op.a));
+    check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(K, N), B, &op.b));
+    check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(M, N), C, &op.c));
+
+    double flops = 2.0 * M * N * (double)K;
+    if (check_only) {
+        printf("sgemm %d x %d x %d\n", M, N, K);
+    } else {
+        printf("\nSGEMM %d x %d x %d (M x N x K), %s of up to %d runs\n\n", M, N, K, "median",
+               repeat);
+        printf("| kernel | ms | GFLOP/s | vs 1 | vs previous | result |\n");
+        printf("|---|---:|---:|---:|---:|---|\n");
+    }
+    int wrong = 0;
+    double first = 0, previous = 0;
+    for (int i = 0; i < KERNELS; i++) {
+        if (!chosen[i])
+            continue;
+        /* NaN in C: a kernel that skips an element cannot pass. */
+        for (size_t e = 0; e < (size_t)M * N; e++)
+            C[e] = NAN;
+        check(amp_array_view_refresh(op.c));
+
+        /* The first call compiles and uploads; the timed ones find both done. */
+        check(kernels[i].run(&op));
+        check(amp_accelerator_view_wait(av));
+        double times[64];
+        int runs = 0;
+        double spent = 0;
+        while (!check_only && runs < repeat && runs < 64 && (runs == 0 || spent < 3.0)) {
+            double t0 = now();
+            check(kernels[i].run(&op));
+            check(amp_accelerator_view_wait(av));
+            times[runs] = now() - t0;
+            spent += times[runs++];
+        }
+        check(amp_array_view_synchronize(op.c));
+        char msg[160];
+        const char *bad = verify(C, N, K, rows, nrows, ref, msg, sizeof msg);
+        wrong += bad != NULL;
+        if (check_only) {
+            printf("  %-24s %s%s\n", kernels[i].name, bad ? "WRONG: " : "ok", bad ? bad : "");
+            continue;
+        }
+        qsort(times, (size_t)runs, sizeof times[0], compare_doubles);
+        double t = times[runs / 2];
+        double gflops = flops / t * 1e-9;
+        if (first == 0)
+            first = gflops;
+        printf("| %s | %.2f | %.1f | %.2fx | ", kernels[i].name, t * 1e3, gflops, gflops / first);
+        if (previous > 0)
+            printf("%.2fx", gflops / previous);
+        else
+            printf("-");
+        printf(" | %s%s%s |\n", bad ? "WRONG: " : "ok", bad ? bad : "",
+               nrows < M ? " (64 rows checked)" : "");
+        previous = gflops;
+    }
+
+    check(amp_array_view_release(op.a));
+    check(amp_array_view_release(op.b));
+    check(amp_array_view_discard_data(op.c));
+    check(amp_array_view_release(op.c));
+    free(A);
+    free(B);
+    free(C);
+    free(rows);
+    free(ref);
+    return wrong;
+}
+
+static void usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s [--check] [--repeat R] [--only 1,5,6] [SIZE ...]\n"
+            "  SIZE: n (n x n x n) or MxNxK; default 1024\n"
+            "  --check   run each kernel once and print only whether it was right\n"
+            "  --repeat  timed runs per kernel (default 5; fewer past 3 s)\n"
+            "  --only    the kernels to run (default all)\n",
+            prog);
+    exit(EXIT_FAILURE);
+}
+
+int main(int argc, char **argv)
+{
+    int check_only = 0, repeat = 5;
+    int chosen[KERNELS];
+    for (int i = 0; i < KERNELS; i++)
+        chosen[i] = 1;
+    size3 sizes[32];
+    int nsizes = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--check") == 0) {
+            check_only = 1;
+        } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
+            repeat = atoi(argv[++i]);
+            if (repeat < 1)
+                usage(argv[0]);
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            for (int k = 0; k < KERNELS; k++)
+                chosen[k] = 0;
+            for (char *s = argv[++i]; *s; s++)
+                if (*s >= '1' && *s < '1' + KERNELS)
+                    chosen[*s - '1'] = 1;
+        } else if (nsizes < 32 && parse_size(argv[i], &sizes[nsizes])) {
+            nsizes++;
+        } else {
+            usage(argv[0]);
+        }
+    }
+    if (nsizes == 0)
+        sizes[nsizes++] = (size3){1024, 1024, 1024};
+
+    amp_accelerator *acc;
+    amp_accelerator_view *av;
+    amp_accelerator_info info;
+    check(amp_accelerator_get_default(&acc));
+    check(amp_accelerator_get_default_view(acc, &av));
+    check(amp_accelerator_get_info(acc, &info));
+    int from_file = sgemm_tune_load(&info, &tuned);
+    if (!check_only) {
+        char params[128], path[1400];
+        sgemm_params_format(&tuned, params, sizeof params);
+        printf("Device: %s (%s)\n", info.description, info.version);
+        if (from_file && sgemm_tune_path(&info, path, sizeof path))
+            printf("Kernel 6: %s, tuned, from %s\n", params, path);
+        else
+            printf("Kernel 6: %s (the defaults; bench/sgemm_tune stores a device's best)\n",
+                   params);
+    }
+
+    int wrong = 0;
+    for (int i = 0; i < nsizes; i++)
+        wrong += run_size(sizes[i], check_only, repeat, chosen, av);
+    sgemm_workspace_release(&workspace);
+    return wrong ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,222 @@
+/*
+ * samples/sgemm_progression/sgemm_tune.c - kernel 6's parameters: defaults
+ * that are good without tuning, the candidates a tuner measures, and the
+ * small text file per device where the best one is kept.
+ *
+ * The file is ${AMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/amp}/
+ * tune-<device>.txt, beside the runtime's cache of compiled kernels, and
+ * reads like this:
+ *
+ *     # SGEMM kernel 6 parameters for pthread-skylake-avx512-...
+ *     staged = 0
+ *     ty = 1
+ *     ...
+ *
+ * Lines it does not know are ignored; a file whose parameters the device
+ * cannot run is ignored too, so a stale or hand-edited file never breaks
+ * the kernel.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sgemm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+sgemm_params sgemm_params_default(const amp_accelerator_info *info)
+{
+    /* CPU: one thread per tile, 12 rows x 2 float16 = 24 vector sums,
+     * which fit AVX-512's 32 registers beside the 2 vectors of B and a
+     * broadcast. GPU: 16 x 16 threads, each 8 rows x 2 float4 = a 128 x 128
+     * block of C per tile, 16 deep per staged step. */
+    sgemm_params cpu = {0, 1, 1, 12, 2, 16, 1};
+    sgemm_params gpu = {1, 16, 16, 8, 2, 4, 16};
+    sgemm_params p = info->is_emulated ? cpu : gpu;
+    if (sgemm_params_check(&p, info) != NULL) {
+        /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
+        sgemm_params small = {1, 8, 8, 4, 1, 4, 8};
+        p = small;
+    }
+    return p;
+}
+
+const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info)
+{
+    if (p->vw != 2 && p->vw != 4 && p->vw != 8 && p->vw != 16)
+        return "vw must be 2, 4, 8 or 16";
+    if (p->ty < 1 || p->tx < 1 || p->rm < 1 || p->nv < 1 || p->bk < 1)
+        return "ty, tx, rm, nv and bk must be at least 1";
+    if (p->ty > 64 || p->tx > 64 || p->rm > 64 || p->nv > 16 || p->bk > 64)
+        return "a parameter is out of range";
+    if (p->rm * p->nv * p->vw > 1024)
+        return "more than 1024 sums per thread";
+    if ((size_t)(p->ty * p->tx) > info->max_tile_size)
+        return "more threads per tile than the device allows";
+    if (p->staged != 0 && p->staged != 1)
+        return "staged must be 0 or 1";
+    if (!p->staged && p->bk != 1)
+        return "bk must be 1 when not staged";
+    if (p->staged) {
+        if (p->rm % 4 != 0)
+            return "rm must be a multiple of 4 when staged";
+        if ((p->tx * p->nv * p->vw) % 4 != 0)
+            return "tx * nv * vw must be a multiple of 4 when staged";
+        uint64_t bytes = (uint64_t)p->bk * (uint64_t)(p->ty * p->rm + p->tx * p->nv * p->vw) * 4;
+        if (bytes > info->tile_static_size)
+            return "the staged panels need more tile_static memory than the device has";
+    }
+    return NULL;
+}
+
+void sgemm_params_format(const sgemm_params *p, char *buf, size_t size)
+{
+    if (p->staged)
+        snprintf(buf, size, "staged %dx%d threads, %d rows x %d float%d, bk %d", p->ty, p->tx,
+                 p->rm, p->nv, p->vw, p->bk);
+    else
+        snprintf(buf, size, "direct %dx%d threads, %d rows x %d float%d", p->ty, p->tx, p->rm,
+                 p->nv, p->vw);
+}
+
+const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, int *count)
+{
+    /* CPUs: one thread per tile; how many rows and vectors of B each
+     * thread keeps in registers, and how wide the vectors are. */
+    static const sgemm_params cpu[] = {
+        {0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 6, 4, 16, 1},  {0, 1, 1, 8, 2, 16, 1},
+        {0, 1, 1, 14, 2, 16, 1}, {0, 1, 1, 8, 3, 16, 1},  {0, 1, 1, 4, 4, 16, 1},
+        {0, 1, 1, 24, 1, 16, 1}, {0, 1, 1, 12, 2, 8, 1},  {0, 1, 1, 6, 2, 8, 1},
+    };
+    /* GPUs: 128 x 128, 128 x 64, 64 x 128 and 64 x 64 blocks per tile,
+     * staged 8 or 16 deep; and one that reads the panels directly. */
+    static const sgemm_params gpu[] = {
+        {1, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 2, 4, 8}, {1, 16, 16, 8, 1, 4, 16},
+        {1, 8, 16, 8, 2, 4, 16},  {1, 16, 16, 4, 2, 4, 16}, {1, 16, 16, 4, 1, 4, 16},
+        {1, 8, 32, 8, 1, 4, 16},  {1, 16, 16, 8, 1, 8, 16}, {1, 16, 16, 8, 2, 4, 32},
+        {0, 16, 16, 4, 1, 4, 1},
+    };
+    if (info->is_emulated) {
+        *count = (int)(sizeof cpu / sizeof cpu[0]);
+        return cpu;
+    }
+    *count = (int)(sizeof gpu / sizeof gpu[0]);
+    return gpu;
+}
+
+/* The directory for tuning files, without a trailing '/'; 0 when none is known. */
+static int tune_dir(char *buf, size_t size)
+{
+    const char *dir = getenv("AMP_CACHE_DIR");
+    int n;
+    if (dir && *dir) {
+        n = snprintf(buf, size, "%s", dir);
+    } else if ((dir = getenv("XDG_CACHE_HOME")) && *dir) {
+        n = snprintf(buf, size, "%s/amp", dir);
+    } else if ((dir = getenv("HOME")) && *dir) {
+        n = snprintf(buf, size, "%s/.cache/amp", dir);
+    } else {
+        return 0;
+    }
+    return n > 0 && (size_t)n < size;
+}
+
+int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size)
+{
+    char dir[1024];
+    if (!tune_dir(dir, sizeof dir))
+        return 0;
+    char name[256];
+    size_t i = 0;
+    for (const char *s = info->description; s && *s && i + 1 < sizeof name; s++, i++) {
+        char ch = *s;
+        int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                   (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+        name[i] = keep ? ch : '_';
+    }
+    name[i] = '\0';
+    int n = snprintf(buf, size, "%s/tune-%s.txt", dir, name);
+    return n > 0 && (size_t)n < size;
+}
+
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_params *p)
+{
+    *p = sgemm_params_default(info);
+    char path[1400];
+    if (!sgemm_tune_path(info, path, sizeof path))
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    sgemm_params got = *p;
+    struct {
+        const char *key;
+        int *value;
+    } keys[] = {{"staged", &got.staged}, {"ty", &got.ty}, {"tx", &got.tx}, {"rm", &got.rm},
+                {"nv", &got.nv},         {"vw", &got.vw}, {"bk", &got.bk}};
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        char key[32];
+        int value;
+        if (line[0] == '#' || sscanf(line, " %31[a-z_] = %d", key, &value) != 2)
+            continue;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (strcmp(key, keys[i].key) == 0)
+                *keys[i].value = value;
+    }
+    fclose(f);
+    if (sgemm_params_check(&got, info) != NULL)
+        return 0;
+    *p = got;
+    return 1;
+}
+
+/* mkdir -p, for the directories this file creates: private to the user,
+ * as the runtime wants its cache directory. */
+static int make_dirs(char *path)
+{
+    for (char *s = path + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        int rc = mkdir(path, 0700);
+        *s = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_params *p, double gflops,
+                    int size)
+{
+    char dir[1024], path[1400], tmp[1500];
+    if (!tune_dir(dir, sizeof dir) || !sgemm_tune_path(info, path, sizeof path)) {
+        errno = ENOENT;
+        return -1;
+    }
+    if (make_dirs(dir) != 0)
+        return -1;
+    /* Write beside it, then rename: a reader never sees half a file. */
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    char text[128];
+    sgemm_params_format(p, text, sizeof text);
+    fprintf(f, "# SGEMM kernel 6 parameters for %s\n", info->description);
+    fprintf(f, "# %s: %.1f GFLOP/s at %d x %d x %d, the best of the candidates measured\n",
+            text, gflops, size, size, size);
+    fprintf(f, "staged = %d\nty = %d\ntx = %d\nrm = %d\nnv = %d\nvw = %d\nbk = %d\n", p->staged,
+            p->ty, p->tx, p->rm, p->nv, p->vw, p->bk);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        int saved = errno;
+        remove(tmp);
+        errno = saved;
+        return -1;
+    }
+    return 0;
+}
