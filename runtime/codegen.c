@@ -159,9 +159,23 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                   spec->rank, spec->rank, spec->rank, spec->rank, spec->rank);
     }
     if (spec->guarded)
-        sb_append(&sb, "\n/* Threads past the extent of a padded domain touch only a spare element. */\n"
-                       "#undef AMP_AT\n"
-                       "#define AMP_AT(v, offset) (amp_inside ? (offset) : amp_##v##_spare)\n");
+        sb_append(&sb, "\n/* A padded domain: an access outside the view's extent (as a thread past\n"
+                       "   the original extent makes) lands on a spare element past the data,\n"
+                       "   so it can never touch memory outside the view. Any thread may still\n"
+                       "   read or write any element inside it. */\n"
+                       "#define AMP_IN(i, n) ((uint)(i) < (uint)(n))\n"
+                       "#undef AMP_ELEMENT_1\n"
+                       "#undef AMP_ELEMENT_2\n"
+                       "#undef AMP_ELEMENT_3\n"
+                       "#define AMP_ELEMENT_1(v, i) \\\n"
+                       "    amp_##v##_ptr[AMP_IN(amp_index_1(i), v##_extent[0]) ? (amp_off_t)amp_index_1(i) : amp_##v##_spare]\n"
+                       "#define AMP_ELEMENT_2(v, i, j) \\\n"
+                       "    amp_##v##_ptr[AMP_IN(i, v##_extent[0]) && AMP_IN(j, v##_extent[1]) \\\n"
+                       "                  ? (amp_off_t)(i) * amp_##v##_stride0 + (j) : amp_##v##_spare]\n"
+                       "#define AMP_ELEMENT_3(v, i, j, k) \\\n"
+                       "    amp_##v##_ptr[AMP_IN(i, v##_extent[0]) && AMP_IN(j, v##_extent[1]) && AMP_IN(k, v##_extent[2]) \\\n"
+                       "                  ? (amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k) \\\n"
+                       "                  : amp_##v##_spare]\n");
 
     /* Compile-time constants and view accessors. */
     int any_constant = 0;
@@ -283,14 +297,9 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
             sb_printf(&sb, "    %s.tile_origin[%d] = %s.tile[%d] * %d;\n", ix, d, ix, d,
                       spec->tile[d]);
         sb_printf(&sb, "    %s.barrier.done = 0;\n", ix);
-        if (spec->guarded) {
-            sb_append(&sb, "    /* A padded domain: threads past the extent still meet at barriers,\n"
-                           "       but their view accesses land on a spare element. */\n"
-                           "    const bool amp_inside = ");
-            for (int d = 0; d < spec->rank; d++)
-                sb_printf(&sb, "%s%s.global[%d] < amp_domain%d", d ? " && " : "", ix, d, d);
-            sb_append(&sb, ";\n");
-        }
+        if (spec->guarded)
+            sb_append(&sb, "    /* A padded domain: threads past the extent still run and meet at\n"
+                           "       barriers; accesses outside a view land on a spare element. */\n");
     } else {
         sb_printf(&sb, "    int %s[%d];\n", ix, spec->rank);
         index_setup(&sb, ix, "", "get_global_id", spec->rank);

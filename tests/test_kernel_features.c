@@ -367,6 +367,49 @@ static void tiled_index_has_the_static_tile_dims(void **state)
     assert_int_equal(dims[2], 4);
 }
 
+/* In a padded domain, threads past the extent may still load and store
+ * elements that are inside the view for the rest of their tile. */
+static void padded_threads_move_data_for_others(void **state)
+{
+    (void)state;
+    int n = 6;
+    int in[6] = {10, 11, 12, 13, 14, 15}, reversed[6] = {0}, shifted[6] = {0};
+    amp_array_view *a, *r, *w;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(n), in, &a));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(n), reversed, &r));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(n), shifted, &w));
+    amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(n), 4));
+    /* Each tile reversed into tile_static memory, and read back reversed. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(a, r, n), {
+        tile_static int t[4];
+        int l = t_idx.local[0];
+        int src = t_idx.tile_origin[0] + 3 - l; /* threads 6 and 7 load in(5), in(4) */
+        t[l] = src < n ? a(src) : -1;
+        t_idx.barrier.wait();
+        if (t_idx.global[0] < n)
+            r(t_idx.global[0]) = t[3 - l];
+    }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(a, w, n), {
+        int dst = t_idx.global[0] - 2; /* threads 6 and 7 write out(4), out(5) */
+        if (dst >= 0 && dst < n)
+            w(dst) = a(dst) + 100;
+    }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(a), {
+        a(t_idx.global[0]) = -1; /* past the end for threads 6, 7: dropped */
+    }));
+    assert_amp_ok(amp_array_view_synchronize(r));
+    assert_amp_ok(amp_array_view_synchronize(w));
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(reversed[i], 10 + i); /* reversed into the tile and back */
+        assert_int_equal(shifted[i], 110 + i);
+    }
+    assert_amp_ok(amp_array_view_release(a));
+    assert_amp_ok(amp_array_view_release(r));
+    assert_amp_ok(amp_array_view_release(w));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(in[i], -1);
+}
+
 /* A rank-1 view takes an integer or a whole index, as C++ AMP's v[idx]. */
 static void a_rank_1_view_takes_an_integer_or_an_index(void **state)
 {
@@ -409,6 +452,7 @@ int main(void)
         cmocka_unit_test(truncate_rounds_down_and_leaves_the_rest),
         cmocka_unit_test(tiled_index_has_the_static_tile_dims),
         cmocka_unit_test(a_rank_1_view_takes_an_integer_or_an_index),
+        cmocka_unit_test(padded_threads_move_data_for_others),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
