@@ -64,6 +64,24 @@ amp_status amp_accelerator_get(size_t index, amp_accelerator **out);
 amp_status amp_accelerator_get_default(amp_accelerator **out);
 
 /*
+ * Make acc the default accelerator (C++ AMP's accelerator::set_default).
+ * As in C++ AMP, only before the default is first used: by a kernel or view
+ * on the default, amp_accelerator_get_default() or AMP_DEVICE's choice.
+ * Setting the default it already is returns AMP_OK. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a handle not from amp_accelerator_get(),
+ * AMP_ERROR_INVALID_OPERATION (naming the current default) once it is in
+ * use, AMP_ERROR_NO_DEVICE when there are no devices.
+ */
+amp_status amp_accelerator_set_default(amp_accelerator *acc);
+
+/*
+ * Why the default accelerator is the one it is ("the first GPU",
+ * "AMP_DEVICE=pocl", "set by amp_accelerator_set_default", ...), or "" while
+ * none has been chosen. A static string, valid until amp_shutdown().
+ */
+const char *amp_accelerator_default_reason(void);
+
+/*
  * Fill *info with what the accelerator is. Returns AMP_ERROR_INVALID_ARGUMENT
  * for a NULL argument.
  */

@@ -250,6 +250,9 @@ static amp_status acc_from_env(const char *want, amp_accelerator **out)
     return st;
 }
 
+/* Why acc_chosen was chosen, for amp-info and messages. */
+static char chosen_reason[160];
+
 amp_status acc_default(amp_accelerator **out)
 {
     if (acc_chosen) {
@@ -265,6 +268,10 @@ amp_status acc_default(amp_accelerator **out)
         st = acc_from_env(want, &acc_chosen);
         if (st != AMP_OK)
             return st;
+        snprintf(chosen_reason, sizeof chosen_reason, "AMP_DEVICE=%s", want);
+    } else if (ock_installed()) {
+        acc_chosen = accs[0];
+        snprintf(chosen_reason, sizeof chosen_reason, "AMP_CHECK: the simulator");
     } else {
         /* The first GPU; else the first CPU device; else whatever is there. */
         for (size_t i = 0; i < acc_count && !acc_chosen; i++)
@@ -275,6 +282,11 @@ amp_status acc_default(amp_accelerator **out)
                 acc_chosen = accs[i];
         if (!acc_chosen)
             acc_chosen = accs[0];
+        snprintf(chosen_reason, sizeof chosen_reason, "%s",
+                 acc_chosen->type & CL_DEVICE_TYPE_GPU ? "the first GPU"
+                 : acc_chosen->type & CL_DEVICE_TYPE_CPU
+                     ? "no GPU, so the first CPU device"
+                     : "no GPU or CPU device, so the first device");
     }
     *out = acc_chosen;
     return AMP_OK;
@@ -336,6 +348,7 @@ void acc_shutdown(void)
     acc_count = 0;
     acc_ready = 0;
     acc_chosen = NULL;
+    chosen_reason[0] = '\0';
 }
 
 /* ---- Public API ---- */
@@ -429,4 +442,35 @@ amp_status amp_accelerator_view_wait(amp_accelerator_view *view)
     amp_status st = rc == CL_SUCCESS ? AMP_OK : err_cl(rc, "clFinish", "Waiting for the queue");
     rt_unlock();
     return st;
+}
+
+amp_status amp_accelerator_set_default(amp_accelerator *acc)
+{
+    rt_lock();
+    amp_status st = acc_init();
+    int known = 0;
+    for (size_t i = 0; st == AMP_OK && i < acc_count; i++)
+        known |= accs[i] == acc;
+    if (st == AMP_OK && !known)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "amp_accelerator_set_default: %s is not an accelerator from"
+                     " amp_accelerator_get().",
+                     acc ? "the handle" : "NULL");
+    else if (st == AMP_OK && acc_chosen && acc_chosen != acc)
+        st = err_set(AMP_ERROR_INVALID_OPERATION,
+                     "amp_accelerator_set_default: the default accelerator is already %s (%s),"
+                     " and it has been used. As in C++ AMP, set the default before anything"
+                     " uses it: before the first kernel, view or default query.",
+                     acc_chosen->name, chosen_reason);
+    else if (st == AMP_OK && !acc_chosen) {
+        acc_chosen = acc;
+        snprintf(chosen_reason, sizeof chosen_reason, "set by amp_accelerator_set_default");
+    }
+    rt_unlock();
+    return st;
+}
+
+const char *amp_accelerator_default_reason(void)
+{
+    return chosen_reason;
 }
