@@ -148,6 +148,38 @@ static void null_arguments_are_refused(void **state)
     assert_amp_fails(amp_accelerator_view_wait(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
 }
 
+static void set_default_works_only_before_first_use(void **state)
+{
+    (void)state;
+    amp_accelerator *acc, *def;
+    assert_amp_ok(amp_accelerator_get(0, &acc));
+    assert_string_equal(amp_accelerator_default_reason(), "");
+    assert_amp_ok(amp_accelerator_set_default(acc));
+    assert_amp_ok(amp_accelerator_get_default(&def));
+    assert_ptr_equal(def, acc);
+    assert_string_equal(amp_accelerator_default_reason(), "set by amp_accelerator_set_default");
+    assert_amp_ok(amp_accelerator_set_default(acc)); /* the same one again: fine */
+    assert_amp_fails(amp_accelerator_set_default(NULL), AMP_ERROR_INVALID_ARGUMENT,
+                     "not an accelerator");
+    size_t n = 0;
+    assert_amp_ok(amp_accelerator_count(&n));
+    if (n > 1) {
+        amp_accelerator *other;
+        assert_amp_ok(amp_accelerator_get(1, &other));
+        assert_amp_fails(amp_accelerator_set_default(other), AMP_ERROR_INVALID_OPERATION,
+                         "already");
+    }
+}
+
+static void the_default_says_why_it_was_chosen(void **state)
+{
+    (void)state;
+    amp_accelerator *def;
+    assert_amp_ok(amp_accelerator_get_default(&def));
+    const char *why = amp_accelerator_default_reason();
+    assert_true(strstr(why, "GPU") || strstr(why, "CPU") || strstr(why, "AMP_DEVICE"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +191,8 @@ int main(void)
         cmocka_unit_test_setup(amp_device_that_matches_nothing_lists_the_devices, fresh),
         cmocka_unit_test_setup(default_view_belongs_to_default_accelerator, fresh),
         cmocka_unit_test_setup(null_arguments_are_refused, fresh),
+        cmocka_unit_test_setup(set_default_works_only_before_first_use, fresh),
+        cmocka_unit_test_setup(the_default_says_why_it_was_chosen, fresh),
     };
     return cmocka_run_group_tests(tests, NULL, fresh);
 }
