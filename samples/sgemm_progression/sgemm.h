@@ -57,9 +57,9 @@ typedef struct sgemm_params {
 } sgemm_params;
 
 /* Device memory that kernel 6 keeps between calls: A and B repacked into
- * panels. Start it zeroed ({0}); release it with sgemm_workspace_release. */
+ * panels, in views without host memory (amp_array_view_create_extent).
+ * Start it zeroed ({0}); release it with sgemm_workspace_release. */
 typedef struct sgemm_workspace {
-    float *host_a, *host_b;  /* never touched: a view needs host memory */
     amp_array_view *ap, *bp; /* the packed panels, on the device only */
     amp_extent a_extent, b_extent;
 } sgemm_workspace;

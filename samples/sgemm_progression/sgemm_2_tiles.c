@@ -7,17 +7,11 @@
  * each reads 16 values of each block from there. Every element loaded from
  * device memory is now used 16 times, instead of once.
  *
- * Sizes that are not multiples of 16: the domain is rounded up to whole
- * tiles. The threads past the edge still load (zeros) and meet at the
- * barriers, since every thread of a tile must; the guards keep their loads
- * inside A and B and their results out of C.
- *
- * Why not amp_tiled_extent_pad: in a padded domain, a thread past the
- * extent has every view access sent to a spare element. Here such a thread
- * (column 50 of a 37 x 37 C, say) still has to load a real element of A
- * into the tile for its row's neighbours, and with pad it would load the
- * spare element instead: wrong sums along the right edge. Rounding by hand
- * leaves every thread's loads as written, and the guards do the rest.
+ * Sizes that are not multiples of 16: amp_tiled_extent_pad rounds the
+ * domain up to whole tiles, as C++ AMP's pad() did. The threads past the
+ * edge still run: they load their share of each tile (zeros where the tile
+ * hangs over the edge of A or B) and meet at every barrier, as every thread
+ * of a tile must; the guard keeps their sums out of C.
  */
 #include "sgemm.h"
 
@@ -27,8 +21,7 @@ amp_status sgemm_2_tiles(const sgemm_operands *op)
 {
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int M = op->M, N = op->N, K = op->K;
-    int rows = (M + TS - 1) / TS * TS, cols = (N + TS - 1) / TS * TS;
-    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(rows, cols), TS, TS);
+    amp_tiled_extent domain = amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(M, N), TS, TS));
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS)), {
         int row = t_idx.local[0];
         int col = t_idx.local[1];

@@ -22,11 +22,10 @@ amp_status sgemm_3_work_per_thread(const sgemm_operands *op)
 {
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int M = op->M, N = op->N, K = op->K;
-    // One row of threads per WPT rows of C, rounded up to whole tiles (as
-    // in kernel 2, by hand: the loads of threads past the edge must stay real).
+    // One row of threads per WPT rows of C; padded to whole tiles as in kernel 2.
     int threadRows = (M + TS - 1) / TS * RTS;
-    int cols = (N + TS - 1) / TS * TS;
-    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(threadRows, cols), RTS, TS);
+    amp_tiled_extent domain =
+        amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(threadRows, N), RTS, TS));
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
                                        AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WPT),
                                                    AMP_CONST(RTS)), {

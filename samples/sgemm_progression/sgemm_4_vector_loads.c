@@ -13,10 +13,10 @@
  * a row, go element by element and put zeros past the edge.
  *
  * The domain is rounded up to whole tiles by hand rather than with
- * amp_tiled_extent_pad: a padded domain sends the view accesses of threads
- * past its extent to a single spare element, and a vload4 from there would
- * read past the end of the buffer. The guards below keep every access in
- * range instead.
+ * amp_tiled_extent_pad. A padded domain checks every view access against
+ * the view's extent, and sends one outside it to a spare element; a vload4
+ * from there would read past that element. The guards below keep every
+ * access in range already, so the checks would only cost time.
  */
 #include "sgemm.h"
 

@@ -13,8 +13,8 @@
  * A thread's rows and columns are RTSM = 16 apart rather than adjacent, so
  * that neighbouring threads read neighbouring elements of B and write
  * neighbouring elements of C. The domain is rounded up to whole tiles by
- * hand, as in kernel 4: the cooperative loads need every thread of an edge
- * tile to load real data, not a padded domain's spare element.
+ * hand, as in kernel 4: every load is guarded already, and a padded domain
+ * would check each one against the view's extent a second time.
  */
 #include "sgemm.h"
 

@@ -36,8 +36,6 @@
  */
 #include "sgemm.h"
 
-#include <stdlib.h>
-
 /* The transpose through tile_static memory that repacks A. */
 #define PACK_TS 16
 
@@ -50,41 +48,24 @@ void sgemm_workspace_release(sgemm_workspace *ws)
 {
     if (!ws)
         return;
-    /* The panels are scratch: discarded, they are never copied back. */
-    if (ws->ap) {
-        amp_array_view_discard_data(ws->ap);
-        amp_array_view_release(ws->ap);
-    }
-    if (ws->bp) {
-        amp_array_view_discard_data(ws->bp);
-        amp_array_view_release(ws->bp);
-    }
-    free(ws->host_a);
-    free(ws->host_b);
+    amp_array_view_release(ws->ap);
+    amp_array_view_release(ws->bp);
     *ws = (sgemm_workspace){0};
 }
 
-/* One panel view of the given extent; kept from the last call when the
- * extent is the same. The host memory is never written or read: the view
- * lives on the device, and is discarded before each use. */
-static amp_status panel(amp_array_view **view, float **host, amp_extent *have, amp_extent want)
+/* One panel view of the given extent, kept from the last call when the
+ * extent is the same. It has no host memory: it lives on the device, and
+ * nothing is ever copied to or from it. */
+static amp_status panel(amp_array_view **view, amp_extent *have, amp_extent want)
 {
     if (*view && amp_extent_equal(*have, want))
-        return amp_array_view_discard_data(*view);
-    if (*view) {
-        amp_array_view_discard_data(*view);
-        amp_array_view_release(*view);
-        *view = NULL;
-    }
-    free(*host);
-    *host = malloc((size_t)amp_extent_size(want) * sizeof(float));
-    if (!*host)
-        return AMP_ERROR_OUT_OF_MEMORY;
-    amp_status st = amp_array_view_create(AMP_FLOAT, want, *host, view);
-    if (st != AMP_OK)
-        return st;
-    *have = want;
-    return amp_array_view_discard_data(*view);
+        return AMP_OK;
+    amp_array_view_release(*view);
+    *view = NULL;
+    amp_status st = amp_array_view_create_extent(AMP_FLOAT, want, view);
+    if (st == AMP_OK)
+        *have = want;
+    return st;
 }
 
 amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_workspace *ws)
@@ -98,9 +79,9 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
     int Kp = round_up(K, BK);
     int Mp = MB * MBW;
 
-    amp_status st = panel(&ws->ap, &ws->host_a, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
+    amp_status st = panel(&ws->ap, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
     if (st == AMP_OK)
-        st = panel(&ws->bp, &ws->host_b, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
+        st = panel(&ws->bp, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
     if (st != AMP_OK)
         return st;
     amp_array_view *ap = ws->ap, *bp = ws->bp;
