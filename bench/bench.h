@@ -1,0 +1,72 @@
+/*
+ * bench/bench.h - what the benchmark's sections share: timing, statistics,
+ * Markdown and CSV output, and the same device opened through raw OpenCL
+ * for the baselines.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <amp/amp.h>
+
+/* Options every section sees. */
+typedef struct bench_options {
+    const char *out_dir; /* where the CSV files go */
+    int repeat;          /* timed runs per measurement */
+    int quick;           /* smaller sizes, for a smoke test */
+    const char *self;    /* this program, to run it again as a child */
+    const char *dump_dir; /* AMP_DUMP_KERNELS of this process: generated kernels */
+    amp_accelerator *acc;
+    amp_accelerator_view *av;
+    amp_accelerator_info info;
+} bench_options;
+
+/* Seconds on a monotonic clock. */
+double bench_now(void);
+
+/* Median and minimum of n samples (sorts them). */
+double bench_median(double *samples, int n);
+double bench_min(const double *samples, int n);
+
+/* Stop with the status's name and the library's message when a call fails. */
+void bench_check(amp_status status, const char *what);
+
+/* Open a CSV file in the output directory and write its header line.
+ * Returns NULL (after a message) when it cannot be written. */
+FILE *bench_csv_open(const bench_options *o, const char *name, const char *header);
+
+/* The raw OpenCL device that the library's accelerator stands for, found by
+ * platform and device name, with a context and an in-order queue of our
+ * own. Returns 0 and fills *out, or -1 after a message. */
+typedef struct bench_cl {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+} bench_cl;
+int bench_cl_open(const amp_accelerator_info *info, bench_cl *out);
+void bench_cl_close(bench_cl *cl);
+
+/* The sections, each printing Markdown tables and writing its CSV. */
+void bench_matmul(const bench_options *o);
+void bench_tile_average(const bench_options *o);
+void bench_dispatch(const bench_options *o);
+void bench_compile(const bench_options *o);
+int bench_compile_child(void); /* the re-executed process of bench_compile */
+void bench_laziness(const bench_options *o);
+
+/* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
+amp_status bench_tiny_kernel(amp_array_view *v);
+
+/* The tuner (tuner.c): measure kernel 6's candidates at size n on the
+ * accelerator, print a table, and store the best for the device unless
+ * dry_run. Returns 0 on success. */
+int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n, int repeat, int dry_run);
+
+#endif

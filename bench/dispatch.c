@@ -1,0 +1,220 @@
+/*
+ * bench/dispatch.c - what a parallel_for_each costs on top of OpenCL: the
+ * same tiny kernel launched through the library (on a kernel-cache hit)
+ * and through a raw clEnqueueNDRangeKernel on our own context and queue of
+ * the same device.
+ *
+ * "The same kernel" literally: the raw side builds the source the runtime
+ * generated (dumped through AMP_DUMP_KERNELS) and passes the arguments the
+ * generated kernel declares: the view's buffer, offset and extent, then
+ * the domain. Both launch 1024 threads in groups of 256, as the runtime
+ * chooses for this extent. Two ways:
+ *   pipelined  - LAUNCHES launches back to back, one wait at the end;
+ *   wait each  - a launch and a wait (clFinish) each time.
+ * The figure is time per launch, the median of ROUNDS rounds; amp and raw
+ * rounds alternate, so that a busy moment of the machine hits both.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define ELEMS 1024
+#define GROUP 256
+#define ROUNDS 7
+
+/* The generated source of the tiny kernel, and its kernel name. */
+static char *find_generated(const char *dir, char *name, size_t size)
+{
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return NULL;
+    char *source = NULL;
+    struct dirent *e;
+    while (!source && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, "amp_dispatch_tiny_", 18) != 0 || len < 4 || len - 3 >= size ||
+            strcmp(e->d_name + len - 3, ".cl") != 0)
+            continue;
+        snprintf(name, size, "%.*s", (int)(len - 3), e->d_name);
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        source = n > 0 ? malloc((size_t)n + 1) : NULL;
+        if (source && fread(source, 1, (size_t)n, f) == (size_t)n) {
+            source[n] = '\0';
+        } else {
+            free(source);
+            source = NULL;
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return source;
+}
+
+typedef struct raw_kernel {
+    bench_cl cl;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem buffer;
+} raw_kernel;
+
+static int raw_open(const bench_options *o, const char *source, const char *name, raw_kernel *r)
+{
+    memset(r, 0, sizeof *r);
+    if (bench_cl_open(&o->info, &r->cl) != 0)
+        return -1;
+    cl_int rc;
+    r->program = clCreateProgramWithSource(r->cl.context, 1, &source, NULL, &rc);
+    if (rc == CL_SUCCESS)
+        rc = clBuildProgram(r->program, 1, &r->cl.device, "", NULL, NULL);
+    if (rc == CL_SUCCESS)
+        r->kernel = clCreateKernel(r->program, name, &rc);
+    cl_uint nargs = 0;
+    if (rc == CL_SUCCESS)
+        rc = clGetKernelInfo(r->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+    if (rc == CL_SUCCESS && nargs != 4) {
+        fprintf(stderr, "raw OpenCL: %s has %u parameters; expected buffer, offset, extent and"
+                        " domain\n", name, nargs);
+        return -1;
+    }
+    float zeros[ELEMS] = {0};
+    if (rc == CL_SUCCESS)
+        r->buffer = clCreateBuffer(r->cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                   sizeof zeros, zeros, &rc);
+    /* The generated kernel's parameters: 32-bit offsets for a small view. */
+    cl_int offset = 0, extent = ELEMS, domain = ELEMS;
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(r->kernel, 0, sizeof r->buffer, &r->buffer);
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(r->kernel, 1, sizeof offset, &offset);
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(r->kernel, 2, sizeof extent, &extent);
+    if (rc == CL_SUCCESS)
+        rc = clSetKernelArg(r->kernel, 3, sizeof domain, &domain);
+    if (rc != CL_SUCCESS) {
+        fprintf(stderr, "raw OpenCL: building %s: error %d\n", name, rc);
+        return -1;
+    }
+    return 0;
+}
+
+static void raw_close(raw_kernel *r)
+{
+    if (r->buffer)
+        clReleaseMemObject(r->buffer);
+    if (r->kernel)
+        clReleaseKernel(r->kernel);
+    if (r->program)
+        clReleaseProgram(r->program);
+    bench_cl_close(&r->cl);
+}
+
+/* Seconds per launch over n launches; wait_each: clFinish after each. */
+static double raw_round(raw_kernel *r, int n, int wait_each)
+{
+    size_t global = ELEMS, local = GROUP;
+    double t0 = bench_now();
+    for (int i = 0; i < n; i++) {
+        if (clEnqueueNDRangeKernel(r->cl.queue, r->kernel, 1, NULL, &global, &local, 0, NULL,
+                                   NULL) != CL_SUCCESS) {
+            fprintf(stderr, "raw OpenCL: clEnqueueNDRangeKernel failed\n");
+            exit(EXIT_FAILURE);
+        }
+        if (wait_each)
+            clFinish(r->cl.queue);
+    }
+    clFinish(r->cl.queue);
+    return (bench_now() - t0) / n;
+}
+
+static double amp_round(const bench_options *o, amp_array_view *v, int n, int wait_each)
+{
+    double t0 = bench_now();
+    for (int i = 0; i < n; i++) {
+        bench_check(bench_tiny_kernel(v), "tiny kernel");
+        if (wait_each)
+            bench_check(amp_accelerator_view_wait(o->av), "wait");
+    }
+    bench_check(amp_accelerator_view_wait(o->av), "wait");
+    return (bench_now() - t0) / n;
+}
+
+void bench_dispatch(const bench_options *o)
+{
+    printf("\n## Dispatch overhead: a tiny kernel (%d threads, v(i) += 1)\n\n", ELEMS);
+    float host[ELEMS] = {0};
+    amp_array_view *v;
+    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_1d(ELEMS), host, &v), "view");
+    /* Compile, upload and dump the generated source; later calls are cache hits. */
+    bench_check(bench_tiny_kernel(v), "tiny kernel");
+    bench_check(amp_accelerator_view_wait(o->av), "wait");
+    long amp_launches = 1, raw_launches = 0;
+
+    char name[256];
+    char *source = find_generated(o->dump_dir, name, sizeof name);
+    raw_kernel raw;
+    if (!source || raw_open(o, source, name, &raw) != 0) {
+        printf("Not measured: the generated kernel could not be %s.\n",
+               source ? "built through raw OpenCL" : "found (AMP_DUMP_KERNELS)");
+        free(source);
+        amp_array_view_release(v);
+        return;
+    }
+    free(source);
+
+    int pipelined = o->quick ? 200 : 20000, waited = o->quick ? 50 : 2000;
+    static const char *mode_names[2] = {"pipelined", "wait each"};
+    int counts[2] = {pipelined, waited};
+    double amp_t[2][ROUNDS], raw_t[2][ROUNDS];
+    /* A round of each first, untimed: queues and threads warm. */
+    amp_round(o, v, 100, 0);
+    raw_round(&raw, 100, 0);
+    amp_launches += 100;
+    raw_launches += 100;
+    for (int r = 0; r < ROUNDS; r++)
+        for (int m = 0; m < 2; m++) {
+            amp_t[m][r] = amp_round(o, v, counts[m], m);
+            raw_t[m][r] = raw_round(&raw, counts[m], m);
+            amp_launches += counts[m];
+            raw_launches += counts[m];
+        }
+
+    /* Both sides did what they were asked: every element counts its launches. */
+    float back[ELEMS];
+    bench_check(amp_array_view_synchronize(v), "synchronize");
+    clEnqueueReadBuffer(raw.cl.queue, raw.buffer, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL);
+    int ok = host[0] == (float)amp_launches && host[ELEMS - 1] == (float)amp_launches &&
+             back[0] == (float)raw_launches && back[ELEMS - 1] == (float)raw_launches;
+
+    FILE *csv = bench_csv_open(o, "dispatch.csv",
+                               "device,mode,launches,amp_us_median,raw_us_median,amp_us_best,"
+                               "raw_us_best,ratio_median");
+    printf("- microseconds per launch, median of %d rounds (best in brackets); amp and raw "
+           "rounds alternate\n- results %s: every element counts its launches\n\n",
+           ROUNDS, ok ? "checked" : "WRONG");
+    printf("| mode | launches per round | amp_parallel_for_each | raw clEnqueueNDRangeKernel | "
+           "amp / raw |\n|---|---:|---:|---:|---:|\n");
+    for (int m = 0; m < 2; m++) {
+        double ab = bench_min(amp_t[m], ROUNDS), rb = bench_min(raw_t[m], ROUNDS);
+        double am = bench_median(amp_t[m], ROUNDS), rm = bench_median(raw_t[m], ROUNDS);
+        printf("| %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.2f |\n", mode_names[m], counts[m],
+               am * 1e6, ab * 1e6, rm * 1e6, rb * 1e6, am / rm);
+        if (csv)
+            fprintf(csv, "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", o->info.description,
+                    mode_names[m], counts[m], am * 1e6, rm * 1e6, ab * 1e6, rb * 1e6, am / rm);
+    }
+    if (csv)
+        fclose(csv);
+    raw_close(&raw);
+    bench_check(amp_array_view_release(v), "release");
+}

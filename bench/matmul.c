@@ -1,0 +1,311 @@
+/*
+ * bench/matmul.c - SGEMM: the six kernels of samples/sgemm_progression
+ * against CLBlast and the vendor's BLAS (OpenBLAS on a CPU device, cuBLAS
+ * on an NVIDIA GPU), on the same data in the same process.
+ *
+ * Each product runs once untimed (compiles, uploads), then up to
+ * o->repeat times with a wait after each; data stays on the device
+ * between runs, for every implementation alike. Every result is checked
+ * against rows computed on the CPU. A kernel whose previous size predicts
+ * more than SLOW_SECONDS per run is skipped at larger sizes (the naive
+ * kernels on a CPU).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baselines.h"
+#include "bench.h"
+#include "sgemm.h"
+
+#define SLOW_SECONDS 4.0
+#define MAX_IMPLS 12
+
+typedef struct size3 {
+    int M, N, K;
+} size3;
+
+/* Square sizes, tile multiples and not, and non-square shapes. */
+static const size3 cpu_sizes[] = {{256, 256, 256},    {512, 512, 512},     {1000, 1000, 1000},
+                                  {1024, 1024, 1024}, {1500, 1500, 1500},  {2048, 2048, 2048},
+                                  {2049, 2049, 2049}, {2000, 500, 1500},   {1024, 2048, 512},
+                                  {4096, 256, 1024},  {3000, 3000, 3000}};
+static const size3 gpu_sizes[] = {{1000, 1000, 1000}, {1024, 1024, 1024}, {1500, 1500, 1500},
+                                  {2048, 2048, 2048}, {2049, 2049, 2049}, {4096, 4096, 4096},
+                                  {8192, 8192, 8192}, {2000, 6000, 1500}, {8192, 1024, 4096},
+                                  {4096, 4096, 512}};
+static const size3 quick_sizes[] = {{64, 64, 64}, {100, 37, 129}};
+
+/* One column of the table: a kernel of the library, or a baseline. */
+typedef struct impl {
+    const char *name;
+    int kernel; /* 1..6, or 0 for a baseline */
+    const bench_sgemm_impl *base;
+    double last_gflops; /* at the previous size, to predict slow runs */
+} impl;
+
+static sgemm_params params;
+static sgemm_workspace workspace;
+
+static amp_status run_kernel(int kernel, const sgemm_operands *op)
+{
+    switch (kernel) {
+    case 1: return sgemm_1_naive(op);
+    case 2: return sgemm_2_tiles(op);
+    case 3: return sgemm_3_work_per_thread(op);
+    case 4: return sgemm_4_vector_loads(op);
+    case 5: return sgemm_5_register_blocking(op);
+    default: return sgemm_6_tuned(op, &params, &workspace);
+    }
+}
+
+static const char *kernel_names[] = {"", "1 naive", "2 tiles", "3 work/thread", "4 float4",
+                                     "5 2D blocking", "6 tuned"};
+
+/* The inputs of samples/sgemm_progression: small integers, exact sums. */
+static void fill(float *p, size_t n, unsigned seed)
+{
+    unsigned x = seed;
+    for (size_t i = 0; i < n; i++) {
+        x = x * 1664525u + 1013904223u;
+        p[i] = (float)((int)((x >> 16) % 9u) - 4);
+    }
+}
+
+#define CHECK_ROWS 16
+
+/* Reference rows (first, last and spread between), in double: exact. */
+static int reference(const float *A, const float *B, size3 s, int *rows, double *ref)
+{
+    int n = s.M < CHECK_ROWS ? s.M : CHECK_ROWS;
+    for (int r = 0; r < n; r++) {
+        rows[r] = n > 1 ? (int)((long long)r * (s.M - 1) / (n - 1)) : 0;
+        double *out = ref + (size_t)r * s.N;
+        memset(out, 0, (size_t)s.N * sizeof *out);
+        for (int k = 0; k < s.K; k++) {
+            double a = A[(size_t)rows[r] * s.K + k];
+            const float *b = B + (size_t)k * s.N;
+            for (int j = 0; j < s.N; j++)
+                out[j] += a * b[j];
+        }
+    }
+    return n;
+}
+
+static int matches(const float *C, size3 s, const int *rows, int nrows, const double *ref)
+{
+    for (int r = 0; r < nrows; r++)
+        for (int j = 0; j < s.N; j++)
+            if ((double)C[(size_t)rows[r] * s.N + j] != ref[(size_t)r * s.N + j])
+                return 0;
+    return 1;
+}
+
+/* Time fn (one finished product per call): one untimed call, then up to
+ * repeat timed ones within a few seconds. Returns the number of timed runs,
+ * 0 on failure. */
+static int time_runs(int (*fn)(void *), void *arg, int repeat, double *times)
+{
+    if (fn(arg) != 0)
+        return 0;
+    int runs = 0;
+    double spent = 0;
+    while (runs < repeat && (runs == 0 || spent < 2 * SLOW_SECONDS)) {
+        double t0 = bench_now();
+        if (fn(arg) != 0)
+            return 0;
+        times[runs] = bench_now() - t0;
+        spent += times[runs++];
+    }
+    return runs;
+}
+
+typedef struct amp_run {
+    int kernel;
+    const sgemm_operands *op;
+    amp_accelerator_view *av;
+} amp_run;
+
+static int amp_once(void *arg)
+{
+    amp_run *r = arg;
+    amp_status st = run_kernel(r->kernel, r->op);
+    if (st == AMP_OK)
+        st = amp_accelerator_view_wait(r->av);
+    if (st != AMP_OK) {
+        fprintf(stderr, "kernel %d: %s: %s\n", r->kernel, amp_status_name(st), amp_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+static int base_once(void *arg)
+{
+    const bench_sgemm_impl *b = arg;
+    return b->run();
+}
+
+void bench_matmul(const bench_options *o)
+{
+    impl impls[MAX_IMPLS];
+    int nimpl = 0;
+    for (int k = 1; k <= 6; k++)
+        impls[nimpl++] = (impl){kernel_names[k], k, NULL, 0};
+    const bench_sgemm_impl *bases[] = {
+#ifdef BENCH_HAVE_CLBLAST
+        &bench_clblast,
+#endif
+#ifdef BENCH_HAVE_OPENBLAS
+        &bench_openblas,
+#endif
+#ifdef BENCH_HAVE_CUBLAS
+        &bench_cublas,
+#endif
+        NULL};
+    printf("\n## Matmul (SGEMM, row-major, C = A * B)\n\n");
+    for (int i = 0; bases[i]; i++) {
+        const char *why = bases[i]->open(o);
+        if (why)
+            printf("- %s: not measured (%s)\n", bases[i]->name, why);
+        else
+            impls[nimpl++] = (impl){bases[i]->name, 0, bases[i], 0};
+    }
+#ifndef BENCH_HAVE_CLBLAST
+    printf("- CLBlast: not measured (not found at build time: libclblast-dev)\n");
+#endif
+#ifndef BENCH_HAVE_OPENBLAS
+    if (o->info.is_emulated)
+        printf("- OpenBLAS: not measured (not found at build time: libopenblas-dev)\n");
+#endif
+#ifndef BENCH_HAVE_CUBLAS
+    if (!o->info.is_emulated)
+        printf("- cuBLAS: not measured (no CUDA toolkit at build time)\n");
+#endif
+    int from_file = sgemm_tune_load(&o->info, &params);
+    char ptext[128];
+    sgemm_params_format(&params, ptext, sizeof ptext);
+    printf("- kernel 6: %s (%s)\n", ptext, from_file ? "tuned for this device" : "defaults");
+    printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
+           "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "
+           "`-` a kernel skipped as too slow)\n\n",
+           o->repeat);
+
+    /* The baselines the ratios are taken against. */
+    int clblast = -1, vendor = -1;
+    for (int i = 0; i < nimpl; i++) {
+        if (impls[i].base && strcmp(impls[i].name, "CLBlast") == 0)
+            clblast = i;
+        if (impls[i].base && strcmp(impls[i].name, "CLBlast") != 0)
+            vendor = i;
+    }
+
+    printf("| M x N x K |");
+    for (int i = 0; i < nimpl; i++)
+        printf(" %s |", impls[i].name);
+    if (clblast >= 0)
+        printf(" 6 / CLBlast |");
+    if (vendor >= 0)
+        printf(" 6 / %s |", impls[vendor].name);
+    printf("\n|---|");
+    for (int i = 0; i < nimpl + (clblast >= 0) + (vendor >= 0); i++)
+        printf("---:|");
+    printf("\n");
+    fflush(stdout);
+
+    FILE *csv = bench_csv_open(o, "matmul.csv",
+                               "device,impl,M,N,K,median_ms,best_ms,gflops_median,gflops_best,"
+                               "runs,correct");
+    const size3 *sizes = o->quick ? quick_sizes : o->info.is_emulated ? cpu_sizes : gpu_sizes;
+    int nsizes = o->quick                ? (int)(sizeof quick_sizes / sizeof quick_sizes[0])
+                 : o->info.is_emulated ? (int)(sizeof cpu_sizes / sizeof cpu_sizes[0])
+                                       : (int)(sizeof gpu_sizes / sizeof gpu_sizes[0]);
+    for (int si = 0; si < nsizes; si++) {
+        size3 s = sizes[si];
+        double flops = 2.0 * s.M * s.N * (double)s.K;
+        float *A = malloc((size_t)s.M * s.K * sizeof *A);
+        float *B = malloc((size_t)s.K * s.N * sizeof *B);
+        float *C = malloc((size_t)s.M * s.N * sizeof *C);
+        double *ref = malloc((size_t)CHECK_ROWS * s.N * sizeof *ref);
+        int rows[CHECK_ROWS];
+        if (!A || !B || !C || !ref) {
+            fprintf(stderr, "out of host memory at %d x %d x %d\n", s.M, s.N, s.K);
+            exit(EXIT_FAILURE);
+        }
+        fill(A, (size_t)s.M * s.K, 1);
+        fill(B, (size_t)s.K * s.N, 2);
+        int nrows = reference(A, B, s, rows, ref);
+
+        sgemm_operands op = {NULL, NULL, NULL, s.M, s.N, s.K};
+        bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(s.M, s.K), A, &op.a),
+                    "view of A");
+        bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(s.K, s.N), B, &op.b),
+                    "view of B");
+        bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(s.M, s.N), C, &op.c),
+                    "view of C");
+
+        double gflops[MAX_IMPLS];
+        printf("| %d x %d x %d |", s.M, s.N, s.K);
+        for (int i = 0; i < nimpl; i++) {
+            impl *im = &impls[i];
+            gflops[i] = 0;
+            if (im->last_gflops > 0 && flops / (im->last_gflops * 1e9) > SLOW_SECONDS) {
+                printf(" - |");
+                fflush(stdout);
+                continue;
+            }
+            double times[64];
+            int runs = 0, correct = 0;
+            for (size_t e = 0; e < (size_t)s.M * s.N; e++)
+                C[e] = NAN;
+            if (im->kernel) {
+                bench_check(amp_array_view_refresh(op.c), "refresh C");
+                amp_run r = {im->kernel, &op, o->av};
+                runs = time_runs(amp_once, &r, o->repeat, times);
+                bench_check(amp_array_view_synchronize(op.c), "synchronize C");
+                correct = runs > 0 && matches(C, s, rows, nrows, ref);
+            } else if (im->base->setup(A, B, s.M, s.N, s.K) == 0) {
+                runs = time_runs(base_once, (void *)im->base, o->repeat, times);
+                correct = runs > 0 && im->base->fetch(C) == 0 && matches(C, s, rows, nrows, ref);
+                im->base->teardown();
+            }
+            if (runs == 0) {
+                printf(" failed |");
+                continue;
+            }
+            double best = bench_min(times, runs), median = bench_median(times, runs);
+            gflops[i] = flops / median * 1e-9;
+            im->last_gflops = gflops[i];
+            printf(" %.1f%s |", gflops[i], correct ? "" : "!");
+            fflush(stdout);
+            if (csv)
+                fprintf(csv, "\"%s\",\"%s\",%d,%d,%d,%.4f,%.4f,%.2f,%.2f,%d,%d\n",
+                        o->info.description, im->name, s.M, s.N, s.K, median * 1e3, best * 1e3,
+                        gflops[i], flops / best * 1e-9, runs, correct);
+        }
+        int against[2] = {clblast, vendor};
+        for (int i = 0; i < 2; i++) {
+            if (against[i] < 0)
+                continue;
+            if (gflops[against[i]] > 0 && gflops[5] > 0)
+                printf(" %.2f |", gflops[5] / gflops[against[i]]);
+            else
+                printf(" - |");
+        }
+        printf("\n");
+        fflush(stdout);
+
+        bench_check(amp_array_view_release(op.a), "release A");
+        bench_check(amp_array_view_release(op.b), "release B");
+        bench_check(amp_array_view_discard_data(op.c), "discard C");
+        bench_check(amp_array_view_release(op.c), "release C");
+        free(A);
+        free(B);
+        free(C);
+        free(ref);
+    }
+    if (csv)
+        fclose(csv);
+    sgemm_workspace_release(&workspace);
+    for (int i = 0; bases[i]; i++)
+        bases[i]->close();
+}

@@ -1,0 +1,149 @@
+/*
+ * bench/tile_average.c - the tiling document's tile averages at sizes where
+ * memory bandwidth decides, against a plain copy kernel on the same device.
+ *
+ * The average of each T x T tile of an n x n matrix reads n^2 floats and
+ * writes (n/T)^2; a copy reads and writes n^2. Both are timed the same way
+ * (data resident on the device, a wait after each run), and the tile
+ * average's bandwidth (bytes it must move / time) is compared with the
+ * copy's. A memory-bound kernel that is written well moves its bytes as
+ * fast as a copy does.
+ */
+#include <stdlib.h>
+
+#include "bench.h"
+
+/* Threads per tile along a row: each sums T elements down its column,
+ * then one in T sums T of those from tile_static memory. */
+#define ROW_THREADS 256
+
+static amp_status tile_average(amp_array_view *in, amp_array_view *out, int n, int T)
+{
+    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(n / T, n), 1, ROW_THREADS);
+    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
+                                       AMP_CAPTURE(in, out, AMP_CONST(T),
+                                                   AMP_CONST(ROW_THREADS)), {
+        int band = t_idx.global[0];   // the row of tiles
+        int col = t_idx.global[1];
+        // Down the column: neighbouring threads read neighbouring floats.
+        float sum = 0.0f;
+        AMP_PRAGMA(unroll)
+        for (int r = 0; r < T; r++)
+            sum += in(band * T + r, col);
+        tile_static float columns[ROW_THREADS];
+        columns[t_idx.local[1]] = sum;
+        t_idx.barrier.wait();
+        // Across: ROW_THREADS / T threads add up T column sums each.
+        int t = t_idx.local[1];
+        if (t < ROW_THREADS / T) {
+            float total = 0.0f;
+            AMP_PRAGMA(unroll)
+            for (int q = 0; q < T; q++)
+                total += columns[t * T + q];
+            out(band, t_idx.tile_origin[1] / T + t) = total / (float)(T * T);
+        }
+    });
+}
+
+static amp_status copy(amp_array_view *in, amp_array_view *out)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(in), idx, AMP_CAPTURE(in, out),
+                                 { out(idx) = in(idx); });
+}
+
+/* Seconds per run: one untimed, then the median of repeat. */
+static double time_it(const bench_options *o, amp_array_view *in, amp_array_view *out, int n,
+                      int T, double *best)
+{
+    double times[64];
+    int runs = o->repeat < 64 ? o->repeat : 64;
+    for (int r = -1; r < runs; r++) {
+        double t0 = bench_now();
+        bench_check(T ? tile_average(in, out, n, T) : copy(in, out), "tile average bench");
+        bench_check(amp_accelerator_view_wait(o->av), "wait");
+        if (r >= 0)
+            times[r] = bench_now() - t0;
+    }
+    *best = bench_min(times, runs);
+    return bench_median(times, runs);
+}
+
+void bench_tile_average(const bench_options *o)
+{
+    int n = o->quick ? 512 : o->info.is_emulated ? 8192 : 16384;
+    printf("\n## Tile averaging (memory-bound), %d x %d floats\n\n", n, n);
+    printf("- GB/s = bytes the kernel must move / median time of %d runs after a warm-up; data "
+           "resident on the device\n- tile average: reads n^2 floats, writes (n/T)^2; copy: reads "
+           "and writes n^2\n\n",
+           o->repeat);
+    size_t elems = (size_t)n * n;
+    float *in_data = malloc(elems * sizeof *in_data);
+    float *copy_data = malloc(elems * sizeof *copy_data);
+    float *avg_data = malloc(elems / 16 * sizeof *avg_data);
+    if (!in_data || !copy_data || !avg_data) {
+        fprintf(stderr, "out of host memory for %d x %d\n", n, n);
+        exit(EXIT_FAILURE);
+    }
+    /* Small integers: every tile sum is exact, and so is its division by T*T. */
+    for (size_t i = 0; i < elems; i++)
+        in_data[i] = (float)((i * 2654435761u >> 20) % 17);
+
+    amp_array_view *in, *out;
+    bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(n, n), in_data, &in), "in");
+    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(n, n), copy_data, &out), "out");
+    bench_check(amp_array_view_discard_data(out), "discard");
+
+    FILE *csv = bench_csv_open(o, "tile_average.csv",
+                               "device,kernel,n,tile,median_ms,best_ms,gbps_median,gbps_best,"
+                               "vs_copy,correct");
+    printf("| kernel | ms | GB/s | vs copy | result |\n|---|---:|---:|---:|---|\n");
+    double best;
+    double t = time_it(o, in, out, n, 0, &best);
+    double copy_gbps = 2.0 * elems * sizeof(float) / t * 1e-9;
+    bench_check(amp_array_view_synchronize(out), "synchronize copy");
+    int ok = 1;
+    for (size_t i = 0; i < elems && ok; i++)
+        ok = copy_data[i] == in_data[i];
+    printf("| copy | %.2f | %.1f | 1.00 | %s |\n", t * 1e3, copy_gbps, ok ? "ok" : "WRONG");
+    if (csv)
+        fprintf(csv, "\"%s\",copy,%d,0,%.4f,%.4f,%.2f,%.2f,1.0,%d\n", o->info.description, n,
+                t * 1e3, best * 1e3, copy_gbps, 2.0 * elems * sizeof(float) / best * 1e-9, ok);
+    bench_check(amp_array_view_discard_data(out), "discard");
+    bench_check(amp_array_view_release(out), "release");
+
+    static const int tiles[] = {4, 8, 16};
+    for (int i = 0; i < 3; i++) {
+        int T = tiles[i], m = n / T;
+        amp_array_view *avg;
+        bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(m, m), avg_data, &avg), "avg");
+        bench_check(amp_array_view_discard_data(avg), "discard");
+        t = time_it(o, in, avg, n, T, &best);
+        double bytes = ((double)elems + (double)m * m) * sizeof(float);
+        double gbps = bytes / t * 1e-9;
+        bench_check(amp_array_view_synchronize(avg), "synchronize averages");
+        ok = 1;
+        /* Every 7th row of tiles and the last one, against sums on the CPU. */
+        for (int ti = 0; ti < m && ok; ti = ti == m - 1 ? m : ti + 7 < m ? ti + 7 : m - 1)
+            for (int tj = 0; tj < m && ok; tj++) {
+                double s = 0;
+                for (int r = 0; r < T; r++)
+                    for (int c = 0; c < T; c++)
+                        s += in_data[(size_t)(ti * T + r) * n + (size_t)tj * T + c];
+                ok = avg_data[(size_t)ti * m + tj] == (float)(s / (T * T));
+            }
+        printf("| tile average T = %d | %.2f | %.1f | %.2f | %s |\n", T, t * 1e3, gbps,
+               gbps / copy_gbps, ok ? "ok" : "WRONG");
+        if (csv)
+            fprintf(csv, "\"%s\",tile_average,%d,%d,%.4f,%.4f,%.2f,%.2f,%.3f,%d\n",
+                    o->info.description, n, T, t * 1e3, best * 1e3, gbps, bytes / best * 1e-9,
+                    gbps / copy_gbps, ok);
+        bench_check(amp_array_view_discard_data(avg), "discard");
+        bench_check(amp_array_view_release(avg), "release");
+    }
+    if (csv)
+        fclose(csv);
+    bench_check(amp_array_view_release(in), "release");
+    free(in_data);
+    free(copy_data);
+    free(avg_data);
+}
