@@ -7,9 +7,18 @@
 #   3. build into build-gpu/, list the devices, run the samples on the GPU,
 #      then the whole test suite on the GPU.
 # Usage: scripts/gpu-run.sh [ctest arguments...]
+#        scripts/gpu-run.sh --bench [amp_bench arguments...]
+#          builds only the benchmarks and runs build-gpu/bench/amp_bench on the
+#          GPU instead (CLBlast from .deps/, cuBLAS from /usr/local/cuda;
+#          docs/performance.md)
 # AMP_DEVICE defaults to "NVIDIA"; set it to run elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bench=0
+if [ "${1:-}" = "--bench" ]; then
+  bench=1
+  shift
+fi
 
 icd=/etc/OpenCL/vendors/nvidia.icd
 if [ ! -f "$icd" ]; then
@@ -30,10 +39,20 @@ inc="$deps/usr/include"
 lib="$deps/usr/lib/x86_64-linux-gnu"
 
 export AMP_DEVICE="${AMP_DEVICE:-NVIDIA}"
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cuda=()
+[ -d /usr/local/cuda ] && cuda=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" \
   -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" >/dev/null
-cmake --build build-gpu
+if [ "$bench" = 1 ]; then
+  cmake --build build-gpu --target amp_bench sgemm_tune sgemm_progression
+else
+  cmake --build build-gpu
+fi
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ "$bench" = 1 ]; then
+  clinfo -l 2>/dev/null || true
+  exec build-gpu/bench/amp_bench "$@"
+fi
 
 echo "== devices"
 clinfo -l 2>/dev/null || true
