@@ -25,7 +25,9 @@
  *   caches already keep them close.
  * - On a GPU, a tile of 16 x 16 threads copies each bk-deep step of both
  *   panels into tile_static memory with float4 loads (staged = 1), and each
- *   thread reads its A values as float4s from there. A thread's columns are
+ *   thread reads its A values as float4s from there (the tile_static arrays
+ *   hold float4s, so that the compiler knows those loads are aligned and
+ *   makes them single 16-byte loads). A thread's columns are
  *   nv vectors, tx*vw apart, so that neighbouring threads read neighbouring
  *   addresses of tile_static memory and of C.
  * sgemm_tune.c has the defaults and the tuner's candidates.
@@ -164,23 +166,24 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         AMP_IF(STAGED)
         int tid = ty * TX + tx;
         for (int t = 0; t < Kp; t += BK) {
-            tile_static float As[BK][MBW];
-            tile_static float Bs[BK][NBW];
+            // float4 elements: every read below is an aligned 16-byte load.
+            tile_static float4 As[BK][MBW / 4];
+            tile_static float4 Bs[BK][NBW / 4];
             // Each step of a panel is BK * width consecutive floats: copy them as float4s.
             for (int i = tid; i < BK * MBW / 4; i += TY * TX)
-                vstore4(vload4(i, &ap(rb, t, 0)), i, &As[0][0]);
+                ((__local float4 *)As)[i] = vload4(i, &ap(rb, t, 0));
             for (int i = tid; i < BK * NBW / 4; i += TY * TX)
-                vstore4(vload4(i, &bp(cb, t, 0)), i, &Bs[0][0]);
+                ((__local float4 *)Bs)[i] = vload4(i, &bp(cb, t, 0));
             t_idx.barrier.wait();
             AMP_PRAGMA(unroll)
             for (int k = 0; k < BK; k++) {
                 floatV bv[NV];
                 AMP_PRAGMA(unroll)
                 for (int v = 0; v < NV; v++)
-                    bv[v] = vloadV(v * TX + tx, &Bs[k][0]);
+                    bv[v] = vloadV(v * TX + tx, (__local float *)Bs[k]);
                 AMP_PRAGMA(unroll)
                 for (int w = 0; w < RM / 4; w++) {
-                    float4 a4 = vload4(w * TY + ty, &As[k][0]);
+                    float4 a4 = As[k][w * TY + ty];
                     AMP_PRAGMA(unroll)
                     for (int v = 0; v < NV; v++) {
                         acc[4 * w + 0][v] = fma((floatV)(a4.x), bv[v], acc[4 * w + 0][v]);

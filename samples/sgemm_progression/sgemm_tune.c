@@ -63,6 +63,8 @@ const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info
     if (p->staged) {
         if (p->rm % 4 != 0)
             return "rm must be a multiple of 4 when staged";
+        if (p->vw < 4)
+            return "vw must be at least 4 when staged";
         if ((p->tx * p->nv * p->vw) % 4 != 0)
             return "tx * nv * vw must be a multiple of 4 when staged";
         uint64_t bytes = (uint64_t)p->bk * (uint64_t)(p->ty * p->rm + p->tx * p->nv * p->vw) * 4;
@@ -91,13 +93,14 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
         {0, 1, 1, 14, 2, 16, 1}, {0, 1, 1, 8, 3, 16, 1},  {0, 1, 1, 4, 4, 16, 1},
         {0, 1, 1, 24, 1, 16, 1}, {0, 1, 1, 12, 2, 8, 1},  {0, 1, 1, 6, 2, 8, 1},
     };
-    /* GPUs: 128 x 128, 128 x 64, 64 x 128 and 64 x 64 blocks per tile,
-     * staged 8 or 16 deep; and one that reads the panels directly. */
+    /* GPUs: blocks of 128 x 128, 128 x 64, 64 x 128, 64 x 64, 128 x 256
+     * and 256 x 128 per tile, staged 8, 16 or 32 deep; and one that reads
+     * the panels directly. */
     static const sgemm_params gpu[] = {
-        {1, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 2, 4, 8}, {1, 16, 16, 8, 1, 4, 16},
-        {1, 8, 16, 8, 2, 4, 16},  {1, 16, 16, 4, 2, 4, 16}, {1, 16, 16, 4, 1, 4, 16},
-        {1, 8, 32, 8, 1, 4, 16},  {1, 16, 16, 8, 1, 8, 16}, {1, 16, 16, 8, 2, 4, 32},
-        {0, 16, 16, 4, 1, 4, 1},
+        {1, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 2, 4, 32},
+        {1, 16, 16, 8, 1, 4, 16}, {1, 8, 16, 8, 2, 4, 16},  {1, 16, 16, 4, 2, 4, 16},
+        {1, 16, 16, 4, 1, 4, 16}, {1, 8, 32, 8, 1, 4, 16},  {1, 16, 16, 8, 1, 8, 16},
+        {1, 16, 16, 8, 4, 4, 8},  {1, 16, 16, 16, 2, 4, 8}, {0, 16, 16, 4, 1, 4, 1},
     };
     if (info->is_emulated) {
         *count = (int)(sizeof cpu / sizeof cpu[0]);
