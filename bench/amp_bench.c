@@ -47,6 +47,8 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "--compile-child") == 0)
         return bench_compile_child();
 
+    /* A line at a time, so that a log shows how far a long run got. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     bench_options o;
     memset(&o, 0, sizeof o);
     o.out_dir = "bench-results";
