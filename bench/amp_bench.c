@@ -117,8 +117,10 @@ int main(int argc, char **argv)
     printf("\n- CSV files in %s/\n", o.out_dir);
     fflush(stdout);
 
-    if (tune)
-        bench_tune(o.acc, o.av, o.quick ? 256 : o.info.is_emulated ? 2048 : 4096, 3, 0);
+    if (tune) {
+        int n = o.quick ? 256 : o.info.is_emulated ? 2048 : 4096;
+        bench_tune(o.acc, o.av, n, n / 4, 3, 0);
+    }
     if (wanted(only, "matmul"))
         bench_matmul(&o);
     if (wanted(only, "tile"))

@@ -64,9 +64,10 @@ void bench_laziness(const bench_options *o);
 /* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
 amp_status bench_tiny_kernel(amp_array_view *v);
 
-/* The tuner (tuner.c): measure kernel 6's candidates at size n on the
- * accelerator, print a table, and store the best for the device unless
- * dry_run. Returns 0 on success. */
-int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n, int repeat, int dry_run);
+/* The tuner (tuner.c): measure kernel 6's candidates at sizes n_large and
+ * n_small (0: only the large) on the accelerator, print tables, and store
+ * the best of each for the device unless dry_run. Returns 0 on success. */
+int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n_large, int n_small,
+               int repeat, int dry_run);
 
 #endif

@@ -44,7 +44,7 @@ typedef struct impl {
     double last_gflops; /* at the previous size, to predict slow runs */
 } impl;
 
-static sgemm_params params;
+static sgemm_tuning tuning;
 static sgemm_workspace workspace;
 
 static amp_status run_kernel(int kernel, const sgemm_operands *op)
@@ -55,7 +55,7 @@ static amp_status run_kernel(int kernel, const sgemm_operands *op)
     case 3: return sgemm_3_work_per_thread(op);
     case 4: return sgemm_4_vector_loads(op);
     case 5: return sgemm_5_register_blocking(op);
-    default: return sgemm_6_tuned(op, &params, &workspace);
+    default: return sgemm_6_tuned(op, sgemm_tuning_pick(&tuning, op->M, op->N), &workspace);
     }
 }
 
@@ -181,10 +181,14 @@ void bench_matmul(const bench_options *o)
     if (!o->info.is_emulated)
         printf("- cuBLAS: not measured (no CUDA toolkit at build time)\n");
 #endif
-    int from_file = sgemm_tune_load(&o->info, &params);
-    char ptext[128];
-    sgemm_params_format(&params, ptext, sizeof ptext);
-    printf("- kernel 6: %s (%s)\n", ptext, from_file ? "tuned for this device" : "defaults");
+    int from_file = sgemm_tune_load(&o->info, &tuning);
+    char large[128], small[128];
+    sgemm_params_format(&tuning.large, large, sizeof large);
+    sgemm_params_format(&tuning.small, small, sizeof small);
+    printf("- kernel 6 (%s): %s", from_file ? "tuned for this device" : "defaults", large);
+    if (tuning.small_below > 0)
+        printf("; below %d x %d: %s", tuning.small_below, tuning.small_below, small);
+    printf("\n");
     printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
            "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "
            "`-` a kernel skipped as too slow)\n\n",

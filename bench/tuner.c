@@ -1,9 +1,9 @@
 /*
  * bench/tuner.c - the per-device tuner of SGEMM kernel 6: measure each
- * candidate configuration (sgemm_params_candidates) on one square product,
- * keep the fastest correct one, and store it where the kernel looks for
- * it (sgemm_tune_path). A few candidates, not a search: each costs a
- * compile and a few runs.
+ * candidate configuration (sgemm_params_candidates) on a large and a small
+ * square product, keep the fastest correct one of each, and store both
+ * where the kernel looks for them (sgemm_tune_path). A few candidates, not
+ * a search: each costs a compile and a few runs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -36,16 +36,17 @@ static int rows_match(const float *A, const float *B, const float *C, int n)
     return 1;
 }
 
-int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n, int repeat, int dry_run)
+/* Measure every candidate on an n x n x n product and print a table.
+ * Returns the index of the fastest correct one (its figure in *best_gflops),
+ * or -1. */
+static int measure(const amp_accelerator_info *info, amp_accelerator_view *av,
+                   const sgemm_params *cand, int count, int n, int repeat, double *best_gflops)
 {
-    amp_accelerator_info info;
-    bench_check(amp_accelerator_get_info(acc, &info), "info");
-    int count = 0;
-    const sgemm_params *cand = sgemm_params_candidates(&info, &count);
     size_t e = (size_t)n * n;
     float *A = malloc(e * sizeof *A), *B = malloc(e * sizeof *B), *C = malloc(e * sizeof *C);
     if (!A || !B || !C) {
         fprintf(stderr, "out of host memory for the tuner at n = %d\n", n);
+        free(A), free(B), free(C);
         return -1;
     }
     fill(A, e, 1);
@@ -56,18 +57,15 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n, int repeat
     bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(n, n), C, &op.c), "C");
     bench_check(amp_array_view_discard_data(op.c), "discard");
 
-    printf("\n## Tuning SGEMM kernel 6 on %s, %d x %d x %d\n\n", info.description, n, n, n);
-    printf("- GFLOP/s of the best of %d runs after a warm-up (compile included in the "
-           "warm-up)\n\n| candidate | GFLOP/s | result |\n|---|---:|---|\n",
+    printf("\n%d x %d x %d, GFLOP/s of the best of %d runs after a warm-up:\n\n", n, n, n,
            repeat);
+    printf("| candidate | GFLOP/s | result |\n|---|---:|---|\n");
     int best = -1;
-    double best_gflops = 0;
-    sgemm_params defaults = sgemm_params_default(&info);
-    double default_gflops = 0;
+    *best_gflops = 0;
     for (int i = 0; i < count; i++) {
         char text[128];
         sgemm_params_format(&cand[i], text, sizeof text);
-        const char *why = sgemm_params_check(&cand[i], &info);
+        const char *why = sgemm_params_check(&cand[i], info);
         if (why) {
             printf("| %s | - | not for this device: %s |\n", text, why);
             continue;
@@ -96,11 +94,8 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n, int repeat
         }
         double gflops = 2.0 * n * n * (double)n / fastest * 1e-9;
         printf("| %s | %.1f | %s |\n", text, gflops, ok ? "ok" : "WRONG");
-        fflush(stdout);
-        if (memcmp(&cand[i], &defaults, sizeof defaults) == 0)
-            default_gflops = gflops;
-        if (ok && gflops > best_gflops) {
-            best_gflops = gflops;
+        if (ok && gflops > *best_gflops) {
+            *best_gflops = gflops;
             best = i;
         }
     }
@@ -111,20 +106,45 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n, int repeat
     free(A);
     free(B);
     free(C);
-    if (best < 0) {
+    return best;
+}
+
+int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n_large, int n_small,
+               int repeat, int dry_run)
+{
+    amp_accelerator_info info;
+    bench_check(amp_accelerator_get_info(acc, &info), "info");
+    int count = 0;
+    const sgemm_params *cand = sgemm_params_candidates(&info, &count);
+    printf("\n## Tuning SGEMM kernel 6 on %s\n\n", info.description);
+    printf("- the fastest correct candidate at %d for large products, at %d for small ones "
+           "(compile in the warm-up)\n",
+           n_large, n_small);
+    double g_large, g_small;
+    int large = measure(&info, av, cand, count, n_large, repeat, &g_large);
+    int small = n_small > 0 ? measure(&info, av, cand, count, n_small, repeat, &g_small) : -1;
+    if (large < 0) {
         printf("\nNo candidate ran correctly; nothing stored.\n");
         return -1;
     }
-    char text[128], path[1400];
-    sgemm_params_format(&cand[best], text, sizeof text);
-    printf("\nBest: %s, %.1f GFLOP/s", text, best_gflops);
-    if (default_gflops > 0)
-        printf(" (the defaults: %.1f)", default_gflops);
-    printf(".\n");
+    sgemm_tuning t = {cand[large], cand[small >= 0 ? small : large], 0};
+    /* Between the two sizes measured, on a logarithmic scale. */
+    if (small >= 0 && memcmp(&t.small, &t.large, sizeof t.large) != 0)
+        t.small_below = (int)(sqrt((double)n_large * n_small) + 0.5);
+    char lt[128], st[128], note[512];
+    sgemm_params_format(&t.large, lt, sizeof lt);
+    sgemm_params_format(&t.small, st, sizeof st);
+    int len = snprintf(note, sizeof note, "large: %s, %.1f GFLOP/s at %d", lt, g_large, n_large);
+    if (small >= 0)
+        snprintf(note + len, sizeof note - (size_t)len, "\nsmall: %s, %.1f GFLOP/s at %d", st,
+                 g_small, n_small);
+    printf("\nBest %s\n", note);
+    if (t.small_below > 0)
+        printf("Products below %d x %d use the small one.\n", t.small_below, t.small_below);
     if (dry_run)
         return 0;
-    if (sgemm_tune_save(&info, &cand[best], best_gflops, n) != 0 ||
-        !sgemm_tune_path(&info, path, sizeof path)) {
+    char path[1400];
+    if (sgemm_tune_save(&info, &t, note) != 0 || !sgemm_tune_path(&info, path, sizeof path)) {
         perror("storing the tuned parameters");
         return -1;
     }

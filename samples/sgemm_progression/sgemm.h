@@ -71,9 +71,23 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
 
 /* ---- Parameters for kernel 6 (sgemm_tune.c) ---- */
 
+/*
+ * What a device was tuned to: one configuration for large products and one
+ * for small ones, where large tiles would leave much of a GPU idle (a
+ * 1000 x 1000 C is only 64 tiles of 128 x 128). Products whose M * N is
+ * below small_below^2 use small; small_below = 0 means never.
+ */
+typedef struct sgemm_tuning {
+    sgemm_params large, small;
+    int small_below;
+} sgemm_tuning;
+
+/* The configuration of t for an M x N product. */
+const sgemm_params *sgemm_tuning_pick(const sgemm_tuning *t, int M, int N);
+
 /* Good parameters for a device that was never tuned: CPUs read panels
  * directly with float16 vectors, GPUs stage them in tile_static memory. */
-sgemm_params sgemm_params_default(const amp_accelerator_info *info);
+sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info);
 
 /* NULL when p can run on the device, else why not. */
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info);
@@ -90,14 +104,14 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
  * '_'. Returns 0 when no directory is known (no variable is set). */
 int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size);
 
-/* Read the device's tuned parameters into *p. Returns 1 when the file was
- * there and held parameters the device accepts; 0 otherwise, with *p set
- * to the defaults. */
-int sgemm_tune_load(const amp_accelerator_info *info, sgemm_params *p);
+/* Read the device's tuning into *t. Returns 1 when the file was there and
+ * held parameters the device accepts; 0 otherwise, with *t set to the
+ * defaults. */
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t);
 
-/* Store p as the device's tuned parameters, with the figure that chose
- * them (for the reader). Returns 0 on success, -1 (errno set) on failure. */
-int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_params *p, double gflops,
-                    int size);
+/* Store t as the device's tuning; note is written into the file as a
+ * comment (what was measured). Returns 0 on success, -1 (errno set) on
+ * failure. */
+int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_tuning *t, const char *note);
 
 #endif

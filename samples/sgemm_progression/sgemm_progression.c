@@ -28,14 +28,14 @@
 #include "../common/sample_check.h"
 #include "sgemm.h"
 
-/* Kernel 6 runs with the device's parameters and a workspace kept between
- * calls; the table calls every kernel the same way. */
-static sgemm_params tuned;
+/* Kernel 6 runs with the device's parameters for the size, and a
+ * workspace kept between calls; the table calls every kernel the same way. */
+static sgemm_tuning tuning;
 static sgemm_workspace workspace;
 
 static amp_status run_tuned(const sgemm_operands *op)
 {
-    return sgemm_6_tuned(op, &tuned, &workspace);
+    return sgemm_6_tuned(op, sgemm_tuning_pick(&tuning, op->M, op->N), &workspace);
 }
 
 static const struct {
@@ -286,16 +286,19 @@ int main(int argc, char **argv)
     check(amp_accelerator_get_default(&acc));
     check(amp_accelerator_get_default_view(acc, &av));
     check(amp_accelerator_get_info(acc, &info));
-    int from_file = sgemm_tune_load(&info, &tuned);
+    int from_file = sgemm_tune_load(&info, &tuning);
     if (!check_only) {
-        char params[128], path[1400];
-        sgemm_params_format(&tuned, params, sizeof params);
+        char large[128], small[128], path[1400];
+        sgemm_params_format(&tuning.large, large, sizeof large);
+        sgemm_params_format(&tuning.small, small, sizeof small);
         printf("Device: %s (%s)\n", info.description, info.version);
+        printf("Kernel 6: %s", large);
+        if (tuning.small_below > 0)
+            printf("; below %d x %d: %s", tuning.small_below, tuning.small_below, small);
         if (from_file && sgemm_tune_path(&info, path, sizeof path))
-            printf("Kernel 6: %s, tuned, from %s\n", params, path);
+            printf("\n  (tuned, from %s)\n", path);
         else
-            printf("Kernel 6: %s (the defaults; bench/sgemm_tune stores a device's best)\n",
-                   params);
+            printf("\n  (the defaults; bench/sgemm_tune stores a device's best)\n");
     }
 
     int wrong = 0;

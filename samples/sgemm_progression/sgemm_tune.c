@@ -1,15 +1,21 @@
 /*
  * samples/sgemm_progression/sgemm_tune.c - kernel 6's parameters: defaults
  * that are good without tuning, the candidates a tuner measures, and the
- * small text file per device where the best one is kept.
+ * small text file per device where the best ones are kept: one
+ * configuration for large products, and one for products small enough
+ * that large tiles would leave a GPU partly idle.
  *
  * The file is ${AMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/amp}/
  * tune-<device>.txt, beside the runtime's cache of compiled kernels, and
  * reads like this:
  *
- *     # SGEMM kernel 6 parameters for pthread-skylake-avx512-...
- *     staged = 0
- *     ty = 1
+ *     # SGEMM kernel 6 parameters for NVIDIA H200
+ *     staged = 1
+ *     ty = 16
+ *     ...
+ *     small_below = 2048
+ *     small_staged = 1
+ *     small_ty = 8
  *     ...
  *
  * Lines it does not know are ignored; a file whose parameters the device
@@ -21,27 +27,36 @@
 #include "sgemm.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-sgemm_params sgemm_params_default(const amp_accelerator_info *info)
+sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
 {
     /* CPU: one thread per tile, 12 rows x 2 float16 = 24 vector sums,
      * which fit AVX-512's 32 registers beside the 2 vectors of B and a
-     * broadcast. GPU: 16 x 16 threads, each 8 rows x 2 float4 = a 128 x 128
-     * block of C per tile, 16 deep per staged step. */
-    sgemm_params cpu = {0, 1, 1, 12, 2, 16, 1};
-    sgemm_params gpu = {1, 16, 16, 8, 2, 4, 16};
-    sgemm_params p = info->is_emulated ? cpu : gpu;
-    if (sgemm_params_check(&p, info) != NULL) {
-        /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
-        sgemm_params small = {1, 8, 8, 4, 1, 4, 8};
-        p = small;
-    }
-    return p;
+     * broadcast; at every size. GPU: 16 x 16 threads, each 8 rows x 2
+     * float4 = a 128 x 128 block of C per tile, 32 deep per staged step;
+     * below 2048 x 2048, 8 x 16 threads on 64 x 128 blocks, so that there
+     * are twice as many tiles to spread over the GPU. */
+    sgemm_tuning cpu = {{0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 12, 2, 16, 1}, 0};
+    sgemm_tuning gpu = {{1, 16, 16, 8, 2, 4, 32}, {1, 8, 16, 8, 2, 4, 16}, 2048};
+    /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
+    const sgemm_params small_device = {1, 8, 8, 4, 1, 4, 8};
+    sgemm_tuning t = info->is_emulated ? cpu : gpu;
+    if (sgemm_params_check(&t.large, info) != NULL)
+        t.large = small_device;
+    if (sgemm_params_check(&t.small, info) != NULL)
+        t.small = small_device;
+    return t;
+}
+
+const sgemm_params *sgemm_tuning_pick(const sgemm_tuning *t, int M, int N)
+{
+    return (long long)M * N < (long long)t->small_below * t->small_below ? &t->small : &t->large;
 }
 
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info)
@@ -145,35 +160,55 @@ int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size)
     return n > 0 && (size_t)n < size;
 }
 
-int sgemm_tune_load(const amp_accelerator_info *info, sgemm_params *p)
+/* Read "key = value" lines into t: the parameter keys for the large
+ * configuration, the same with "small_" before them for the small one. */
+static void read_tuning(FILE *f, sgemm_tuning *t)
 {
-    *p = sgemm_params_default(info);
-    char path[1400];
-    if (!sgemm_tune_path(info, path, sizeof path))
-        return 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    sgemm_params got = *p;
     struct {
         const char *key;
-        int *value;
-    } keys[] = {{"staged", &got.staged}, {"ty", &got.ty}, {"tx", &got.tx}, {"rm", &got.rm},
-                {"nv", &got.nv},         {"vw", &got.vw}, {"bk", &got.bk}};
+        size_t offset;
+    } keys[] = {{"staged", offsetof(sgemm_params, staged)}, {"ty", offsetof(sgemm_params, ty)},
+                {"tx", offsetof(sgemm_params, tx)},         {"rm", offsetof(sgemm_params, rm)},
+                {"nv", offsetof(sgemm_params, nv)},         {"vw", offsetof(sgemm_params, vw)},
+                {"bk", offsetof(sgemm_params, bk)}};
     char line[256];
     while (fgets(line, sizeof line, f)) {
         char key[32];
         int value;
         if (line[0] == '#' || sscanf(line, " %31[a-z_] = %d", key, &value) != 2)
             continue;
+        if (strcmp(key, "small_below") == 0) {
+            t->small_below = value;
+            continue;
+        }
+        sgemm_params *p = &t->large;
+        const char *name = key;
+        if (strncmp(key, "small_", 6) == 0) {
+            p = &t->small;
+            name = key + 6;
+        }
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (strcmp(key, keys[i].key) == 0)
-                *keys[i].value = value;
+            if (strcmp(name, keys[i].key) == 0)
+                *(int *)((char *)p + keys[i].offset) = value;
     }
-    fclose(f);
-    if (sgemm_params_check(&got, info) != NULL)
+}
+
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t)
+{
+    *t = sgemm_tuning_default(info);
+    char path[1400];
+    if (!sgemm_tune_path(info, path, sizeof path))
         return 0;
-    *p = got;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    sgemm_tuning got = *t;
+    read_tuning(f, &got);
+    fclose(f);
+    if (sgemm_params_check(&got.large, info) != NULL ||
+        sgemm_params_check(&got.small, info) != NULL || got.small_below < 0)
+        return 0;
+    *t = got;
     return 1;
 }
 
@@ -193,8 +228,14 @@ static int make_dirs(char *path)
     return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_params *p, double gflops,
-                    int size)
+static void write_params(FILE *f, const char *prefix, const sgemm_params *p)
+{
+    fprintf(f, "%sstaged = %d\n%sty = %d\n%stx = %d\n%srm = %d\n%snv = %d\n%svw = %d\n%sbk = %d\n",
+            prefix, p->staged, prefix, p->ty, prefix, p->tx, prefix, p->rm, prefix, p->nv, prefix,
+            p->vw, prefix, p->bk);
+}
+
+int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_tuning *t, const char *note)
 {
     char dir[1024], path[1400], tmp[1500];
     if (!tune_dir(dir, sizeof dir) || !sgemm_tune_path(info, path, sizeof path)) {
@@ -208,13 +249,17 @@ int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_params *p, dou
     FILE *f = fopen(tmp, "w");
     if (!f)
         return -1;
-    char text[128];
-    sgemm_params_format(p, text, sizeof text);
     fprintf(f, "# SGEMM kernel 6 parameters for %s\n", info->description);
-    fprintf(f, "# %s: %.1f GFLOP/s at %d x %d x %d, the best of the candidates measured\n",
-            text, gflops, size, size, size);
-    fprintf(f, "staged = %d\nty = %d\ntx = %d\nrm = %d\nnv = %d\nvw = %d\nbk = %d\n", p->staged,
-            p->ty, p->tx, p->rm, p->nv, p->vw, p->bk);
+    for (const char *s = note; s && *s;) {
+        const char *end = strchr(s, '\n');
+        int len = end ? (int)(end - s) : (int)strlen(s);
+        fprintf(f, "# %.*s\n", len, s);
+        s += len + (end != NULL);
+    }
+    write_params(f, "", &t->large);
+    fprintf(f, "# below small_below x small_below (M * N), these:\nsmall_below = %d\n",
+            t->small_below);
+    write_params(f, "small_", &t->small);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         int saved = errno;
         remove(tmp);
