@@ -33,17 +33,19 @@ static amp_status tile_average(amp_array_view *in, amp_array_view *out, int n, i
         AMP_PRAGMA(unroll)
         for (int r = 0; r < T; r++)
             sum += in(band * T + r, col);
-        tile_static float columns[ROW_THREADS];
-        columns[t_idx.local[1]] = sum;
+        // Kept transposed, columns[q][t] for column t * T + q, so that below
+        // neighbouring threads read neighbouring elements (+ 1: no bank conflicts).
+        tile_static float columns[T][ROW_THREADS / T + 1];
+        int l = t_idx.local[1];
+        columns[l % T][l / T] = sum;
         t_idx.barrier.wait();
         // Across: ROW_THREADS / T threads add up T column sums each.
-        int t = t_idx.local[1];
-        if (t < ROW_THREADS / T) {
+        if (l < ROW_THREADS / T) {
             float total = 0.0f;
             AMP_PRAGMA(unroll)
             for (int q = 0; q < T; q++)
-                total += columns[t * T + q];
-            out(band, t_idx.tile_origin[1] / T + t) = total / (float)(T * T);
+                total += columns[q][l];
+            out(band, t_idx.tile_origin[1] / T + l) = total / (float)(T * T);
         }
     });
 }
