@@ -54,7 +54,8 @@ amp_index amp_index_3d(int i0, int i1, int i2);
 /*
  * The number of elements of an extent, as a 64-bit count so that extents
  * over 2^31 elements are counted right. Returns 0 for an extent of rank
- * outside 1..3 or with a dimension <= 0.
+ * outside 1..3 or with a dimension <= 0, and INT64_MAX for one whose count
+ * does not fit in 64 bits.
  */
 int64_t amp_extent_size(amp_extent extent);
 

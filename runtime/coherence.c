@@ -300,6 +300,23 @@ typedef struct xfer {
     amp_status status;
 } xfer;
 
+/* A failed transfer. Drivers that allocate device memory lazily (NVIDIA's)
+ * report a buffer too large for the device here, not at clCreateBuffer:
+ * say so in the same words as an allocation that fails at once. */
+static amp_status transfer_failed(const xfer *x, cl_int rc, const char *call)
+{
+    const amp_accelerator *acc = x->copy->acc;
+    if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "View '%s' needs %zu bytes on %s, which has %llu bytes of memory (%s from"
+                       " %s). Use smaller views or another accelerator.",
+                       x->label ? x->label : "(unnamed)", x->src->bytes, acc->name,
+                       (unsigned long long)acc->global_mem, err_cl_name(rc), call);
+    return err_cl(rc, call,
+                  x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
+                                          : "Copying a view back to the host");
+}
+
 /* Move one contiguous range [lo, hi) of the source between host and device. */
 static int move_range(int64_t lo, int64_t hi, void *user)
 {
@@ -316,10 +333,8 @@ static int move_range(int64_t lo, int64_t hi, void *user)
         rc = clapi.EnqueueReadBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
                                      x->host + lo, 0, NULL, NULL);
     if (rc != CL_SUCCESS) {
-        x->status = err_cl(rc, x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBuffer"
-                                                       : "clEnqueueReadBuffer",
-                           x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
-                                                   : "Copying a view back to the host");
+        x->status = transfer_failed(x, rc, x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBuffer"
+                                                                   : "clEnqueueReadBuffer");
         return 1;
     }
     record(x->src, x->dir, x->reason, hi - lo, x->copy->acc, x->label);
@@ -343,11 +358,9 @@ static amp_status move_box(xfer *x, const rg_box *b)
                                          r.row_pitch, r.slice_pitch, r.row_pitch, r.slice_pitch,
                                          x->host, 0, NULL, NULL);
     if (rc != CL_SUCCESS)
-        return err_cl(rc,
-                      x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBufferRect"
-                                              : "clEnqueueReadBufferRect",
-                      x->dir == AMP_TO_DEVICE ? "Copying a section to the device"
-                                              : "Copying a section back to the host");
+        return transfer_failed(x, rc,
+                               x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBufferRect"
+                                                       : "clEnqueueReadBufferRect");
     record(x->src, x->dir, x->reason, rg_box_bytes(b), x->copy->acc, x->label);
     return AMP_OK;
 }

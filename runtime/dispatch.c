@@ -391,7 +391,7 @@ static amp_status run(call *c)
 
 static amp_status dispatch(call *c)
 {
-    if (!c->kernel || !c->kernel->body || !c->kernel->index_name)
+    if (!c->kernel || !c->kernel->body || !c->kernel->index_name || !c->kernel->file)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "parallel_for_each: the kernel source is NULL.");
     rt_lock();
     amp_status st = run(c);

@@ -47,6 +47,10 @@ int64_t amp_extent_size(amp_extent extent)
     for (int d = 0; d < extent.rank; d++) {
         if (extent.dims[d] <= 0)
             return 0;
+        /* Three dimensions of up to 2^31 - 1 can pass 2^63: saturate rather
+         * than overflow, so that callers see "too large" and refuse it. */
+        if (n > INT64_MAX / extent.dims[d])
+            return INT64_MAX;
         n *= extent.dims[d];
     }
     return n;

@@ -525,20 +525,32 @@ amp_status amp_array_view_refresh(amp_array_view *view)
     return st;
 }
 
+/* The getters answer for live handles only: a released one is freed
+ * memory, never read. */
 amp_extent amp_array_view_get_extent(const amp_array_view *view)
 {
-    amp_extent none = {0, {0, 0, 0}};
-    return view ? view->extent : none;
+    amp_extent e = {0, {0, 0, 0}};
+    rt_lock();
+    if (view && view_is_live(view))
+        e = view->extent;
+    rt_unlock();
+    return e;
 }
 
 amp_elem_type amp_array_view_get_type(const amp_array_view *view)
 {
-    return view ? view->type : (amp_elem_type)0;
+    rt_lock();
+    amp_elem_type t = view && view_is_live(view) ? view->type : (amp_elem_type)0;
+    rt_unlock();
+    return t;
 }
 
 int amp_array_view_is_const(const amp_array_view *view)
 {
-    return view ? view->is_const : 0;
+    rt_lock();
+    int c = view && view_is_live(view) ? view->is_const : 0;
+    rt_unlock();
+    return c;
 }
 
 amp_status amp_array_view_get_transfers(const amp_array_view *view, amp_transfer_stats *out)
