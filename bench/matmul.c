@@ -6,9 +6,9 @@
  * Each product runs once untimed (compiles, uploads), then up to
  * o->repeat times with a wait after each; data stays on the device
  * between runs, for every implementation alike. Every result is checked
- * against rows computed on the CPU. A kernel whose previous size predicts
- * more than SLOW_SECONDS per run is skipped at larger sizes (the naive
- * kernels on a CPU).
+ * against rows computed on the CPU. A kernel of the progression whose
+ * previous size predicts more than SLOW_SECONDS per run is skipped at
+ * larger sizes (the naive kernels on a CPU); the baselines never are.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -252,7 +252,9 @@ void bench_matmul(const bench_options *o)
         for (int i = 0; i < nimpl; i++) {
             impl *im = &impls[i];
             gflops[i] = 0;
-            if (im->last_gflops > 0 && flops / (im->last_gflops * 1e9) > SLOW_SECONDS) {
+            /* The baselines always run: the ratios need them. */
+            if (im->kernel && im->last_gflops > 0 &&
+                flops / (im->last_gflops * 1e9) > SLOW_SECONDS) {
                 printf(" - |");
                 fflush(stdout);
                 continue;
