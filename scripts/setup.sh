@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-c-headers
-          pocl-opencl-icd clinfo uthash-dev libcmocka-dev oclgrind)
+          pocl-opencl-icd clinfo uthash-dev libcmocka-dev oclgrind
+          valgrind)
 
 missing=()
 for p in "${packages[@]}"; do
