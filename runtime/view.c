@@ -159,7 +159,7 @@ static amp_status check_new(const char *fn, amp_elem_type type, amp_extent exten
 static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
                               int is_const, amp_array_view **out)
 {
-    int64_t n;
+    int64_t n = 0;
     amp_status st = check_new(fn, type, extent, out, &n);
     if (st != AMP_OK)
         return st;
@@ -191,7 +191,7 @@ amp_status amp_array_view_create_const(amp_elem_type type, amp_extent extent, co
 amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
                                         amp_array_view **out)
 {
-    int64_t n;
+    int64_t n = 0;
     amp_status st = check_new("amp_array_view_create_extent", type, extent, out, &n);
     if (st != AMP_OK)
         return st;

@@ -3,12 +3,17 @@
 # it, and run the documents' samples on the default device.
 #   scripts/setup.sh            install, build, run the samples
 #   scripts/setup.sh --deps     install the packages only
+#   scripts/setup.sh --bench    also the benchmark's baselines (CLBlast,
+#                               OpenBLAS) and gnuplot for its plot
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-c-headers
           pocl-opencl-icd clinfo uthash-dev libcmocka-dev oclgrind
           valgrind)
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(libclblast-dev libopenblas-dev gnuplot-nox)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -25,7 +30,7 @@ fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build
-for sample in matrix_multiply tile_average; do
+for sample in matrix_multiply tile_average transfer_ledger; do
   echo "== $sample"
   "build/samples/$sample"
 done
