@@ -2,10 +2,32 @@
 # Run the whole test suite: install missing packages (scripts/setup.sh
 # --deps), build with warnings as errors, and run every test through CTest.
 # Extra arguments go to ctest.
+#
+# With CI=true in the environment (as CI runs it, through .ci/run), or with
+# --sanitize as the first argument, the memory checks follow: the suite again
+# built with AddressSanitizer and UBSan (scripts/sanitize.sh, in build-asan),
+# then the samples and unit tests of this build under valgrind
+# (scripts/valgrind.sh). Any sanitizer or valgrind report fails the run.
+# docs/reliability.md says what they check and how long they take.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+memory_checks=no
+[ "${CI:-}" = true ] && memory_checks=yes
+if [ "${1:-}" = --sanitize ]; then
+  memory_checks=yes
+  shift
+fi
 
 scripts/setup.sh --deps
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure "$@"
+
+if [ "$memory_checks" = yes ]; then
+  # Both run, so that one report does not hide the other.
+  failed=0
+  scripts/sanitize.sh || failed=1
+  scripts/valgrind.sh build || failed=1
+  exit $failed
+fi
