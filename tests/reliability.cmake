@@ -1,4 +1,4 @@
-# Reliability tests (issue: bad input, faults, threads, soak): listed here so
+# Reliability tests (bad input, faults, threads, soak): listed here so
 # that they can grow without touching the unit-test list.
 
 # Every kind of bad input to the public API, one table row each
