@@ -4,6 +4,7 @@
  */
 #include "error.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,22 @@
  * fit a build log and is reused. */
 static _Thread_local char *err_message;
 static _Thread_local size_t err_capacity;
+
+/* The buffer is also kept under a thread-specific key, whose destructor
+ * frees it when the thread exits (a _Thread_local pointer alone would leak
+ * it: threads that call the library, and completion.c's, come and go). */
+static pthread_key_t err_key;
+static pthread_once_t err_key_once = PTHREAD_ONCE_INIT;
+
+static void err_free_buffer(void *buffer)
+{
+    free(buffer);
+}
+
+static void err_make_key(void)
+{
+    (void)pthread_key_create(&err_key, err_free_buffer);
+}
 
 const char *amp_status_name(amp_status status)
 {
@@ -61,6 +78,8 @@ amp_status err_set(amp_status status, const char *fmt, ...)
         }
         err_message = grown;
         err_capacity = (size_t)need + 1;
+        pthread_once(&err_key_once, err_make_key);
+        (void)pthread_setspecific(err_key, grown);
     }
     va_start(ap, fmt);
     vsnprintf(err_message, err_capacity, fmt, ap);

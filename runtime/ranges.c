@@ -17,6 +17,14 @@ rg_box rg_box_linear(int64_t offset, int64_t n)
     return b;
 }
 
+/* memmove of count elements; none is a no-op even on a NULL array (which
+ * memmove itself does not allow). */
+static void move_items(int64_t *dst, const int64_t *src, size_t count)
+{
+    if (count > 0)
+        memmove(dst, src, count * sizeof *dst);
+}
+
 static int reserve(rg_set *s, size_t n)
 {
     if (n <= s->capacity)
@@ -62,8 +70,8 @@ int rg_add(rg_set *s, int64_t lo, int64_t hi)
     if (i == j) {
         if (!reserve(s, s->count + 1))
             return 0;
-        memmove(s->lo + i + 1, s->lo + i, (s->count - i) * sizeof *s->lo);
-        memmove(s->hi + i + 1, s->hi + i, (s->count - i) * sizeof *s->hi);
+        move_items(s->lo + i + 1, s->lo + i, s->count - i);
+        move_items(s->hi + i + 1, s->hi + i, s->count - i);
         s->lo[i] = lo;
         s->hi[i] = hi;
         s->count++;
@@ -73,23 +81,23 @@ int rg_add(rg_set *s, int64_t lo, int64_t hi)
     int64_t nhi = s->hi[j - 1] > hi ? s->hi[j - 1] : hi;
     s->lo[i] = nlo;
     s->hi[i] = nhi;
-    memmove(s->lo + i + 1, s->lo + j, (s->count - j) * sizeof *s->lo);
-    memmove(s->hi + i + 1, s->hi + j, (s->count - j) * sizeof *s->hi);
+    move_items(s->lo + i + 1, s->lo + j, s->count - j);
+    move_items(s->hi + i + 1, s->hi + j, s->count - j);
     s->count -= j - i - 1;
     return 1;
 }
 
 int rg_remove(rg_set *s, int64_t lo, int64_t hi)
 {
-    if (lo >= hi)
+    if (lo >= hi || s->count == 0)
         return 1;
     size_t i = first_ending_at_or_after(s, lo + 1); /* first range with hi > lo */
     if (i < s->count && s->lo[i] < lo && s->hi[i] > hi) {
         /* [lo, hi) is inside one range: split it in two. */
         if (!reserve(s, s->count + 1))
             return 0;
-        memmove(s->lo + i + 1, s->lo + i, (s->count - i) * sizeof *s->lo);
-        memmove(s->hi + i + 1, s->hi + i, (s->count - i) * sizeof *s->hi);
+        move_items(s->lo + i + 1, s->lo + i, s->count - i);
+        move_items(s->hi + i + 1, s->hi + i, s->count - i);
         s->count++;
         s->hi[i] = lo;
         s->lo[i + 1] = hi;
@@ -104,8 +112,8 @@ int rg_remove(rg_set *s, int64_t lo, int64_t hi)
         j++; /* wholly inside: dropped */
     if (j < s->count && s->lo[j] < hi)
         s->lo[j] = hi; /* keep its right part */
-    memmove(s->lo + i, s->lo + j, (s->count - j) * sizeof *s->lo);
-    memmove(s->hi + i, s->hi + j, (s->count - j) * sizeof *s->hi);
+    move_items(s->lo + i, s->lo + j, s->count - j);
+    move_items(s->hi + i, s->hi + j, s->count - j);
     s->count -= j - i;
     return 1;
 }
