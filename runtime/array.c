@@ -59,21 +59,10 @@ amp_array_view *amp__array_view_of(const amp_array *a)
 static amp_status make_array(const char *fn, amp_elem_type type, amp_extent extent,
                              amp_accelerator_view *av, amp_array **out)
 {
-    size_t es = amp_elem_size(type);
-    if (es == 0)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                       " AMP_DOUBLE.",
-                       fn, (int)type);
-    if (extent.rank < 1 || extent.rank > AMP_MAX_RANK)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the extent has rank %d; it must be 1, 2"
-                       " or 3.", fn, extent.rank);
-    for (int d = 0; d < extent.rank; d++)
-        if (extent.dims[d] <= 0)
-            return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: dimension %d of the extent is %d; every dimension must be > 0.",
-                           fn, d, extent.dims[d]);
-    amp_status st = acc_resolve_view(av, &av);
+    int64_t n = 0;
+    amp_status st = view_check_shape(fn, type, extent, &n);
+    if (st == AMP_OK)
+        st = acc_resolve_view(av, &av);
     if (st != AMP_OK)
         return st;
     if (type == AMP_DOUBLE && !av->acc->fp64)
@@ -84,7 +73,7 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
     if (!a)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     coh_source *src = NULL;
-    st = coh_source_create((size_t)amp_extent_size(extent) * es, av, "(array)", &src);
+    st = coh_source_create((size_t)n * amp_elem_size(type), av, "(array)", &src);
     if (st == AMP_OK && (st = view_make(src, type, extent, 0, &a->whole)) != AMP_OK)
         coh_source_release(src);
     if (st != AMP_OK) {
@@ -222,12 +211,8 @@ static amp_status wrap_host(amp_data d, const end *other, end *e)
     int64_t bytes = rg_box_bytes(&other->box);
     e->type = other->type;
     e->extent = other->extent;
-    e->box = rg_box_linear(0, bytes);
-    e->box.rows[0] = other->box.rows[0];
-    e->box.rows[1] = other->box.rows[1];
-    e->box.width = other->box.width;
-    e->box.pitch[1] = other->box.width;
-    e->box.pitch[0] = other->box.width * other->box.rows[1];
+    const rg_box *o = &other->box;
+    e->box = (rg_box){0, {o->rows[0], o->rows[1]}, {o->width * o->rows[1], o->width}, o->width};
     e->temporary = 1;
     return coh_source_wrap((void *)d.as.host_const, (size_t)bytes, &e->src);
 }

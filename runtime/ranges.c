@@ -219,11 +219,6 @@ int rg_remove_in_box(rg_set *s, const rg_set *which, const rg_box *b)
     return rg_each_in_box(which, b, remove_range, s) == 0;
 }
 
-int rg_empty(const rg_set *s)
-{
-    return s->count == 0;
-}
-
 void rg_clear(rg_set *s)
 {
     s->count = 0;

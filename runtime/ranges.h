@@ -59,7 +59,6 @@ int rg_each_in_box(const rg_set *s, const rg_box *b, rg_range_fn fn, void *user)
  * must differ). Returns 0 when out of memory. */
 int rg_remove_in_box(rg_set *s, const rg_set *which, const rg_box *b);
 
-int rg_empty(const rg_set *s);
 void rg_clear(rg_set *s);
 void rg_free(rg_set *s);
 

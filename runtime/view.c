@@ -133,13 +133,8 @@ amp_status view_unmake(amp_array_view *v)
     return st;
 }
 
-/* The checks every creation makes; the element count in *n. */
-static amp_status check_new(const char *fn, amp_elem_type type, amp_extent extent,
-                            amp_array_view **out, int64_t *n)
+amp_status view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n)
 {
-    if (!out)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
     size_t esize = amp_elem_size(type);
     if (esize == 0)
         return err_set(AMP_ERROR_INVALID_ARGUMENT,
@@ -154,6 +149,16 @@ static amp_status check_new(const char *fn, amp_elem_type type, amp_extent exten
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory.", fn,
                        (long long)*n);
     return AMP_OK;
+}
+
+/* The checks every creation makes; the element count in *n. */
+static amp_status check_new(const char *fn, amp_elem_type type, amp_extent extent,
+                            amp_array_view **out, int64_t *n)
+{
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    return view_check_shape(fn, type, extent, n);
 }
 
 static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
@@ -204,8 +209,7 @@ amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
     return st;
 }
 
-/* Look a handle up under the lock; on failure the lock is released. */
-static amp_status lock_live(const char *fn, const amp_array_view *v)
+amp_status view_lock_live(const char *fn, const amp_array_view *v)
 {
     if (!v)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the view is NULL.", fn);
@@ -219,9 +223,14 @@ static amp_status lock_live(const char *fn, const amp_array_view *v)
     return AMP_OK;
 }
 
-amp_status view_lock_live(const char *fn, const amp_array_view *v)
+/* What every derived view starts with: out checked and cleared, the parent
+ * checked and the lock taken (not held on failure). */
+static amp_status begin_derive(const char *fn, const amp_array_view *view, amp_array_view **out)
 {
-    return lock_live(fn, v);
+    if (!out)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    return view_lock_live(fn, view);
 }
 
 /* A new handle onto the same data as parent: its type, extent, offset and
@@ -256,10 +265,7 @@ amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
                                   amp_extent extent, amp_array_view **out)
 {
     static const char fn[] = "amp_array_view_section";
-    if (!out)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp_status st = lock_live(fn, view);
+    amp_status st = begin_derive(fn, view, out);
     if (st != AMP_OK)
         return st;
     st = check_extent(fn, extent);
@@ -296,10 +302,7 @@ amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
 amp_status amp_array_view_project(const amp_array_view *view, int i, amp_array_view **out)
 {
     static const char fn[] = "amp_array_view_project";
-    if (!out)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp_status st = lock_live(fn, view);
+    amp_status st = begin_derive(fn, view, out);
     if (st != AMP_OK)
         return st;
     if (view->extent.rank < 2)
@@ -343,10 +346,7 @@ amp_status amp_array_view_view_as(const amp_array_view *view, amp_extent extent,
                                   amp_array_view **out)
 {
     static const char fn[] = "amp_array_view_view_as";
-    if (!out)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp_status st = lock_live(fn, view);
+    amp_status st = begin_derive(fn, view, out);
     if (st != AMP_OK)
         return st;
     st = check_extent(fn, extent);
@@ -377,10 +377,7 @@ amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_ty
                                          amp_array_view **out)
 {
     static const char fn[] = "amp_array_view_reinterpret_as";
-    if (!out)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp_status st = lock_live(fn, view);
+    amp_status st = begin_derive(fn, view, out);
     if (st != AMP_OK)
         return st;
     size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
@@ -419,7 +416,7 @@ amp_status amp_array_view_release(amp_array_view *view)
 {
     if (!view)
         return AMP_OK;
-    amp_status st = lock_live("amp_array_view_release", view);
+    amp_status st = view_lock_live("amp_array_view_release", view);
     if (st != AMP_OK)
         return st;
     if (view->array) {
@@ -435,7 +432,7 @@ amp_status amp_array_view_release(amp_array_view *view)
 
 amp_status amp_array_view_synchronize(amp_array_view *view)
 {
-    amp_status st = lock_live("amp_array_view_synchronize", view);
+    amp_status st = view_lock_live("amp_array_view_synchronize", view);
     if (st != AMP_OK)
         return st;
     rg_box box = view_box(view);
@@ -447,7 +444,7 @@ amp_status amp_array_view_synchronize(amp_array_view *view)
 
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av)
 {
-    amp_status st = lock_live("amp_array_view_synchronize_to", view);
+    amp_status st = view_lock_live("amp_array_view_synchronize_to", view);
     if (st != AMP_OK)
         return st;
     st = acc_resolve_view(av, &av);
@@ -465,7 +462,7 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
     if (!out)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL.");
     *out = NULL;
-    amp_status st = lock_live("amp_array_view_data", view);
+    amp_status st = view_lock_live("amp_array_view_data", view);
     if (st != AMP_OK)
         return st;
     if (view->is_const) {
@@ -490,7 +487,7 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
     if (!out)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data_const: out is NULL.");
     *out = NULL;
-    amp_status st = lock_live("amp_array_view_data_const", view);
+    amp_status st = view_lock_live("amp_array_view_data_const", view);
     if (st != AMP_OK)
         return st;
     rg_box box = view_box(view);
@@ -504,7 +501,7 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
 
 amp_status amp_array_view_discard_data(amp_array_view *view)
 {
-    amp_status st = lock_live("amp_array_view_discard_data", view);
+    amp_status st = view_lock_live("amp_array_view_discard_data", view);
     if (st != AMP_OK)
         return st;
     rg_box box = view_box(view);
@@ -515,7 +512,7 @@ amp_status amp_array_view_discard_data(amp_array_view *view)
 
 amp_status amp_array_view_refresh(amp_array_view *view)
 {
-    amp_status st = lock_live("amp_array_view_refresh", view);
+    amp_status st = view_lock_live("amp_array_view_refresh", view);
     if (st != AMP_OK)
         return st;
     rg_box box = view_box(view);
@@ -557,7 +554,7 @@ amp_status amp_array_view_get_transfers(const amp_array_view *view, amp_transfer
 {
     if (!out)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get_transfers: out is NULL.");
-    amp_status st = lock_live("amp_array_view_get_transfers", view);
+    amp_status st = view_lock_live("amp_array_view_get_transfers", view);
     if (st != AMP_OK)
         return st;
     coh_source_stats(view->src, out);

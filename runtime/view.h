@@ -33,6 +33,10 @@ amp_status view_make(coh_source *src, amp_elem_type type, amp_extent extent, int
  * on failure, the lock is not held. */
 amp_status view_lock_live(const char *fn, const amp_array_view *v);
 
+/* The element type and extent checks of every new view or array, with the
+ * element count in *n. fn names the public call in messages. */
+amp_status view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n);
+
 /* Unregister and free a handle made by view_make(), releasing its
  * reference to the source. Expects the runtime lock. */
 amp_status view_unmake(amp_array_view *v);
