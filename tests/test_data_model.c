@@ -364,6 +364,40 @@ static void async_copies_and_synchronize_complete(void **state)
     assert_amp_ok(amp_array_release(a));
 }
 
+static void synchronize_to_uploads_now_and_arrays_say_what_they_are(void **state)
+{
+    (void)state;
+    int data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = i;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(8, 8), data, &v));
+    assert_amp_ok(amp_array_view_synchronize_to(v, NULL));
+    assert_int_equal(of(v).uploads, 1);
+    /* The kernel finds the data there already. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(8, 8), idx, AMP_CAPTURE(v),
+                                        { v(idx) += 1; }));
+    assert_int_equal(of(v).uploads, 1);
+
+    amp_accelerator_view *av;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
+    amp_array *a, *b;
+    assert_amp_ok(amp_array_create_from_view(v, av, &a));
+    assert_amp_ok(amp_array_create_from_array(a, NULL, &b));
+    assert_int_equal(amp_array_get_extent(b).dims[1], 8);
+    assert_int_equal(amp_array_get_type(b), AMP_INT);
+    assert_ptr_equal(amp_array_get_accelerator_view(b), av);
+    int back[64];
+    assert_amp_ok(AMP_COPY(b, back));
+    assert_int_equal(back[63], 64);
+    assert_amp_ok(amp_array_release(b));
+    assert_amp_ok(amp_array_release(a));
+    /* Released arrays answer "none". */
+    assert_int_equal(amp_array_get_extent(a).rank, 0);
+    assert_null(amp_array_get_accelerator_view(a));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +412,7 @@ int main(void)
         cmocka_unit_test(an_extent_only_view_lives_where_it_is_used),
         cmocka_unit_test(arrays_live_on_the_device_and_copy_every_way),
         cmocka_unit_test(async_copies_and_synchronize_complete),
+        cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
