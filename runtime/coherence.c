@@ -163,6 +163,18 @@ static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
     return NULL;
 }
 
+static uint64_t mem_epoch;
+
+uint64_t coh_mem_epoch(void)
+{
+    return mem_epoch;
+}
+
+void coh_mem_made(void)
+{
+    mem_epoch++;
+}
+
 static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char *label,
                            coh_copy **out)
 {
@@ -177,6 +189,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     cl_int rc = CL_SUCCESS;
     c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
                                 NULL, &rc);
+    coh_mem_made();
     if (!c->mem) {
         rg_free(&c->stale);
         free(c);

@@ -88,6 +88,13 @@ amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
                         const rg_box *dbox);
 
 /* Per-record and process-wide ledgers. */
+/* A number that changes whenever a device buffer or image is made, so that
+ * a cache of kernel arguments knows that a handle it holds may now name
+ * another memory object. Whoever makes a memory object outside this file
+ * calls coh_mem_made(). */
+uint64_t coh_mem_epoch(void);
+void coh_mem_made(void);
+
 void coh_source_stats(const coh_source *src, amp_transfer_stats *out);
 void coh_global_stats(amp_transfer_stats *out);
 void coh_reset_global_stats(void);

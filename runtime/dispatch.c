@@ -193,21 +193,32 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     return AMP_OK;
 }
 
-/* Set one kernel argument; report a failure with its name. */
-static amp_status set_arg(const kc_entry *e, cl_uint *index, size_t size, const void *value,
+/* Set one kernel argument, unless it already holds this value; report a
+ * failure with its name. */
+static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *value,
                           const char *what)
 {
-    cl_int rc = clapi.SetKernelArg(e->kernel, (*index)++, size, value);
+    cl_uint i = (*index)++;
+    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
+    if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
+        return AMP_OK;
+    cl_int rc = clapi.SetKernelArg(e->kernel, i, size, value);
     if (rc != CL_SUCCESS) {
+        if (last)
+            last->size = 0;
         char buf[160];
         snprintf(buf, sizeof buf, "Passing '%s' to kernel %s", what, e->name);
         return err_cl(rc, "clSetKernelArg", buf);
+    }
+    if (last) {
+        last->size = (unsigned char)size;
+        memcpy(last->bytes, value, size);
     }
     return AMP_OK;
 }
 
 /* An offset or stride, in the width the kernel was compiled for. */
-static amp_status set_off_arg(const kc_entry *e, cl_uint *index, int wide, int64_t value,
+static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t value,
                               const char *what)
 {
     if (wide) {
@@ -218,10 +229,14 @@ static amp_status set_off_arg(const kc_entry *e, cl_uint *index, int wide, int64
     return set_arg(e, index, sizeof v, &v, what);
 }
 
-static amp_status bind_and_ready(const call *c, const cg_spec *spec, const kc_entry *e)
+static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e)
 {
     cl_uint arg = 0;
     amp_status st = AMP_OK;
+    if (e->args_epoch != coh_mem_epoch()) {
+        memset(e->args, 0, sizeof e->args);
+        e->args_epoch = coh_mem_epoch();
+    }
     for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
         const amp_capture *cap = &c->captures.items[i];
         if (cap->kind == AMP_CAPTURE_VIEW) {

@@ -20,6 +20,15 @@
 #include "accel.h"
 #include "codegen.h"
 
+/* The value last passed to one kernel argument. */
+typedef struct kc_arg {
+    unsigned char size; /* 0: unknown, set it next time */
+    unsigned char bytes[8];
+} kc_arg;
+
+/* Arguments past this many are set on every call. */
+#define KC_ARG_SLOTS 64
+
 typedef struct kc_entry {
     cl_kernel kernel;
     const char *name;
@@ -29,6 +38,13 @@ typedef struct kc_entry {
     /* Under AMP_CHECK, the generated source, kept to move the checker's
      * reports to the user's lines; NULL otherwise. */
     const cg_kernel *generated;
+    /* What each argument holds now. OpenCL keeps a kernel's arguments
+     * between launches, and on a CPU device clSetKernelArg costs about as
+     * much as the launch itself, so a repeated call sets only what changed.
+     * Valid while args_epoch equals coh_mem_epoch(): a buffer made since may
+     * have the handle of one released before, and must be set again. */
+    kc_arg args[KC_ARG_SLOTS];
+    uint64_t args_epoch;
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */

@@ -241,6 +241,61 @@ static void a_repeated_call_compiles_once(void **state)
     assert_int_equal(b[31], 1);
 }
 
+/* One call site, called again and again with other views, other sections
+ * of one view, other scalars and new buffers (which may reuse a released
+ * buffer's handle): each call must see its own arguments, although the
+ * runtime sets only those that changed since the call before. */
+static void a_repeated_call_sees_each_calls_arguments(void **state)
+{
+    (void)state;
+    enum { N = 64, ROUNDS = 12 };
+    static int a[N], b[N], fresh[N];
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    amp_array_view *va, *vb;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &va));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &vb));
+    for (int r = 0; r < ROUNDS; r++) {
+        amp_array_view *target = r % 3 == 0 ? va : r % 3 == 1 ? vb : NULL;
+        amp_array_view *section = NULL;
+        if (!target) {
+            /* A fresh buffer each time, or a section of a with a new offset. */
+            if (r % 2 == 0) {
+                memset(fresh, 0, sizeof fresh);
+                assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), fresh, &target));
+            } else {
+                assert_amp_ok(amp_array_view_section(va, amp_index_1d(r), amp_extent_1d(N - r),
+                                                     &section));
+                target = section;
+            }
+        }
+        int add = r + 1;
+        amp_extent domain = amp_array_view_get_extent(target);
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(target, add),
+                                            { target(idx[0]) += add; }));
+        if (section) {
+            assert_amp_ok(amp_array_view_release(section));
+        } else if (target != va && target != vb) {
+            assert_amp_ok(amp_array_view_release(target));
+            for (int i = 0; i < N; i++)
+                assert_int_equal(fresh[i], add);
+        }
+    }
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_view_release(vb));
+    for (int i = 0; i < N; i++) {
+        int want_a = 0, want_b = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            if (r % 3 == 0 || (r % 3 == 2 && r % 2 == 1 && i >= r))
+                want_a += r + 1;
+            if (r % 3 == 1)
+                want_b += r + 1;
+        }
+        assert_int_equal(a[i], want_a);
+        assert_int_equal(b[i], want_b);
+    }
+}
+
 static void a_new_element_type_gets_its_own_kernel(void **state)
 {
     (void)state;
@@ -282,6 +337,7 @@ int main(void)
         cmocka_unit_test(double_views_work_where_the_device_has_double),
         cmocka_unit_test(constants_become_compile_time_and_each_value_gets_its_kernel),
         cmocka_unit_test(a_repeated_call_compiles_once),
+        cmocka_unit_test(a_repeated_call_sees_each_calls_arguments),
         cmocka_unit_test(a_new_element_type_gets_its_own_kernel),
         cmocka_unit_test(a_kernel_without_captures_runs),
     };
