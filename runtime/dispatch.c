@@ -305,7 +305,11 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
             local[rank - 1 - d] = (size_t)c->tile[d];
         }
     } else {
-        static const size_t shape[3][3] = {{256, 1, 1}, {16, 16, 1}, {16, 4, 4}};
+        /* 256 threads, long along the contiguous (last C++ AMP) dimension:
+         * a GPU reads 32 neighbours at once, and PoCL vectorizes along
+         * dimension 0. A 16 x 16 group made a 2D copy run at half the
+         * speed of a 1D one on PoCL (docs/performance.md). */
+        static const size_t shape[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
         size_t limit = e->max_work_group < acc->max_work_group ? e->max_work_group
                                                                : acc->max_work_group;
         for (int d = 0; d < rank; d++) {
