@@ -18,3 +18,7 @@ if(AMP_BUILD_TESTS)
     PASS_REGULAR_EXPRESSION "tile_race\\.c:[0-9]+:[0-9]+: error: data race[^\n]*\n[^\n]*total \\+= matrix\\(t_idx\\.global\\);"
     SKIP_REGULAR_EXPRESSION "apt-get install oclgrind")
 endif()
+
+# Conway's Game of Life with tile_static halos: a tiled program ported with
+# nothing but README.md and docs/ (docs/tutorial.md, "Porting your own").
+amp_sample(life)
