@@ -13,6 +13,13 @@
  *   tile_race --race    the racy kernel; prints its averages and how many
  *                       differ from the CPU's. Under AMP_CHECK=1 the call
  *                       fails with the report at the racy line instead.
+ *   tile_race --wrong-fence
+ *                       the document's own kernel (each thread writes its
+ *                       element of a tile_static array, one thread adds
+ *                       them up), with a barrier that fences only global
+ *                       memory: the tile_static writes are not ordered
+ *                       before the reads, another race, which AMP_CHECK=1
+ *                       reports too.
  *
  * The matrix holds the integers 0..63 (as ints, since C++ AMP's atomics
  * take int and unsigned), so the sums are exact in any order.
@@ -42,9 +49,12 @@ static void cpu_averages(const int *matrix, int SAMPLESIZE, float *averages)
     }
 }
 
-/* Run one of the two kernels over the matrix and store the averages in
+enum mode { ATOMIC, RACE, WRONG_FENCE };
+
+/* Run one of the kernels over the matrix and store the averages in
  * outputData. */
-static void tile_averages(int race, const int SAMPLESIZE, const int *rawData, float *outputData)
+static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawData,
+                          float *outputData)
 {
     amp_extent dataExtent = amp_extent_2d(MATRIXSIZE, MATRIXSIZE);
     amp_array_view *matrix, *averages;
@@ -54,7 +64,7 @@ static void tile_averages(int race, const int SAMPLESIZE, const int *rawData, fl
                                 &averages));
     amp_tiled_extent tiles = amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE);
 
-    if (race) {
+    if (mode == RACE) {
         // Do not do this: every thread adds to the same tile_static total.
         check(AMP_PARALLEL_FOR_EACH_TILED(tiles, t_idx,
                                           AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
@@ -69,6 +79,23 @@ static void tile_averages(int race, const int SAMPLESIZE, const int *rawData, fl
 
             if (t_idx.local[0] == 0 && t_idx.local[1] == 0)
                 averages(t_idx.tile) = (float)total / (SAMPLESIZE * SAMPLESIZE);
+        }));
+    } else if (mode == WRONG_FENCE) {
+        // The tile's values are shared in tile_static memory, but the
+        // barrier fences only global memory.
+        check(AMP_PARALLEL_FOR_EACH_TILED(tiles, t_idx,
+                                          AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+            tile_static int tileValues[SAMPLESIZE][SAMPLESIZE];
+            tileValues[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global);
+            t_idx.barrier.wait_with_global_memory_fence();
+
+            if (t_idx.local[0] == 0 && t_idx.local[1] == 0) {
+                int total = 0;
+                for (int trow = 0; trow < SAMPLESIZE; trow++)
+                    for (int tcol = 0; tcol < SAMPLESIZE; tcol++)
+                        total += tileValues[trow][tcol];
+                averages(t_idx.tile) = (float)total / (SAMPLESIZE * SAMPLESIZE);
+            }
         }));
     } else {
         // The same total, added to with an atomic: no addition is lost.
@@ -91,19 +118,21 @@ static void tile_averages(int race, const int SAMPLESIZE, const int *rawData, fl
     check(amp_array_view_release(averages)); /* copies the averages back */
 }
 
-static void run(int race, int SAMPLESIZE)
+static void run(enum mode mode, int SAMPLESIZE)
 {
     int rawData[MATRIXSIZE * MATRIXSIZE];
     for (int i = 0; i < MATRIXSIZE * MATRIXSIZE; i++)
         rawData[i] = i;
     float outputData[MATRIXSIZE * MATRIXSIZE] = {0};
     float expected[MATRIXSIZE * MATRIXSIZE];
-    tile_averages(race, SAMPLESIZE, rawData, outputData);
+    tile_averages(mode, SAMPLESIZE, rawData, outputData);
     cpu_averages(rawData, SAMPLESIZE, expected);
 
     int outputSize = MATRIXSIZE / SAMPLESIZE, wrong = 0;
-    printf("SAMPLESIZE %d, %s:\n", SAMPLESIZE,
-           race ? "every thread adds to one total" : "atomic_fetch_add to one total");
+    static const char *const what[] = {"atomic_fetch_add to one total",
+                                       "every thread adds to one total",
+                                       "a barrier with a global memory fence"};
+    printf("SAMPLESIZE %d, %s:\n", SAMPLESIZE, what[mode]);
     for (int row = 0; row < outputSize; row++) {
         for (int col = 0; col < outputSize; col++) {
             printf("%g ", outputData[row * outputSize + col]);
@@ -116,12 +145,16 @@ static void run(int race, int SAMPLESIZE)
 
 int main(int argc, char **argv)
 {
-    int race = argc > 1 && strcmp(argv[1], "--race") == 0;
-    if (argc > 2 || (argc == 2 && !race)) {
-        fprintf(stderr, "usage: %s [--race]\n", argv[0]);
+    enum mode mode = ATOMIC;
+    if (argc == 2 && strcmp(argv[1], "--race") == 0)
+        mode = RACE;
+    else if (argc == 2 && strcmp(argv[1], "--wrong-fence") == 0)
+        mode = WRONG_FENCE;
+    else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--race | --wrong-fence]\n", argv[0]);
         return 2;
     }
-    run(race, 2);
-    run(race, 4);
+    run(mode, 2);
+    run(mode, 4);
     return 0;
 }
