@@ -7,7 +7,8 @@
 #   whose blocks each fail in their own way, and bad_comments.md, whose
 #   doc-test comments are malformed, must report every one at its line.
 # - api_index: every function of amp/*.h has a comment above its declaration
-#   and a line in docs/api.md (scripts/api-index.sh).
+#   and a line in docs/api.md (scripts/api-index.sh); api_index_catches_gaps:
+#   the same script finds each gap of tests/docs/api_gaps.h and its index.
 # valgrind (scripts/valgrind.sh) runs only the programs of tests; these run
 # the compiler, and are left out there by construction.
 
@@ -50,3 +51,10 @@ add_test(NAME api_index
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/api-index.sh
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(api_index PROPERTIES LABELS "docs")
+add_test(NAME api_index_catches_gaps
+  COMMAND ${CMAKE_COMMAND}
+          "-DCOMMAND=bash;${PROJECT_SOURCE_DIR}/scripts/api-index.sh;tests/docs/api_gaps.md;tests/docs/api_gaps.h"
+          -DEXPECTED=${CMAKE_CURRENT_SOURCE_DIR}/docs/api_gaps.expected
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_failures.cmake
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(api_index_catches_gaps PROPERTIES LABELS "docs")
