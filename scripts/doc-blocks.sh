@@ -80,9 +80,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 read -ra cflag_list <<< "$cflags"
 read -ra lib_list <<< "$libs"
 
-# What every fragment sees, besides its own lines.
+# What every fragment sees, besides its own lines. Written to a temporary
+# file and renamed: the tests of several pages share the folder and may run
+# at once.
 mkdir -p "$work"
-cat > "$work/doc_harness.h" <<'EOF'
+cat > "$work/doc_harness.h.$$" <<'EOF'
 /* Included by every fragment of the documentation (scripts/doc-blocks.sh). */
 #include <math.h>
 #include <stdint.h>
@@ -118,6 +120,7 @@ static inline int doc_end(int expect_error)
     return doc_failures ? 1 : 0;
 }
 EOF
+mv -f "$work/doc_harness.h.$$" "$work/doc_harness.h"
 
 # Split one Markdown file into programs: $work/<stem>_<n>.c and
 # $work/<stem>.manifest (scripts/doc-blocks.awk).
