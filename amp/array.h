@@ -89,6 +89,9 @@ typedef struct amp_data {
     } as;
 } amp_data;
 
+/* The ends of a copy, by kind: an array, a view, or host memory (which
+ * takes the other end's shape). They only wrap the pointer: nothing is
+ * checked or owned. amp_data_of() picks the right one by the C type. */
 static inline amp_data amp_data_array(const amp_array *a)
 {
     amp_data d = {AMP_DATA_ARRAY, {.array = (amp_array *)a}};
