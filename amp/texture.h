@@ -42,9 +42,10 @@ typedef struct amp_texture amp_texture;
  * The data is uploaded now; the caller keeps data. Release the texture with
  * amp_texture_release().
  *
- * Rank 1 textures wider than the device's 1D image limit are backed by an
- * image over a buffer (image1d_buffer_t), up to CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
- * texels; amp_sample() is not available on those. A device without the
+ * A rank-1 texture wider than the device's 1D image limit
+ * (CL_DEVICE_IMAGE2D_MAX_WIDTH) is laid out in the rows of a 2D image, up
+ * to CL_DEVICE_IMAGE2D_MAX_WIDTH x CL_DEVICE_IMAGE2D_MAX_HEIGHT texels: it
+ * reads the same, but amp_sample() is not available on it. A device without the
  * image format of 1 or 2 channels (PoCL has no 2-channel formats) gets an
  * image of 4, the format every device with images has: kernels read the
  * same values, and copies widen and narrow the texels on the host (the

@@ -36,9 +36,10 @@ static void describe_capture(strbuf *sb, const cg_capture *c, int written)
         sb_printf(sb, " *   %-12s helper function\n", c->name);
         break;
     case AMP_CAPTURE_TEXTURE:
-        sb_printf(sb, " *   %-12s %s texture of rank %d, %d channel%s, read only (%s)\n", c->name,
-                  elem_cl_name(c->type), c->rank, c->channels, c->channels == 1 ? "" : "s",
-                  tex_image_type_name((tex_image_kind)c->image_kind));
+        sb_printf(sb, " *   %-12s %s texture of rank %d, %d channel%s, read only (%s%s)\n",
+                  c->name, elem_cl_name(c->type), c->rank, c->channels,
+                  c->channels == 1 ? "" : "s", tex_image_type_name((tex_image_kind)c->image_kind),
+                  c->image_kind == TEX_IMAGE_1D_FOLDED ? ", folded into rows" : "");
         break;
     default: break;
     }
@@ -106,23 +107,28 @@ static void texture_vocabulary(strbuf *sb, const cg_spec *spec)
               "    AMP_PICK2(__VA_ARGS__, AMP_TEXEL_2_AT, AMP_TEXEL_2_INDEXED, )(t, __VA_ARGS__)\n"
               "#define AMP_TEXEL_3(t, ...) \\\n"
               "    AMP_PICK3(__VA_ARGS__, AMP_TEXEL_3_AT, AMP_TEXEL_3_TAKES_1_OR_3, AMP_TEXEL_3_INDEXED, )(t, __VA_ARGS__)\n");
-    /* A 1D image over a buffer has no sampler: its reads outside are
-     * checked here, so that they give 0 as the other textures' do. */
+    /* A rank-1 texture wider than a 1D image is folded into the rows of a
+     * 2D image: texel i is at (i % width, i / width). The last row's unused
+     * end is inside the image, so reads past the texture are checked here,
+     * to give 0 as the other textures' do. */
     static const amp_elem_type types[] = {AMP_INT, AMP_UINT, AMP_FLOAT};
     for (int k = 0; k < 3; k++) {
         int used = 0;
         for (int i = 0; i < spec->ncaptures; i++) {
             const cg_capture *c = &spec->captures[i];
-            used |= c->kind == AMP_CAPTURE_TEXTURE && c->image_kind == TEX_IMAGE_1D_BUFFER &&
+            used |= c->kind == AMP_CAPTURE_TEXTURE && c->image_kind == TEX_IMAGE_1D_FOLDED &&
                     c->type == types[k];
         }
         if (!used)
             continue;
         const char *t = elem_cl_name(types[k]);
         sb_printf(sb,
-                  "%s4 amp_buffer_texel_%s(__read_only image1d_buffer_t image, int i, int width)\n"
+                  "%s4 amp_folded_texel_%s(__read_only image2d_t image, int i, int n)\n"
                   "{\n"
-                  "    return (uint)i < (uint)width ? %s(image, i) : (%s4)(0);\n"
+                  "    int width = get_image_width(image);\n"
+                  "    return (uint)i < (uint)n\n"
+                  "        ? %s(image, amp_texel_sampler, (int2)(i %% width, i / width))\n"
+                  "        : (%s4)(0);\n"
                   "}\n",
                   t, t, read_function(types[k]), t);
     }
@@ -138,16 +144,16 @@ static void texture_accessors(strbuf *sb, const cg_capture *c)
     sb_printf(sb, "\n/* %s(%s) or %s(index) is a texel of texture %s (read only). */\n", n,
               args[c->rank], n, n);
     sb_printf(sb, "#define %s(...) AMP_TEXEL_%d(%s, __VA_ARGS__)\n", n, c->rank, n);
-    if (c->image_kind == TEX_IMAGE_1D_BUFFER)
+    if (c->image_kind == TEX_IMAGE_1D_FOLDED)
         sb_printf(sb,
-                  "#define AMP_READ_%s(coord) (amp_buffer_texel_%s(amp_%s_image, coord, %s_extent[0])%s)\n",
+                  "#define AMP_READ_%s(coord) (amp_folded_texel_%s(amp_%s_image, coord, %s_extent[0])%s)\n",
                   n, elem_cl_name(c->type), n, n, suffix);
     else
         sb_printf(sb, "#define AMP_READ_%s(coord) (%s(amp_%s_image, amp_texel_sampler, coord)%s)\n",
                   n, read_function(c->type), n, suffix);
     if (c->type != AMP_FLOAT)
         sb_printf(sb, "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_float_texture\n", n);
-    else if (c->image_kind == TEX_IMAGE_1D_BUFFER)
+    else if (c->image_kind == TEX_IMAGE_1D_FOLDED)
         sb_printf(sb, "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_texture_within_the_1d_image_width_limit\n",
                   n);
     else

@@ -9,6 +9,7 @@
 #include "texture.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +33,7 @@ const char *tex_image_type_name(tex_image_kind kind)
 {
     switch (kind) {
     case TEX_IMAGE_1D: return "image1d_t";
-    case TEX_IMAGE_1D_BUFFER: return "image1d_buffer_t";
+    case TEX_IMAGE_1D_FOLDED: return "image2d_t";
     case TEX_IMAGE_2D: return "image2d_t";
     case TEX_IMAGE_3D: return "image3d_t";
     }
@@ -43,7 +44,7 @@ static cl_mem_object_type cl_object_type(tex_image_kind kind)
 {
     switch (kind) {
     case TEX_IMAGE_1D: return CL_MEM_OBJECT_IMAGE1D;
-    case TEX_IMAGE_1D_BUFFER: return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    case TEX_IMAGE_1D_FOLDED: return CL_MEM_OBJECT_IMAGE2D;
     case TEX_IMAGE_2D: return CL_MEM_OBJECT_IMAGE2D;
     case TEX_IMAGE_3D: return CL_MEM_OBJECT_IMAGE3D;
     }
@@ -150,20 +151,33 @@ static amp_status check_image_support(const char *fn, const amp_accelerator *acc
 }
 
 /* Check that acc can hold a texture of this shape, and choose the image
- * kind. */
+ * kind (and, for a folded one, its row width). */
 static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_extent e,
-                               tex_image_kind *kind)
+                               tex_image_kind *kind, size_t *fold_width)
 {
     if (e.rank == 1) {
-        size_t max_1d = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
-        size_t max_buffer = device_size(acc, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
-        if ((size_t)e.dims[0] <= max_1d)
+        /* A 1D image is as wide as a 2D one may be. Past that, the texels
+         * are laid out in rows of a 2D image (an image1d_buffer_t would
+         * reach further on some devices, but PoCL 3.1 leaks memory with
+         * each and cannot ask one its width). */
+        size_t max_w = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+        size_t max_h = device_size(acc, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+        *fold_width = max_w;
+        if ((size_t)e.dims[0] <= max_w) {
             *kind = TEX_IMAGE_1D;
-        else if ((size_t)e.dims[0] <= max_buffer)
-            *kind = TEX_IMAGE_1D_BUFFER;
-        else
-            return over_limit(fn, "width", e.dims[0], max_buffer,
-                              "CL_DEVICE_IMAGE_MAX_BUFFER_SIZE", acc);
+        } else if (max_w > 0 && ((size_t)e.dims[0] + max_w - 1) / max_w <= max_h) {
+            *kind = TEX_IMAGE_1D_FOLDED;
+        } else {
+            char limit[64];
+            snprintf(limit, sizeof limit, "%zu x %zu", max_w, max_h);
+            return err_set(AMP_ERROR_DEVICE_LIMIT,
+                           "%s: the texture's width is %d texels, and %s holds at most %s = %llu"
+                           " in a rank-1 texture (CL_DEVICE_IMAGE2D_MAX_WIDTH x"
+                           " CL_DEVICE_IMAGE2D_MAX_HEIGHT). Use a smaller texture, or an"
+                           " array_view.",
+                           fn, e.dims[0], acc->name, limit,
+                           (unsigned long long)max_w * (unsigned long long)max_h);
+        }
     } else if (e.rank == 2) {
         size_t max_w = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
         size_t max_h = device_size(acc, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
@@ -209,13 +223,56 @@ static amp_status check_allocation(const char *fn, const amp_accelerator *acc, u
     return AMP_OK;
 }
 
-/* The region of a whole image: width, height, depth in texels. */
-static void whole_region(const amp_texture *t, size_t region[3])
+/* The image's size: width, height, depth in texels. */
+static void image_size(const amp_texture *t, size_t size[3])
 {
     const amp_extent *e = &t->extent;
-    region[0] = (size_t)e->dims[e->rank - 1];
-    region[1] = e->rank >= 2 ? (size_t)e->dims[e->rank - 2] : 1;
-    region[2] = e->rank == 3 ? (size_t)e->dims[0] : 1;
+    if (t->kind == TEX_IMAGE_1D_FOLDED) {
+        size[0] = t->fold_width;
+        size[1] = ((size_t)e->dims[0] + t->fold_width - 1) / t->fold_width;
+        size[2] = 1;
+        return;
+    }
+    size[0] = (size_t)e->dims[e->rank - 1];
+    size[1] = e->rank >= 2 ? (size_t)e->dims[e->rank - 2] : 1;
+    size[2] = e->rank == 3 ? (size_t)e->dims[0] : 1;
+}
+
+/* The regions of the image that hold the texture's texels, at most two:
+ * all of it, or for a folded one its whole rows and the part of the last
+ * row that is used. Returns how many; each region's first texel is
+ * first[k] texels into the host's data. */
+static int texel_regions(const amp_texture *t, size_t origin[2][3], size_t region[2][3],
+                         size_t first[2])
+{
+    size_t size[3];
+    image_size(t, size);
+    for (int k = 0; k < 2; k++) {
+        origin[k][0] = origin[k][1] = origin[k][2] = 0;
+        first[k] = 0;
+    }
+    if (t->kind != TEX_IMAGE_1D_FOLDED) {
+        memcpy(region[0], size, sizeof size);
+        return 1;
+    }
+    size_t n = (size_t)t->extent.dims[0];
+    size_t full = n / t->fold_width, rest = n % t->fold_width;
+    int count = 0;
+    if (full > 0) {
+        region[count][0] = t->fold_width;
+        region[count][1] = full;
+        region[count][2] = 1;
+        count++;
+    }
+    if (rest > 0) {
+        origin[count][1] = full;
+        region[count][0] = rest;
+        region[count][1] = 1;
+        region[count][2] = 1;
+        first[count] = full * t->fold_width;
+        count++;
+    }
+    return count;
 }
 
 static void count(amp_texture *t, amp_transfer_direction dir)
@@ -264,10 +321,13 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
         relayout(t, wide, t->stored_channels, data, t->channels);
         data = wide;
     }
-    size_t origin[3] = {0, 0, 0}, region[3];
-    whole_region(t, region);
-    cl_int rc = clapi.EnqueueWriteImage(t->av->queue, t->image, CL_TRUE, origin, region, 0, 0,
-                                        data, 0, NULL, NULL);
+    size_t origin[2][3], region[2][3], first[2];
+    int n = texel_regions(t, origin, region, first);
+    size_t texel = (size_t)t->stored_channels * CHANNEL_BYTES;
+    cl_int rc = CL_SUCCESS;
+    for (int k = 0; k < n && rc == CL_SUCCESS; k++)
+        rc = clapi.EnqueueWriteImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0, 0,
+                                     (const char *)data + first[k] * texel, 0, NULL, NULL);
     free(wide);
     if (rc != CL_SUCCESS)
         return err_cl(rc, "clEnqueueWriteImage", fn);
@@ -282,10 +342,14 @@ static amp_status download(amp_texture *t, void *dst, const char *fn)
     void *wide = NULL;
     if (t->stored_channels != t->channels && !(wide = malloc(t->device_bytes)))
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
-    size_t origin[3] = {0, 0, 0}, region[3];
-    whole_region(t, region);
-    cl_int rc = clapi.EnqueueReadImage(t->av->queue, t->image, CL_TRUE, origin, region, 0, 0,
-                                       wide ? wide : dst, 0, NULL, NULL);
+    size_t origin[2][3], region[2][3], first[2];
+    int n = texel_regions(t, origin, region, first);
+    size_t texel = (size_t)t->stored_channels * CHANNEL_BYTES;
+    char *to = wide ? wide : dst;
+    cl_int rc = CL_SUCCESS;
+    for (int k = 0; k < n && rc == CL_SUCCESS; k++)
+        rc = clapi.EnqueueReadImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0, 0,
+                                    to + first[k] * texel, 0, NULL, NULL);
     if (rc == CL_SUCCESS && wide)
         relayout(t, dst, t->channels, wide, t->stored_channels);
     free(wide);
@@ -299,45 +363,30 @@ static void free_device_memory(amp_texture *t)
 {
     if (t->image)
         clapi.ReleaseMemObject(t->image);
-    if (t->buffer)
-        clapi.ReleaseMemObject(t->buffer);
     t->image = NULL;
-    t->buffer = NULL;
 }
 
-/* Make the image (and the buffer under a 1D buffer image). */
 static amp_status make_image(amp_texture *t, const char *fn)
 {
-    cl_context ctx = t->av->acc->context;
     cl_image_format format = format_of(t->type, t->stored_channels);
     cl_image_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.image_type = cl_object_type(t->kind);
-    size_t region[3];
-    whole_region(t, region);
-    desc.image_width = region[0];
-    desc.image_height = t->extent.rank >= 2 ? region[1] : 0;
-    desc.image_depth = t->extent.rank == 3 ? region[2] : 0;
+    size_t size[3];
+    image_size(t, size);
+    desc.image_width = size[0];
+    desc.image_height = desc.image_type == CL_MEM_OBJECT_IMAGE1D ? 0 : size[1];
+    desc.image_depth = desc.image_type == CL_MEM_OBJECT_IMAGE3D ? size[2] : 0;
     cl_int rc = CL_SUCCESS;
-    const char *call = "clCreateBuffer";
-    if (t->kind == TEX_IMAGE_1D_BUFFER) {
-        t->buffer = clapi.CreateBuffer(ctx, CL_MEM_READ_ONLY, t->device_bytes, NULL, &rc);
-        if (!t->buffer)
-            goto failed;
-        desc.buffer = t->buffer;
-    }
-    call = "clCreateImage";
-    t->image = clapi.CreateImage(ctx, CL_MEM_READ_ONLY, &format, &desc, NULL, &rc);
+    t->image = clapi.CreateImage(t->av->acc->context, CL_MEM_READ_ONLY, &format, &desc, NULL, &rc);
     if (t->image)
         return AMP_OK;
-failed:
-    free_device_memory(t);
     if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
         return err_set(AMP_ERROR_OUT_OF_MEMORY,
                        "%s: %s cannot allocate the texture's %zu bytes (%s). Release other data"
                        " or use a smaller texture.",
                        fn, t->av->acc->name, t->device_bytes, err_cl_name(rc));
-    return err_cl(rc, call, fn);
+    return err_cl(rc, "clCreateImage", fn);
 }
 
 /* The checks that need no device. */
@@ -386,20 +435,24 @@ amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent exten
     rt_lock();
     amp_texture *t = NULL;
     tex_image_kind kind = TEX_IMAGE_2D;
+    size_t fold_width = 0;
     int stored = channels;
     st = acc_resolve_view(av, &av);
     if (st == AMP_OK)
         st = check_image_support(fn, av->acc);
     if (st == AMP_OK)
-        st = check_limits(fn, av->acc, extent, &kind);
+        st = check_limits(fn, av->acc, extent, &kind, &fold_width);
     if (st == AMP_OK)
         st = choose_stored_channels(fn, av->acc, kind, type, channels, &stored);
     /* Within the image limits (each below 2^31, at most 3 of them) the
      * texel count and the bytes fit in 64 bits; SIZE_MAX is checked with
      * the allocation limit. */
     uint64_t texels = (uint64_t)amp_extent_size(extent);
+    uint64_t image_texels = kind == TEX_IMAGE_1D_FOLDED
+                                ? ((texels + fold_width - 1) / fold_width) * fold_width
+                                : texels;
     if (st == AMP_OK)
-        st = check_allocation(fn, av->acc, texels * (uint64_t)stored * CHANNEL_BYTES);
+        st = check_allocation(fn, av->acc, image_texels * (uint64_t)stored * CHANNEL_BYTES);
     if (st == AMP_OK && !(t = calloc(1, sizeof *t)))
         st = err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     if (st == AMP_OK) {
@@ -409,6 +462,7 @@ amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent exten
         t->stored_channels = stored;
         t->extent = extent;
         t->kind = kind;
+        t->fold_width = fold_width;
         t->bytes = (size_t)(texels * (uint64_t)channels * CHANNEL_BYTES);
         t->device_bytes = (size_t)(texels * (uint64_t)stored * CHANNEL_BYTES);
         t->av = av;

@@ -20,7 +20,7 @@
 /* The OpenCL image type a kernel reads a texture through. */
 typedef enum tex_image_kind {
     TEX_IMAGE_1D = 1,
-    TEX_IMAGE_1D_BUFFER = 2, /* rank 1, wider than the 1D image limit */
+    TEX_IMAGE_1D_FOLDED = 2, /* rank 1, wider than the 1D image limit: rows of a 2D image */
     TEX_IMAGE_2D = 3,
     TEX_IMAGE_3D = 4
 } tex_image_kind;
@@ -35,8 +35,8 @@ struct amp_texture {
     size_t bytes;        /* in host memory: texels x channels */
     size_t device_bytes; /* in the image: texels x stored_channels */
     amp_accelerator_view *av; /* NULL once the data was lost with its device */
+    size_t fold_width; /* TEX_IMAGE_1D_FOLDED: texels per row of the image */
     cl_mem image;
-    cl_mem buffer; /* the buffer under a TEX_IMAGE_1D_BUFFER image, else NULL */
     amp_transfer_stats stats;
     UT_hash_handle hh;
 };

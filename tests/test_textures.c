@@ -335,25 +335,28 @@ static void the_kernel_cache_tells_texture_types_and_channels_apart(void **state
     assert_amp_ok(amp_texture_release(ti2));
 }
 
-static void a_wide_1d_texture_is_an_image_over_a_buffer(void **state)
+static void a_wide_1d_texture_is_folded_into_rows(void **state)
 {
     (void)state;
-    size_t max_1d = device_limit(CL_DEVICE_IMAGE2D_MAX_WIDTH);
-    size_t max_buffer = device_limit(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
-    if (max_buffer <= max_1d)
-        skip();
-    int n = (int)max_1d + 3;
+    /* Two whole rows of the 2D image and 3 texels of a third. */
+    size_t width = device_limit(CL_DEVICE_IMAGE2D_MAX_WIDTH);
+    int n = (int)width * 2 + 3;
     int *data = malloc((size_t)n * sizeof *data);
     int *out = calloc((size_t)n, sizeof *out);
+    int *back = calloc((size_t)n, sizeof *back);
     assert_non_null(data);
     assert_non_null(out);
+    assert_non_null(back);
     for (int i = 0; i < n; i++)
         data[i] = i * 7 - 3;
     amp_texture *t;
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(n), data, NULL, &t));
-    assert_int_equal(t->kind, TEX_IMAGE_1D_BUFFER);
+    assert_int_equal(t->kind, TEX_IMAGE_1D_FOLDED);
+    assert_int_equal(of(t).upload_bytes, (size_t)n * sizeof *data);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(n), out, &v));
+    /* Each texel, the next (0 past the end, though the image's last row
+     * goes on), and at 0 one before the start and the extent. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(n), idx, AMP_CAPTURE(t, v), {
         v(idx) = t(idx) + t(idx[0] + 1) * 2 + (idx[0] == 0 ? t(-1) + t_extent[0] : 0);
     }));
@@ -362,13 +365,18 @@ static void a_wide_1d_texture_is_an_image_over_a_buffer(void **state)
         int next = i + 1 < n ? data[i + 1] : 0;
         assert_int_equal(out[i], data[i] + next * 2 + (i == 0 ? n : 0));
     }
-    /* No sampler on such an image: amp_sample does not compile, and says
-     * why. The float texture one texel narrower is an image1d_t. */
+    /* Copies take the two regions, and give back the texels in order. */
+    assert_amp_ok(amp_texture_copy_to_host(t, back, (size_t)n * sizeof *back));
+    assert_memory_equal(back, data, (size_t)n * sizeof *data);
+    assert_int_equal(of(t).download_bytes, (size_t)n * sizeof *data);
+
+    /* Sampling would filter across the fold: it does not compile, and
+     * says why. A float texture of exactly the 1D width is a 1D image. */
     float *f = calloc((size_t)n, sizeof *f);
     assert_non_null(f);
     amp_texture *tf, *narrow;
     assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d(n), f, NULL, &tf));
-    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d((int)max_1d), f, NULL, &narrow));
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d((int)width), f, NULL, &narrow));
     assert_int_equal(narrow->kind, TEX_IMAGE_1D);
     amp_array_view *fv;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(n), f, &fv));
@@ -384,6 +392,7 @@ static void a_wide_1d_texture_is_an_image_over_a_buffer(void **state)
     assert_amp_ok(amp_texture_release(narrow));
     free(data);
     free(out);
+    free(back);
     free(f);
 }
 
@@ -488,7 +497,6 @@ static void extents_over_the_device_limits_are_refused_by_name(void **state)
     size_t w3 = device_limit(CL_DEVICE_IMAGE3D_MAX_WIDTH);
     size_t h3 = device_limit(CL_DEVICE_IMAGE3D_MAX_HEIGHT);
     size_t d3 = device_limit(CL_DEVICE_IMAGE3D_MAX_DEPTH);
-    size_t wb = device_limit(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE);
     char limit[64];
     /* The limits are checked before any memory is touched, so one int of
      * data is enough. */
@@ -510,10 +518,12 @@ static void extents_over_the_device_limits_are_refused_by_name(void **state)
     assert_amp_fails(
         amp_texture_create(AMP_UINT, 1, amp_extent_3d((int)d3 + 1, 1, 1), &one, NULL, &t),
         AMP_ERROR_DEVICE_LIMIT, limit);
-    if (wb < (size_t)INT32_MAX) {
-        snprintf(limit, sizeof limit, "at most %zu (CL_DEVICE_IMAGE_MAX_BUFFER_SIZE)", wb);
-        assert_amp_fails(amp_texture_create(AMP_INT, 1, amp_extent_1d((int)wb + 1), &one, NULL, &t),
-                         AMP_ERROR_DEVICE_LIMIT, limit);
+    if ((uint64_t)w2 * h2 < (uint64_t)INT32_MAX) {
+        snprintf(limit, sizeof limit, "at most %zu x %zu = %llu", w2, h2,
+                 (unsigned long long)w2 * h2);
+        assert_amp_fails(
+            amp_texture_create(AMP_INT, 1, amp_extent_1d((int)(w2 * h2) + 1), &one, NULL, &t),
+            AMP_ERROR_DEVICE_LIMIT, limit);
     }
     assert_null(t);
     /* Nothing moved. */
@@ -704,7 +714,7 @@ int main(void)
         cmocka_unit_test(sampling_filters_linearly_and_clamps_to_the_edges),
         cmocka_unit_test(the_ledger_counts_a_texture_once_and_views_as_usual),
         cmocka_unit_test(the_kernel_cache_tells_texture_types_and_channels_apart),
-        cmocka_unit_test(a_wide_1d_texture_is_an_image_over_a_buffer),
+        cmocka_unit_test(a_wide_1d_texture_is_folded_into_rows),
         cmocka_unit_test(bad_input_gets_a_status_and_a_message),
         cmocka_unit_test(extents_over_the_device_limits_are_refused_by_name),
         cmocka_unit_test(a_device_without_images_says_so),
