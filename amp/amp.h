@@ -7,6 +7,7 @@
  *   accelerator.h  devices, their views (queues), the default choice
  *   array_view.h   views of host memory that move to the device lazily
  *   texture.h      read-only textures (OpenCL images) for kernels
+ *   struct_type.h  plain structs as element types
  *   transfer.h     the ledger of every transfer
  *   kernel.h       amp_parallel_for_each and the kernel macros
  *
@@ -24,6 +25,7 @@
 #include "extent.h"
 #include "kernel.h"
 #include "status.h"
+#include "struct_type.h"
 #include "texture.h"
 #include "transfer.h"
 

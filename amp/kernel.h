@@ -31,7 +31,8 @@
  * - Each captured view v: v(i), v(i, j), v(i, j, k) are its elements, and
  *   for rank 2 and 3, v(idx) or v(t_idx.global) take a whole index.
  *   v_extent[d] is its extent. A view the body never writes is passed as
- *   const, and is never copied back.
+ *   const, and is never copied back. A view of an AMP_STRUCT type gives
+ *   v(i).member (amp/struct_type.h).
  * - Each captured texture t (amp/texture.h): t(i), t(i, j), t(i, j, k) or
  *   t(idx) read a texel (0 outside the texture), amp_sample(t, x[, y[, z]])
  *   samples a float texture at normalized coordinates with linear

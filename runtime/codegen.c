@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "snippet.h"
+#include "struct_type.h"
 #include "texture.h"
 #include "vocabulary.h"
 
@@ -278,6 +279,22 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                        "    amp_##v##_ptr[AMP_IN(i, v##_extent[0]) && AMP_IN(j, v##_extent[1]) && AMP_IN(k, v##_extent[2]) \\\n"
                        "                  ? (amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k) \\\n"
                        "                  : amp_##v##_spare]\n");
+
+    /* The element structs of views, each once. */
+    int any_struct = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        const char *def = c->kind == AMP_CAPTURE_VIEW ? st_cl_source(c->type) : NULL;
+        int seen = 0;
+        for (int j = 0; j < i && def; j++)
+            seen |= spec->captures[j].kind == AMP_CAPTURE_VIEW && spec->captures[j].type == c->type;
+        if (!def || seen)
+            continue;
+        if (!any_struct)
+            sb_append(&sb, "\n/* Element structs (AMP_STRUCT), laid out as on the host. */\n");
+        any_struct = 1;
+        sb_append(&sb, def);
+    }
 
     /* Compile-time constants and view accessors. */
     int any_constant = 0;

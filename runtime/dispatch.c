@@ -17,6 +17,7 @@
 #include "oclcheck.h"
 #include "kcache.h"
 #include "runtime.h"
+#include "struct_type.h"
 #include "texture.h"
 #include "view.h"
 
@@ -207,11 +208,12 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                            "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
                            k->file, k->line, name, (int)cap->kind);
         }
-        if (g->type == AMP_DOUBLE && !acc->fp64)
+        if ((g->type == AMP_DOUBLE || st_has_double(g->type)) && !acc->fp64)
             return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                           "parallel_for_each at %s:%d: '%s' is double, and %s has no double"
+                           "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
                            " precision. Use float, or another accelerator.",
-                           k->file, k->line, name, acc->name);
+                           k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
+                           acc->name);
     }
     return AMP_OK;
 }
