@@ -75,8 +75,8 @@ static const char *channel_suffix(int channels)
     return channels == 1 ? ".x" : channels == 2 ? ".xy" : "";
 }
 
-/* read_imagei, read_imageui or read_imagef, and the letter of the vector
- * type a read returns (int4, uint4, float4). */
+/* The read function of the element type: read_imagei, read_imageui or
+ * read_imagef. */
 static const char *read_function(amp_elem_type t)
 {
     return t == AMP_INT ? "read_imagei" : t == AMP_UINT ? "read_imageui" : "read_imagef";
