@@ -6,6 +6,8 @@
  *   extent.h       amp_extent, amp_index, amp_tiled_extent
  *   accelerator.h  devices, their views (queues), the default choice
  *   array_view.h   views of host memory that move to the device lazily
+ *   texture.h      read-only textures (OpenCL images) for kernels
+ *   struct_type.h  plain structs as element types
  *   transfer.h     the ledger of every transfer
  *   kernel.h       amp_parallel_for_each and the kernel macros
  *
@@ -23,6 +25,8 @@
 #include "extent.h"
 #include "kernel.h"
 #include "status.h"
+#include "struct_type.h"
+#include "texture.h"
 #include "transfer.h"
 
 /* The library's version. */

@@ -31,7 +31,9 @@
 extern "C" {
 #endif
 
-/* The element types a view can hold and a kernel can capture. */
+/* The element types a view can hold and a kernel can capture. Plain structs
+ * registered with amp_struct_register() (amp/struct_type.h) are element
+ * types too, numbered from 64. */
 typedef enum amp_elem_type {
     AMP_INT = 1,  /* int, 32 bits */
     AMP_UINT = 2, /* unsigned, 32 bits */

@@ -31,7 +31,12 @@
  * - Each captured view v: v(i), v(i, j), v(i, j, k) are its elements, and
  *   for rank 2 and 3, v(idx) or v(t_idx.global) take a whole index.
  *   v_extent[d] is its extent. A view the body never writes is passed as
- *   const, and is never copied back.
+ *   const, and is never copied back. A view of an AMP_STRUCT type gives
+ *   v(i).member (amp/struct_type.h).
+ * - Each captured texture t (amp/texture.h): t(i), t(i, j), t(i, j, k) or
+ *   t(idx) read a texel (0 outside the texture), amp_sample(t, x[, y[, z]])
+ *   samples a float texture at normalized coordinates with linear
+ *   filtering, t_extent[d] is its extent. Textures are read only.
  * - Each captured scalar is a const variable of the same name and value.
  * - Each AMP_CONST(NAME) is a compile-time constant (#define NAME value), for
  *   tile sizes and array bounds.
@@ -56,6 +61,7 @@
 #include "capture_map.h"
 #include "extent.h"
 #include "status.h"
+#include "texture.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,7 +75,8 @@ typedef enum amp_capture_kind {
     AMP_CAPTURE_VIEW = 1,    /* an amp_array_view *, bound by name */
     AMP_CAPTURE_SCALAR = 2,  /* an int, unsigned, float or double, by value */
     AMP_CAPTURE_CONSTANT = 3, /* an AMP_CONST(NAME), a compile-time constant */
-    AMP_CAPTURE_FUNCTION = 4  /* an AMP_FUNCTION, callable from the kernel */
+    AMP_CAPTURE_FUNCTION = 4, /* an AMP_FUNCTION, callable from the kernel */
+    AMP_CAPTURE_TEXTURE = 5   /* an amp_texture *, read only, bound by name */
 } amp_capture_kind;
 
 /* A named integer constant for the kernel; made by AMP_CONST(). */
@@ -92,6 +99,7 @@ typedef struct amp_capture {
     amp_elem_type type; /* the scalar's type */
     union {
         amp_array_view *view;
+        amp_texture *texture;
         int i;
         unsigned u;
         float f;
@@ -146,15 +154,20 @@ void amp_kernel_source_release(amp_kernel_source *source);
  * kernel is queued; amp_array_view_synchronize() waits for its results.
  *
  * Returns AMP_OK, or:
- * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a NULL or released view, a
- *   capture of a type kernels cannot take, a capture that is not a name;
+ * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a NULL or released view or
+ *   texture, a capture of a type kernels cannot take, a capture that is not
+ *   a name;
+ * - AMP_ERROR_INVALID_OPERATION: an array or a texture that lives on
+ *   another accelerator;
  * - AMP_ERROR_INVALID_COMPUTE_DOMAIN: a rank outside 1..3, a dimension <= 0,
  *   more threads than the device can index;
  * - AMP_ERROR_KERNEL_BUILD: the kernel did not compile (the message has the
  *   build log and the numbered generated source);
  * - AMP_ERROR_UNSUPPORTED_FEATURE: double used on a device without it;
+ * - AMP_ERROR_ACCELERATOR_VIEW_REMOVED: the device was lost, or a texture's
+ *   data was lost with it (amp_shutdown);
  * - AMP_ERROR_OUT_OF_MEMORY, AMP_ERROR_DEVICE_LIMIT, AMP_ERROR_RUNTIME,
- *   AMP_ERROR_ACCELERATOR_VIEW_REMOVED, AMP_ERROR_NO_DEVICE.
+ *   AMP_ERROR_NO_DEVICE.
  * On failure no data has moved to the host and the host memory of every
  * view is as it was.
  */
@@ -191,7 +204,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 
 /* ---- Macros ---- */
 
-/* Capture views and scalars by name: AMP_CAPTURE(a, b, n, AMP_CONST(TS)). */
+/* Capture views, textures and scalars by name: AMP_CAPTURE(a, b, n, AMP_CONST(TS)). */
 #define AMP_CAPTURE(...)                                                                           \
     ((amp_capture_list){AMP__NARGS(__VA_ARGS__),                                                   \
                         (const amp_capture[]){AMP__MAP(AMP__CAPTURE_ONE, __VA_ARGS__)}})
@@ -239,6 +252,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
     _Generic((x),                                                                                  \
         amp_array_view *: amp__capture_view,                                                       \
         amp_array *: amp__capture_array,                                                           \
+        amp_texture *: amp__capture_texture,                                                       \
         amp_constant: amp__capture_constant,                                                       \
         amp_function: amp__capture_function,                                                       \
         int: amp__capture_int,                                                                     \
@@ -257,6 +271,11 @@ amp_array_view *amp__array_view_of(const amp_array *a);
 static inline amp_capture amp__capture_array(const char *name, amp_array *a)
 {
     amp_capture c = {name, AMP_CAPTURE_VIEW, (amp_elem_type)0, {.view = amp__array_view_of(a)}};
+    return c;
+}
+static inline amp_capture amp__capture_texture(const char *name, amp_texture *t)
+{
+    amp_capture c = {name, AMP_CAPTURE_TEXTURE, (amp_elem_type)0, {.texture = t}};
     return c;
 }
 static inline amp_capture amp__capture_constant(const char *name, amp_constant k)

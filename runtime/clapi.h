@@ -71,7 +71,19 @@
        const cl_event *w, cl_event *e),                                                            \
       (q, s, d, so, dO, r, srp, ssp, drp, dsp, ne, w, e))                                          \
     X(Finish, (cl_command_queue q), (q))                                                           \
-    X(Flush, (cl_command_queue q), (q))
+    X(Flush, (cl_command_queue q), (q))                                                            \
+    X(GetSupportedImageFormats,                                                                    \
+      (cl_context c, cl_mem_flags f, cl_mem_object_type t, cl_uint n, cl_image_format * v,         \
+       cl_uint * nv),                                                                              \
+      (c, f, t, n, v, nv))                                                                         \
+    X(EnqueueWriteImage,                                                                           \
+      (cl_command_queue q, cl_mem m, cl_bool b, const size_t *o, const size_t *r, size_t rp,       \
+       size_t sp, const void *p, cl_uint ne, const cl_event *w, cl_event *e),                      \
+      (q, m, b, o, r, rp, sp, p, ne, w, e))                                                        \
+    X(EnqueueReadImage,                                                                            \
+      (cl_command_queue q, cl_mem m, cl_bool b, const size_t *o, const size_t *r, size_t rp,       \
+       size_t sp, void *p, cl_uint ne, const cl_event *w, cl_event *e),                            \
+      (q, m, b, o, r, rp, sp, p, ne, w, e))
 
 /* Calls that create an object and report through their last parameter:
  * X(return type, name, parameters before errcode_ret, arguments). */
@@ -90,7 +102,11 @@
       (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l, const unsigned char **b,   \
        cl_int *s, cl_int *e),                                                                      \
       (c, n, d, l, b, s, e))                                                                       \
-    X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))
+    X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))               \
+    X(cl_mem, CreateImage,                                                                         \
+      (cl_context c, cl_mem_flags f, const cl_image_format *fmt, const cl_image_desc *d, void *h,  \
+       cl_int *e),                                                                                 \
+      (c, f, fmt, d, h, e))
 
 /* Releases: never made to fail, since a failed release can only leak. */
 #define CLAPI_RELEASE_CALLS(X)                                                                     \

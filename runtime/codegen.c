@@ -9,6 +9,8 @@
 
 #include "error.h"
 #include "snippet.h"
+#include "struct_type.h"
+#include "texture.h"
 #include "vocabulary.h"
 
 
@@ -33,6 +35,12 @@ static void describe_capture(strbuf *sb, const cg_capture *c, int written)
         break;
     case AMP_CAPTURE_FUNCTION:
         sb_printf(sb, " *   %-12s helper function\n", c->name);
+        break;
+    case AMP_CAPTURE_TEXTURE:
+        sb_printf(sb, " *   %-12s %s texture of rank %d, %d channel%s, read only (%s%s)\n",
+                  c->name, elem_cl_name(c->type), c->rank, c->channels,
+                  c->channels == 1 ? "" : "s", tex_image_type_name((tex_image_kind)c->image_kind),
+                  c->image_kind == TEX_IMAGE_1D_FOLDED ? ", folded into rows" : "");
         break;
     default: break;
     }
@@ -59,6 +67,101 @@ static void index_setup(strbuf *sb, const char *ix, const char *member, const ch
 {
     for (int d = 0; d < rank; d++)
         sb_printf(sb, "    %s%s[%d] = (int)%s(%d);\n", ix, member, d, fn, rank - 1 - d);
+}
+
+/* What a texture read returns: the scalar of one channel, or a vector. */
+static const char *channel_suffix(int channels)
+{
+    return channels == 1 ? ".x" : channels == 2 ? ".xy" : "";
+}
+
+/* The read function of the element type: read_imagei, read_imageui or
+ * read_imagef. */
+static const char *read_function(amp_elem_type t)
+{
+    return t == AMP_INT ? "read_imagei" : t == AMP_UINT ? "read_imageui" : "read_imagef";
+}
+
+/* The definitions every kernel that captures a texture needs, once. */
+static void texture_vocabulary(strbuf *sb, const cg_spec *spec)
+{
+    sb_append(sb,
+              "\n/* Textures (read only). t(i), t(i, j), t(i, j, k) or t(index) read the texel\n"
+              "   at an integer index, 0 outside the texture; amp_sample(t, x[, y[, z]])\n"
+              "   samples a float texture at normalized coordinates (0 to 1 across each\n"
+              "   side, x across a row), filtering linearly between texels and clamping at\n"
+              "   the edges. Both give the scalar of a one-channel texture and a vector for\n"
+              "   two or four channels. A texel is a value, not a place: assigning to one\n"
+              "   does not compile. */\n"
+              "__constant sampler_t amp_texel_sampler =\n"
+              "    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;\n"
+              "__constant sampler_t amp_linear_sampler =\n"
+              "    CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;\n"
+              "#define amp_sample(t, ...) AMP_SAMPLE_##t(__VA_ARGS__)\n"
+              "/* Images are indexed (x, y, z): x is C++ AMP's last dimension. */\n"
+              "#define AMP_TEXEL_1(t, i) AMP_READ_##t((int)amp_index_1(i))\n"
+              "#define AMP_TEXEL_2_AT(t, i, j) AMP_READ_##t((int2)((j), (i)))\n"
+              "#define AMP_TEXEL_2_INDEXED(t, ix) AMP_TEXEL_2_AT(t, (ix)[0], (ix)[1])\n"
+              "#define AMP_TEXEL_3_AT(t, i, j, k) AMP_READ_##t((int4)((k), (j), (i), 0))\n"
+              "#define AMP_TEXEL_3_INDEXED(t, ix) AMP_TEXEL_3_AT(t, (ix)[0], (ix)[1], (ix)[2])\n"
+              "#define AMP_TEXEL_2(t, ...) \\\n"
+              "    AMP_PICK2(__VA_ARGS__, AMP_TEXEL_2_AT, AMP_TEXEL_2_INDEXED, )(t, __VA_ARGS__)\n"
+              "#define AMP_TEXEL_3(t, ...) \\\n"
+              "    AMP_PICK3(__VA_ARGS__, AMP_TEXEL_3_AT, AMP_TEXEL_3_TAKES_1_OR_3, AMP_TEXEL_3_INDEXED, )(t, __VA_ARGS__)\n");
+    /* A rank-1 texture wider than a 1D image is folded into the rows of a
+     * 2D image: texel i is at (i % width, i / width). The last row's unused
+     * end is inside the image, so reads past the texture are checked here,
+     * to give 0 as the other textures' do. */
+    static const amp_elem_type types[] = {AMP_INT, AMP_UINT, AMP_FLOAT};
+    for (int k = 0; k < 3; k++) {
+        int used = 0;
+        for (int i = 0; i < spec->ncaptures; i++) {
+            const cg_capture *c = &spec->captures[i];
+            used |= c->kind == AMP_CAPTURE_TEXTURE && c->image_kind == TEX_IMAGE_1D_FOLDED &&
+                    c->type == types[k];
+        }
+        if (!used)
+            continue;
+        const char *t = elem_cl_name(types[k]);
+        sb_printf(sb,
+                  "%s4 amp_folded_texel_%s(__read_only image2d_t image, int i, int n)\n"
+                  "{\n"
+                  "    int width = get_image_width(image);\n"
+                  "    return (uint)i < (uint)n\n"
+                  "        ? %s(image, amp_texel_sampler, (int2)(i %% width, i / width))\n"
+                  "        : (%s4)(0);\n"
+                  "}\n",
+                  t, t, read_function(types[k]), t);
+    }
+}
+
+/* The accessor macros of texture c. */
+static void texture_accessors(strbuf *sb, const cg_capture *c)
+{
+    static const char *const args[] = {"", "i", "i, j", "i, j, k"};
+    static const char *const float_coords[] = {"", "(float)", "(float2)", "(float4)"};
+    const char *n = c->name;
+    const char *suffix = channel_suffix(c->channels);
+    sb_printf(sb, "\n/* %s(%s) or %s(index) is a texel of texture %s (read only). */\n", n,
+              args[c->rank], n, n);
+    sb_printf(sb, "#define %s(...) AMP_TEXEL_%d(%s, __VA_ARGS__)\n", n, c->rank, n);
+    if (c->image_kind == TEX_IMAGE_1D_FOLDED)
+        sb_printf(sb,
+                  "#define AMP_READ_%s(coord) (amp_folded_texel_%s(amp_%s_image, coord, %s_extent[0])%s)\n",
+                  n, elem_cl_name(c->type), n, n, suffix);
+    else
+        sb_printf(sb, "#define AMP_READ_%s(coord) (%s(amp_%s_image, amp_texel_sampler, coord)%s)\n",
+                  n, read_function(c->type), n, suffix);
+    if (c->type != AMP_FLOAT)
+        sb_printf(sb, "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_float_texture\n", n);
+    else if (c->image_kind == TEX_IMAGE_1D_FOLDED)
+        sb_printf(sb, "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_texture_within_the_1d_image_width_limit\n",
+                  n);
+    else
+        sb_printf(sb,
+                  "#define AMP_SAMPLE_%s(...) \\\n"
+                  "    (read_imagef(amp_%s_image, amp_linear_sampler, %s(__VA_ARGS__%s))%s)\n",
+                  n, n, float_coords[c->rank], c->rank == 3 ? ", 0.0f" : "", suffix);
 }
 
 /* Every name the kernel will declare must be an identifier, and unique. */
@@ -177,6 +280,22 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                        "                  ? (amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k) \\\n"
                        "                  : amp_##v##_spare]\n");
 
+    /* The element structs of views, each once. */
+    int any_struct = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        const char *def = c->kind == AMP_CAPTURE_VIEW ? st_cl_source(c->type) : NULL;
+        int seen = 0;
+        for (int j = 0; j < i && def; j++)
+            seen |= spec->captures[j].kind == AMP_CAPTURE_VIEW && spec->captures[j].type == c->type;
+        if (!def || seen)
+            continue;
+        if (!any_struct)
+            sb_append(&sb, "\n/* Element structs (AMP_STRUCT), laid out as on the host. */\n");
+        any_struct = 1;
+        sb_append(&sb, def);
+    }
+
     /* Compile-time constants and view accessors. */
     int any_constant = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
@@ -198,6 +317,16 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         sb_printf(&sb, " is an element of view %s. */\n", c->name);
         sb_printf(&sb, "#define %s(...) AMP_ACCESS_%d(%s, __VA_ARGS__)\n", c->name, c->rank,
                   c->name);
+    }
+    int any_texture = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind != AMP_CAPTURE_TEXTURE)
+            continue;
+        if (!any_texture)
+            texture_vocabulary(&sb, spec);
+        any_texture = 1;
+        texture_accessors(&sb, c);
     }
 
     /* Helper functions, in the order they were captured. */
@@ -229,6 +358,13 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
             if (nparams++)
                 sb_append(&sb, ",\n");
             sb_printf(&sb, "    const %s %s", elem_cl_name(c->type), c->name);
+        } else if (c->kind == AMP_CAPTURE_TEXTURE) {
+            if (nparams++)
+                sb_append(&sb, ",\n");
+            sb_printf(&sb, "    __read_only %s amp_%s_image,\n    ",
+                      tex_image_type_name((tex_image_kind)c->image_kind), c->name);
+            for (int d = 0; d < c->rank; d++)
+                sb_printf(&sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
         }
     }
     if (!spec->tiled || spec->guarded) {
@@ -270,11 +406,12 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
 
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
-        if (c->kind != AMP_CAPTURE_VIEW)
+        if (c->kind != AMP_CAPTURE_VIEW && c->kind != AMP_CAPTURE_TEXTURE)
             continue;
         int w = (out->written_mask >> i) & 1u;
-        sb_printf(&sb, "    __global %s%s *amp_%s_ptr = amp_%s_data + amp_%s_offset;\n", w ? "" : "const ",
-                  elem_cl_name(c->type), c->name, c->name, c->name);
+        if (c->kind == AMP_CAPTURE_VIEW)
+            sb_printf(&sb, "    __global %s%s *amp_%s_ptr = amp_%s_data + amp_%s_offset;\n",
+                      w ? "" : "const ", elem_cl_name(c->type), c->name, c->name, c->name);
         sb_printf(&sb, "    const int %s_extent[%d] = {", c->name, c->rank);
         for (int d = 0; d < c->rank; d++)
             sb_printf(&sb, "%samp_%s_extent%d", d ? ", " : "", c->name, d);

@@ -15,9 +15,11 @@
 typedef struct cg_capture {
     const char *name;
     amp_capture_kind kind;
-    amp_elem_type type; /* the view's or the scalar's element type */
-    int rank;           /* views */
-    int is_const;       /* views created const */
+    amp_elem_type type; /* the view's, texture's or scalar's element type */
+    int rank;           /* views and textures */
+    int is_const;       /* views created const; textures */
+    int channels;       /* textures: 1, 2 or 4 values per element */
+    int image_kind;     /* textures: a tex_image_kind (texture.h) */
     long long constant; /* AMP_CONST values; for functions, their source's address */
     const char *function_source;
 } cg_capture;

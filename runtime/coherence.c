@@ -109,6 +109,19 @@ static void record(coh_source *src, amp_transfer_direction dir, amp_transfer_rea
     }
 }
 
+void coh_ledger_add(amp_transfer_direction dir, amp_transfer_reason reason, uint64_t bytes,
+                    const amp_accelerator *acc, const char *what)
+{
+    stats_add(&global_stats, dir, reason, (int64_t)bytes);
+    if (rt_trace_transfers()) {
+        static const char *const verb[] = {"upload", "download", "copy"};
+        static const char *const prep[] = {"to", "from", "on"};
+        fprintf(stderr, "[amp] %-8s %10llu bytes %s %s  (%s, %s)\n", verb[dir],
+                (unsigned long long)bytes, prep[dir], acc->name, amp_transfer_reason_name(reason),
+                what);
+    }
+}
+
 static amp_status no_memory(void)
 {
     return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory tracking a view's data.");

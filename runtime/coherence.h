@@ -87,6 +87,12 @@ amp_status coh_discard(coh_source *src, const rg_box *box);
 amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
                         const rg_box *dbox);
 
+/* Count a transfer of data that is not a data source's (a texture's image,
+ * texture.c) in the process-wide ledger, and trace it under
+ * AMP_TRACE=transfers; what names it there ("texture t"). */
+void coh_ledger_add(amp_transfer_direction dir, amp_transfer_reason reason, uint64_t bytes,
+                    const amp_accelerator *acc, const char *what);
+
 /* Per-record and process-wide ledgers. */
 /* A number that changes whenever a device buffer or image is made, so that
  * a cache of kernel arguments knows that a handle it holds may now name

@@ -17,6 +17,8 @@
 #include "oclcheck.h"
 #include "kcache.h"
 #include "runtime.h"
+#include "struct_type.h"
+#include "texture.h"
 #include "view.h"
 
 /* One call, as the runtime sees it. */
@@ -143,8 +145,9 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         if (cap->kind == AMP_CAPTURE_INVALID)
             return err_set(AMP_ERROR_INVALID_ARGUMENT,
                            "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
-                           " take. Capture an amp_array_view *, an int, unsigned, float or double,"
-                           " or AMP_CONST(NAME) for a compile-time integer.",
+                           " take. Capture an amp_array_view *, an amp_texture *, an int,"
+                           " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
+                           " integer.",
                            k->file, k->line, name);
         /* Names are checked where the kernel is generated (cg_generate): the
          * cache key holds their addresses, so a hit was checked before. */
@@ -168,6 +171,27 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             g->is_const = v->is_const;
             if (coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
                 spec->wide = 1;
+        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+            const amp_texture *t = cap->value.texture;
+            if (!t || !tex_is_live(t))
+                return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: texture '%s' is %s.", k->file, k->line,
+                               name, t ? "released (or was never created)" : "NULL");
+            if (!t->av)
+                return err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                               "parallel_for_each at %s:%d: texture '%s' lost its data with its"
+                               " accelerator (amp_shutdown). Make the texture again.",
+                               k->file, k->line, name);
+            if (t->av->acc != acc)
+                return err_set(AMP_ERROR_INVALID_OPERATION,
+                               "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
+                               " kernel runs on %s. Make the texture on that accelerator view.",
+                               k->file, k->line, name, t->av->acc->name, acc->name);
+            g->type = t->type;
+            g->rank = t->extent.rank;
+            g->is_const = 1;
+            g->channels = t->channels;
+            g->image_kind = (int)t->kind;
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             g->type = cap->type;
         } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
@@ -184,11 +208,12 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                            "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
                            k->file, k->line, name, (int)cap->kind);
         }
-        if (g->type == AMP_DOUBLE && !acc->fp64)
+        if ((g->type == AMP_DOUBLE || st_has_double(g->type)) && !acc->fp64)
             return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                           "parallel_for_each at %s:%d: '%s' is double, and %s has no double"
+                           "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
                            " precision. Use float, or another accelerator.",
-                           k->file, k->line, name, acc->name);
+                           k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
+                           acc->name);
     }
     return AMP_OK;
 }
@@ -258,6 +283,15 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
                 st = set_off_arg(e, &arg, spec->wide, v->strides[d], cap->name);
             for (int d = 0; d < v->extent.rank && st == AMP_OK; d++) {
                 cl_int dim = v->extent.dims[d];
+                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
+            }
+        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+            /* A texture's image is current since it was made: kernels
+             * cannot write it, and its copies upload as they are made. */
+            const amp_texture *t = cap->value.texture;
+            st = set_arg(e, &arg, sizeof t->image, &t->image, cap->name);
+            for (int d = 0; d < t->extent.rank && st == AMP_OK; d++) {
+                cl_int dim = t->extent.dims[d];
                 st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
             }
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {

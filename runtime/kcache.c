@@ -70,7 +70,9 @@ static int spec_words(const cg_spec *s, int64_t *w)
     for (int i = 0; i < s->ncaptures; i++) {
         const cg_capture *c = &s->captures[i];
         w[n++] = (int64_t)(uintptr_t)c->name;
-        w[n++] = c->kind | c->type << 4 | c->rank << 8 | c->is_const << 12;
+        w[n++] = (int64_t)c->kind | (int64_t)c->rank << 4 | (int64_t)c->is_const << 7 |
+                 (int64_t)c->channels << 8 | (int64_t)c->image_kind << 12 |
+                 (int64_t)c->type << 16;
         w[n++] = c->constant;
     }
     return n;

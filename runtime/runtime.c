@@ -13,6 +13,7 @@
 #include "coherence.h"
 #include "diskcache.h"
 #include "kcache.h"
+#include "texture.h"
 
 static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -86,6 +87,7 @@ void amp_shutdown(void)
     /* Reverse order of the data flow: data first (it may need a queue to
      * copy back), then kernels, then the devices they were built for. */
     coh_drop_all_device_copies();
+    tex_drop_all_device_memory();
     kc_clear();
     dc_reset();
     acc_shutdown();

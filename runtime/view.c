@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "runtime.h"
+#include "struct_type.h"
 
 /* Live handles, so that a released or foreign handle is reported instead of
  * being used. */
@@ -35,7 +36,7 @@ size_t amp_elem_size(amp_elem_type type)
     case AMP_FLOAT: return sizeof(float);
     case AMP_DOUBLE: return sizeof(double);
     }
-    return 0;
+    return st_size(type); /* a registered struct, else 0 */
 }
 
 const char *amp_elem_type_name(amp_elem_type type)
@@ -46,7 +47,8 @@ const char *amp_elem_type_name(amp_elem_type type)
     case AMP_FLOAT: return "float";
     case AMP_DOUBLE: return "double";
     }
-    return "unknown";
+    const char *name = st_name(type);
+    return name ? name : "unknown";
 }
 
 static amp_status check_extent(const char *fn, amp_extent e)
@@ -139,7 +141,7 @@ amp_status view_check_shape(const char *fn, amp_elem_type type, amp_extent exten
     if (esize == 0)
         return err_set(AMP_ERROR_INVALID_ARGUMENT,
                        "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                       " AMP_DOUBLE.",
+                       " AMP_DOUBLE, or a struct registered with amp_struct_register.",
                        fn, (int)type);
     amp_status st = check_extent(fn, extent);
     if (st != AMP_OK)
