@@ -8,6 +8,7 @@
  *   array_view.h   views of host memory that move to the device lazily
  *   transfer.h     the ledger of every transfer
  *   kernel.h       amp_parallel_for_each and the kernel macros
+ *   profile.h      device time and data moved per kernel (AMP_PROFILE=1)
  *
  * Thread safety: every function may be called from any thread. The runtime
  * serializes its own state; a view used by two threads at once sees the
@@ -22,6 +23,7 @@
 #include "completion.h"
 #include "extent.h"
 #include "kernel.h"
+#include "profile.h"
 #include "status.h"
 #include "transfer.h"
 

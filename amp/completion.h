@@ -1,7 +1,9 @@
 /*
  * amp/completion.h - the handle of an operation that runs on while the
  * caller goes on (C++ AMP's completion_future): asynchronous copies and
- * synchronizations.
+ * synchronizations, which run on a thread of their own, and markers
+ * (amp_accelerator_view_create_marker), which complete when their queue
+ * reaches them on the device.
  */
 #ifndef AMP_COMPLETION_H
 #define AMP_COMPLETION_H
