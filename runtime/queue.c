@@ -119,20 +119,22 @@ int acc_view_is_live(const amp_accelerator_view *av)
     return v && v->holds > 0;
 }
 
+/* fn names the public call, or is NULL where the call is a kernel's or an
+ * array's (the view is one of their arguments). */
 static amp_status released_view(const char *fn, const amp_accelerator_view *av)
 {
     return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                   "%s: the accelerator view %p was released (or was never created, or"
+                   "%s%s accelerator view %p was released (or was never created, or"
                    " amp_shutdown() ended it). Use a view from amp_accelerator_create_view() or"
                    " amp_accelerator_get_default_view().",
-                   fn, (const void *)av);
+                   fn ? fn : "", fn ? ": the" : "The", (const void *)av);
 }
 
 amp_status acc_resolve_view(amp_accelerator_view *av, amp_accelerator_view **out)
 {
     if (av) {
         if (!acc_view_is_live(av))
-            return released_view("The call", av);
+            return released_view(NULL, av);
         if (av->acc->removed)
             return removed_error(av->acc);
         *out = av;
