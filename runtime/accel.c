@@ -55,9 +55,9 @@ static void acc_free(amp_accelerator *a)
 {
     if (!a)
         return;
+    /* A sub-device is not released: split_device() keeps it for the
+     * process. */
     acc_release_queues(a);
-    if (a->sub_device)
-        clapi.ReleaseDevice(a->device);
     free(a->name);
     free(a->platform_name);
     free(a->path);
@@ -165,16 +165,35 @@ static amp_status split_request(unsigned *parts)
     return AMP_OK;
 }
 
+/* Sub-devices made so far, kept for the life of the process and reused by
+ * every later listing (after amp_shutdown()), never released: PoCL 3.1
+ * frees a released sub-device while its worker threads may still finish a
+ * command of it, and crashes there (seen as a segfault in POclReleaseEvent,
+ * about 1 run in 40 of tests/test_queues). A process splits few devices. */
+typedef struct split_parts {
+    cl_device_id parent;
+    unsigned parts;
+    cl_device_id *subs;
+    struct split_parts *next;
+} split_parts;
+static split_parts *splits;
+
 /* Split a CPU device into parts sub-devices of equal compute units, stored
- * in subs (parts entries). */
+ * in subs (parts entries), or find the ones made before. */
 static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *subs)
 {
+    for (split_parts *s = splits; s; s = s->next)
+        if (s->parent == dev && s->parts == parts) {
+            memcpy(subs, s->subs, parts * sizeof *subs);
+            return AMP_OK;
+        }
     cl_uint units = 0;
     clapi.GetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
     char *name = device_string(dev, CL_DEVICE_NAME);
     amp_status st = AMP_OK;
     cl_uint made = 0;
     cl_device_id *all = NULL;
+    split_parts *kept = NULL;
     if (units < parts) {
         st = err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
                      "AMP_SPLIT_CPU=%u: %s has %u compute units, so it splits into at most %u"
@@ -187,7 +206,9 @@ static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *s
     cl_int rc = clapi.CreateSubDevices(dev, props, 0, NULL, &made);
     if (rc == CL_SUCCESS && made < parts)
         rc = CL_DEVICE_PARTITION_FAILED;
-    if (rc == CL_SUCCESS && !(all = calloc(made, sizeof *all))) {
+    if (rc == CL_SUCCESS && (!(all = calloc(made, sizeof *all)) ||
+                             !(kept = calloc(1, sizeof *kept)) ||
+                             !(kept->subs = calloc(parts, sizeof *kept->subs)))) {
         st = err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
         goto done;
     }
@@ -205,23 +226,22 @@ static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *s
      * listed, so that the parts are alike. */
     for (cl_uint i = 0; i < made; i++) {
         if (i < parts)
-            subs[i] = all[i];
+            subs[i] = kept->subs[i] = all[i];
         else
             clapi.ReleaseDevice(all[i]);
     }
+    kept->parent = dev;
+    kept->parts = parts;
+    kept->next = splits;
+    splits = kept;
+    kept = NULL;
 done:
+    if (kept)
+        free(kept->subs);
+    free(kept);
     free(all);
     free(name);
     return st;
-}
-
-/* Nonzero when an accelerator was made for dev. */
-static int acc_holds_device(cl_device_id dev)
-{
-    for (size_t i = 0; i < acc_count; i++)
-        if (accs[i]->device == dev)
-            return 1;
-    return 0;
 }
 
 /* Add one accelerator for dev (a sub-device when part > 0). */
@@ -229,11 +249,8 @@ static amp_status add_accelerator(cl_platform_id plat, cl_device_id dev, size_t 
                                   unsigned part, unsigned parts)
 {
     amp_accelerator *a = calloc(1, sizeof *a);
-    if (!a) {
-        if (part)
-            clapi.ReleaseDevice(dev);
+    if (!a)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
-    }
     a->index = acc_count;
     a->platform = plat;
     a->device = dev;
@@ -313,11 +330,6 @@ amp_status acc_init(void)
             status = split_device(devs[d], parts, subs);
             for (unsigned k = 0; k < parts && status == AMP_OK; k++)
                 status = add_accelerator(plats[p], subs[k], p, d, k + 1, parts);
-            /* The parts not added after a failure. */
-            for (unsigned k = 0; k < parts && status != AMP_OK; k++)
-                if (subs[k] && !acc_holds_device(subs[k]))
-                    clapi.ReleaseDevice(subs[k]);
-            memset(subs, 0, parts * sizeof *subs);
         }
         free(devs);
         free(subs);

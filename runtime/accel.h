@@ -31,7 +31,7 @@ struct amp_accelerator {
     cl_uint address_bits;
     int fp64;
     int atomics;           /* 32-bit global and local atomics */
-    int sub_device;        /* device is a part of a CPU device (AMP_SPLIT_CPU): released with it */
+    int sub_device;        /* device is a part of a CPU device (AMP_SPLIT_CPU), kept for the process */
     int removed;           /* a wait found the device lost or a kernel aborted */
     cl_context context;                   /* made on first use */
     struct amp_accelerator_view *default_view; /* made on first use */
