@@ -19,8 +19,9 @@ typedef struct amp_completion amp_completion;
 /*
  * Wait until the operation has finished, and return its status (what the
  * synchronous call would have returned; its message is then this thread's
- * amp_last_error()). May be called more than once. Returns
- * AMP_ERROR_INVALID_ARGUMENT for NULL.
+ * amp_last_error()). For a marker: AMP_OK once its queue reached it, or
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when a command before it failed. May
+ * be called more than once. Returns AMP_ERROR_INVALID_ARGUMENT for NULL.
  */
 amp_status amp_completion_wait(amp_completion *c);
 

@@ -230,7 +230,8 @@ void prof_free(void)
 int amp_profile_enabled(void)
 {
     rt_lock();
-    int on = prof_enabled;
+    /* AMP_PROFILE is read when the devices are listed. */
+    int on = acc_init() == AMP_OK && prof_enabled;
     rt_unlock();
     return on;
 }
@@ -242,8 +243,8 @@ amp_status amp_get_profile(amp_profile_entry *entries, size_t capacity, size_t *
                        "amp_get_profile: %s is NULL.", count ? "entries" : "count");
     *count = 0;
     rt_lock();
-    amp_status st = AMP_OK;
-    if (!prof_enabled)
+    amp_status st = acc_init();
+    if (st == AMP_OK && !prof_enabled)
         st = err_set(AMP_ERROR_INVALID_OPERATION,
                      "amp_get_profile: profiling is off. Set AMP_PROFILE=1 in the environment"
                      " before the program's first call of the library (or before the first"
