@@ -3,13 +3,26 @@
  * (accelerator_view).
  *
  * Every device of every OpenCL platform on the machine is an accelerator.
- * The library owns accelerators and views: they live until amp_shutdown()
- * and are never released by the caller.
+ * The library owns accelerators: they live until amp_shutdown() and are
+ * never released by the caller. Each accelerator has a default view (its
+ * first queue), also the library's. More views (queues) of one accelerator
+ * come from amp_accelerator_create_view(); they share the accelerator's
+ * OpenCL context, so data moves between them without a host round trip,
+ * and each lives until the caller and every array bound to it have
+ * released it (amp_accelerator_view_release), or until amp_shutdown().
  *
  * The default accelerator is the first GPU found, else the first CPU device
  * (PoCL). The environment variable AMP_DEVICE picks another one, by its index
  * in the enumeration order or by a case-insensitive substring of
  * "platform name / device name".
+ *
+ * AMP_SPLIT_CPU=N (N >= 2) presents each CPU device as N accelerators, its
+ * sub-devices made with clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY), each
+ * with its own context: a way to use and test more than one accelerator on
+ * a machine with one CPU. It is read when the devices are listed (the first
+ * call, or the first after amp_shutdown()).
+ *
+ * docs/accelerators.md describes choosing and using accelerators.
  */
 #ifndef AMP_ACCELERATOR_H
 #define AMP_ACCELERATOR_H
@@ -17,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "completion.h"
 #include "status.h"
 
 #ifdef __cplusplus
@@ -36,7 +50,9 @@ typedef struct amp_accelerator_info {
     uint64_t dedicated_memory; /* global memory, in bytes */
     uint64_t tile_static_size; /* local memory per tile, in bytes */
     size_t max_tile_size;      /* threads in one tile (work-group) at most */
+    uint64_t max_allocation;   /* the largest single array or view, in bytes */
     int supports_double;       /* double precision in kernels */
+    int supports_atomics;      /* 32-bit atomics on views and tile_static memory */
     int is_emulated;           /* a CPU device rather than an accelerator */
     int is_default;            /* the default accelerator of this process */
 } amp_accelerator_info;
@@ -95,21 +111,90 @@ amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_
  */
 amp_status amp_accelerator_get_default_view(amp_accelerator *acc, amp_accelerator_view **out);
 
-/* The accelerator a view belongs to, or NULL for a NULL view. */
+/* How a view sends queued work to its device (C++ AMP's queuing_mode). */
+typedef enum amp_queuing_mode {
+    /* Each kernel is submitted to the device as soon as it is queued
+     * (clFlush after every enqueue): the lowest latency for one kernel. */
+    AMP_QUEUING_IMMEDIATE = 1,
+    /* The driver submits queued work when it chooses, and at the latest
+     * when the view is flushed or waited on, or its data is read: fewer,
+     * larger submissions. Default views use this mode, as in C++ AMP. */
+    AMP_QUEUING_AUTOMATIC = 2
+} amp_queuing_mode;
+
+/*
+ * Make a new view (queue) of acc (NULL: the default accelerator) with the
+ * given queuing mode, and store it in *out (C++ AMP's
+ * accelerator::create_view). Kernels and copies given this view run on its
+ * queue, in order; work on different views of one accelerator may run at
+ * the same time, and the runtime orders it where they share data (a kernel
+ * that reads what another view's kernel wrote waits for it on the device,
+ * not on the host). The caller holds one reference: release it with
+ * amp_accelerator_view_release(). Returns AMP_ERROR_INVALID_ARGUMENT for a
+ * NULL out, an unknown mode or a handle not from amp_accelerator_get(); the
+ * statuses of amp_accelerator_get_default() for a NULL acc;
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when the accelerator was lost;
+ * AMP_ERROR_RUNTIME (or AMP_ERROR_OUT_OF_MEMORY) when the queue cannot be
+ * made.
+ */
+amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
+                                       amp_accelerator_view **out);
+
+/*
+ * Drop the caller's reference to a view from amp_accelerator_create_view().
+ * Arrays bound to the view hold references of their own; when the last one
+ * goes, the view's queued work is left to finish and its queue is released.
+ * A default view belongs to the library: releasing it does nothing. NULL
+ * is a no-op. Returns AMP_ERROR_INVALID_ARGUMENT for a handle already
+ * released (or never created).
+ */
+amp_status amp_accelerator_view_release(amp_accelerator_view *view);
+
+/* The accelerator a view belongs to, or NULL for a NULL or released view. */
 amp_accelerator *amp_accelerator_view_get_accelerator(const amp_accelerator_view *view);
+
+/* The view's queuing mode, or 0 for a NULL or released view. */
+amp_queuing_mode amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view);
+
+/* 1 when the view is its accelerator's default view, else 0 (also for a
+ * NULL or released view). */
+int amp_accelerator_view_is_default(const amp_accelerator_view *view);
 
 /*
  * Wait until everything queued on the view has finished. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view;
  * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when the device was lost or a kernel
- * aborted, AMP_ERROR_RUNTIME for other OpenCL failures.
+ * aborted (after that, every call on the accelerator returns it, until
+ * amp_shutdown()); AMP_ERROR_RUNTIME for other OpenCL failures.
  */
 amp_status amp_accelerator_view_wait(amp_accelerator_view *view);
 
 /*
- * Release everything the library holds: kernels, device memory, queues and
- * contexts. Array views still alive are synchronized back to host memory
- * and lose their device copies; they stay valid and usable. Accelerator and
- * view handles obtained before are invalid afterwards. Calling any other
+ * Submit everything queued on the view to the device now, without waiting
+ * for it (C++ AMP's accelerator_view::flush). Returns the statuses of
+ * amp_accelerator_view_wait().
+ */
+amp_status amp_accelerator_view_flush(amp_accelerator_view *view);
+
+/*
+ * Put a marker at the end of the view's queue and store in *out a handle
+ * that completes when the queue reaches it: when everything queued before
+ * it has finished (C++ AMP's accelerator_view::create_marker). The queue is
+ * flushed, so that waiting on the marker never waits for a flush. The
+ * handle follows the device, not a thread of the library; wait on it and
+ * release it with the functions of amp/completion.h. Its wait returns
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when a command before the marker
+ * failed. Returns the statuses of amp_accelerator_view_wait(), and
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL out.
+ */
+amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_completion **out);
+
+/*
+ * Release everything the library holds: kernels, device memory, queues
+ * (created views too) and contexts. Array views still alive are
+ * synchronized back to host memory and lose their device copies; they stay
+ * valid and usable. Accelerator and view handles obtained before are
+ * invalid afterwards. Calling any other
  * function afterwards starts the library afresh. Optional: a process may
  * exit without it.
  */

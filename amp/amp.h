@@ -10,6 +10,7 @@
  *   struct_type.h  plain structs as element types
  *   transfer.h     the ledger of every transfer
  *   kernel.h       amp_parallel_for_each and the kernel macros
+ *   profile.h      device time and data moved per kernel (AMP_PROFILE=1)
  *
  * Thread safety: every function may be called from any thread. The runtime
  * serializes its own state; a view used by two threads at once sees the
@@ -24,6 +25,7 @@
 #include "completion.h"
 #include "extent.h"
 #include "kernel.h"
+#include "profile.h"
 #include "status.h"
 #include "struct_type.h"
 #include "texture.h"

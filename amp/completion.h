@@ -1,7 +1,9 @@
 /*
  * amp/completion.h - the handle of an operation that runs on while the
  * caller goes on (C++ AMP's completion_future): asynchronous copies and
- * synchronizations.
+ * synchronizations, which run on a thread of their own, and markers
+ * (amp_accelerator_view_create_marker), which complete when their queue
+ * reaches them on the device.
  */
 #ifndef AMP_COMPLETION_H
 #define AMP_COMPLETION_H
@@ -17,8 +19,9 @@ typedef struct amp_completion amp_completion;
 /*
  * Wait until the operation has finished, and return its status (what the
  * synchronous call would have returned; its message is then this thread's
- * amp_last_error()). May be called more than once. Returns
- * AMP_ERROR_INVALID_ARGUMENT for NULL.
+ * amp_last_error()). For a marker: AMP_OK once its queue reached it, or
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when a command before it failed. May
+ * be called more than once. Returns AMP_ERROR_INVALID_ARGUMENT for NULL.
  */
 amp_status amp_completion_wait(amp_completion *c);
 

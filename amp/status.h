@@ -72,6 +72,23 @@ const char *amp_last_error(void);
  */
 void amp_clear_error(void);
 
+/* A function to call when a call of the library fails. */
+typedef void (*amp_error_callback)(amp_status status, const char *message, void *user_data);
+
+/*
+ * Have fn(status, message, user_data) called whenever a call of the library
+ * fails, for programs that prefer one place to report errors to checking
+ * every status. NULL switches it off. It is called once per failed call, on
+ * the thread that made the call, after the library has released its lock:
+ * it may call the library, and message (the thread's amp_last_error()) is
+ * valid until that thread's next failed call. A failure of an asynchronous
+ * operation (amp/completion.h) is reported by amp_completion_wait(), on the
+ * waiting thread. The status is still returned as usual. One callback for
+ * the process; setting it is not ordered with failures on other threads
+ * that happen at the same time.
+ */
+void amp_set_error_callback(amp_error_callback fn, void *user_data);
+
 #ifdef __cplusplus
 }
 #endif

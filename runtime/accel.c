@@ -1,6 +1,7 @@
 /*
- * runtime/accel.c - enumerating OpenCL devices as accelerators, choosing the
- * default one, and making contexts and queues on first use.
+ * runtime/accel.c - enumerating OpenCL devices as accelerators (CPU devices
+ * split into sub-devices under AMP_SPLIT_CPU), and choosing the default
+ * one. Contexts and queues are queue.c's.
  */
 #include "accel.h"
 
@@ -11,6 +12,7 @@
 
 #include "error.h"
 #include "oclcheck.h"
+#include "profile.h"
 #include "runtime.h"
 #include "strbuf.h"
 
@@ -53,13 +55,9 @@ static void acc_free(amp_accelerator *a)
 {
     if (!a)
         return;
-    if (a->default_view) {
-        if (a->default_view->queue)
-            clapi.ReleaseCommandQueue(a->default_view->queue);
-        free(a->default_view);
-    }
-    if (a->context)
-        clapi.ReleaseContext(a->context);
+    /* A sub-device is not released: split_device() keeps it for the
+     * process. */
+    acc_release_queues(a);
     free(a->name);
     free(a->platform_name);
     free(a->path);
@@ -67,37 +65,68 @@ static void acc_free(amp_accelerator *a)
     free(a);
 }
 
-static amp_status acc_describe(amp_accelerator *a, size_t pi)
+/* "OpenCL 1.0 ..." and older lack the 32-bit atomics in the core. */
+static int has_atomics(const char *version, const char *extensions)
+{
+    int major = 0, minor = 0;
+    if (version && sscanf(version, "OpenCL %d.%d", &major, &minor) == 2 &&
+        (major > 1 || (major == 1 && minor >= 1)))
+        return 1;
+    return extensions && strstr(extensions, "cl_khr_global_int32_base_atomics") &&
+           strstr(extensions, "cl_khr_local_int32_base_atomics");
+}
+
+/* Read what the accelerator is. pi and di are the platform's and the
+ * device's index on it, for the device path; part (1 .. parts) numbers a
+ * sub-device, 0 a whole device. */
+static amp_status acc_describe(amp_accelerator *a, size_t pi, size_t di, unsigned part,
+                               unsigned parts)
 {
     char *dev_version = device_string(a->device, CL_DEVICE_VERSION);
     char *drv_version = device_string(a->device, CL_DRIVER_VERSION);
     char *extensions = device_string(a->device, CL_DEVICE_EXTENSIONS);
-    a->name = device_string(a->device, CL_DEVICE_NAME);
+    char *name = device_string(a->device, CL_DEVICE_NAME);
     a->platform_name = platform_string(a->platform, CL_PLATFORM_NAME);
     strbuf sb = STRBUF_INIT;
-    sb_printf(&sb, "opencl:%zu/%zu", pi, a->index);
+    /* A part's name says which part, so that messages, amp-info and
+     * AMP_DEVICE tell the parts apart. */
+    if (part)
+        sb_printf(&sb, "%s (part %u of %u)", name ? name : "", part, parts);
+    else
+        sb_printf(&sb, "%s", name ? name : "");
+    a->name = sb_take(&sb);
+    if (part)
+        sb_printf(&sb, "opencl:%zu/%zu.%u", pi, di, part - 1);
+    else
+        sb_printf(&sb, "opencl:%zu/%zu", pi, di);
     a->path = sb_take(&sb);
     sb_printf(&sb, "%s, driver %s", dev_version ? dev_version : "",
               drv_version ? drv_version : "");
     a->version = sb_take(&sb);
 
-    cl_ulong gmem = 0, lmem = 0;
+    cl_ulong gmem = 0, lmem = 0, max_alloc = 0;
     cl_device_fp_config fp64 = 0;
     clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type, NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
+                        NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof a->max_work_group,
                         &a->max_work_group, NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof a->max_work_item,
                         a->max_work_item, NULL);
+    clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof a->max_arg_bytes,
+                        &a->max_arg_bytes, NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_ADDRESS_BITS, sizeof a->address_bits,
                         &a->address_bits, NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     a->global_mem = gmem;
     a->local_mem = lmem;
+    a->max_alloc = max_alloc ? max_alloc : gmem;
     /* Some drivers report no CL_DEVICE_DOUBLE_FP_CONFIG but list the
      * extension; either one is enough. */
     a->fp64 = fp64 != 0 || (extensions && strstr(extensions, "cl_khr_fp64"));
+    a->atomics = has_atomics(dev_version, extensions);
     if (a->address_bits == 0)
         a->address_bits = 32;
     for (int d = 0; d < 3; d++)
@@ -105,13 +134,129 @@ static amp_status acc_describe(amp_accelerator *a, size_t pi)
             a->max_work_item[d] = 1;
     if (a->max_work_group == 0)
         a->max_work_group = 1;
+    /* OpenCL's minimum for a full profile device. */
+    if (a->max_arg_bytes == 0)
+        a->max_arg_bytes = 1024;
 
     free(dev_version);
     free(drv_version);
     free(extensions);
+    free(name);
     if (!a->name || !a->platform_name || !a->path || !a->version)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
     return AMP_OK;
+}
+
+/* AMP_SPLIT_CPU: into how many parts each CPU device is split; 0: none. */
+static amp_status split_request(unsigned *parts)
+{
+    const char *v = getenv("AMP_SPLIT_CPU");
+    *parts = 0;
+    if (!v || !v[0] || ock_installed())
+        return AMP_OK;
+    char *end = NULL;
+    unsigned long n = strtoul(v, &end, 10);
+    if (end == v || *end != '\0' || n > 1024)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "AMP_SPLIT_CPU=\"%s\" is not a number of parts. Give 2 or more to split"
+                       " each CPU device into that many accelerators, or unset it.",
+                       v);
+    *parts = n >= 2 ? (unsigned)n : 0;
+    return AMP_OK;
+}
+
+/* Sub-devices made so far, kept for the life of the process and reused by
+ * every later listing (after amp_shutdown()), never released: PoCL 3.1
+ * frees a released sub-device while its worker threads may still finish a
+ * command of it, and crashes there (seen as a segfault in POclReleaseEvent,
+ * about 1 run in 40 of tests/test_queues). A process splits few devices. */
+typedef struct split_parts {
+    cl_device_id parent;
+    unsigned parts;
+    cl_device_id *subs;
+    struct split_parts *next;
+} split_parts;
+static split_parts *splits;
+
+/* Split a CPU device into parts sub-devices of equal compute units, stored
+ * in subs (parts entries), or find the ones made before. */
+static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *subs)
+{
+    for (split_parts *s = splits; s; s = s->next)
+        if (s->parent == dev && s->parts == parts) {
+            memcpy(subs, s->subs, parts * sizeof *subs);
+            return AMP_OK;
+        }
+    cl_uint units = 0;
+    clapi.GetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    char *name = device_string(dev, CL_DEVICE_NAME);
+    amp_status st = AMP_OK;
+    cl_uint made = 0;
+    cl_device_id *all = NULL;
+    split_parts *kept = NULL;
+    if (units < parts) {
+        st = err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                     "AMP_SPLIT_CPU=%u: %s has %u compute units, so it splits into at most %u"
+                     " parts. Ask for fewer, or unset AMP_SPLIT_CPU.",
+                     parts, name ? name : "the CPU device", units, units);
+        goto done;
+    }
+    const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY,
+                                                  (cl_device_partition_property)(units / parts), 0};
+    cl_int rc = clapi.CreateSubDevices(dev, props, 0, NULL, &made);
+    if (rc == CL_SUCCESS && made < parts)
+        rc = CL_DEVICE_PARTITION_FAILED;
+    if (rc == CL_SUCCESS && (!(all = calloc(made, sizeof *all)) ||
+                             !(kept = calloc(1, sizeof *kept)) ||
+                             !(kept->subs = calloc(parts, sizeof *kept->subs)))) {
+        st = err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
+        goto done;
+    }
+    if (rc == CL_SUCCESS)
+        rc = clapi.CreateSubDevices(dev, props, made, all, NULL);
+    if (rc != CL_SUCCESS) {
+        st = err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                     "AMP_SPLIT_CPU=%u: %s cannot be split into %u sub-devices:"
+                     " clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY) failed with %s (%d)."
+                     " Unset AMP_SPLIT_CPU.",
+                     parts, name ? name : "the CPU device", parts, err_cl_name(rc), (int)rc);
+        goto done;
+    }
+    /* Units that do not divide evenly make one more, smaller part: not
+     * listed, so that the parts are alike. */
+    for (cl_uint i = 0; i < made; i++) {
+        if (i < parts)
+            subs[i] = kept->subs[i] = all[i];
+        else
+            clapi.ReleaseDevice(all[i]);
+    }
+    kept->parent = dev;
+    kept->parts = parts;
+    kept->next = splits;
+    splits = kept;
+    kept = NULL;
+done:
+    if (kept)
+        free(kept->subs);
+    free(kept);
+    free(all);
+    free(name);
+    return st;
+}
+
+/* Add one accelerator for dev (a sub-device when part > 0). */
+static amp_status add_accelerator(cl_platform_id plat, cl_device_id dev, size_t pi, size_t di,
+                                  unsigned part, unsigned parts)
+{
+    amp_accelerator *a = calloc(1, sizeof *a);
+    if (!a)
+        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
+    a->index = acc_count;
+    a->platform = plat;
+    a->device = dev;
+    a->sub_device = part > 0;
+    accs[acc_count++] = a;
+    return acc_describe(a, pi, di, part, parts);
 }
 
 amp_status acc_init(void)
@@ -130,6 +275,13 @@ amp_status acc_init(void)
                             " bounds checks\n");
     }
 
+    unsigned parts = 0;
+    amp_status status = split_request(&parts);
+    if (status != AMP_OK)
+        return status;
+    if (prof_configure())
+        rt_profile_at_exit();
+
     cl_uint nplat = 0;
     cl_int rc = clapi.GetPlatformIDs(0, NULL, &nplat);
     if (rc == CL_PLATFORM_NOT_FOUND_KHR || (rc == CL_SUCCESS && nplat == 0)) {
@@ -147,42 +299,40 @@ amp_status acc_init(void)
         return err_cl(rc, "clGetPlatformIDs", "Listing OpenCL platforms");
     }
 
-    amp_status status = AMP_OK;
     for (cl_uint p = 0; p < nplat && status == AMP_OK; p++) {
         cl_uint ndev = 0;
         /* A platform with no devices answers CL_DEVICE_NOT_FOUND: skip it. */
         if (clapi.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS ||
             ndev == 0)
             continue;
+        size_t most = (size_t)ndev * (parts ? parts : 1);
         cl_device_id *devs = calloc(ndev, sizeof *devs);
-        amp_accelerator **grown = realloc(accs, (acc_count + ndev) * sizeof *accs);
-        if (!devs || !grown) {
+        cl_device_id *subs = parts ? calloc(parts, sizeof *subs) : NULL;
+        amp_accelerator **grown = realloc(accs, (acc_count + most) * sizeof *accs);
+        if (grown)
+            accs = grown;
+        if (!devs || !grown || (parts && !subs)) {
             free(devs);
-            if (grown)
-                accs = grown;
+            free(subs);
             status = err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
             break;
         }
-        accs = grown;
         rc = clapi.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL);
-        if (rc != CL_SUCCESS) {
-            free(devs);
+        if (rc != CL_SUCCESS)
             status = err_cl(rc, "clGetDeviceIDs", "Listing OpenCL devices");
-            break;
-        }
         for (cl_uint d = 0; d < ndev && status == AMP_OK; d++) {
-            amp_accelerator *a = calloc(1, sizeof *a);
-            if (!a) {
-                status = err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
-                break;
+            cl_device_type type = 0;
+            clapi.GetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            if (!parts || !(type & CL_DEVICE_TYPE_CPU)) {
+                status = add_accelerator(plats[p], devs[d], p, d, 0, 0);
+                continue;
             }
-            a->index = acc_count;
-            a->platform = plats[p];
-            a->device = devs[d];
-            accs[acc_count++] = a;
-            status = acc_describe(a, p);
+            status = split_device(devs[d], parts, subs);
+            for (unsigned k = 0; k < parts && status == AMP_OK; k++)
+                status = add_accelerator(plats[p], subs[k], p, d, k + 1, parts);
         }
         free(devs);
+        free(subs);
     }
     free(plats);
 
@@ -292,51 +442,22 @@ amp_status acc_default(amp_accelerator **out)
     return AMP_OK;
 }
 
-static void CL_CALLBACK context_notify(const char *msg, const void *info, size_t n, void *user)
+int acc_is_known(const amp_accelerator *acc)
 {
-    if (ock_installed())
-        ock_context_notify(msg, info, n, user);
-    if (rt_trace_kernels())
-        fprintf(stderr, "[amp] OpenCL: %s\n", msg);
+    for (size_t i = 0; i < acc_count; i++)
+        if (accs[i] == acc)
+            return 1;
+    return 0;
 }
 
-amp_status acc_default_view(amp_accelerator *acc, amp_accelerator_view **out)
+size_t acc_listed(void)
 {
-    if (acc->default_view) {
-        *out = acc->default_view;
-        return AMP_OK;
-    }
-    cl_int rc = CL_SUCCESS;
-    if (!acc->context) {
-        acc->context = clapi.CreateContext(NULL, 1, &acc->device, context_notify, NULL, &rc);
-        if (!acc->context)
-            return err_cl(rc, "clCreateContext", acc->name);
-    }
-    amp_accelerator_view *v = calloc(1, sizeof *v);
-    if (!v)
-        return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a queue.");
-    v->acc = acc;
-    v->queue = clapi.CreateCommandQueue(acc->context, acc->device, 0, &rc);
-    if (!v->queue) {
-        free(v);
-        return err_cl(rc, "clCreateCommandQueue", acc->name);
-    }
-    acc->default_view = v;
-    *out = v;
-    return AMP_OK;
+    return acc_count;
 }
 
-amp_status acc_resolve_view(amp_accelerator_view *av, amp_accelerator_view **out)
+amp_accelerator *acc_at(size_t i)
 {
-    if (av) {
-        *out = av;
-        return AMP_OK;
-    }
-    amp_accelerator *acc = NULL;
-    amp_status st = acc_default(&acc);
-    if (st != AMP_OK)
-        return st;
-    return acc_default_view(acc, out);
+    return accs[i];
 }
 
 void acc_shutdown(void)
@@ -404,7 +525,9 @@ amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_
     info->dedicated_memory = acc->global_mem;
     info->tile_static_size = acc->local_mem;
     info->max_tile_size = acc->max_work_group;
+    info->max_allocation = acc->max_alloc;
     info->supports_double = acc->fp64;
+    info->supports_atomics = acc->atomics;
     info->is_emulated = (acc->type & CL_DEVICE_TYPE_CPU) != 0;
     rt_lock();
     info->is_default = acc_chosen == acc;
@@ -412,46 +535,11 @@ amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_
     return AMP_OK;
 }
 
-amp_status amp_accelerator_get_default_view(amp_accelerator *acc, amp_accelerator_view **out)
-{
-    if (!out)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp_accelerator_get_default_view: out is NULL.");
-    *out = NULL;
-    rt_lock();
-    amp_status st = AMP_OK;
-    if (!acc)
-        st = acc_default(&acc);
-    if (st == AMP_OK)
-        st = acc_default_view(acc, out);
-    rt_unlock();
-    return st;
-}
-
-amp_accelerator *amp_accelerator_view_get_accelerator(const amp_accelerator_view *view)
-{
-    return view ? view->acc : NULL;
-}
-
-amp_status amp_accelerator_view_wait(amp_accelerator_view *view)
-{
-    if (!view)
-        return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_view_wait: view is NULL.");
-    rt_lock();
-    cl_int rc = clapi.Finish(view->queue);
-    amp_status st = rc == CL_SUCCESS ? AMP_OK : err_cl(rc, "clFinish", "Waiting for the queue");
-    rt_unlock();
-    return st;
-}
-
 amp_status amp_accelerator_set_default(amp_accelerator *acc)
 {
     rt_lock();
     amp_status st = acc_init();
-    int known = 0;
-    for (size_t i = 0; st == AMP_OK && i < acc_count; i++)
-        known |= accs[i] == acc;
-    if (st == AMP_OK && !known)
+    if (st == AMP_OK && !acc_is_known(acc))
         st = err_set(AMP_ERROR_INVALID_ARGUMENT,
                      "amp_accelerator_set_default: %s is not an accelerator from"
                      " amp_accelerator_get().",

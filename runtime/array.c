@@ -82,6 +82,7 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
     }
     a->whole->array = a;
     a->av = av;
+    acc_view_retain(av); /* a created view lives while an array is bound to it */
     a->self = a;
     HASH_ADD_PTR(live_arrays, self, a);
     *out = a;
@@ -105,6 +106,7 @@ static amp_status release_locked(amp_array *a)
     HASH_DEL(live_arrays, a);
     a->whole->array = NULL;
     amp_status st = view_unmake(a->whole);
+    acc_view_release(a->av);
     free(a);
     return st;
 }

@@ -83,7 +83,20 @@
     X(EnqueueReadImage,                                                                            \
       (cl_command_queue q, cl_mem m, cl_bool b, const size_t *o, const size_t *r, size_t rp,       \
        size_t sp, void *p, cl_uint ne, const cl_event *w, cl_event *e),                            \
-      (q, m, b, o, r, rp, sp, p, ne, w, e))
+      (q, m, b, o, r, rp, sp, p, ne, w, e))                                                        \
+    X(EnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint ne, const cl_event *w, cl_event *e), \
+      (q, ne, w, e))                                                                               \
+    X(EnqueueBarrierWithWaitList,                                                                  \
+      (cl_command_queue q, cl_uint ne, const cl_event *w, cl_event *e), (q, ne, w, e))             \
+    X(WaitForEvents, (cl_uint n, const cl_event *w), (n, w))                                       \
+    X(GetEventInfo, (cl_event ev, cl_event_info i, size_t s, void *v, size_t *r),                  \
+      (ev, i, s, v, r))                                                                            \
+    X(GetEventProfilingInfo, (cl_event ev, cl_profiling_info i, size_t s, void *v, size_t *r),     \
+      (ev, i, s, v, r))                                                                            \
+    X(CreateSubDevices,                                                                            \
+      (cl_device_id d, const cl_device_partition_property *p, cl_uint n, cl_device_id *o,          \
+       cl_uint *no),                                                                               \
+      (d, p, n, o, no))
 
 /* Calls that create an object and report through their last parameter:
  * X(return type, name, parameters before errcode_ret, arguments). */
@@ -114,7 +127,9 @@
     X(ReleaseCommandQueue, cl_command_queue)                                                       \
     X(ReleaseMemObject, cl_mem)                                                                    \
     X(ReleaseProgram, cl_program)                                                                  \
-    X(ReleaseKernel, cl_kernel)
+    X(ReleaseKernel, cl_kernel)                                                                    \
+    X(ReleaseEvent, cl_event)                                                                      \
+    X(ReleaseDevice, cl_device_id)
 
 typedef struct clapi_table {
 #define CLAPI_STATUS_FIELD(name, params, args) cl_int(CL_API_CALL *name) params;

@@ -206,6 +206,13 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     if (!c->mem) {
         rg_free(&c->stale);
         free(c);
+        if ((uint64_t)src->bytes > acc->max_alloc && acc->max_alloc < acc->global_mem)
+            return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                           "View '%s' needs %zu bytes on %s, which allocates at most %llu bytes"
+                           " at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE; %s). Use smaller views, or"
+                           " split the data into parts of at most that size.",
+                           label ? label : "(unnamed)", src->bytes, acc->name,
+                           (unsigned long long)acc->max_alloc, err_cl_name(rc));
         if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||
             (uint64_t)src->bytes > acc->global_mem)
             return err_set(AMP_ERROR_OUT_OF_MEMORY,
@@ -217,6 +224,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     }
     c->acc = acc;
     c->last_view = av;
+    acc_view_use(av);
     c->next = src->copies;
     src->copies = c;
     *out = c;
@@ -472,12 +480,43 @@ static int stale_on_host(int64_t lo, int64_t hi, void *user)
     return rg_box_overlap(&src->host_stale, &r) > 0;
 }
 
+/* Work on av that uses the copy c comes after the work queued on the view
+ * that used it last: a kernel there may still read or write it. Two views
+ * of one accelerator are two queues of one context, ordered on the device:
+ * a marker on the last queue, and a barrier on av's that waits for it, so
+ * the host does not wait. av becomes the copy's last view. */
+static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
+{
+    amp_accelerator_view *last = c->last_view;
+    if (last == av)
+        return AMP_OK;
+    cl_event ev = NULL;
+    cl_int rc = clapi.EnqueueMarkerWithWaitList(last->queue, 0, NULL, &ev);
+    const char *call = "clEnqueueMarkerWithWaitList";
+    /* The marker must reach the device for av's barrier to end. */
+    if (rc == CL_SUCCESS && (rc = clapi.Flush(last->queue)) != CL_SUCCESS)
+        call = "clFlush";
+    if (rc == CL_SUCCESS && (rc = clapi.EnqueueBarrierWithWaitList(av->queue, 1, &ev, NULL)) !=
+                                CL_SUCCESS)
+        call = "clEnqueueBarrierWithWaitList";
+    if (ev)
+        clapi.ReleaseEvent(ev);
+    if (rc != CL_SUCCESS)
+        return err_cl(rc, call, "Ordering the work of two views of one accelerator");
+    acc_view_use(av);
+    c->last_view = av;
+    acc_view_unuse(last);
+    return AMP_OK;
+}
+
 amp_status coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
                             const char *label, cl_mem *mem)
 {
     coh_copy *c = copy_on(src, av->acc);
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
+        return st;
+    if ((st = order_after_last_use(c, av)) != AMP_OK)
         return st;
     if (rg_box_overlap(&c->stale, box) > 0) {
         /* Bytes this device lacks and the host lacks too are on another
@@ -498,7 +537,6 @@ amp_status coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_
         if (!rg_remove_box(&c->stale, box))
             return no_memory();
     }
-    c->last_view = av;
     *mem = c->mem;
     return AMP_OK;
 }
@@ -518,10 +556,9 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
 void coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
 {
     coh_copy *c = copy_on(src, av->acc);
-    if (c) {
-        c->last_view = av;
+    /* coh_device_ready made av the copy's last view. */
+    if (c)
         (void)written_at(src, c, box);
-    }
 }
 
 amp_status coh_host_written(coh_source *src, const rg_box *box)
@@ -598,6 +635,8 @@ amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
     rect sr = rect_of(sbox), dr = rect_of(dbox);
     cl_int rc = CL_SUCCESS;
     const char *call = NULL;
+    if (from && to && (st = order_after_last_use(from, to->last_view)) != AMP_OK)
+        return st;
     if (from && to) {
         rc = clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
                                          dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
@@ -637,6 +676,7 @@ static void free_copies(coh_source *src)
     while (c) {
         coh_copy *next = c->next;
         clapi.ReleaseMemObject(c->mem);
+        acc_view_unuse(c->last_view);
         rg_free(&c->stale);
         free(c);
         c = next;

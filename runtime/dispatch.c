@@ -16,7 +16,9 @@
 #include "error.h"
 #include "oclcheck.h"
 #include "kcache.h"
+#include "profile.h"
 #include "runtime.h"
+#include "snippet.h"
 #include "struct_type.h"
 #include "texture.h"
 #include "view.h"
@@ -137,6 +139,9 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     spec->fp64 = acc->fp64;
     spec->ncaptures = c->captures.count;
     spec->wide = amp_extent_size(c->extent) > INT_MAX;
+    /* The kernel's argument bytes, for the device's limit: offsets and
+     * strides are counted apart, since their width is known at the end. */
+    size_t arg_bytes = 0, offsets = 0;
 
     for (int i = 0; i < c->captures.count; i++) {
         const amp_capture *cap = &c->captures.items[i];
@@ -162,15 +167,19 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             amp_accelerator *home = coh_source_home(v->src);
             if (v->array && home && home != acc)
                 return err_set(AMP_ERROR_INVALID_OPERATION,
-                               "parallel_for_each at %s:%d: array '%s' lives on %s, and this"
-                               " kernel runs on %s. Copy it there (amp_copy into an array on"
-                               " that accelerator view), or capture a view of it.",
-                               k->file, k->line, name, home->name, acc->name);
+                               "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
+                               " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
+                               " an array on that accelerator view), or capture a view of it.",
+                               k->file, k->line, name, home->name, home->path, acc->name,
+                               acc->path);
             g->type = v->type;
             g->rank = v->extent.rank;
             g->is_const = v->is_const;
             if (coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
                 spec->wide = 1;
+            /* Buffer, offset (and spare offset), strides, extent. */
+            arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
+            offsets += (size_t)v->extent.rank + (size_t)c->guarded;
         } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
             const amp_texture *t = cap->value.texture;
             if (!t || !tex_is_live(t))
@@ -192,8 +201,11 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             g->is_const = 1;
             g->channels = t->channels;
             g->image_kind = (int)t->kind;
+            /* The image. */
+            arg_bytes += acc->address_bits / 8;
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             g->type = cap->type;
+            arg_bytes += amp_elem_size(cap->type);
         } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
             g->constant = cap->value.constant;
         } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
@@ -215,6 +227,27 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                            k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
                            acc->name);
     }
+    if (!c->tiled || c->guarded)
+        arg_bytes += (size_t)c->extent.rank * sizeof(cl_int);
+    arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
+    if (arg_bytes > acc->max_arg_bytes)
+        return err_set(AMP_ERROR_DEVICE_LIMIT,
+                       "parallel_for_each at %s:%d: the kernel's %d captures take %zu bytes of"
+                       " arguments (a view passes its buffer, offset, strides and extent), more"
+                       " than the %zu bytes that %s accepts (CL_DEVICE_MAX_PARAMETER_SIZE)."
+                       " Capture fewer views: gather scalars into a view, or views into one"
+                       " larger view and sections of it.",
+                       k->file, k->line, c->captures.count, arg_bytes, acc->max_arg_bytes,
+                       acc->name);
+    /* Devices of OpenCL 1.1 and later all have them; only an old device is
+     * asked to read the body. */
+    if (!acc->atomics && snip_uses_prefix(k->body, k->body_length, "atomic_"))
+        return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "parallel_for_each at %s:%d: the kernel uses atomics, and %s has no 32-bit"
+                       " atomics on global and local memory (cl_khr_global_int32_base_atomics,"
+                       " cl_khr_local_int32_base_atomics). Choose an accelerator whose info says"
+                       " supports_atomics.",
+                       k->file, k->line, acc->name);
     return AMP_OK;
 }
 
@@ -365,9 +398,12 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
         for (int d = 0; d < rank; d++)
             global[d] = round_up((size_t)c->extent.dims[rank - 1 - d], local[d]);
     }
-    /* The device indexes work-items with address_bits-wide sizes. */
+    /* The device indexes work-items with address_bits-wide sizes (size_t
+     * in the kernel), and no device has more than 64. */
     long double total = (long double)global[0] * global[1] * global[2];
-    if (acc->address_bits < 64 && total >= (long double)(1ull << acc->address_bits))
+    long double limit = acc->address_bits < 64 ? (long double)(1ull << acc->address_bits)
+                                               : 18446744073709551616.0L;
+    if (total >= limit)
         return err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                        "parallel_for_each at %s:%d: %.0Lf threads are more than %s can index"
                        " (%u-bit addresses).",
@@ -415,17 +451,31 @@ static amp_status run(call *c)
 
     size_t global[3], local[3];
     st = work_sizes(c, e, acc, global, local);
+    /* AMP_PROFILE: the bytes moved to make this kernel's data current. */
+    amp_transfer_stats before, after;
+    int profiling = prof_on();
+    if (profiling)
+        coh_global_stats(&before);
     if (st == AMP_OK)
         st = bind_and_ready(c, &spec, e);
     if (st != AMP_OK)
         return st;
+    cl_event ev = NULL;
     cl_int rc = clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, (cl_uint)c->extent.rank, NULL,
-                                           global, local, 0, NULL, NULL);
+                                           global, local, 0, NULL, profiling ? &ev : NULL);
+    char what[160];
     if (rc != CL_SUCCESS) {
-        char what[160];
         snprintf(what, sizeof what, "Running kernel %s from %s:%d", e->name, c->kernel->file,
                  c->kernel->line);
         return err_cl(rc, "clEnqueueNDRangeKernel", what);
+    }
+    if (profiling) {
+        coh_global_stats(&after);
+        prof_launched(&c->av->pending, e->name, c->kernel, ev,
+                      after.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL] -
+                          before.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL],
+                      after.bytes[AMP_TO_HOST][AMP_REASON_KERNEL] -
+                          before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL]);
     }
     /* Only now, with the kernel queued, are the host copies of what it
      * writes stale. */
@@ -435,6 +485,12 @@ static amp_status run(call *c)
             rg_box box = view_box(v);
             coh_device_written(v->src, c->av, &box);
         }
+    /* An immediate view submits each kernel as it is queued. */
+    if (c->av->mode == AMP_QUEUING_IMMEDIATE && (rc = clapi.Flush(c->av->queue)) != CL_SUCCESS) {
+        snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", e->name, c->kernel->file,
+                 c->kernel->line);
+        return acc_queue_failed(c->av, rc, "clFlush", what);
+    }
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (ock_installed())

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime.h"
+
 /* Each thread keeps its own message, so that one thread's failure does not
  * overwrite the message another thread is about to read. The buffer grows to
  * fit a build log and is reused. */
@@ -30,6 +32,68 @@ static void err_free_buffer(void *buffer)
 static void err_make_key(void)
 {
     (void)pthread_key_create(&err_key, err_free_buffer);
+}
+
+/* The error callback (amp_set_error_callback), read and set under its own
+ * lock so that a thread never sees one function with another's data. */
+static pthread_mutex_t callback_mutex = PTHREAD_MUTEX_INITIALIZER;
+static amp_error_callback callback_fn;
+static void *callback_data;
+/* A failure recorded under the runtime lock, reported at the unlock; a
+ * callback running (its own failures are not reported again); failures
+ * held back (completion.c's threads). */
+static _Thread_local int pending;
+static _Thread_local amp_status pending_status;
+static _Thread_local int in_callback;
+static _Thread_local int held;
+
+void amp_set_error_callback(amp_error_callback fn, void *user_data)
+{
+    pthread_mutex_lock(&callback_mutex);
+    callback_fn = fn;
+    callback_data = user_data;
+    pthread_mutex_unlock(&callback_mutex);
+}
+
+static void report(amp_status status)
+{
+    pthread_mutex_lock(&callback_mutex);
+    amp_error_callback fn = callback_fn;
+    void *data = callback_data;
+    pthread_mutex_unlock(&callback_mutex);
+    if (!fn || in_callback)
+        return;
+    in_callback = 1;
+    fn(status, amp_last_error(), data);
+    in_callback = 0;
+}
+
+/* A call failed with status: report it now, or at the runtime's unlock
+ * when this thread holds the lock (the callback may call the library).
+ * Several failures within one locked call report once, the last. */
+static void note_failure(amp_status status)
+{
+    if (held || status == AMP_OK)
+        return;
+    if (rt_holds_lock()) {
+        pending = 1;
+        pending_status = status;
+        return;
+    }
+    report(status);
+}
+
+void err_report_pending(void)
+{
+    if (!pending)
+        return;
+    pending = 0;
+    report(pending_status);
+}
+
+void err_hold_callbacks(int hold)
+{
+    held = hold;
 }
 
 const char *amp_status_name(amp_status status)
@@ -68,12 +132,15 @@ amp_status err_set(amp_status status, const char *fmt, ...)
     va_start(ap, fmt);
     int need = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (need < 0)
+    if (need < 0) {
+        note_failure(status);
         return status;
+    }
     if ((size_t)need + 1 > err_capacity) {
         char *grown = realloc(err_message, (size_t)need + 1);
         if (!grown) {
             /* Keep the old message rather than lose the status. */
+            note_failure(status);
             return status;
         }
         err_message = grown;
@@ -84,6 +151,7 @@ amp_status err_set(amp_status status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err_message, err_capacity, fmt, ap);
     va_end(ap);
+    note_failure(status);
     return status;
 }
 
@@ -128,6 +196,8 @@ const char *err_cl_name(cl_int code)
         CASE(CL_BUILD_PROGRAM_FAILURE);
         CASE(CL_MAP_FAILURE);
         CASE(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+        CASE(CL_DEVICE_PARTITION_FAILED);
+        CASE(CL_INVALID_DEVICE_PARTITION_COUNT);
         CASE(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         CASE(CL_INVALID_VALUE);
         CASE(CL_INVALID_DEVICE_TYPE);

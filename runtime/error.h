@@ -16,6 +16,15 @@ amp_status err_set(amp_status status, const char *fmt, ...)
 #endif
     ;
 
+/* Report the failure that err_set() recorded while this thread held the
+ * runtime lock to the error callback (runtime.c calls it after unlocking). */
+void err_report_pending(void);
+
+/* While hold is nonzero, this thread's failures are not reported to the
+ * error callback: an asynchronous operation's thread, whose failure the
+ * waiting thread reports (completion.c). */
+void err_hold_callbacks(int hold);
+
 /* The status that an OpenCL error code stands for. */
 amp_status err_status_of_cl(cl_int code);
 

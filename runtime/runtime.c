@@ -12,19 +12,49 @@
 #include "amp/amp.h"
 #include "coherence.h"
 #include "diskcache.h"
+#include "error.h"
 #include "kcache.h"
 #include "texture.h"
+#include "profile.h"
 
 static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+/* Whether this thread holds the lock: a failure inside waits for the
+ * unlock to reach the error callback, which may call the library. */
+static _Thread_local int rt_held;
 
 void rt_lock(void)
 {
     pthread_mutex_lock(&rt_mutex);
+    rt_held = 1;
 }
 
 void rt_unlock(void)
 {
+    rt_held = 0;
     pthread_mutex_unlock(&rt_mutex);
+    err_report_pending();
+}
+
+int rt_holds_lock(void)
+{
+    return rt_held;
+}
+
+/* At exit: every queue waited for, its events read, the table printed. */
+static void print_profile(void)
+{
+    rt_lock();
+    (void)acc_finish_all();
+    prof_print(stderr);
+    prof_free();
+    rt_unlock();
+}
+
+void rt_profile_at_exit(void)
+{
+    static int registered;
+    if (!registered && atexit(print_profile) == 0)
+        registered = 1;
 }
 
 /* The environment is read once, the first time a setting is asked for, so

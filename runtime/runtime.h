@@ -11,7 +11,15 @@
 #define RT_RUNTIME_H
 
 void rt_lock(void);
+/* Releases the lock, then reports a failure of the call to the error
+ * callback, if one is waiting (error.c). */
 void rt_unlock(void);
+/* Nonzero when this thread holds the lock. */
+int rt_holds_lock(void);
+
+/* AMP_PROFILE: print the profile table to stderr at exit (registered
+ * once). */
+void rt_profile_at_exit(void);
 
 /* AMP_TRACE=transfers (or all): print every transfer to stderr. */
 int rt_trace_transfers(void);

@@ -3,8 +3,9 @@
  * with what a kernel author needs to know of it, and which one is the
  * default and why (C++ AMP's accelerator::get_all, in a command).
  *
- *   amp-info            list them
- *   AMP_DEVICE=pocl amp-info   see what AMP_DEVICE picks
+ *   amp-info                     list them
+ *   AMP_DEVICE=pocl amp-info     see what AMP_DEVICE picks
+ *   AMP_SPLIT_CPU=2 amp-info     the CPU device as two accelerators
  */
 #include <stdio.h>
 
@@ -45,9 +46,11 @@ int main(void)
         printf("    %-22s %s\n", "platform", info.platform);
         printf("    %-22s %s\n", "version", info.version);
         print_size("dedicated memory", info.dedicated_memory);
+        print_size("largest allocation", info.max_allocation);
         print_size("tile_static memory", info.tile_static_size);
         printf("    %-22s %zu threads\n", "largest tile", info.max_tile_size);
         printf("    %-22s %s\n", "double precision", info.supports_double ? "yes" : "no");
+        printf("    %-22s %s\n", "atomics", info.supports_atomics ? "yes" : "no");
         printf("    %-22s %s\n", "emulated (CPU)", info.is_emulated ? "yes" : "no");
     }
     if (def_st == AMP_OK)
