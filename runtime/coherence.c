@@ -199,6 +199,19 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
         free(c);
         return no_memory();
     }
+    /* OpenCL allows no single buffer over CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+     * Some drivers (NVIDIA's) accept one anyway; refuse it everywhere, so
+     * that a program that runs on one device does not fail on the next. */
+    if ((uint64_t)src->bytes + COH_SPARE_BYTES > acc->max_alloc) {
+        rg_free(&c->stale);
+        free(c);
+        return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "View '%s' needs %zu bytes on %s, which allocates at most %llu bytes at"
+                       " once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use smaller views, or split the"
+                       " data into parts of at most that size.",
+                       label ? label : "(unnamed)", src->bytes, acc->name,
+                       (unsigned long long)acc->max_alloc);
+    }
     cl_int rc = CL_SUCCESS;
     c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
                                 NULL, &rc);
@@ -206,13 +219,6 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     if (!c->mem) {
         rg_free(&c->stale);
         free(c);
-        if ((uint64_t)src->bytes > acc->max_alloc && acc->max_alloc < acc->global_mem)
-            return err_set(AMP_ERROR_OUT_OF_MEMORY,
-                           "View '%s' needs %zu bytes on %s, which allocates at most %llu bytes"
-                           " at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE; %s). Use smaller views, or"
-                           " split the data into parts of at most that size.",
-                           label ? label : "(unnamed)", src->bytes, acc->name,
-                           (unsigned long long)acc->max_alloc, err_cl_name(rc));
         if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||
             (uint64_t)src->bytes > acc->global_mem)
             return err_set(AMP_ERROR_OUT_OF_MEMORY,
