@@ -5,3 +5,8 @@
 # (docs/reliability.md).
 amp_unit_test(test_bad_input)
 set_tests_properties(test_bad_input PROPERTIES LABELS "unit;reliability")
+
+# Every OpenCL call of a program's work made to fail in turn: a status, a
+# message, no lost or garbled host data, and a sound library afterwards.
+amp_unit_test(test_faults)
+set_tests_properties(test_faults PROPERTIES LABELS "unit;reliability")
