@@ -334,7 +334,7 @@ static int failed_cleanly, recovered, injected;
  * takes seconds instead of milliseconds: there every STRIDE-th call of the
  * disk-cache mode only (its leak checks need the failure paths, not all of
  * them). FAULT_STRIDE=k in the environment chooses another stride. */
-#define VALGRIND_STRIDE 6
+#define VALGRIND_STRIDE 3
 static long stride(void)
 {
     const char *s = getenv("FAULT_STRIDE");
