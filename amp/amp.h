@@ -12,9 +12,14 @@
  *   kernel.h       amp_parallel_for_each and the kernel macros
  *   profile.h      device time and data moved per kernel (AMP_PROFILE=1)
  *
- * Thread safety: every function may be called from any thread. The runtime
- * serializes its own state; a view used by two threads at once sees the
- * calls in some order, as a C++ AMP array_view would.
+ * Thread safety: every function may be called from any thread, with
+ * handles shared between threads; one process-wide lock makes each call
+ * atomic, and kernels run in the order their calls took the lock. What the
+ * caller orders itself: its own reads and writes of host memory against
+ * calls that copy the same elements, a release against other uses of the
+ * handle (a released handle then gives AMP_ERROR_INVALID_ARGUMENT, never
+ * another object), and amp_shutdown() against every other call. The whole
+ * contract is in docs/reliability.md.
  */
 #ifndef AMP_AMP_H
 #define AMP_AMP_H

@@ -106,19 +106,28 @@ static amp_status acc_describe(amp_accelerator *a, size_t pi, size_t di, unsigne
 
     cl_ulong gmem = 0, lmem = 0, max_alloc = 0;
     cl_device_fp_config fp64 = 0;
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type, NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc,
-                        NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof a->max_work_group,
-                        &a->max_work_group, NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof a->max_work_item,
-                        a->max_work_item, NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof a->max_arg_bytes,
-                        &a->max_arg_bytes, NULL);
-    clapi.GetDeviceInfo(a->device, CL_DEVICE_ADDRESS_BITS, sizeof a->address_bits,
-                        &a->address_bits, NULL);
+    /* Every device answers these (OpenCL 1.2); a failure is reported, not
+     * taken as a limit of 0 that would stay until amp_shutdown(). */
+    cl_int rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
+                                 &max_alloc, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                                 sizeof a->max_work_group, &a->max_work_group, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+                                 sizeof a->max_work_item, a->max_work_item, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof a->max_arg_bytes,
+                                 &a->max_arg_bytes, NULL);
+    if (rc == CL_SUCCESS)
+        rc = clapi.GetDeviceInfo(a->device, CL_DEVICE_ADDRESS_BITS, sizeof a->address_bits,
+                                 &a->address_bits, NULL);
     clapi.GetDeviceInfo(a->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     a->global_mem = gmem;
     a->local_mem = lmem;
@@ -144,6 +153,8 @@ static amp_status acc_describe(amp_accelerator *a, size_t pi, size_t di, unsigne
     free(name);
     if (!a->name || !a->platform_name || !a->path || !a->version)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
+    if (rc != CL_SUCCESS)
+        return err_cl(rc, "clGetDeviceInfo", "Reading the limits of an OpenCL device");
     return AMP_OK;
 }
 
@@ -301,10 +312,15 @@ amp_status acc_init(void)
 
     for (cl_uint p = 0; p < nplat && status == AMP_OK; p++) {
         cl_uint ndev = 0;
-        /* A platform with no devices answers CL_DEVICE_NOT_FOUND: skip it. */
-        if (clapi.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev) != CL_SUCCESS ||
-            ndev == 0)
+        /* A platform with no devices answers CL_DEVICE_NOT_FOUND: skip it.
+         * Any other failure is reported, and the next call lists again. */
+        rc = clapi.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
+        if (rc == CL_DEVICE_NOT_FOUND || (rc == CL_SUCCESS && ndev == 0))
             continue;
+        if (rc != CL_SUCCESS) {
+            status = err_cl(rc, "clGetDeviceIDs", "Listing OpenCL devices");
+            break;
+        }
         size_t most = (size_t)ndev * (parts ? parts : 1);
         cl_device_id *devs = calloc(ndev, sizeof *devs);
         cl_device_id *subs = parts ? calloc(parts, sizeof *subs) : NULL;

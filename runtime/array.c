@@ -14,6 +14,7 @@
 #include "amp/array.h"
 #include "completion.h"
 #include "error.h"
+#include "handle.h"
 #include "runtime.h"
 #include "view.h"
 
@@ -24,7 +25,9 @@ struct amp_array {
     UT_hash_handle hh;
 };
 
-static amp_array *live_arrays; /* by address, so that a stale handle is caught */
+/* By address, so that a stale handle is caught; handle.c never gives an
+ * address out twice, so a stale handle cannot name a newer array. */
+static amp_array *live_arrays;
 
 static int array_is_live(const amp_array *a)
 {
@@ -69,7 +72,7 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
         return err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
                        "%s: %s has no double precision, so it cannot hold an array of double.",
                        fn, av->acc->name);
-    amp_array *a = calloc(1, sizeof *a);
+    amp_array *a = hd_alloc(sizeof *a);
     if (!a)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     coh_source *src = NULL;
@@ -77,7 +80,7 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
     if (st == AMP_OK && (st = view_make(src, type, extent, 0, &a->whole)) != AMP_OK)
         coh_source_release(src);
     if (st != AMP_OK) {
-        free(a);
+        hd_free(a);
         return st;
     }
     a->whole->array = a;
@@ -107,7 +110,7 @@ static amp_status release_locked(amp_array *a)
     a->whole->array = NULL;
     amp_status st = view_unmake(a->whole);
     acc_view_release(a->av);
-    free(a);
+    hd_free(a);
     return st;
 }
 

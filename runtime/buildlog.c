@@ -151,12 +151,20 @@ int bl_map_find(const bl_source_map *map, const char *where, size_t where_length
         *column = gen_column;
         return 1;
     }
-    int k = gen_line - gen->body_line;
-    if (map->placed == 0 || k < 0 || k >= gen->body_lines || gen->body_tokens[k] < 0)
+    /* A line of the body, or a tile_static declaration moved out of it. */
+    const int *tokens = gen->body_tokens;
+    int k = gen_line - gen->body_line, lines = gen->body_lines;
+    if (gen->hoisted_lines > 0 && gen_line >= gen->hoisted_line &&
+        gen_line < gen->hoisted_line + gen->hoisted_lines) {
+        tokens = gen->hoisted_tokens;
+        k = gen_line - gen->hoisted_line;
+        lines = gen->hoisted_lines;
+    }
+    if (map->placed == 0 || k < 0 || k >= lines || tokens[k] < 0)
         return 0;
     size_t glen = 0;
     const char *gline = line_of(gen->source, gen_line, &glen);
-    size_t ordinal = (size_t)gen->body_tokens[k] +
+    size_t ordinal = (size_t)tokens[k] +
                      (size_t)(gline ? snip_token_at_column(gline, glen, gen_column) : 0);
     if (ordinal >= map->placed)
         return 0;

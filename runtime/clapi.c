@@ -22,25 +22,31 @@ static clapi_table real;
 static long fault_at;
 static long fault_calls;
 static cl_int fault_code;
+/* The names of the first calls since clapi_inject_fault(), so that a test
+ * can tell which call it made to fail, or choose calls of one kind. */
+#define CLAPI_NAMED_CALLS 4096
+static const char *call_names[CLAPI_NAMED_CALLS + 1];
 
 /* One more call: is it the one that must fail? */
-static int fault_now(void)
+static int fault_now(const char *name)
 {
     fault_calls++;
+    if (fault_calls <= CLAPI_NAMED_CALLS)
+        call_names[fault_calls] = name;
     return fault_at > 0 && fault_calls == fault_at;
 }
 
 #define CLAPI_STATUS_WRAP(name, params, args)                                                      \
     static cl_int CL_API_CALL fault_##name params                                                  \
     {                                                                                              \
-        if (fault_now())                                                                           \
+        if (fault_now("cl" #name))                                                                 \
             return fault_code;                                                                     \
         return real.name args;                                                                     \
     }
 #define CLAPI_CREATE_WRAP(ret, name, params, args)                                                 \
     static ret CL_API_CALL fault_##name params                                                     \
     {                                                                                              \
-        if (fault_now()) {                                                                         \
+        if (fault_now("cl" #name)) {                                                               \
             if (e)                                                                                 \
                 *e = fault_code;                                                                   \
             return NULL;                                                                           \
@@ -71,4 +77,9 @@ void clapi_inject_fault(long n, cl_int code)
 long clapi_calls_counted(void)
 {
     return fault_calls;
+}
+
+const char *clapi_call_name(long n)
+{
+    return n >= 1 && n <= fault_calls && n <= CLAPI_NAMED_CALLS ? call_names[n] : NULL;
 }

@@ -157,4 +157,9 @@ void clapi_inject_fault(long n, cl_int code);
  * learn how many calls a scenario makes and try each one. */
 long clapi_calls_counted(void);
 
+/* The name of the nth call since the last clapi_inject_fault()
+ * ("clCreateBuffer"), or NULL when there has been no nth call (or n is past
+ * the first 4096, whose names are kept). */
+const char *clapi_call_name(long n);
+
 #endif

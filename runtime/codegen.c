@@ -172,6 +172,11 @@ static amp_status check_names(const cg_spec *spec)
         return err_set(AMP_ERROR_INVALID_ARGUMENT,
                        "parallel_for_each at %s:%d: the index name '%s' is not an identifier.",
                        k->file, k->line, k->index_name);
+    if (snip_is_keyword(k->index_name))
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "parallel_for_each at %s:%d: the index name '%s' is a keyword of OpenCL C;"
+                       " choose another name.",
+                       k->file, k->line, k->index_name);
     for (int i = 0; i < spec->ncaptures; i++) {
         const char *name = spec->captures[i].name;
         if (!snip_is_identifier(name))
@@ -180,6 +185,18 @@ static amp_status check_names(const cg_spec *spec)
                            " capture becomes a name inside the kernel; for a macro constant"
                            " write AMP_CONST(NAME).",
                            k->file, k->line, name ? name : "(null)");
+        if (snip_is_keyword(name))
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "parallel_for_each at %s:%d: capture '%s' is named like a keyword of"
+                           " OpenCL C, which a kernel cannot use as a variable; rename it.",
+                           k->file, k->line, name);
+        /* Inside the kernel the capture would hide the index (or, as an
+         * AMP_CONST, replace it), and the body would not compile. */
+        if (strcmp(name, k->index_name) == 0)
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "parallel_for_each at %s:%d: capture '%s' has the name of the index;"
+                           " rename one of them.",
+                           k->file, k->line, name);
         for (int j = 0; j < i; j++)
             if (strcmp(spec->captures[j].name, name) == 0)
                 return err_set(AMP_ERROR_INVALID_ARGUMENT,
@@ -335,7 +352,7 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         if (c->kind != AMP_CAPTURE_FUNCTION)
             continue;
         sb_printf(&sb, "\n/* Helper function %s (AMP_FUNCTION). */\n", c->name);
-        snip_format(c->function_source, strlen(c->function_source), 0, &sb, NULL, NULL, 0);
+        snip_format(c->function_source, strlen(c->function_source), 0, &sb, NULL, NULL, NULL, 0);
     }
 
     /* Signature. */
@@ -392,14 +409,22 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     } else {
         /* A line holds at least one token, so length + 1 lines is enough. */
         out->body_tokens = malloc((src->body_length + 1) * sizeof *out->body_tokens);
-        if (out->body_tokens)
+        out->hoisted_tokens = malloc((src->body_length + 1) * sizeof *out->hoisted_tokens);
+        if (out->body_tokens && out->hoisted_tokens)
             out->body_lines = snip_format(src->body, src->body_length, 4, &body, &hoisted,
-                                          out->body_tokens, (int)src->body_length + 1);
+                                          out->body_tokens, out->hoisted_tokens,
+                                          (int)src->body_length + 1);
         else
             body.failed = 1;
     }
     if (hoisted.length) {
         sb_append(&sb, "    /* tile_static declarations, at kernel scope as OpenCL C requires. */\n");
+        /* Their lines map back to the user's, as the body's do. */
+        out->hoisted_line = 1;
+        for (const char *p = sb.data; p && *p; p++)
+            out->hoisted_line += *p == '\n';
+        for (const char *p = hoisted.data; *p; p++)
+            out->hoisted_lines += *p == '\n';
         sb_append(&sb, hoisted.data);
         sb_append(&sb, "\n");
     }
@@ -476,6 +501,8 @@ void cg_kernel_free(cg_kernel *k)
 {
     free(k->source);
     free(k->body_tokens);
+    free(k->hoisted_tokens);
     k->source = NULL;
     k->body_tokens = NULL;
+    k->hoisted_tokens = NULL;
 }

@@ -42,6 +42,9 @@ typedef struct cg_kernel {
     int body_line;         /* the generated line where the body starts */
     int body_lines;        /* how many lines the laid-out body has */
     int *body_tokens;      /* per body line: the ordinal of its first body token, or -1 */
+    int hoisted_line;      /* the generated line of the first hoisted tile_static declaration */
+    int hoisted_lines;     /* how many there are (0: none) */
+    int *hoisted_tokens;   /* per hoisted line: the ordinal of its first body token */
 } cg_kernel;
 
 /* Generate the source of the kernel called name. On success the caller

@@ -23,6 +23,7 @@ struct amp_completion {
     amp_status (*fn)(void *);
     void *arg;
     pthread_mutex_t mutex;
+    pthread_cond_t finished; /* done became 1 */
     int done;
     int joined;
     amp_status status;
@@ -44,6 +45,7 @@ static void *run(void *p)
     c->status = st;
     c->message = msg;
     c->done = 1;
+    pthread_cond_broadcast(&c->finished);
     pthread_mutex_unlock(&c->mutex);
     return NULL;
 }
@@ -59,8 +61,10 @@ amp_status cmp_start(amp_status (*fn)(void *arg), void *arg, amp_completion **ou
     c->fn = fn;
     c->arg = arg;
     pthread_mutex_init(&c->mutex, NULL);
+    pthread_cond_init(&c->finished, NULL);
     int rc = pthread_create(&c->thread, NULL, run, c);
     if (rc != 0) {
+        pthread_cond_destroy(&c->finished);
         pthread_mutex_destroy(&c->mutex);
         free(c);
         free(arg);
@@ -82,6 +86,7 @@ amp_status cmp_from_event(cl_event ev, const char *what, amp_completion **out)
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a marker.");
     }
     pthread_mutex_init(&c->mutex, NULL);
+    pthread_cond_init(&c->finished, NULL);
     c->event = ev;
     c->what = w;
     *out = c;
@@ -129,15 +134,22 @@ amp_status amp_completion_wait(amp_completion *c)
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_completion_wait: the handle is NULL.");
     if (c->event)
         return wait_event(c);
+    /* The first waiter joins the thread; others, in other threads, wait
+     * for it to finish. */
     pthread_mutex_lock(&c->mutex);
     int joined = c->joined;
     c->joined = 1;
     pthread_mutex_unlock(&c->mutex);
     if (!joined)
         pthread_join(c->thread, NULL);
-    if (c->status != AMP_OK)
-        return err_set(c->status, "%s", c->message ? c->message : "An asynchronous operation"
-                                                                   " failed.");
+    pthread_mutex_lock(&c->mutex);
+    while (!c->done)
+        pthread_cond_wait(&c->finished, &c->mutex);
+    amp_status st = c->status;
+    pthread_mutex_unlock(&c->mutex);
+    /* message is written once, before done, and never again. */
+    if (st != AMP_OK)
+        return err_set(st, "%s", c->message ? c->message : "An asynchronous operation failed.");
     return AMP_OK;
 }
 
@@ -166,6 +178,7 @@ amp_status amp_completion_release(amp_completion *c)
     amp_status st = amp_completion_wait(c);
     if (c->event)
         clapi.ReleaseEvent(c->event);
+    pthread_cond_destroy(&c->finished);
     pthread_mutex_destroy(&c->mutex);
     free(c->message);
     free(c->what);

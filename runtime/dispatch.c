@@ -204,6 +204,11 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             /* The image. */
             arg_bytes += acc->address_bits / 8;
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+            if (amp_elem_size(cap->type) == 0)
+                return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: capture '%s' has element type %d,"
+                               " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                               k->file, k->line, name, (int)cap->type);
             g->type = cap->type;
             arg_bytes += amp_elem_size(cap->type);
         } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
@@ -398,11 +403,12 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
         for (int d = 0; d < rank; d++)
             global[d] = round_up((size_t)c->extent.dims[rank - 1 - d], local[d]);
     }
-    /* The device indexes work-items with address_bits-wide sizes (size_t
-     * in the kernel), and no device has more than 64. */
+    /* The device indexes work-items with address_bits-wide sizes; each
+     * dimension fits, but their product may not (three dimensions near
+     * 2^31 make 2^93), and a device given more would run part of it. */
     long double total = (long double)global[0] * global[1] * global[2];
     long double limit = acc->address_bits < 64 ? (long double)(1ull << acc->address_bits)
-                                               : 18446744073709551616.0L;
+                                               : 18446744073709551616.0L; /* 2^64 */
     if (total >= limit)
         return err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                        "parallel_for_each at %s:%d: %.0Lf threads are more than %s can index"

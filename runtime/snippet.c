@@ -105,6 +105,8 @@ typedef struct layout {
     token first;      /* the first token of the current line */
     int ordinal;      /* the ordinal of the token being written */
     int *first_token; /* per output line: the ordinal of its first token */
+    int *hoisted_first_token; /* per hoisted line: the ordinal of its first token */
+    int hoisted_lines;
     int max_lines;
 } layout;
 
@@ -159,9 +161,9 @@ enum { BLOCK = 'B', INIT = 'I' };
 #define MAX_NESTING 256
 
 int snip_format(const char *text, size_t length, int indent, strbuf *out, strbuf *hoisted,
-                int *first_token, int max_lines)
+                int *first_token, int *hoisted_first_token, int max_lines)
 {
-    layout l = {out, indent, 1, 0, {NULL, 0, 0}, 0, first_token, max_lines};
+    layout l = {out, indent, 1, 0, {NULL, 0, 0}, 0, first_token, hoisted_first_token, 0, max_lines};
     lexer lx = {text, text + length};
     char braces[MAX_NESTING];
     int depth = 0;  /* braces open */
@@ -208,6 +210,9 @@ int snip_format(const char *text, size_t length, int indent, strbuf *out, strbuf
         if (hoisted && l.at_line_start && parens == 0 && !in_init && is(&t, "tile_static")) {
             /* Move the whole declaration to kernel scope, as written. */
             int ord = l.ordinal;
+            if (l.hoisted_first_token && l.hoisted_lines < l.max_lines)
+                l.hoisted_first_token[l.hoisted_lines] = ord;
+            l.hoisted_lines++;
             strbuf decl = STRBUF_INIT;
             sb_indent(hoisted, indent);
             sb_append_n(&decl, t.text, t.length);
@@ -345,6 +350,45 @@ int snip_is_identifier(const char *s)
         if (!is_ident_char((unsigned char)*p))
             return 0;
     return 1;
+}
+
+/* The words of OpenCL C that are not free names: C99's keywords, OpenCL
+ * C's qualifiers and built-in types (scalar and vector), and the kernel
+ * vocabulary's own tile_static. A capture or an index named like one of
+ * them makes a kernel that fails to compile with a message about something
+ * else. */
+int snip_is_keyword(const char *s)
+{
+    static const char *const words[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+        "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex",
+        "_Imaginary", "bool", "true", "false", "uchar", "ushort", "uint", "ulong", "half",
+        "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "image1d_t", "image1d_array_t",
+        "image1d_buffer_t", "image2d_t", "image2d_array_t", "image3d_t", "sampler_t", "event_t",
+        "__global", "global", "__local", "local", "__constant", "constant", "__private",
+        "private", "__kernel", "kernel", "__read_only", "read_only", "__write_only",
+        "write_only", "__read_write", "read_write", "tile_static"};
+    static const char *const vector_bases[] = {"char", "uchar", "short", "ushort", "int",
+                                               "uint", "long", "ulong", "float", "double",
+                                               "half", "bool"};
+    if (!s)
+        return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(s, words[i]) == 0)
+            return 1;
+    /* Vector types: a scalar type and 2, 3, 4, 8 or 16 lanes. */
+    for (size_t i = 0; i < sizeof vector_bases / sizeof vector_bases[0]; i++) {
+        size_t n = strlen(vector_bases[i]);
+        if (strncmp(s, vector_bases[i], n) != 0)
+            continue;
+        const char *lanes = s + n;
+        if (strcmp(lanes, "2") == 0 || strcmp(lanes, "3") == 0 || strcmp(lanes, "4") == 0 ||
+            strcmp(lanes, "8") == 0 || strcmp(lanes, "16") == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* ---- Queries ---- */

@@ -24,11 +24,15 @@
  * AMP_ELIF(...), AMP_ELSE, AMP_ENDIF and AMP_DEFINE(...) become preprocessor
  * lines, which a macro argument cannot hold. When first_token is not NULL,
  * first_token[k] receives the ordinal of the first body token on output
- * line k (or -1 for a line made by the layout), for k < max_lines. Returns
- * the number of lines appended to out.
+ * line k (or -1 for a line made by the layout), for k < max_lines; and
+ * when hoisted_first_token is not NULL, hoisted_first_token[h] receives the
+ * ordinal of the first token of hoisted line h (its tile_static), for
+ * h < max_lines, so that a compiler's error in a moved declaration can be
+ * taken back to the user's line too. Returns the number of lines appended
+ * to out.
  */
 int snip_format(const char *text, size_t length, int indent, strbuf *out, strbuf *hoisted,
-                int *first_token, int max_lines);
+                int *first_token, int *hoisted_first_token, int max_lines);
 
 /* Nonzero when the identifier name appears in the text as a token. */
 int snip_uses(const char *text, size_t length, const char *name);
@@ -65,5 +69,10 @@ int snip_may_write(const char *text, size_t length, const char *name);
 
 /* Nonzero when s is a C identifier. */
 int snip_is_identifier(const char *s);
+
+/* Nonzero when s is a keyword or built-in type name of OpenCL C (int,
+ * global, uint, float4, ...) or tile_static: an identifier a kernel cannot
+ * use as the name of a variable. */
+int snip_is_keyword(const char *s);
 
 #endif

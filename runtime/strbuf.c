@@ -97,9 +97,12 @@ int sb_read_file(strbuf *sb, const char *path)
         return errno ? errno : EIO;
     char chunk[4096];
     size_t n;
+    /* fopen() opens a folder for reading on Linux; fread() then fails with
+     * EISDIR, which says more than EIO would. */
+    errno = 0;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
         sb_append_n(sb, chunk, n);
-    int err = ferror(f) ? EIO : sb->failed ? ENOMEM : 0;
+    int err = ferror(f) ? (errno ? errno : EIO) : sb->failed ? ENOMEM : 0;
     fclose(f);
     return err;
 }

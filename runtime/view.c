@@ -9,11 +9,13 @@
 #include <uthash.h>
 
 #include "error.h"
+#include "handle.h"
 #include "runtime.h"
 #include "struct_type.h"
 
 /* Live handles, so that a released or foreign handle is reported instead of
- * being used. */
+ * being used. Handles come from handle.c, which never hands an address out
+ * twice: a stale handle can never name a newer view. */
 typedef struct view_entry {
     const amp_array_view *view;
     UT_hash_handle hh;
@@ -104,10 +106,10 @@ static void row_major_strides(amp_array_view *v)
 amp_status view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
                      amp_array_view **out)
 {
-    amp_array_view *v = calloc(1, sizeof *v);
+    amp_array_view *v = hd_alloc(sizeof *v);
     view_entry *e = calloc(1, sizeof *e);
     if (!v || !e) {
-        free(v);
+        hd_free(v);
         free(e);
         return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a view.");
     }
@@ -131,7 +133,7 @@ amp_status view_unmake(amp_array_view *v)
         free(e);
     }
     amp_status st = coh_source_release(v->src);
-    free(v);
+    hd_free(v);
     return st;
 }
 

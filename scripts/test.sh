@@ -28,6 +28,7 @@ if [ "$memory_checks" = yes ]; then
   # Both run, so that one report does not hide the other.
   failed=0
   scripts/sanitize.sh || failed=1
+  scripts/tsan.sh || failed=1
   scripts/valgrind.sh build || failed=1
   exit $failed
 fi

@@ -13,7 +13,7 @@ static char laid_out[4096], hoisted_out[1024];
 static int lay_out(const char *text)
 {
     strbuf out = STRBUF_INIT, hoisted = STRBUF_INIT;
-    int lines = snip_format(text, strlen(text), 0, &out, &hoisted, NULL, 0);
+    int lines = snip_format(text, strlen(text), 0, &out, &hoisted, NULL, NULL, 0);
     snprintf(laid_out, sizeof laid_out, "%s", out.data ? out.data : "");
     snprintf(hoisted_out, sizeof hoisted_out, "%s", hoisted.data ? hoisted.data : "");
     sb_free(&out);
