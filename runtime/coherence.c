@@ -632,12 +632,6 @@ amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
     }
     if (!to && (st = ensure_host_memory(dst)) != AMP_OK)
         return st;
-    /* Data moving into dst's memory replaces whatever it had there. */
-    if (to && !rg_remove_box(&to->stale, dbox))
-        return no_memory();
-    if (!to && !rg_remove_box(&dst->host_stale, dbox))
-        return no_memory();
-
     rect sr = rect_of(sbox), dr = rect_of(dbox);
     cl_int rc = CL_SUCCESS;
     const char *call = NULL;
@@ -671,6 +665,12 @@ amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
     }
     if (rc != CL_SUCCESS)
         return err_cl(rc, call, "Copying data");
+    /* Only now has the data replaced whatever dst had there: after a failed
+     * copy, dst's newer data elsewhere must still count as newer. */
+    if (to && !rg_remove_box(&to->stale, dbox))
+        return no_memory();
+    if (!to && !rg_remove_box(&dst->host_stale, dbox))
+        return no_memory();
     return written_at(dst, to, dbox);
 }
 

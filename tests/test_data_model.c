@@ -9,6 +9,8 @@
 
 #include "test_util.h"
 
+#include "clapi.h"
+
 #define R 8
 #define C 8
 
@@ -398,6 +400,34 @@ static void synchronize_to_uploads_now_and_arrays_say_what_they_are(void **state
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A copy into a view that fails on the way must not make the view's host
+ * memory count as current: the kernel's newer data on the device is still
+ * what a later synchronize brings back. */
+static void a_failed_copy_keeps_newer_device_data(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    int host[N] = {0}, src_data[N];
+    for (int i = 0; i < N; i++)
+        src_data[i] = 1000 + i;
+    amp_array *src;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(N), src_data, NULL, &src));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), host, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
+                                        { v(idx) = idx[0] * 7; }));
+    /* The copy's first OpenCL call, the read into the host memory, fails. */
+    clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp_status st = amp_copy(amp_data_array(src), amp_data_view(v));
+    clapi_inject_fault(0, CL_SUCCESS);
+    assert_int_not_equal(st, AMP_OK);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(host[i], i * 7);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(src));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +443,7 @@ int main(void)
         cmocka_unit_test(arrays_live_on_the_device_and_copy_every_way),
         cmocka_unit_test(async_copies_and_synchronize_complete),
         cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),
+        cmocka_unit_test(a_failed_copy_keeps_newer_device_data),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
