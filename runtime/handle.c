@@ -31,21 +31,37 @@ static void retire(hd_block *b)
     (void)madvise(b, HD_BLOCK, MADV_DONTNEED);
 }
 
-/* A new block, aligned to HD_BLOCK: map twice its size and unmap the
- * parts before and after the aligned block (no handle was ever there). */
+/* Blocks are cut in turn from regions of 64 MiB, each one mapping, so that
+ * the process's count of mappings (65530 at most by default on Linux)
+ * grows by one per 1024 blocks, several hundred thousand handles, and not
+ * by one per block. Pages of a region cost nothing until a handle is there. */
+#define HD_REGION ((uintptr_t)64 * 1024 * 1024)
+
+static uintptr_t region_next, region_end; /* the blocks not yet cut */
+
+/* A new block, aligned to HD_BLOCK. A new region maps HD_BLOCK more than it
+ * needs and unmaps the parts before and after the aligned region (no handle
+ * was ever there). */
 static hd_block *new_block(void)
 {
-    size_t span = 2 * HD_BLOCK;
-    char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    uintptr_t start = ((uintptr_t)p + HD_BLOCK - 1) & ~(HD_BLOCK - 1);
-    size_t before = start - (uintptr_t)p, after = span - before - HD_BLOCK;
-    if (before)
-        munmap(p, before);
-    if (after)
-        munmap((char *)start + HD_BLOCK, after);
-    return (hd_block *)start;
+    if (region_next == region_end) {
+        size_t span = HD_REGION + HD_BLOCK;
+        char *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
+        uintptr_t start = ((uintptr_t)p + HD_BLOCK - 1) & ~(HD_BLOCK - 1);
+        size_t before = start - (uintptr_t)p, after = span - before - HD_REGION;
+        if (before)
+            munmap(p, before);
+        if (after)
+            munmap((char *)start + HD_REGION, after);
+        region_next = start;
+        region_end = start + HD_REGION;
+    }
+    hd_block *b = (hd_block *)region_next;
+    region_next += HD_BLOCK;
+    return b;
 }
 
 void *hd_alloc(size_t size)
