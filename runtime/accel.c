@@ -576,5 +576,11 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc)
 
 const char *amp_accelerator_default_reason(void)
 {
-    return chosen_reason;
+    /* The buffer is written once, when the default is chosen, and then
+     * stays until amp_shutdown(): hand it out only after that write, which
+     * the lock orders before this read. */
+    rt_lock();
+    const char *reason = acc_chosen ? chosen_reason : "";
+    rt_unlock();
+    return reason;
 }
