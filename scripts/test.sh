@@ -6,6 +6,7 @@
 # With CI=true in the environment (as CI runs it, through .ci/run), or with
 # --sanitize as the first argument, the memory checks follow: the suite again
 # built with AddressSanitizer and UBSan (scripts/sanitize.sh, in build-asan),
+# the threads test under ThreadSanitizer (scripts/tsan.sh, in build-tsan),
 # then the samples and unit tests of this build under valgrind
 # (scripts/valgrind.sh). Any sanitizer or valgrind report fails the run.
 # docs/reliability.md says what they check and how long they take.
@@ -25,7 +26,7 @@ cmake --build build
 ctest --test-dir build --output-on-failure "$@"
 
 if [ "$memory_checks" = yes ]; then
-  # Both run, so that one report does not hide the other.
+  # All three run, so that one report does not hide another.
   failed=0
   scripts/sanitize.sh || failed=1
   scripts/tsan.sh || failed=1
