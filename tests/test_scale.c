@@ -160,13 +160,6 @@ static void view_of_more_than_2_to_the_31_elements(void **state)
     munmap((void *)zeros, bytes);
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    amp_shutdown();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,5 +167,5 @@ int main(void)
         cmocka_unit_test(tiled_domain_of_more_than_2_to_the_31_threads_runs_every_tile),
         cmocka_unit_test(view_of_more_than_2_to_the_31_elements),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown);
+    return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

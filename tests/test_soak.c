@@ -127,17 +127,10 @@ static void resident_memory_stays_flat_over_many_dispatches(void **state)
                  rss_end - rss_warm, RSS_SLACK_KIB);
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    amp_shutdown();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(resident_memory_stays_flat_over_many_dispatches),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown);
+    return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -265,13 +265,6 @@ static void threads_wait_on_one_completion(void **state)
     assert_amp_ok(amp_array_release(a));
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    amp_shutdown();
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,5 +273,5 @@ int main(void)
         cmocka_unit_test(threads_work_on_sections_with_host_access),
         cmocka_unit_test(threads_wait_on_one_completion),
     };
-    return cmocka_run_group_tests(tests, NULL, teardown);
+    return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }
