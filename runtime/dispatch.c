@@ -124,11 +124,17 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
 static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec *spec)
 {
     const amp_kernel_source *k = c->kernel;
-    if (c->captures.count < 0 || c->captures.count > AMP_MAX_CAPTURES ||
-        (c->captures.count > 0 && !c->captures.items))
+    if (c->captures.count > 0 && c->captures.count <= AMP_MAX_CAPTURES && !c->captures.items)
         return err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d.", k->file,
-                       k->line, c->captures.count, AMP_MAX_CAPTURES);
+                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d, and"
+                       " the list of captures is NULL. Pass them with AMP_CAPTURE(...).",
+                       k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+    if (c->captures.count < 0 || c->captures.count > AMP_MAX_CAPTURES)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d"
+                       " (AMP_MAX_CAPTURES). Capture fewer: put values side by side in one view,"
+                       " or in a struct (AMP_STRUCT).",
+                       k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
     memset(spec, 0, sizeof *spec);
     spec->source = k;
     spec->rank = c->extent.rank;
