@@ -11,8 +11,13 @@
  * chooses for this extent. Two ways:
  *   pipelined  - LAUNCHES launches back to back, one wait at the end;
  *   wait each  - a launch and a wait (clFinish) each time.
- * The figure is time per launch, the median of ROUNDS rounds; amp and raw
- * rounds alternate, so that a busy moment of the machine hits both. A
+ * The figure is time per launch, the median of ROUNDS rounds. Pipelined,
+ * amp and raw rounds alternate, so that a busy moment of the machine hits
+ * both. With a wait each, the sides alternate launch by launch, in a
+ * rotating order, in blocks of 25 launches timed on their own: a launch and
+ * wait is tens of microseconds, mostly waking the device's threads, and on
+ * a shared machine a round of 2000 is slowed by whatever else ran then; in
+ * short alternating blocks, the same moment slows every side. A
  * third column sets the four arguments before each raw launch, as a
  * program must when the data changes: the part of the difference that is
  * argument setting.
@@ -153,6 +158,49 @@ static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
     return (bench_now() - t0) / n;
 }
 
+/* One raw launch and its wait; with_args as in raw_round(). */
+static void raw_once(raw_kernel *r, int with_args)
+{
+    size_t global = ELEMS, local = GROUP;
+    if ((with_args && set_args(r) != CL_SUCCESS) ||
+        clEnqueueNDRangeKernel(r->cl.queue, r->kernel, 1, NULL, &global, &local, 0, NULL, NULL) !=
+            CL_SUCCESS ||
+        clFinish(r->cl.queue) != CL_SUCCESS) {
+        fprintf(stderr, "raw OpenCL: a launch failed\n");
+        exit(EXIT_FAILURE);
+    }
+}
+
+/* n launches with a wait each, of each of the three sides (amp, raw, raw
+ * setting its arguments) in blocks of BLOCK, the sides taking turns block
+ * by block in a rotating order; the seconds per launch of each side go to
+ * per_launch[0..2]. Blocks rather than single launches: the first launch
+ * after the other queue was used costs both sides more (PoCL's threads
+ * move to the other queue's work), and a program that waits after each
+ * launch launches on one queue. */
+#define BLOCK 25
+static void paired_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int n,
+                         double per_launch[3])
+{
+    double sum[3] = {0, 0, 0};
+    for (int b = 0; b < n / BLOCK; b++)
+        for (int k = 0; k < 3; k++) {
+            int side = (b + k) % 3;
+            double t0 = bench_now();
+            for (int i = 0; i < BLOCK; i++) {
+                if (side == 0) {
+                    bench_check(bench_tiny_kernel(v), "tiny kernel");
+                    bench_check(amp_accelerator_view_wait(o->av), "wait");
+                } else {
+                    raw_once(r, side == 2);
+                }
+            }
+            sum[side] += bench_now() - t0;
+        }
+    for (int k = 0; k < 3; k++)
+        per_launch[k] = sum[k] / (n / BLOCK * BLOCK);
+}
+
 static double amp_round(const bench_options *o, amp_array_view *v, int n, int wait_each)
 {
     double t0 = bench_now();
@@ -197,14 +245,20 @@ void bench_dispatch(const bench_options *o)
     raw_round(&raw, 100, 0, 0);
     amp_launches += 100;
     raw_launches += 100;
-    for (int r = 0; r < ROUNDS; r++)
+    for (int r = 0; r < ROUNDS; r++) {
+        amp_t[0][r] = amp_round(o, v, counts[0], 0);
+        raw_t[0][r] = raw_round(&raw, counts[0], 0, 0);
+        args_t[0][r] = raw_round(&raw, counts[0], 0, 1);
+        double per_launch[3];
+        paired_round(o, v, &raw, counts[1], per_launch);
+        amp_t[1][r] = per_launch[0];
+        raw_t[1][r] = per_launch[1];
+        args_t[1][r] = per_launch[2];
         for (int m = 0; m < 2; m++) {
-            amp_t[m][r] = amp_round(o, v, counts[m], m);
-            raw_t[m][r] = raw_round(&raw, counts[m], m, 0);
-            args_t[m][r] = raw_round(&raw, counts[m], m, 1);
             amp_launches += counts[m];
             raw_launches += 2 * counts[m];
         }
+    }
 
     /* Both sides did what they were asked: every element counts its launches. */
     float back[ELEMS];
@@ -216,10 +270,11 @@ void bench_dispatch(const bench_options *o)
     FILE *csv = bench_csv_open(o, "dispatch.csv",
                                "device,mode,launches,amp_us_median,raw_us_median,amp_us_best,"
                                "raw_us_best,ratio_median,raw_args_us_median,raw_args_us_best");
-    printf("- microseconds per launch, median of %d rounds (best in brackets); amp and raw "
-           "rounds alternate;\n  amp / raw compares medians\n- results %s: every element counts its "
-           "launches\n\n",
-           ROUNDS, ok ? "checked" : "WRONG");
+    printf("- microseconds per launch, median of %d rounds (best in brackets); pipelined, amp and\n"
+           "  raw rounds alternate; with a wait each, blocks of %d launches alternate;\n"
+           "  amp / raw compares medians\n"
+           "- results %s: every element counts its launches\n\n",
+           ROUNDS, BLOCK, ok ? "checked" : "WRONG");
     printf("| mode | launches per round | amp_parallel_for_each | raw clEnqueueNDRangeKernel | "
            "amp / raw | raw, clSetKernelArg x4 each time |\n|---|---:|---:|---:|---:|---:|\n");
     for (int m = 0; m < 2; m++) {
