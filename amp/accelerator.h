@@ -83,7 +83,8 @@ amp_status amp_accelerator_get_default(amp_accelerator **out);
  * Make acc the default accelerator (C++ AMP's accelerator::set_default).
  * As in C++ AMP, only before the default is first used: by a kernel or view
  * on the default, amp_accelerator_get_default() or AMP_DEVICE's choice.
- * Setting the default it already is returns AMP_OK. Returns
+ * Until then a later call replaces an earlier one. Setting the default it
+ * already is returns AMP_OK. Returns
  * AMP_ERROR_INVALID_ARGUMENT for a handle not from amp_accelerator_get(),
  * AMP_ERROR_INVALID_OPERATION (naming the current default) once it is in
  * use, AMP_ERROR_NO_DEVICE when there are no devices.

@@ -20,6 +20,10 @@ static amp_accelerator **accs;
 static size_t acc_count;
 static int acc_ready;
 static amp_accelerator *acc_chosen; /* the default, once chosen */
+/* Whether the default has been used (asked for, or used by a kernel or a
+ * view): from then on it is fixed. A choice made by
+ * amp_accelerator_set_default alone may still be changed, as in C++ AMP. */
+static int acc_default_used;
 
 static const char install_hint[] =
     "No OpenCL device was found. Install an OpenCL driver: on Debian or Ubuntu,"
@@ -422,6 +426,7 @@ static char chosen_reason[160];
 amp_status acc_default(amp_accelerator **out)
 {
     if (acc_chosen) {
+        acc_default_used = 1;
         *out = acc_chosen;
         return AMP_OK;
     }
@@ -454,6 +459,7 @@ amp_status acc_default(amp_accelerator **out)
                      ? "no GPU, so the first CPU device"
                      : "no GPU or CPU device, so the first device");
     }
+    acc_default_used = 1;
     *out = acc_chosen;
     return AMP_OK;
 }
@@ -485,6 +491,7 @@ void acc_shutdown(void)
     acc_count = 0;
     acc_ready = 0;
     acc_chosen = NULL;
+    acc_default_used = 0;
     chosen_reason[0] = '\0';
 }
 
@@ -560,13 +567,13 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc)
                      "amp_accelerator_set_default: %s is not an accelerator from"
                      " amp_accelerator_get().",
                      acc ? "the handle" : "NULL");
-    else if (st == AMP_OK && acc_chosen && acc_chosen != acc)
+    else if (st == AMP_OK && acc_default_used && acc_chosen != acc)
         st = err_set(AMP_ERROR_INVALID_OPERATION,
                      "amp_accelerator_set_default: the default accelerator is already %s (%s),"
                      " and it has been used. As in C++ AMP, set the default before anything"
                      " uses it: before the first kernel, view or default query.",
                      acc_chosen->name, chosen_reason);
-    else if (st == AMP_OK && !acc_chosen) {
+    else if (st == AMP_OK && acc_chosen != acc) {
         acc_chosen = acc;
         snprintf(chosen_reason, sizeof chosen_reason, "set by amp_accelerator_set_default");
     }

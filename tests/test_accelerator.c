@@ -24,6 +24,7 @@ static int fresh(void **state)
     clapi_inject_fault(0, CL_SUCCESS);
     amp_set_error_callback(NULL, NULL);
     amp_shutdown();
+    amp_reset_transfers(); /* the process ledger outlives a shutdown */
     return 0;
 }
 
@@ -159,27 +160,73 @@ static void null_arguments_are_refused(void **state)
     assert_amp_fails(amp_accelerator_view_wait(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
 }
 
+/* Two accelerators to choose between: the CPU device split in two
+ * (AMP_SPLIT_CPU=2) when there is no second device; skips where neither. */
+static void two_accelerators(amp_accelerator **a, amp_accelerator **b)
+{
+    setenv("AMP_SPLIT_CPU", "2", 1);
+    amp_shutdown();
+    size_t n = 0;
+    assert_amp_ok(amp_accelerator_count(&n));
+    if (n < 2) {
+        print_message("[  NOTE    ] one accelerator only, even with AMP_SPLIT_CPU=2\n");
+        skip();
+    }
+    assert_amp_ok(amp_accelerator_get(0, a));
+    assert_amp_ok(amp_accelerator_get(1, b));
+}
+
 static void set_default_works_only_before_first_use(void **state)
 {
     (void)state;
-    amp_accelerator *acc, *def;
-    assert_amp_ok(amp_accelerator_get(0, &acc));
+    amp_accelerator *a, *b, *def;
+    two_accelerators(&a, &b);
     assert_string_equal(amp_accelerator_default_reason(), "");
-    assert_amp_ok(amp_accelerator_set_default(acc));
-    assert_amp_ok(amp_accelerator_get_default(&def));
-    assert_ptr_equal(def, acc);
+    assert_amp_ok(amp_accelerator_set_default(a));
     assert_string_equal(amp_accelerator_default_reason(), "set by amp_accelerator_set_default");
-    assert_amp_ok(amp_accelerator_set_default(acc)); /* the same one again: fine */
+    /* Not used yet: a later call replaces the choice. */
+    assert_amp_ok(amp_accelerator_set_default(b));
+    assert_amp_ok(amp_accelerator_set_default(b)); /* the same one again: fine */
     assert_amp_fails(amp_accelerator_set_default(NULL), AMP_ERROR_INVALID_ARGUMENT,
                      "not an accelerator");
-    size_t n = 0;
-    assert_amp_ok(amp_accelerator_count(&n));
-    if (n > 1) {
-        amp_accelerator *other;
-        assert_amp_ok(amp_accelerator_get(1, &other));
-        assert_amp_fails(amp_accelerator_set_default(other), AMP_ERROR_INVALID_OPERATION,
-                         "already");
-    }
+    assert_amp_ok(amp_accelerator_get_default(&def));
+    assert_ptr_equal(def, b);
+    /* Used now: fixed. */
+    assert_amp_fails(amp_accelerator_set_default(a), AMP_ERROR_INVALID_OPERATION,
+                     "already");
+    assert_non_null(strstr(amp_last_error(), "has been used"));
+    assert_amp_ok(amp_accelerator_set_default(b));
+    assert_amp_ok(amp_accelerator_get_default(&def));
+    assert_ptr_equal(def, b);
+}
+
+static void a_kernel_on_the_default_fixes_it(void **state)
+{
+    (void)state;
+    amp_accelerator *a, *b;
+    two_accelerators(&a, &b);
+    assert_amp_ok(amp_accelerator_set_default(a));
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i[0]) = 1; }));
+    assert_amp_fails(amp_accelerator_set_default(b), AMP_ERROR_INVALID_OPERATION, "has been used");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[3], 1);
+}
+
+/* AMP_DEVICE's choice is made the first time the default is asked for,
+ * and is then fixed like any other. */
+static void amp_devices_choice_is_fixed_once_used(void **state)
+{
+    (void)state;
+    amp_accelerator *a, *b, *def;
+    two_accelerators(&a, &b);
+    setenv("AMP_DEVICE", "1", 1);
+    assert_amp_ok(amp_accelerator_get_default(&def));
+    assert_ptr_equal(def, b);
+    assert_amp_fails(amp_accelerator_set_default(a), AMP_ERROR_INVALID_OPERATION,
+                     "AMP_DEVICE=1");
 }
 
 static void the_default_says_why_it_was_chosen(void **state)
@@ -487,6 +534,8 @@ int main(void)
         cmocka_unit_test_setup(default_view_belongs_to_default_accelerator, fresh),
         cmocka_unit_test_setup(null_arguments_are_refused, fresh),
         cmocka_unit_test_setup(set_default_works_only_before_first_use, fresh),
+        cmocka_unit_test_setup(a_kernel_on_the_default_fixes_it, fresh),
+        cmocka_unit_test_setup(amp_devices_choice_is_fixed_once_used, fresh),
         cmocka_unit_test_setup(the_default_says_why_it_was_chosen, fresh),
         cmocka_unit_test_setup(no_device_says_how_to_install_pocl, fresh),
         cmocka_unit_test_setup(an_array_over_the_largest_allocation_is_out_of_memory, fresh),
