@@ -671,6 +671,52 @@ static void unsafe_reason_checks_type_owner_and_mode(void **state)
     assert_string_equal(dc_unsafe_reason(&st, me, 0), "is writable by group or others");
 }
 
+/* The real thing, where the test may give a directory and a file away:
+ * as root (CI and the GPU machine run the suite as root). Elsewhere the
+ * test above stands in for it. */
+static void a_directory_or_file_of_another_user_is_refused(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("[  NOTE    ] not root: cannot give a file to another user here\n");
+        skip();
+    }
+    const uid_t nobody = 65534;
+    /* The directory. */
+    assert_int_equal(chown(test_dir, nobody, nobody), 0);
+    dc_reset();
+    capture_begin();
+    int on = dc_enabled();
+    char *text = capture_end();
+    assert_false(on);
+    assert_non_null(strstr(text, test_dir));
+    assert_non_null(strstr(text, "is owned by another user"));
+    assert_non_null(strstr(text, "owner uid 65534"));
+    free(text);
+    assert_int_equal(chown(test_dir, 0, 0), 0);
+    dc_reset();
+    assert_true(dc_enabled());
+
+    /* A file in our own directory: never loaded, and left where it is. */
+    dc_key key;
+    key_of("planted", &key);
+    char path[256];
+    path_of(&key, path, sizeof path);
+    dc_store(&key, (const unsigned char *)"abc", 3);
+    assert_false(misses(&key));
+    assert_int_equal(chown(path, nobody, nobody), 0);
+    capture_begin();
+    int missed = misses(&key);
+    on = dc_enabled();
+    text = capture_end();
+    assert_true(missed);
+    assert_false(on);
+    assert_non_null(strstr(text, path));
+    assert_non_null(strstr(text, "is owned by another user"));
+    free(text);
+    assert_true(exists(path));
+}
+
 static void a_file_others_can_write_turns_the_cache_off(void **state)
 {
     (void)state;
@@ -1033,6 +1079,7 @@ int main(void)
         T(default_directory_is_xdg_cache_home_then_home),
         T(a_directory_others_can_write_is_refused_with_one_warning),
         T(unsafe_reason_checks_type_owner_and_mode),
+        T(a_directory_or_file_of_another_user_is_refused),
         T(a_file_others_can_write_turns_the_cache_off),
         T(switches_turn_the_cache_off),
         T(an_unusable_directory_fails_silently),
