@@ -266,7 +266,8 @@ static inline amp_capture amp__capture_view(const char *name, amp_array_view *v)
     amp_capture c = {name, AMP_CAPTURE_VIEW, (amp_elem_type)0, {.view = v}};
     return c;
 }
-/* An array is captured as its whole view (NULL when released). */
+/* An array is captured as its whole view (a NULL or released one as a
+ * stand-in that parallel_for_each refuses, naming the array). */
 amp_array_view *amp__array_view_of(const amp_array *a);
 static inline amp_capture amp__capture_array(const char *name, amp_array *a)
 {

@@ -50,12 +50,35 @@ static amp_status lock_live_array(const char *fn, const amp_array *a)
     return AMP_OK;
 }
 
-amp_array_view *amp__array_view_of(const amp_array *a)
+/* The array's whole view; NULL for a NULL or released array. */
+static amp_array_view *whole_of(const amp_array *a)
 {
     rt_lock();
     amp_array_view *v = a && array_is_live(a) ? a->whole : NULL;
     rt_unlock();
     return v;
+}
+
+/* Stand-ins captured for a NULL or released array: handles that are never
+ * live, so that the kernel is refused with a message about the array (a
+ * NULL view would be reported as a NULL view). */
+static amp_array_view null_array_stand_in, released_array_stand_in;
+
+const char *array_stand_in(const amp_array_view *v)
+{
+    if (v == &null_array_stand_in)
+        return "NULL";
+    if (v == &released_array_stand_in)
+        return "released (or was never created)";
+    return NULL;
+}
+
+amp_array_view *amp__array_view_of(const amp_array *a)
+{
+    if (!a)
+        return &null_array_stand_in;
+    amp_array_view *v = whole_of(a);
+    return v ? v : &released_array_stand_in;
 }
 
 /* A new empty array; expects the lock. */
@@ -129,13 +152,13 @@ amp_status amp_array_release(amp_array *array)
 amp_extent amp_array_get_extent(const amp_array *array)
 {
     amp_extent none = {0, {0, 0, 0}};
-    amp_array_view *v = amp__array_view_of(array);
+    amp_array_view *v = whole_of(array);
     return v ? v->extent : none;
 }
 
 amp_elem_type amp_array_get_type(const amp_array *array)
 {
-    amp_array_view *v = amp__array_view_of(array);
+    amp_array_view *v = whole_of(array);
     return v ? v->type : (amp_elem_type)0;
 }
 
@@ -243,13 +266,15 @@ static amp_status copy_locked(amp_data from, amp_data to)
                      "%s: the source holds %s and the destination %s; their elements must have"
                      " the same size.",
                      fn, amp_elem_type_name(s.type), amp_elem_type_name(d.type));
-    if (st == AMP_OK && (s.extent.rank != d.extent.rank ||
-                         memcmp(s.extent.dims, d.extent.dims, sizeof s.extent.dims) != 0))
+    /* Dimensions past the rank are not part of an extent: they are not
+     * compared. */
+    if (st == AMP_OK && !amp_extent_equal(s.extent, d.extent)) {
+        char a[48], b[48];
         st = err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the source has extent (%d, %d, %d) of rank %d and the destination"
-                     " (%d, %d, %d) of rank %d; they must be equal.",
-                     fn, s.extent.dims[0], s.extent.dims[1], s.extent.dims[2], s.extent.rank,
-                     d.extent.dims[0], d.extent.dims[1], d.extent.dims[2], d.extent.rank);
+                     "%s: the source has extent %s and the destination %s; they must be equal.",
+                     fn, view_extent_text(s.extent, a, sizeof a),
+                     view_extent_text(d.extent, b, sizeof b));
+    }
     if (st == AMP_OK)
         st = coh_copy_box(s.src, &s.box, d.src, &d.box);
     if (s.temporary)

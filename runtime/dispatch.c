@@ -166,6 +166,10 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         g->kind = cap->kind;
         if (cap->kind == AMP_CAPTURE_VIEW) {
             const amp_array_view *v = cap->value.view;
+            if (array_stand_in(v))
+                return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: array '%s' is %s.", k->file, k->line,
+                               name, array_stand_in(v));
             if (!v || !view_is_live(v))
                 return err_set(AMP_ERROR_INVALID_ARGUMENT,
                                "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,

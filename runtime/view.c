@@ -254,7 +254,7 @@ static amp_status derive(const amp_array_view *parent, const amp_array_view *der
     return AMP_OK;
 }
 
-static const char *extent_text(amp_extent e, char *buf, size_t n)
+const char *view_extent_text(amp_extent e, char *buf, size_t n)
 {
     if (e.rank == 1)
         snprintf(buf, n, "(%d)", e.dims[0]);
@@ -284,8 +284,8 @@ amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
             st = err_set(AMP_ERROR_INVALID_ARGUMENT,
                          "%s: a section of extent %s at origin %d in dimension %d does not fit"
                          " in the view's extent %s.",
-                         fn, extent_text(extent, a, sizeof a), origin.i[d], d,
-                         extent_text(view->extent, b, sizeof b));
+                         fn, view_extent_text(extent, a, sizeof a), origin.i[d], d,
+                         view_extent_text(view->extent, b, sizeof b));
         }
     if (st == AMP_OK) {
         amp_array_view d = *view;
@@ -364,8 +364,8 @@ amp_status amp_array_view_view_as(const amp_array_view *view, amp_extent extent,
         st = err_set(AMP_ERROR_INVALID_ARGUMENT,
                      "%s: extent %s has %lld elements and the view %s has %lld; a reshaped view"
                      " must have as many.",
-                     fn, extent_text(extent, a, sizeof a), (long long)amp_extent_size(extent),
-                     extent_text(view->extent, b, sizeof b),
+                     fn, view_extent_text(extent, a, sizeof a), (long long)amp_extent_size(extent),
+                     view_extent_text(view->extent, b, sizeof b),
                      (long long)amp_extent_size(view->extent));
     if (st == AMP_OK) {
         amp_array_view d = *view;
@@ -390,18 +390,23 @@ amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_ty
     if (to == 0)
         st = err_set(AMP_ERROR_INVALID_ARGUMENT,
                      "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                     " AMP_DOUBLE.",
+                     " AMP_DOUBLE, or a struct registered with amp_struct_register.",
                      fn, (int)type);
     else if (view->extent.rank != 1)
         st = err_set(AMP_ERROR_INVALID_ARGUMENT,
                      "%s: only a rank-1 view can be reinterpreted (as in C++ AMP); this one has"
                      " rank %d. Use amp_array_view_view_as() to make it rank 1 first.",
                      fn, view->extent.rank);
-    else if (bytes % (int64_t)to != 0 || at % (int64_t)to != 0)
+    else if (bytes % (int64_t)to != 0)
         st = err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: %lld bytes at byte %lld of the data are not a whole number of %s"
-                     " elements (%zu bytes each).",
-                     fn, (long long)bytes, (long long)at, amp_elem_type_name(type), to);
+                     "%s: the view has %lld bytes, which are not a whole number of %s elements"
+                     " (%zu bytes each).",
+                     fn, (long long)bytes, amp_elem_type_name(type), to);
+    else if (at % (int64_t)to != 0)
+        st = err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view starts at byte %lld of its data, which is not a multiple of"
+                     " %zu (the size of %s); reinterpret a section that starts on one.",
+                     fn, (long long)at, to, amp_elem_type_name(type));
     else if (bytes / (int64_t)to > INT32_MAX)
         st = err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the result would have more than 2^31 - 1"
                      " elements in one dimension.", fn);

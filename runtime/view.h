@@ -5,6 +5,7 @@
 #ifndef RT_VIEW_H
 #define RT_VIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "amp/array_view.h"
@@ -44,5 +45,14 @@ amp_status view_unmake(amp_array_view *v);
 /* Nonzero when v is a handle that was created and not yet released. Expects
  * the runtime lock. */
 int view_is_live(const amp_array_view *v);
+
+/* The extent as "(d0)", "(d0, d1)" or "(d0, d1, d2)", in buf, for messages. */
+const char *view_extent_text(amp_extent e, char *buf, size_t n);
+
+/* What a capture of a NULL or released array holds instead of the array's
+ * whole view (amp__array_view_of): "NULL" or "released (or was never
+ * created)" for those stand-ins, NULL for any other view. Never live, so
+ * parallel_for_each refuses them, and names them as arrays. */
+const char *array_stand_in(const amp_array_view *v);
 
 #endif
