@@ -59,6 +59,10 @@ typedef struct fixture {
     int may_be_gone[MAX_TRACKED];
     int nviews;
 
+    /* Arrays a case made, released after the case as its views are. */
+    amp_array *arrays[MAX_TRACKED];
+    int narrays;
+
     /* A read-only mapping of zeros, for views larger than the device: the
      * process cannot write it, so the library cannot either. */
     void *mapped;
@@ -87,6 +91,7 @@ static struct {
     size_t max_tile;     /* max_tile_size */
     int fp64;            /* supports_double */
     char *saved_device;  /* AMP_DEVICE as the test found it */
+    char *saved_split;   /* AMP_SPLIT_CPU as the test found it */
 } dev;
 
 static void *buffers(int i, size_t *bytes)
@@ -162,6 +167,33 @@ static amp_array_view *released_view(void)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), F.ints, &v));
     assert_amp_ok(amp_array_view_release(v));
     return v;
+}
+
+/* An array the case made (or that a call made by mistake), released after
+ * the case. */
+static amp_array *track_array(amp_array *a)
+{
+    if (F.narrays == MAX_TRACKED)
+        fail_msg("a case made more than %d arrays", MAX_TRACKED);
+    F.arrays[F.narrays++] = a;
+    return a;
+}
+
+/* An array the case needs, on the default accelerator view. */
+static amp_array *array_of(amp_elem_type type, amp_extent extent)
+{
+    amp_array *a = NULL;
+    assert_amp_ok(amp_array_create(type, extent, NULL, &a));
+    return track_array(a);
+}
+
+/* An array already released: a stale handle. */
+static amp_array *released_array(void)
+{
+    amp_array *a = NULL;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
+    assert_amp_ok(amp_array_release(a));
+    return a;
 }
 
 /* The message must also name this file at the given line. */
@@ -1260,6 +1292,358 @@ static amp_status device_index_out_of_range(void)
     return default_under("99");
 }
 
+/* ==== Sections out of range ==== */
+
+/* The call a row is about, when it derives a view from another: a view it
+ * makes by mistake is released after the case. */
+static amp_status derived(amp_status st, amp_array_view *out)
+{
+    if (out)
+        track(out, 0);
+    return st;
+}
+
+static amp_status section_of(amp_array_view *v, amp_index origin, amp_extent extent)
+{
+    amp_array_view *s = NULL;
+    return derived(amp_array_view_section(v, origin, extent, &s), s);
+}
+
+static amp_status section_origin_negative(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_1d(N), F.ints), amp_index_1d(-1),
+                      amp_extent_1d(4));
+}
+
+static amp_status section_past_the_end_1d(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_1d(N), F.ints), amp_index_1d(60),
+                      amp_extent_1d(8));
+}
+
+static amp_status section_past_the_end_2d(void)
+{
+    /* Rows 2..5 fit; columns 5..8 do not. */
+    return section_of(view_of(AMP_INT, amp_extent_2d(8, 8), F.grid), amp_index_2d(2, 5),
+                      amp_extent_2d(4, 4));
+}
+
+static amp_status section_past_the_end_3d(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_3d(4, 4, 4), F.cube), amp_index_3d(0, 1, 3),
+                      amp_extent_3d(4, 2, 2));
+}
+
+static amp_status section_origin_near_int_max(void)
+{
+    /* origin + extent passes INT_MAX: the bound is checked without
+     * overflowing. */
+    return section_of(view_of(AMP_INT, amp_extent_1d(N), F.ints), amp_index_1d(INT_MAX),
+                      amp_extent_1d(2));
+}
+
+static amp_status section_origin_of_another_rank(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_2d(8, 8), F.grid), amp_index_1d(0),
+                      amp_extent_2d(2, 2));
+}
+
+static amp_status section_extent_of_another_rank(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_2d(8, 8), F.grid), amp_index_2d(0, 0),
+                      amp_extent_3d(2, 2, 1));
+}
+
+static amp_status section_extent_zero(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_1d(N), F.ints), amp_index_1d(0),
+                      amp_extent_1d(0));
+}
+
+static amp_status section_extent_negative(void)
+{
+    return section_of(view_of(AMP_INT, amp_extent_2d(8, 8), F.grid), amp_index_2d(0, 0),
+                      amp_extent_2d(2, -2));
+}
+
+static amp_status section_of_released(void)
+{
+    return section_of(released_view(), amp_index_1d(0), amp_extent_1d(4));
+}
+
+static amp_status section_of_section_past_its_end(void)
+{
+    /* Elements 18..25 are inside the view, but outside the section of 16
+     * from 8 that the call is given. */
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    amp_array_view *s = NULL;
+    assert_amp_ok(amp_array_view_section(v, amp_index_1d(8), amp_extent_1d(16), &s));
+    track(s, 0);
+    return section_of(s, amp_index_1d(10), amp_extent_1d(8));
+}
+
+static amp_status project_index_negative(void)
+{
+    amp_array_view *row = NULL;
+    return derived(amp_array_view_project(view_of(AMP_INT, amp_extent_2d(8, 8), F.grid), -1, &row),
+                   row);
+}
+
+static amp_status project_past_leading_dimension(void)
+{
+    amp_array_view *plane = NULL;
+    return derived(
+        amp_array_view_project(view_of(AMP_INT, amp_extent_3d(4, 4, 4), F.cube), 4, &plane),
+        plane);
+}
+
+static amp_status project_rank_1(void)
+{
+    amp_array_view *none = NULL;
+    return derived(amp_array_view_project(view_of(AMP_INT, amp_extent_1d(N), F.ints), 0, &none),
+                   none);
+}
+
+static amp_status view_as_other_element_count(void)
+{
+    amp_array_view *w = NULL;
+    return derived(
+        amp_array_view_view_as(view_of(AMP_INT, amp_extent_1d(N), F.ints), amp_extent_2d(8, 7), &w),
+        w);
+}
+
+static amp_status view_as_part_of_each_row(void)
+{
+    /* The left half of an 8x8 grid: four elements, then a gap of four. */
+    amp_array_view *v = view_of(AMP_INT, amp_extent_2d(8, 8), F.grid);
+    amp_array_view *half = NULL, *w = NULL;
+    assert_amp_ok(amp_array_view_section(v, amp_index_2d(0, 0), amp_extent_2d(8, 4), &half));
+    track(half, 0);
+    return derived(amp_array_view_view_as(half, amp_extent_1d(32), &w), w);
+}
+
+static amp_status reinterpret_size_not_dividing(void)
+{
+    /* 63 ints, 252 bytes: not a whole number of doubles. */
+    amp_array_view *d = NULL;
+    return derived(amp_array_view_reinterpret_as(view_of(AMP_INT, amp_extent_1d(N - 1), F.ints),
+                                                 AMP_DOUBLE, &d),
+                   d);
+}
+
+static amp_status reinterpret_rank_2(void)
+{
+    amp_array_view *f = NULL;
+    return derived(amp_array_view_reinterpret_as(view_of(AMP_INT, amp_extent_2d(8, 8), F.grid),
+                                                 AMP_FLOAT, &f),
+                   f);
+}
+
+static amp_status reinterpret_offset_not_whole(void)
+{
+    /* Two ints from element 1: 8 bytes, a whole double, but from byte 4. */
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    amp_array_view *s = NULL, *d = NULL;
+    assert_amp_ok(amp_array_view_section(v, amp_index_1d(1), amp_extent_1d(2), &s));
+    track(s, 0);
+    return derived(amp_array_view_reinterpret_as(s, AMP_DOUBLE, &d), d);
+}
+
+static amp_status reinterpret_as_unknown_type(void)
+{
+    amp_array_view *u = NULL;
+    return derived(amp_array_view_reinterpret_as(view_of(AMP_INT, amp_extent_1d(N), F.ints),
+                                                 (amp_elem_type)42, &u),
+                   u);
+}
+
+/* ==== Arrays given where a view is expected ==== */
+
+/* The call a row is about, when it makes an array: one it makes by
+ * mistake is released after the case. */
+static amp_status made(amp_status st, amp_array *out)
+{
+    if (out)
+        track_array(out);
+    return st;
+}
+
+static amp_status array_extent_zero(void)
+{
+    amp_array *a = NULL;
+    return made(amp_array_create(AMP_INT, amp_extent_1d(0), NULL, &a), a);
+}
+
+static amp_status array_extent_negative(void)
+{
+    amp_array *a = NULL;
+    return made(amp_array_create(AMP_FLOAT, amp_extent_2d(4, -4), NULL, &a), a);
+}
+
+static amp_status array_type_unknown(void)
+{
+    amp_array *a = NULL;
+    return made(amp_array_create((amp_elem_type)42, amp_extent_1d(N), NULL, &a), a);
+}
+
+static amp_status array_null_out(void)
+{
+    return amp_array_create(AMP_INT, amp_extent_1d(N), NULL, NULL);
+}
+
+static amp_status array_from_null_host_data(void)
+{
+    amp_array *a = NULL;
+    return made(amp_array_create_from_host(AMP_INT, amp_extent_1d(N), NULL, NULL, &a), a);
+}
+
+static amp_status array_from_released_view(void)
+{
+    amp_array *a = NULL;
+    return made(amp_array_create_from_view(released_view(), NULL, &a), a);
+}
+
+static amp_status array_double_release(void)
+{
+    return amp_array_release(released_array());
+}
+
+static amp_status view_of_released_array(void)
+{
+    amp_array_view *v = NULL;
+    amp_status st = amp_array_view_create_from_array(released_array(), &v);
+    if (v)
+        track(v, 0);
+    return st;
+}
+
+static amp_status copy_extents_differ(void)
+{
+    /* As many elements, in another shape. */
+    amp_array *a = array_of(AMP_INT, amp_extent_2d(8, 8));
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return AMP_COPY(a, v);
+}
+
+static amp_status copy_extent_with_dims_past_its_rank(void)
+{
+    /* Not bad input: dimensions past an extent's rank are no part of it,
+     * so a rank-1 view of 64 whose extent holds other numbers there has
+     * the array's extent. */
+    amp_extent loose = {1, {N, 5, 5}};
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    amp_array_view *w = NULL;
+    assert_amp_ok(amp_array_view_view_as(v, loose, &w));
+    track(w, 0);
+    return AMP_COPY(w, array_of(AMP_INT, amp_extent_1d(N)));
+}
+
+static amp_status copy_element_sizes_differ(void)
+{
+    amp_array *a = array_of(AMP_INT, amp_extent_1d(N / 2));
+    amp_array_view *d = view_of(AMP_DOUBLE, amp_extent_1d(N / 2), F.doubles);
+    return AMP_COPY(a, d);
+}
+
+static amp_status copy_from_released_array(void)
+{
+    amp_array *gone = released_array();
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return AMP_COPY(gone, v);
+}
+
+static amp_status copy_into_released_array(void)
+{
+    amp_array *gone = released_array();
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return AMP_COPY(v, gone);
+}
+
+static amp_status copy_array_into_null_host(void)
+{
+    amp_array *a = array_of(AMP_INT, amp_extent_1d(N));
+    int *nowhere = NULL;
+    return AMP_COPY(a, nowhere);
+}
+
+static amp_status capture_released_array(void)
+{
+    amp_array *gone = released_array();
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(gone), { gone(i[0]) = 1; });
+}
+
+static amp_status capture_null_array(void)
+{
+    amp_array *none = NULL;
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(none), { none(i[0]) = 1; });
+}
+
+/* Split the CPU device in two (AMP_SPLIT_CPU=2, read when the library
+ * starts) and find the two parts; returns how many were found. */
+static int split_cpu(amp_accelerator *part[2])
+{
+    setenv("AMP_SPLIT_CPU", "2", 1);
+    amp_shutdown();
+    size_t n = 0;
+    int found = 0;
+    if (amp_accelerator_count(&n) != AMP_OK)
+        return 0;
+    for (size_t i = 0; i < n && found < 2; i++) {
+        amp_accelerator *acc;
+        amp_accelerator_info info;
+        if (amp_accelerator_get(i, &acc) != AMP_OK ||
+            amp_accelerator_get_info(acc, &info) != AMP_OK)
+            return found;
+        if (info.is_emulated && strrchr(info.device_path, '.'))
+            part[found++] = acc;
+    }
+    return found;
+}
+
+/* Put AMP_SPLIT_CPU back as the test found it, and start afresh. */
+static void unsplit_cpu(void)
+{
+    if (dev.saved_split)
+        setenv("AMP_SPLIT_CPU", dev.saved_split, 1);
+    else
+        unsetenv("AMP_SPLIT_CPU");
+    amp_shutdown();
+}
+
+static int cpu_splits_in_two(void)
+{
+    amp_accelerator *part[2];
+    int found = split_cpu(part);
+    unsplit_cpu();
+    return found == 2;
+}
+
+static amp_status array_on_another_accelerator(void)
+{
+    amp_accelerator *part[2];
+    amp_accelerator_view *on1, *on2;
+    amp_accelerator_info a, b;
+    if (split_cpu(part) != 2)
+        fail_msg("the CPU device did not split in two");
+    assert_amp_ok(amp_accelerator_get_info(part[0], &a));
+    assert_amp_ok(amp_accelerator_get_info(part[1], &b));
+    assert_amp_ok(amp_accelerator_get_default_view(part[0], &on1));
+    assert_amp_ok(amp_accelerator_get_default_view(part[1], &on2));
+    /* The message must name both accelerators (the info's strings last
+     * only until the restart below). */
+    snprintf(F.also, sizeof F.also,
+             "array 'arr' lives on %s (%s), and this kernel runs on a view of %s (%s)",
+             a.description, a.device_path, b.description, b.device_path);
+    amp_array *arr = NULL;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), on1, &arr));
+    amp_status st = AMP_PARALLEL_FOR_EACH_ON(on2, amp_extent_1d(N), i, AMP_CAPTURE(arr),
+                                             { arr(i[0]) = 1; });
+    /* Calls that succeed leave the message as it is. */
+    assert_amp_ok(amp_array_release(arr));
+    unsplit_cpu();
+    return st;
+}
+
 /* ---- The table ---- */
 
 typedef struct bad_case {
@@ -1474,9 +1858,74 @@ static const bad_case table[] = {
     ROW("accelerator", device_index_out_of_range, AMP_ERROR_NO_DEVICE,
         "AMP_DEVICE=\"99\" matches no device"),
 
-    /* Sections out of range (amp_array_view_section, _project, _view_as,
-     * _reinterpret_as) and arrays given where a view is expected (amp_array)
-     * go here, in categories "section" and "array". */
+    /* Sections out of range, and views derived in ways their view cannot
+     * give (amp_array_view_project, _view_as, _reinterpret_as). */
+    ROW("section", section_origin_negative, IA,
+        "a section of extent (4) at origin -1 in dimension 0 does not fit in the view's"
+        " extent (64)"),
+    ROW("section", section_past_the_end_1d, IA,
+        "a section of extent (8) at origin 60 in dimension 0 does not fit in the view's"
+        " extent (64)"),
+    ROW("section", section_past_the_end_2d, IA,
+        "a section of extent (4, 4) at origin 5 in dimension 1 does not fit in the view's"
+        " extent (8, 8)"),
+    ROW("section", section_past_the_end_3d, IA,
+        "a section of extent (4, 2, 2) at origin 3 in dimension 2 does not fit in the view's"
+        " extent (4, 4, 4)"),
+    ROW("section", section_origin_near_int_max, IA,
+        "at origin 2147483647 in dimension 0 does not fit in the view's extent (64)"),
+    ROW("section", section_origin_of_another_rank, IA,
+        "the view has rank 2, the origin rank 1 and the extent rank 2; they must be equal"),
+    ROW("section", section_extent_of_another_rank, IA,
+        "the view has rank 2, the origin rank 2 and the extent rank 3; they must be equal"),
+    ROW("section", section_extent_zero, IA,
+        "amp_array_view_section: dimension 0 of the extent is 0"),
+    ROW("section", section_extent_negative, IA,
+        "amp_array_view_section: dimension 1 of the extent is -2"),
+    ROW("section", section_of_released, IA, "amp_array_view_section: the view"),
+    ROW("section", section_of_section_past_its_end, IA,
+        "a section of extent (8) at origin 10 in dimension 0 does not fit in the view's"
+        " extent (16)"),
+    ROW("section", project_index_negative, IA,
+        "amp_array_view_project: index -1 is outside the view's leading dimension (0..7)"),
+    ROW("section", project_past_leading_dimension, IA,
+        "amp_array_view_project: index 4 is outside the view's leading dimension (0..3)"),
+    ROW("section", project_rank_1, IA, "a view of rank 1 has no projection"),
+    ROW("section", view_as_other_element_count, IA,
+        "extent (8, 7) has 56 elements and the view (64) has 64"),
+    ROW("section", view_as_part_of_each_row, IA,
+        "amp_array_view_view_as: the view's elements are not contiguous"),
+    ROW("section", reinterpret_size_not_dividing, IA,
+        "the view has 252 bytes, which are not a whole number of double elements (8 bytes each)"),
+    ROW("section", reinterpret_rank_2, IA, "only a rank-1 view can be reinterpreted"),
+    ROW("section", reinterpret_offset_not_whole, IA,
+        "the view starts at byte 4 of its data, which is not a multiple of 8 (the size of double)"),
+    ROW("section", reinterpret_as_unknown_type, IA,
+        "amp_array_view_reinterpret_as: element type 42 is not one of AMP_INT, AMP_UINT,"
+        " AMP_FLOAT, AMP_DOUBLE, or a struct registered"),
+
+    /* Arrays (amp/array.h): bad shapes, released handles, copies between
+     * ends that do not match, an array on another accelerator. */
+    ROW("array", array_extent_zero, IA, "amp_array_create: dimension 0 of the extent is 0"),
+    ROW("array", array_extent_negative, IA, "amp_array_create: dimension 1 of the extent is -4"),
+    ROW("array", array_type_unknown, IA, "amp_array_create: element type 42 is not one of"),
+    ROW("array", array_null_out, IA, "amp_array_create: out is NULL"),
+    ROW("array", array_from_null_host_data, IA, "amp_array_create_from_host: data is NULL"),
+    ROW("array", array_from_released_view, IA, "amp_array_create_from_view: the view"),
+    ROW("array", array_double_release, IA, "amp_array_release: the array"),
+    ROW("array", view_of_released_array, IA, "amp_array_view_create_from_array: the array"),
+    ROW("array", copy_extents_differ, IA,
+        "amp_copy: the source has extent (8, 8) and the destination (64); they must be equal"),
+    ROW("array", copy_extent_with_dims_past_its_rank, AMP_OK, NULL),
+    ROW("array", copy_element_sizes_differ, IA,
+        "amp_copy: the source holds int and the destination double"),
+    ROW("array", copy_from_released_array, IA, "amp_copy: the source array is released"),
+    ROW("array", copy_into_released_array, IA, "amp_copy: the destination array is released"),
+    ROW("array", copy_array_into_null_host, IA, "amp_copy: the destination host pointer is NULL"),
+    ROW("array", capture_released_array, IA, "array 'gone' is released (or was never created)"),
+    ROW("array", capture_null_array, IA, "array 'none' is NULL"),
+    ROW_IF("array", array_on_another_accelerator, AMP_ERROR_INVALID_OPERATION,
+           "Copy it there (amp_copy into an array on that accelerator view)", cpu_splits_in_two),
 };
 
 #define NCASES (sizeof table / sizeof table[0])
@@ -1495,6 +1944,13 @@ static void cleanup_and_check(const bad_case *c)
                      amp_status_name(st), amp_last_error());
     }
     F.nviews = 0;
+    for (int i = F.narrays - 1; i >= 0; i--) {
+        amp_status st = amp_array_release(F.arrays[i]);
+        if (st != AMP_OK)
+            fail_msg("%s: releasing the case's array %d gave %s: %s", c->name, i,
+                     amp_status_name(st), amp_last_error());
+    }
+    F.narrays = 0;
     if (F.mapped)
         munmap(F.mapped, F.mapped_bytes);
     F.mapped = NULL;
@@ -1589,6 +2045,8 @@ static int group_setup(void **state)
     (void)state;
     const char *saved = getenv("AMP_DEVICE");
     dev.saved_device = saved ? strdup(saved) : NULL;
+    const char *split = getenv("AMP_SPLIT_CPU");
+    dev.saved_split = split ? strdup(split) : NULL;
     amp_accelerator *acc;
     amp_accelerator_info info;
     if (amp_accelerator_get_default(&acc) != AMP_OK ||
@@ -1627,6 +2085,7 @@ static int group_teardown(void **state)
         print_message(" %s %d%s", seen[k], counts[k], k + 1 < ncat ? "," : "\n");
     print_message("%d known failures, %d of them passing now\n", known_seen, known_passing);
     free(dev.saved_device);
+    free(dev.saved_split);
     /* Everything the library holds, so that leak checkers see none of it. */
     amp_shutdown();
     return 0;
