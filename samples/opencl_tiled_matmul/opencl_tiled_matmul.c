@@ -8,13 +8,18 @@
  * The OpenCL original hard-codes TS = 16 and notes that a work-group of
  * TS x TS items must not exceed CL_DEVICE_MAX_WORK_GROUP_SIZE (256 on the
  * author's device). Here the limit comes from the library's accelerator
- * info, and TS is halved until TS x TS fits. The original also assumes
+ * info, and TS is halved until TS x TS fits; a compiled kernel can allow
+ * fewer work-items than the device (CL_KERNEL_WORK_GROUP_SIZE: registers,
+ * local memory), which the library reports as AMP_ERROR_DEVICE_LIMIT, and
+ * then TS is halved again. --max-work-group N takes N as the device's
+ * limit if it is lower, to see the halving on any device. The original also assumes
  * sizes that are multiples of TS; here none is (C is 1000 x 700 and the
  * inner dimension is 500), so the domain is rounded up to whole tiles and
  * every load and store is guarded.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <amp/amp.h>
 
@@ -33,7 +38,7 @@ static int round_up(int n, int ts)
 
 // The tile size: 16, as in the original, unless the device's work-groups
 // cannot hold 16 x 16 work-items.
-static int choose_tile_size(void)
+static int choose_tile_size(size_t max_work_group)
 {
     amp_accelerator *acc;
     amp_accelerator_info info;
@@ -44,6 +49,9 @@ static int choose_tile_size(void)
     // the same everywhere.
     fprintf(stderr, "%s: at most %zu work-items per work-group\n", info.description,
             info.max_tile_size);
+    if (max_work_group > 0 && max_work_group < info.max_tile_size) {
+        info.max_tile_size = max_work_group;
+    }
 
     int ts = 16;
     while (ts > 1 && (size_t)(ts * ts) > info.max_tile_size) {
@@ -63,7 +71,7 @@ static int choose_tile_size(void)
 // contiguous in column-major storage. A C++ AMP extent lists its slowest
 // dimension first, so the same layout is extent (columns, rows): local[1]
 // here is get_local_id(0) there, and the views are indexed (column, row).
-static void matmul_tiled(amp_array_view *A, amp_array_view *B, amp_array_view *C, int TS)
+static amp_status matmul_tiled(amp_array_view *A, amp_array_view *B, amp_array_view *C, int TS)
 {
     int m = M, n = N, k = K;
     // Round the domain up to whole tiles; the kernel guards what is past
@@ -73,7 +81,7 @@ static void matmul_tiled(amp_array_view *A, amp_array_view *B, amp_array_view *C
     amp_extent domain = amp_extent_2d(round_up(N, TS), round_up(M, TS));
     printf("work-groups: %d x %d, each %d x %d\n", domain.dims[1] / TS, domain.dims[0] / TS, TS, TS);
 
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(domain, TS, TS), t_idx,
+    return (AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(domain, TS, TS), t_idx,
                                       AMP_CAPTURE(A, B, C, m, n, k, AMP_CONST(TS)), {
         // Thread identifiers
         const int row = t_idx.local[1];                  // Local row ID (max: TS)
@@ -118,8 +126,15 @@ static void matmul_tiled(amp_array_view *A, amp_array_view *B, amp_array_view *C
     }));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    size_t max_work_group = 0;
+    if (argc == 3 && strcmp(argv[1], "--max-work-group") == 0 && atoi(argv[2]) > 0) {
+        max_work_group = (size_t)atoi(argv[2]);
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--max-work-group N]\n", argv[0]);
+        return EXIT_FAILURE;
+    }
     int *a = malloc(sizeof(int) * M * K);
     int *b = malloc(sizeof(int) * K * N);
     int *c = malloc(sizeof(int) * M * N);
@@ -151,7 +166,7 @@ int main(void)
     }
 
     printf("C (%d x %d) = A (%d x %d) * B (%d x %d), column-major ints\n", M, N, M, K, K, N);
-    int TS = choose_tile_size();
+    int TS = choose_tile_size(max_work_group);
 
     // Each view is the column-major matrix as C lays it out: an array of
     // columns. A has K columns of M elements.
@@ -161,7 +176,15 @@ int main(void)
     check(amp_array_view_create(AMP_INT, amp_extent_2d(N, M), c, &C));
     check(amp_array_view_discard_data(C));
 
-    matmul_tiled(A, B, C, TS);
+    amp_status st = matmul_tiled(A, B, C, TS);
+    // The compiled kernel may allow fewer work-items than the device.
+    while (st == AMP_ERROR_DEVICE_LIMIT && TS > 1) {
+        fprintf(stderr, "%s\n", amp_last_error());
+        TS /= 2;
+        printf("TS = %d: the compiled kernel allows fewer work-items than the device\n", TS);
+        st = matmul_tiled(A, B, C, TS);
+    }
+    check(st);
     check(amp_array_view_synchronize(C));
 
     printf("C(0, 0) = %d, C(%d, %d) = %d, C(%d, %d) = %d\n", c[0], M / 2, N / 3,
