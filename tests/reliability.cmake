@@ -17,7 +17,7 @@ set_tests_properties(test_faults PROPERTIES LABELS "unit;reliability")
 amp_unit_test(test_threads)
 set_tests_properties(test_threads PROPERTIES LABELS "unit;reliability")
 
-# A long run: 100000 dispatches of one cached kernel, views made and
+# A long run: 1,000,000 dispatches of one cached kernel, views made and
 # released along the way, resident memory flat after the warm-up.
 amp_unit_test(test_soak)
 set_tests_properties(test_soak PROPERTIES LABELS "unit;reliability")
