@@ -428,6 +428,359 @@ static void a_failed_copy_keeps_newer_device_data(void **state)
     assert_amp_ok(amp_array_release(src));
 }
 
+/* C++ AMP's m[i].discard_data(): the kernel writes the row without reading
+ * it, so none of the row goes up, and the parent gets back only the row. */
+static void a_discarded_projection_is_not_uploaded(void **state)
+{
+    (void)state;
+    int data[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *row;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_view_project(m, 3, &row));
+    assert_amp_ok(amp_array_view_discard_data(row));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(C), idx, AMP_CAPTURE(row),
+                                        { row(idx) = 500 + idx[0]; }));
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads, 0); /* not the row, and not the rows the kernel did not use */
+    assert_int_equal(s.upload_bytes, 0);
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_SYNCHRONIZE], 1);
+    assert_int_equal(s.download_bytes, C * sizeof(int));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            assert_int_equal(data[r * C + c], r == 3 ? 500 + c : r * C + c);
+
+    /* A kernel that reads the whole matrix needs the other rows: they go up
+     * as two runs, before and after the row (the device has the row). */
+    int out[R * C] = {0};
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &o));
+    assert_amp_ok(amp_array_view_discard_data(o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m, o),
+                                        { o(idx) = m(idx) + 1; }));
+    s = of(m);
+    assert_int_equal(s.uploads, 2);
+    assert_int_equal(s.upload_bytes, (R - 1) * C * sizeof(int));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            assert_int_equal(out[r * C + c], (r == 3 ? 500 + c : r * C + c) + 1);
+    assert_int_equal(of(m).downloads, 1); /* m was only read */
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_array_view_release(row));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void a_view_copied_into_an_array_moves_only_its_bytes(void **state)
+{
+    (void)state;
+    int data[R * C], back[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *sec, *va;
+    amp_array *a, *part;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(R, C), NULL, &a));
+    assert_amp_ok(amp_array_view_create_from_array(a, &va)); /* for the array's ledger */
+
+    /* Current on the host: one upload of its bytes, into the array. */
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(m, a));
+    amp_transfer_stats s = transfers_now();
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_int_equal(s.downloads, 0);
+    assert_int_equal(s.device_copies, 0);
+    assert_int_equal(of(va).upload_bytes, sizeof data);
+    assert_int_equal(of(m).uploads, 0); /* m itself has no device copy */
+    assert_amp_ok(AMP_COPY(a, back));
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], i);
+
+    /* A section: its 3 x 4 elements and no others. */
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(2, 1), amp_extent_2d(3, 4), &sec));
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(3, 4), NULL, &part));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(sec, part));
+    s = transfers_now();
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, 3 * 4 * sizeof(int));
+    assert_int_equal(s.downloads + s.device_copies, 0);
+    int small[3 * 4];
+    assert_amp_ok(AMP_COPY(part, small));
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            assert_int_equal(small[r * 4 + c], (2 + r) * C + 1 + c);
+
+    /* Current on the array's device after a kernel: copied there, buffer
+     * to buffer; nothing crosses to the host. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) = -m(idx); }));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(m, a));
+    s = transfers_now();
+    assert_int_equal(s.device_copies, 1);
+    assert_int_equal(s.device_copy_bytes, sizeof data);
+    assert_int_equal(s.uploads + s.downloads, 0);
+    assert_int_equal(of(m).uploads, 1); /* the kernel's */
+    assert_int_equal(of(m).downloads, 0);
+    assert_amp_ok(AMP_COPY(a, back));
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], -i);
+
+    /* Newer on the host in element 0 and on the device in the section:
+     * neither holds all of it, so the section's rows come down first, one
+     * run each, then the whole view goes up from the host. */
+    int *host;
+    assert_amp_ok(amp_array_view_data(m, (void **)&host));
+    host[0] = 99;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(sec),
+                                        { sec(idx) = 8; }));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(m, a));
+    s = transfers_now();
+    assert_int_equal(s.downloads, 3);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 3);
+    assert_int_equal(s.download_bytes, 3 * 4 * sizeof(int));
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_int_equal(s.device_copies, 0);
+    assert_amp_ok(AMP_COPY(a, back));
+    assert_int_equal(back[0], 99);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 2 && r < 5 && c >= 1 && c < 5;
+            if (r * C + c > 0)
+                assert_int_equal(back[r * C + c], inside ? 8 : -(r * C + c));
+        }
+
+    assert_amp_ok(amp_array_release(part));
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+/* The header: data moves to where the destination lives. A view of host
+ * memory lives in host memory, so after the copy its host copy is current
+ * and any device copy of it is stale. */
+static void an_array_copied_into_a_view_makes_its_host_memory_current(void **state)
+{
+    (void)state;
+    int src_data[R * C], data[R * C] = {0};
+    for (int i = 0; i < R * C; i++)
+        src_data[i] = 1000 + i;
+    amp_array *a;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(R, C), src_data, NULL, &a));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &v));
+    /* A kernel first, so that v has a device copy, and newer data there. */
+    assert_amp_ok(amp_array_view_discard_data(v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v),
+                                        { v(idx) = -1; }));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(a, v));
+    amp_transfer_stats s = transfers_now();
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    assert_int_equal(s.uploads + s.device_copies, 0);
+    /* The host copy is current: synchronizing moves nothing, and the
+     * kernel's -1s are not brought back over the copy. */
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(of(v).downloads, 0);
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(data[i], 1000 + i);
+    /* The device copy is stale: the next kernel uploads the copied data. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v),
+                                        { v(idx) += 1; }));
+    s = of(v);
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(of(v).downloads, 1);
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(data[i], 1001 + i);
+
+    /* Into a section: only its bytes come down, into its rows. */
+    int two_rows[2 * 4];
+    for (int i = 0; i < 2 * 4; i++)
+        two_rows[i] = -i;
+    amp_array *b;
+    amp_array_view *sec;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(2, 4), two_rows, NULL, &b));
+    assert_amp_ok(amp_array_view_section(v, amp_index_2d(5, 2), amp_extent_2d(2, 4), &sec));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(b, sec));
+    s = transfers_now();
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.download_bytes, 2 * 4 * sizeof(int));
+    assert_int_equal(s.uploads + s.device_copies, 0);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(of(v).downloads, 1); /* as before the copy */
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 5 && r < 7 && c >= 2 && c < 6;
+            assert_int_equal(data[r * C + c],
+                             inside ? -((r - 5) * 4 + c - 2) : 1001 + r * C + c);
+        }
+
+    /* Into a section of a view of an array on the same device: buffer to
+     * buffer. */
+    amp_array *whole;
+    amp_array_view *vw, *top;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(R, C), src_data, NULL,
+                                             &whole));
+    assert_amp_ok(amp_array_view_create_from_array(whole, &vw));
+    assert_amp_ok(amp_array_view_section(vw, amp_index_2d(1, 4), amp_extent_2d(2, 4), &top));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(b, top));
+    s = transfers_now();
+    assert_int_equal(s.device_copies, 1);
+    assert_int_equal(s.device_copy_bytes, 2 * 4 * sizeof(int));
+    assert_int_equal(s.uploads + s.downloads, 0);
+    int back[R * C];
+    assert_amp_ok(AMP_COPY(whole, back));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 1 && r < 3 && c >= 4;
+            assert_int_equal(back[r * C + c],
+                             inside ? -((r - 1) * 4 + c - 4) : 1000 + r * C + c);
+        }
+
+    assert_amp_ok(amp_array_view_release(top));
+    assert_amp_ok(amp_array_view_release(vw));
+    assert_amp_ok(amp_array_release(whole));
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_release(b));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+}
+
+static void a_view_copied_to_host_memory_moves_only_stale_bytes(void **state)
+{
+    (void)state;
+    int data[R * C], back[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *sec;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+
+    /* Current on the host: a copy in memory, no transfer. */
+    assert_amp_ok(AMP_COPY(m, back));
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], i);
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads + s.downloads + s.device_copies, 0);
+
+    /* Newer on the device: one download, into back. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) *= 2; }));
+    assert_amp_ok(AMP_COPY(m, back));
+    s = of(m);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], 2 * i);
+    /* The copy went to back, not to m's memory, which is still stale. */
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.downloads, 2);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_SYNCHRONIZE], 1);
+    assert_int_equal(data[R * C - 1], 2 * (R * C - 1));
+
+    /* A section: only its bytes. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) += 1; }));
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(1, 2), amp_extent_2d(3, 4), &sec));
+    int part[3 * 4];
+    assert_amp_ok(AMP_COPY(sec, part));
+    s = of(m);
+    assert_int_equal(s.downloads, 3);
+    assert_int_equal(s.download_bytes, 2 * sizeof data + sizeof part);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            assert_int_equal(part[r * 4 + c], 2 * ((1 + r) * C + 2 + c) + 1);
+
+    /* Host memory into the section, whose data is newer on the device:
+     * written in m's host memory, nothing downloaded first. */
+    int rows[3 * 4];
+    for (int i = 0; i < 3 * 4; i++)
+        rows[i] = -i;
+    assert_amp_ok(AMP_COPY(rows, sec));
+    s = of(m);
+    assert_int_equal(s.downloads, 3);
+    assert_int_equal(s.uploads, 1);
+    /* The rest of m then comes down around the section: the four runs
+     * before, between and after its rows. */
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.downloads, 3 + 4);
+    assert_int_equal(s.download_bytes, 2 * sizeof data + sizeof part + sizeof data - sizeof rows);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 1 && r < 4 && c >= 2 && c < 6;
+            assert_int_equal(data[r * C + c],
+                             inside ? -((r - 1) * 4 + c - 2) : 2 * (r * C + c) + 1);
+        }
+    /* And a kernel sees the copied elements: the device copy of the
+     * section was made stale, and goes up again. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(sec),
+                                        { sec(idx) *= 10; }));
+    assert_int_equal(of(m).upload_bytes, sizeof data + sizeof rows);
+    assert_amp_ok(amp_array_view_synchronize(sec));
+    assert_int_equal(data[3 * C + 5], -110);
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void synchronize_async_downloads_once_then_nothing(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    int data[N] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(amp_array_view_discard_data(v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
+                                        { v(idx) = idx[0] * 3; }));
+    amp_completion *done;
+    assert_amp_ok(amp_array_view_synchronize_async(v, &done));
+    assert_amp_ok(amp_completion_wait(done));
+    int finished = 0;
+    assert_amp_ok(amp_completion_is_done(done, &finished));
+    assert_true(finished);
+    assert_amp_ok(amp_completion_release(done));
+    amp_transfer_stats s = of(v);
+    assert_int_equal(s.uploads, 0);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_SYNCHRONIZE], 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(data[i], i * 3);
+
+    /* Nothing stale: nothing moves. */
+    assert_amp_ok(amp_array_view_synchronize_async(v, &done));
+    assert_amp_ok(amp_completion_wait(done));
+    assert_amp_ok(amp_completion_release(done));
+    s = of(v);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    assert_int_equal(s.uploads, 0);
+
+    /* A bad view is reported through the handle. */
+    assert_amp_ok(amp_array_view_synchronize_async(NULL, &done));
+    assert_amp_fails(amp_completion_wait(done), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_completion_release(done), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +797,11 @@ int main(void)
         cmocka_unit_test(async_copies_and_synchronize_complete),
         cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),
         cmocka_unit_test(a_failed_copy_keeps_newer_device_data),
+        cmocka_unit_test(a_discarded_projection_is_not_uploaded),
+        cmocka_unit_test(a_view_copied_into_an_array_moves_only_its_bytes),
+        cmocka_unit_test(an_array_copied_into_a_view_makes_its_host_memory_current),
+        cmocka_unit_test(a_view_copied_to_host_memory_moves_only_stale_bytes),
+        cmocka_unit_test(synchronize_async_downloads_once_then_nothing),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
