@@ -13,11 +13,12 @@
  *   wait each  - a launch and a wait (clFinish) each time.
  * The figure is time per launch, the median of ROUNDS rounds. Pipelined,
  * amp and raw rounds alternate, so that a busy moment of the machine hits
- * both. With a wait each, the sides alternate launch by launch, in a
- * rotating order, in blocks of 25 launches timed on their own: a launch and
- * wait is tens of microseconds, mostly waking the device's threads, and on
- * a shared machine a round of 2000 is slowed by whatever else ran then; in
- * short alternating blocks, the same moment slows every side. A
+ * both. With a wait each, the sides take turns in a rotating order, in
+ * blocks of 25 launches timed on their own, each block after one untimed
+ * launch on its own queue: a launch and wait is tens of microseconds,
+ * mostly waking the device's threads, and on a shared machine a round of
+ * 2000 is slowed by whatever else ran then; in short alternating blocks,
+ * the same moment slows every side. A
  * third column sets the four arguments before each raw launch, as a
  * program must when the data changes: the part of the difference that is
  * argument setting.
@@ -174,10 +175,12 @@ static void raw_once(raw_kernel *r, int with_args)
 /* n launches with a wait each, of each of the three sides (amp, raw, raw
  * setting its arguments) in blocks of BLOCK, the sides taking turns block
  * by block in a rotating order; the seconds per launch of each side go to
- * per_launch[0..2]. Blocks rather than single launches: the first launch
- * after the other queue was used costs both sides more (PoCL's threads
- * move to the other queue's work), and a program that waits after each
- * launch launches on one queue. */
+ * per_launch[0..2]. Blocks rather than single launches, and each block
+ * after one untimed launch: the first launch after the other queue was
+ * used costs more (the device's threads or the driver move to the other
+ * queue), the library's side always comes after the other queue and the
+ * raw sides share one, and a program that waits after each launch
+ * launches on one queue. */
 #define BLOCK 25
 static void paired_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int n,
                          double per_launch[3])
@@ -186,6 +189,12 @@ static void paired_round(const bench_options *o, amp_array_view *v, raw_kernel *
     for (int b = 0; b < n / BLOCK; b++)
         for (int k = 0; k < 3; k++) {
             int side = (b + k) % 3;
+            if (side == 0) {
+                bench_check(bench_tiny_kernel(v), "tiny kernel");
+                bench_check(amp_accelerator_view_wait(o->av), "wait");
+            } else {
+                raw_once(r, side == 2);
+            }
             double t0 = bench_now();
             for (int i = 0; i < BLOCK; i++) {
                 if (side == 0) {
@@ -254,10 +263,8 @@ void bench_dispatch(const bench_options *o)
         amp_t[1][r] = per_launch[0];
         raw_t[1][r] = per_launch[1];
         args_t[1][r] = per_launch[2];
-        for (int m = 0; m < 2; m++) {
-            amp_launches += counts[m];
-            raw_launches += 2 * counts[m];
-        }
+        amp_launches += counts[0] + counts[1] + counts[1] / BLOCK;
+        raw_launches += 2 * (counts[0] + counts[1] + counts[1] / BLOCK);
     }
 
     /* Both sides did what they were asked: every element counts its launches. */
