@@ -9,6 +9,7 @@
 # - api_index: every function of amp/*.h has a comment above its declaration
 #   and a line in docs/api.md (scripts/api-index.sh); api_index_catches_gaps:
 #   the same script finds each gap of tests/docs/api_gaps.h and its index.
+# - readme_build: the README's build commands (below).
 # valgrind (scripts/valgrind.sh) runs only the programs of tests; these run
 # the compiler, and are left out there by construction.
 
@@ -58,3 +59,13 @@ add_test(NAME api_index_catches_gaps
           -P ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_failures.cmake
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(api_index_catches_gaps PROPERTIES LABELS "docs")
+
+# readme_build: the README's "Your own program" commands, run as written
+# (the cc line, and the CMake snippet in a project of its own), build and
+# run tests/docs/my_program.c (scripts/readme-build.sh).
+add_test(NAME readme_build
+  COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/readme-build.sh
+          "--cc=${CMAKE_C_COMPILER}" "--cflags=${CMAKE_C_FLAGS}" "--lib=$<TARGET_FILE:amp>"
+          "--work=${CMAKE_CURRENT_BINARY_DIR}/readme-build" "--generator=${CMAKE_GENERATOR}")
+set_tests_properties(readme_build PROPERTIES LABELS "docs" TIMEOUT 600
+  ENVIRONMENT "AMP_CACHE_DIR=${PROJECT_BINARY_DIR}/amp-cache")
