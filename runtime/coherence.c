@@ -188,6 +188,26 @@ void coh_mem_made(void)
     mem_epoch++;
 }
 
+/* The device could not allocate src's memory: at clCreateBuffer, or at
+ * the first transfer for drivers that allocate lazily (NVIDIA's), which
+ * report CL_MEM_OBJECT_ALLOCATION_FAILURE from an enqueue. The message
+ * names what needed the memory (the view by its capture name, else an
+ * array or a view), and how much, in the same words wherever it failed. */
+static amp_status device_memory_failed(const coh_source *src, const char *label,
+                                       const amp_accelerator *acc, cl_int rc, const char *call)
+{
+    char who[96];
+    if (label)
+        snprintf(who, sizeof who, "View '%s'", label);
+    else
+        snprintf(who, sizeof who, "%s", src->home ? "An array" : "A view");
+    return err_set(AMP_ERROR_OUT_OF_MEMORY,
+                   "%s needs %zu bytes on %s, which has %llu bytes of memory (%s from %s). Use"
+                   " smaller views or another accelerator.",
+                   who, src->bytes, acc->name, (unsigned long long)acc->global_mem,
+                   err_cl_name(rc), call);
+}
+
 static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char *label,
                            coh_copy **out)
 {
@@ -221,11 +241,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
         free(c);
         if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||
             (uint64_t)src->bytes > acc->global_mem)
-            return err_set(AMP_ERROR_OUT_OF_MEMORY,
-                           "View '%s' needs %zu bytes on %s, which has %llu bytes of memory"
-                           " (%s). Use smaller views or another accelerator.",
-                           label ? label : "(unnamed)", src->bytes, acc->name,
-                           (unsigned long long)acc->global_mem, err_cl_name(rc));
+            return device_memory_failed(src, label, acc, rc, "clCreateBuffer");
         return err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
     }
     c->acc = acc;
@@ -347,11 +363,7 @@ static amp_status transfer_failed(const xfer *x, cl_int rc, const char *call)
 {
     const amp_accelerator *acc = x->copy->acc;
     if (err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
-        return err_set(AMP_ERROR_OUT_OF_MEMORY,
-                       "View '%s' needs %zu bytes on %s, which has %llu bytes of memory (%s from"
-                       " %s). Use smaller views or another accelerator.",
-                       x->label ? x->label : "(unnamed)", x->src->bytes, acc->name,
-                       (unsigned long long)acc->global_mem, err_cl_name(rc), call);
+        return device_memory_failed(x->src, x->label, acc, rc, call);
     return err_cl(rc, call,
                   x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
                                           : "Copying a view back to the host");
@@ -641,9 +653,9 @@ amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
         rc = clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
                                          dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
                                          dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
-        if (rc == CL_SUCCESS)
-            rc = clapi.Finish(to->last_view->queue);
         call = "clEnqueueCopyBufferRect";
+        if (rc == CL_SUCCESS && (rc = clapi.Finish(to->last_view->queue)) != CL_SUCCESS)
+            call = "clFinish";
         if (rc == CL_SUCCESS)
             record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, rg_box_bytes(dbox), to->acc, NULL);
     } else if (from) {
@@ -663,6 +675,11 @@ amp_status coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
     } else {
         host_copy_box(dst->host, dbox, src->host, sbox);
     }
+    /* The buffer that may have failed to allocate: the destination's when
+     * the copy writes one, else the source's. */
+    if (rc != CL_SUCCESS && err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
+        return to ? device_memory_failed(dst, NULL, to->acc, rc, call)
+                  : device_memory_failed(src, NULL, from->acc, rc, call);
     if (rc != CL_SUCCESS)
         return err_cl(rc, call, "Copying data");
     /* Only now has the data replaced whatever dst had there: after a failed

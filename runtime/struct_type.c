@@ -91,28 +91,40 @@ static const char *cl_member_type(const char *type, size_t *size)
 /* Check every member and the size against OpenCL C's layout. */
 static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *has_double)
 {
-    if (!d->name || !snip_is_identifier(d->name))
+    if (!d->name)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: desc->name is NULL.", fn);
+    if (!snip_is_identifier(d->name))
         return err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the struct's name '%s' is not an identifier.",
-                       fn, d->name ? d->name : "(null)");
-    if (d->nmembers < 1 || d->nmembers > AMP_STRUCT_MAX_MEMBERS || !d->members)
+                       fn, d->name);
+    if (d->nmembers < 1 || d->nmembers > AMP_STRUCT_MAX_MEMBERS)
         return err_set(AMP_ERROR_INVALID_ARGUMENT,
                        "%s: struct %s has %d members; it must have 1 to %d.", fn, d->name,
                        d->nmembers, AMP_STRUCT_MAX_MEMBERS);
+    if (!d->members)
+        return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: struct %s has %d members, and desc->members is NULL.", fn, d->name,
+                       d->nmembers);
     size_t offset = 0, align = 1;
     *has_double = 0;
     for (int i = 0; i < d->nmembers; i++) {
         const amp_struct_member *m = &d->members[i];
         size_t size = 0;
-        if (!m->name || !snip_is_identifier(m->name))
+        if (!m->name)
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member %d of struct %s has a NULL name.", fn, i, d->name);
+        if (!snip_is_identifier(m->name))
             return err_set(AMP_ERROR_INVALID_ARGUMENT,
                            "%s: member %d of struct %s has the name '%s', not an identifier.", fn,
-                           i, d->name, m->name ? m->name : "(null)");
-        if (!m->type || !cl_member_type(m->type, &size))
+                           i, d->name, m->name);
+        if (!m->type)
+            return err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member '%s' of struct %s has a NULL type.", fn, m->name, d->name);
+        if (!cl_member_type(m->type, &size))
             return err_set(AMP_ERROR_INVALID_ARGUMENT,
                            "%s: member '%s' of struct %s is of type '%s'. Members of element"
                            " structs are int, unsigned, float or double, whose layout is the same"
                            " on the host and in OpenCL C.",
-                           fn, m->name, d->name, m->type ? m->type : "(null)");
+                           fn, m->name, d->name, m->type);
         offset = (offset + size - 1) / size * size;
         if (m->size != size || m->offset != offset)
             return err_set(AMP_ERROR_INVALID_ARGUMENT,

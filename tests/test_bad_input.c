@@ -63,6 +63,10 @@ typedef struct fixture {
     amp_array *arrays[MAX_TRACKED];
     int narrays;
 
+    /* Textures a case made, released after the case too. */
+    amp_texture *textures[MAX_TRACKED];
+    int ntextures;
+
     /* A read-only mapping of zeros, for views larger than the device: the
      * process cannot write it, so the library cannot either. */
     void *mapped;
@@ -194,6 +198,31 @@ static amp_array *released_array(void)
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
     assert_amp_ok(amp_array_release(a));
     return a;
+}
+
+/* A texture the case needs, on the default accelerator view, released after
+ * the case: the ints (the floats for AMP_FLOAT) as N / channels elements of
+ * the given channels. */
+static amp_texture *texture_of(amp_elem_type type, int channels)
+{
+    amp_texture *t = NULL;
+    const void *data = type == AMP_FLOAT ? (const void *)F.floats : (const void *)F.ints;
+    assert_amp_ok(amp_texture_create(type, channels, amp_extent_1d(N / channels), data, NULL, &t));
+    if (F.ntextures == MAX_TRACKED)
+        fail_msg("a case made more than %d textures", MAX_TRACKED);
+    F.textures[F.ntextures++] = t;
+    return t;
+}
+
+/* A struct element type, registered once for the process (registering it
+ * again gives the same type). */
+AMP_STRUCT(pair, (int, a), (float, b));
+
+static amp_elem_type pair_type(void)
+{
+    amp_elem_type t;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(pair), &t));
+    return t;
 }
 
 /* The message must also name this file at the given line. */
@@ -457,6 +486,398 @@ static amp_status null_function_source(void)
     amp_capture c = {"helper", AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function_source = NULL}};
     amp_capture_list list = {1, &c};
     return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, list, { (void)i; });
+}
+
+static amp_status null_set_default(void)
+{
+    return amp_accelerator_set_default(NULL);
+}
+
+static amp_status null_created_view_out(void)
+{
+    return amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, NULL);
+}
+
+static amp_status null_accelerator_view_release_is_a_no_op(void)
+{
+    return amp_accelerator_view_release(NULL);
+}
+
+static amp_status null_accelerator_view_getters(void)
+{
+    if (amp_accelerator_view_get_queuing_mode(NULL) != 0 ||
+        amp_accelerator_view_is_default(NULL) != 0) {
+        snprintf(F.note, sizeof F.note, "queuing mode %d, is_default %d",
+                 (int)amp_accelerator_view_get_queuing_mode(NULL),
+                 amp_accelerator_view_is_default(NULL));
+        return WRONG_VALUE;
+    }
+    return AMP_OK;
+}
+
+static amp_status null_accelerator_view_flush(void)
+{
+    return amp_accelerator_view_flush(NULL);
+}
+
+static amp_status null_marker_view(void)
+{
+    amp_completion *c = NULL;
+    return amp_accelerator_view_create_marker(NULL, &c);
+}
+
+static amp_status null_marker_out(void)
+{
+    amp_accelerator_view *av;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
+    return amp_accelerator_view_create_marker(av, NULL);
+}
+
+static amp_status null_completion_wait(void)
+{
+    return amp_completion_wait(NULL);
+}
+
+static amp_status null_completion_is_done(void)
+{
+    int done;
+    return amp_completion_is_done(NULL, &done);
+}
+
+static amp_status null_completion_is_done_out(void)
+{
+    amp_accelerator_view *av;
+    amp_completion *c;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
+    assert_amp_ok(amp_accelerator_view_create_marker(av, &c));
+    amp_status st = amp_completion_is_done(c, NULL);
+    assert_amp_ok(amp_completion_release(c));
+    return st;
+}
+
+static amp_status null_completion_release_is_a_no_op(void)
+{
+    return amp_completion_release(NULL);
+}
+
+static amp_status null_extent_view_out(void)
+{
+    return amp_array_view_create_extent(AMP_INT, amp_extent_1d(N), NULL);
+}
+
+static amp_status null_section_view(void)
+{
+    amp_array_view *s = NULL;
+    return amp_array_view_section(NULL, amp_index_1d(0), amp_extent_1d(4), &s);
+}
+
+static amp_status null_section_out(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return amp_array_view_section(v, amp_index_1d(0), amp_extent_1d(4), NULL);
+}
+
+static amp_status null_project_view(void)
+{
+    amp_array_view *row = NULL;
+    return amp_array_view_project(NULL, 0, &row);
+}
+
+static amp_status null_project_out(void)
+{
+    amp_array_view *g = view_of(AMP_INT, amp_extent_2d(8, 8), F.grid);
+    return amp_array_view_project(g, 0, NULL);
+}
+
+static amp_status null_view_as_view(void)
+{
+    amp_array_view *w = NULL;
+    return amp_array_view_view_as(NULL, amp_extent_2d(8, 8), &w);
+}
+
+static amp_status null_view_as_out(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return amp_array_view_view_as(v, amp_extent_2d(8, 8), NULL);
+}
+
+static amp_status null_reinterpret_view(void)
+{
+    amp_array_view *w = NULL;
+    return amp_array_view_reinterpret_as(NULL, AMP_FLOAT, &w);
+}
+
+static amp_status null_reinterpret_out(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return amp_array_view_reinterpret_as(v, AMP_FLOAT, NULL);
+}
+
+static amp_status null_synchronize_to_view(void)
+{
+    return amp_array_view_synchronize_to(NULL, NULL);
+}
+
+static amp_status null_synchronize_async_out(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return amp_array_view_synchronize_async(v, NULL);
+}
+
+/* An asynchronous operation starts whatever its ends are; its own status,
+ * as the synchronous call's, comes from the wait (amp/array.h). */
+static amp_status null_synchronize_async_view(void)
+{
+    amp_completion *c = NULL;
+    amp_status st = amp_array_view_synchronize_async(NULL, &c);
+    if (st != AMP_OK)
+        return st;
+    return amp_completion_release(c);
+}
+
+static amp_status null_copy_async_out(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    amp_array *a = array_of(AMP_INT, amp_extent_1d(N));
+    return amp_copy_async(amp_data_of(v), amp_data_of(a), NULL);
+}
+
+static amp_status null_copy_async_source(void)
+{
+    amp_array *a = array_of(AMP_INT, amp_extent_1d(N));
+    amp_array_view *none = NULL;
+    amp_completion *c = NULL;
+    amp_status st = AMP_COPY_ASYNC(none, a, &c);
+    if (st != AMP_OK)
+        return st;
+    return amp_completion_release(c);
+}
+
+static amp_status null_array_from_host_out(void)
+{
+    return amp_array_create_from_host(AMP_INT, amp_extent_1d(N), F.ints, NULL, NULL);
+}
+
+static amp_status null_array_from_view(void)
+{
+    amp_array *a = NULL;
+    amp_status st = amp_array_create_from_view(NULL, NULL, &a);
+    if (a)
+        track_array(a);
+    return st;
+}
+
+static amp_status null_array_from_view_out(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return amp_array_create_from_view(v, NULL, NULL);
+}
+
+static amp_status null_array_from_array(void)
+{
+    amp_array *a = NULL;
+    amp_status st = amp_array_create_from_array(NULL, NULL, &a);
+    if (a)
+        track_array(a);
+    return st;
+}
+
+static amp_status null_array_from_array_out(void)
+{
+    return amp_array_create_from_array(array_of(AMP_INT, amp_extent_1d(N)), NULL, NULL);
+}
+
+static amp_status null_array_release_is_a_no_op(void)
+{
+    return amp_array_release(NULL);
+}
+
+static amp_status null_array_getters(void)
+{
+    if (amp_array_get_extent(NULL).rank != 0 || amp_array_get_type(NULL) != 0 ||
+        amp_array_get_accelerator_view(NULL) != NULL) {
+        snprintf(F.note, sizeof F.note, "a getter of a NULL array gave a value");
+        return WRONG_VALUE;
+    }
+    return AMP_OK;
+}
+
+static amp_status null_view_of_array(void)
+{
+    amp_array_view *v = NULL;
+    amp_status st = amp_array_view_create_from_array(NULL, &v);
+    if (v)
+        track(v, 0);
+    return st;
+}
+
+static amp_status null_view_of_array_out(void)
+{
+    return amp_array_view_create_from_array(array_of(AMP_INT, amp_extent_1d(N)), NULL);
+}
+
+static amp_status null_copy_source_array(void)
+{
+    amp_array *none = NULL;
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return AMP_COPY(none, v);
+}
+
+static amp_status null_copy_destination_view(void)
+{
+    amp_array *a = array_of(AMP_INT, amp_extent_1d(N));
+    amp_array_view *none = NULL;
+    return AMP_COPY(a, none);
+}
+
+static amp_status null_copy_source_host(void)
+{
+    const int *nowhere = NULL;
+    return AMP_COPY(nowhere, array_of(AMP_INT, amp_extent_1d(N)));
+}
+
+static amp_status null_profile_count(void)
+{
+    return amp_get_profile(NULL, 0, NULL);
+}
+
+static amp_status null_profile_entries(void)
+{
+    size_t count;
+    return amp_get_profile(NULL, 4, &count);
+}
+
+static amp_status null_struct_desc(void)
+{
+    amp_elem_type t;
+    return amp_struct_register(NULL, &t);
+}
+
+static amp_status null_struct_out(void)
+{
+    return amp_struct_register(AMP_STRUCT_DESC(pair), NULL);
+}
+
+static const amp_struct_member int_and_float[2] = {{"int", "a", 0, 4}, {"float", "b", 4, 4}};
+
+static amp_status null_struct_name(void)
+{
+    amp_struct_desc d = {NULL, 8, 2, int_and_float};
+    amp_elem_type t;
+    return amp_struct_register(&d, &t);
+}
+
+static amp_status null_struct_members(void)
+{
+    amp_struct_desc d = {"two", 8, 2, NULL};
+    amp_elem_type t;
+    return amp_struct_register(&d, &t);
+}
+
+static amp_status null_struct_member_name(void)
+{
+    static const amp_struct_member m[1] = {{"int", NULL, 0, 4}};
+    amp_struct_desc d = {"one", 4, 1, m};
+    amp_elem_type t;
+    return amp_struct_register(&d, &t);
+}
+
+static amp_status null_struct_member_type(void)
+{
+    static const amp_struct_member m[1] = {{NULL, "a", 0, 4}};
+    amp_struct_desc d = {"one", 4, 1, m};
+    amp_elem_type t;
+    return amp_struct_register(&d, &t);
+}
+
+static amp_status null_texture_data(void)
+{
+    amp_texture *t = NULL;
+    return amp_texture_create(AMP_INT, 1, amp_extent_1d(N), NULL, NULL, &t);
+}
+
+static amp_status null_texture_out(void)
+{
+    return amp_texture_create(AMP_INT, 1, amp_extent_1d(N), F.ints, NULL, NULL);
+}
+
+static amp_status null_texture_release_is_a_no_op(void)
+{
+    return amp_texture_release(NULL);
+}
+
+static amp_status null_texture_getters(void)
+{
+    if (amp_texture_get_extent(NULL).rank != 0 || amp_texture_get_type(NULL) != 0 ||
+        amp_texture_get_channels(NULL) != 0 || amp_texture_get_bytes(NULL) != 0 ||
+        amp_texture_get_accelerator_view(NULL) != NULL) {
+        snprintf(F.note, sizeof F.note, "a getter of a NULL texture gave a value");
+        return WRONG_VALUE;
+    }
+    return AMP_OK;
+}
+
+static amp_status null_texture_copy_to_host(void)
+{
+    return amp_texture_copy_to_host(NULL, F.ints, sizeof F.ints);
+}
+
+static amp_status null_texture_copy_to_host_dst(void)
+{
+    return amp_texture_copy_to_host(texture_of(AMP_INT, 1), NULL, sizeof F.ints);
+}
+
+static amp_status null_texture_copy_from_host(void)
+{
+    return amp_texture_copy_from_host(NULL, F.ints, sizeof F.ints);
+}
+
+static amp_status null_texture_copy_from_host_src(void)
+{
+    return amp_texture_copy_from_host(texture_of(AMP_INT, 1), NULL, sizeof F.ints);
+}
+
+static amp_status null_texture_transfers(void)
+{
+    amp_transfer_stats s;
+    return amp_texture_get_transfers(NULL, &s);
+}
+
+static amp_status null_texture_transfers_out(void)
+{
+    return amp_texture_get_transfers(texture_of(AMP_INT, 1), NULL);
+}
+
+static amp_status null_texture_captured(void)
+{
+    amp_texture *none = NULL;
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(none, v),
+                                 { v(i[0]) = none(i[0]); });
+}
+
+static int callback_calls;
+
+static void count_callback(amp_status status, const char *message, void *user_data)
+{
+    (void)status;
+    (void)message;
+    (void)user_data;
+    callback_calls++;
+}
+
+static amp_status null_error_callback_switches_it_off(void)
+{
+    callback_calls = 0;
+    amp_set_error_callback(count_callback, NULL);
+    amp_set_error_callback(NULL, NULL);
+    (void)amp_accelerator_count(NULL);
+    if (callback_calls != 0) {
+        snprintf(F.note, sizeof F.note, "the callback was called %d times after NULL",
+                 callback_calls);
+        return WRONG_VALUE;
+    }
+    return AMP_OK;
 }
 
 /* ==== Zero, negative and out-of-range extents ==== */
@@ -765,6 +1186,89 @@ static amp_status double_in_body_without_fp64(void)
     amp_array_view *v = view_of(AMP_FLOAT, amp_extent_1d(N), F.floats);
     return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v),
                                  { double x = 0.5; v(i[0]) = (float)x; });
+}
+
+/* Element types that do not fit their use in a kernel: the build stops at
+ * the user's line. */
+
+static amp_status member_of_an_int_view(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i[0]).a = 1; });
+}
+
+static amp_status member_the_struct_lacks(void)
+{
+    /* Two ints are one pair's bytes. */
+    amp_array_view *p = view_of(pair_type(), amp_extent_1d(N / 2), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(p), { p(i[0]).c = 1; });
+}
+
+static amp_status int_stored_into_a_struct_element(void)
+{
+    amp_array_view *p = view_of(pair_type(), amp_extent_1d(N / 2), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(p), { p(i[0]) = 1; });
+}
+
+static amp_status struct_element_stored_into_an_int_view(void)
+{
+    amp_array_view *p = const_view_of(pair_type(), amp_extent_1d(N / 2), F.konst);
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(p, v), { v(i[0]) = p(i[0]); });
+}
+
+static amp_status atomic_on_a_double_view(void)
+{
+    amp_array_view *d = view_of(AMP_DOUBLE, amp_extent_1d(N / 2), F.doubles);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(d), { atomic_fetch_add(&d(i[0]), 1.0); });
+}
+
+static amp_status atomic_on_a_float_member(void)
+{
+    amp_array_view *p = view_of(pair_type(), amp_extent_1d(N / 2), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(p), { atomic_fetch_add(&p(i[0]).b, 1.0f); });
+}
+
+static amp_status compare_exchange_on_a_float_view(void)
+{
+    amp_array_view *f = view_of(AMP_FLOAT, amp_extent_1d(N), F.floats);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(f), { float e = 0; atomic_compare_exchange(&f(i[0]), &e, 1.0f); });
+}
+
+static amp_status sample_of_an_int_texture(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 1);
+    amp_array_view *f = view_of(AMP_FLOAT, amp_extent_1d(N), F.floats);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(t, f), { f(i[0]) = amp_sample(t, 0.5f); });
+}
+
+static amp_status two_channel_texel_read_as_an_int(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 2);
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(t, v), { v(i[0]) = t(i[0]); });
+}
+
+static amp_status channel_of_a_one_channel_texture(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 1);
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(t, v), { v(i[0]) = t(i[0]).y; });
+}
+
+static int device_has_fp64(void)
+{
+    return dev.fp64;
 }
 
 /* ==== Tiles ==== */
@@ -1708,6 +2212,69 @@ static const bad_case table[] = {
     ROW("null", null_capture_items, IA, "2 captures; a kernel takes 0 to 32"),
     ROW("null", null_capture_name, IA, "capture '(null)' is not a variable name"),
     ROW("null", null_function_source, IA, "function 'helper' has no source"),
+    ROW("null", null_set_default, IA,
+        "amp_accelerator_set_default: NULL is not an accelerator from amp_accelerator_get()"),
+    ROW("null", null_created_view_out, IA, "amp_accelerator_create_view: out is NULL"),
+    ROW("null", null_accelerator_view_release_is_a_no_op, AMP_OK, NULL),
+    ROW("null", null_accelerator_view_getters, AMP_OK, NULL),
+    ROW("null", null_accelerator_view_flush, IA, "amp_accelerator_view_flush: view is NULL"),
+    ROW("null", null_marker_view, IA, "amp_accelerator_view_create_marker: view is NULL"),
+    ROW("null", null_marker_out, IA, "amp_accelerator_view_create_marker: out is NULL"),
+    ROW("null", null_completion_wait, IA, "amp_completion_wait: the handle is NULL"),
+    ROW("null", null_completion_is_done, IA, "amp_completion_is_done: the handle is NULL"),
+    ROW("null", null_completion_is_done_out, IA, "amp_completion_is_done: done is NULL"),
+    ROW("null", null_completion_release_is_a_no_op, AMP_OK, NULL),
+    ROW("null", null_extent_view_out, IA, "amp_array_view_create_extent: out is NULL"),
+    ROW("null", null_section_view, IA, "amp_array_view_section: the view is NULL"),
+    ROW("null", null_section_out, IA, "amp_array_view_section: out is NULL"),
+    ROW("null", null_project_view, IA, "amp_array_view_project: the view is NULL"),
+    ROW("null", null_project_out, IA, "amp_array_view_project: out is NULL"),
+    ROW("null", null_view_as_view, IA, "amp_array_view_view_as: the view is NULL"),
+    ROW("null", null_view_as_out, IA, "amp_array_view_view_as: out is NULL"),
+    ROW("null", null_reinterpret_view, IA, "amp_array_view_reinterpret_as: the view is NULL"),
+    ROW("null", null_reinterpret_out, IA, "amp_array_view_reinterpret_as: out is NULL"),
+    ROW("null", null_synchronize_to_view, IA, "amp_array_view_synchronize_to: the view is NULL"),
+    ROW("null", null_synchronize_async_out, IA, "amp_array_view_synchronize_async: out is NULL"),
+    ROW("null", null_synchronize_async_view, IA, "amp_array_view_synchronize: the view is NULL"),
+    ROW("null", null_copy_async_out, IA, "amp_copy_async: out is NULL"),
+    ROW("null", null_copy_async_source, IA, "amp_copy: the source view is NULL"),
+    ROW("null", null_array_from_host_out, IA, "amp_array_create_from_host: out is NULL"),
+    ROW("null", null_array_from_view, IA, "amp_array_create_from_view: the view is NULL"),
+    ROW("null", null_array_from_view_out, IA, "amp_array_create_from_view: out is NULL"),
+    ROW("null", null_array_from_array, IA, "amp_array_create_from_array: the array is NULL"),
+    ROW("null", null_array_from_array_out, IA, "amp_array_create_from_array: out is NULL"),
+    ROW("null", null_array_release_is_a_no_op, AMP_OK, NULL),
+    ROW("null", null_array_getters, AMP_OK, NULL),
+    ROW("null", null_view_of_array, IA, "amp_array_view_create_from_array: the array is NULL"),
+    ROW("null", null_view_of_array_out, IA, "amp_array_view_create_from_array: out is NULL"),
+    ROW("null", null_copy_source_array, IA, "amp_copy: the source array is NULL"),
+    ROW("null", null_copy_destination_view, IA, "amp_copy: the destination view is NULL"),
+    ROW("null", null_copy_source_host, IA, "amp_copy: the source host pointer is NULL"),
+    ROW("null", null_profile_count, IA, "amp_get_profile: count is NULL"),
+    ROW("null", null_profile_entries, IA, "amp_get_profile: entries is NULL"),
+    ROW("null", null_struct_desc, IA, "amp_struct_register: desc is NULL"),
+    ROW("null", null_struct_out, IA, "amp_struct_register: out is NULL"),
+    ROW("null", null_struct_name, IA, "amp_struct_register: desc->name is NULL"),
+    ROW("null", null_struct_members, IA,
+        "amp_struct_register: struct two has 2 members, and desc->members is NULL"),
+    ROW("null", null_struct_member_name, IA,
+        "amp_struct_register: member 0 of struct one has a NULL name"),
+    ROW("null", null_struct_member_type, IA,
+        "amp_struct_register: member 'a' of struct one has a NULL type"),
+    ROW("null", null_texture_data, IA, "amp_texture_create: data is NULL"),
+    ROW("null", null_texture_out, IA, "amp_texture_create: out is NULL"),
+    ROW("null", null_texture_release_is_a_no_op, AMP_OK, NULL),
+    ROW("null", null_texture_getters, AMP_OK, NULL),
+    ROW("null", null_texture_copy_to_host, IA, "amp_texture_copy_to_host: the texture is NULL"),
+    ROW("null", null_texture_copy_to_host_dst, IA,
+        "amp_texture_copy_to_host: the host pointer is NULL"),
+    ROW("null", null_texture_copy_from_host, IA, "amp_texture_copy_from_host: the texture is NULL"),
+    ROW("null", null_texture_copy_from_host_src, IA,
+        "amp_texture_copy_from_host: the host pointer is NULL"),
+    ROW("null", null_texture_transfers, IA, "amp_texture_get_transfers: the texture is NULL"),
+    ROW("null", null_texture_transfers_out, IA, "amp_texture_get_transfers: out is NULL"),
+    ROW("null", null_texture_captured, IA, "texture 'none' is NULL"),
+    ROW("null", null_error_callback_switches_it_off, AMP_OK, NULL),
 
     /* Zero, negative and out-of-range extents, of each rank. */
     ROW("extent", view_extent_1d_zero, IA, "dimension 0 of the extent is 0"),
@@ -1767,6 +2334,16 @@ static const bad_case table[] = {
            "'scale' is double", device_lacks_double),
     ROW_IF("type", double_in_body_without_fp64, AMP_ERROR_UNSUPPORTED_FEATURE, "uses double",
            device_lacks_double),
+    ROW("type", member_of_an_int_view, KB, "is not a structure or union"),
+    ROW("type", member_the_struct_lacks, KB, "no member named 'c'"),
+    ROW("type", int_stored_into_a_struct_element, KB, "incompatible type 'int'"),
+    ROW("type", struct_element_stored_into_an_int_view, KB, "incompatible type"),
+    ROW_IF("type", atomic_on_a_double_view, KB, "did not compile", device_has_fp64),
+    ROW("type", atomic_on_a_float_member, KB, "did not compile"),
+    ROW("type", compare_exchange_on_a_float_view, KB, "did not compile"),
+    ROW("type", sample_of_an_int_texture, KB, "amp_sample_needs_a_float_texture"),
+    ROW("type", two_channel_texel_read_as_an_int, KB, "int2"),
+    ROW("type", channel_of_a_one_channel_texture, KB, "is not a structure or union"),
 
     /* Tiles. */
     ROW("tile", tile_not_dividing_1d, ICD, "the extent 10 is not divisible by the tile 4"),
@@ -1951,6 +2528,13 @@ static void cleanup_and_check(const bad_case *c)
                      amp_status_name(st), amp_last_error());
     }
     F.narrays = 0;
+    for (int i = F.ntextures - 1; i >= 0; i--) {
+        amp_status st = amp_texture_release(F.textures[i]);
+        if (st != AMP_OK)
+            fail_msg("%s: releasing the case's texture %d gave %s: %s", c->name, i,
+                     amp_status_name(st), amp_last_error());
+    }
+    F.ntextures = 0;
     if (F.mapped)
         munmap(F.mapped, F.mapped_bytes);
     F.mapped = NULL;

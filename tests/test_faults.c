@@ -24,6 +24,13 @@
  * the rest of the check. CL_OUT_OF_RESOURCES is tried at every call;
  * CL_MEM_OBJECT_ALLOCATION_FAILURE at the calls that allocate or move
  * memory, and CL_INVALID_COMMAND_QUEUE at those that use a queue.
+ *
+ * A device that cannot allocate is C++ AMP's out_of_memory: every call
+ * failing with CL_MEM_OBJECT_ALLOCATION_FAILURE (at clCreateBuffer, or at
+ * a transfer, where drivers that allocate lazily report it) must give
+ * AMP_ERROR_OUT_OF_MEMORY, with a message that says how many bytes could
+ * not be allocated; and where the call allocates, for what: the view by
+ * its name, or the array.
  */
 #include <stdlib.h>
 
@@ -342,6 +349,13 @@ static long stride(void)
     return k > 0 ? k : 1;
 }
 
+/* A check of the status and message a fault gave, beyond the checks every
+ * fault has; into why, what is wrong. Set by the test that needs it. */
+typedef int (*status_check)(const char *call, amp_status st, const char *msg, char *why,
+                            size_t size);
+static status_check check_status;
+static int allocations_named; /* faults at calls that allocate that named what */
+
 /* The work with the nth call failing with code, from a fresh library; then
  * again without a fault. Fails the test with the reason when a check does
  * not hold. */
@@ -365,6 +379,9 @@ static enum outcome one_fault(long n, cl_int code)
     if (st != AMP_OK && amp_last_error()[0] == '\0')
         fail_msg("call %ld (%s) failing with %s: %s returned %s with no message", n, call,
                  err_cl_name(code), w.failed_step, amp_status_name(st));
+    if (check_status && check_status(call, st, amp_last_error(), why, sizeof why))
+        fail_msg("call %ld (%s) failing with %s: %s returned %s: %s", n, call, err_cl_name(code),
+                 st != AMP_OK ? w.failed_step : "no call failed", amp_status_name(st), why);
     int wrong = finish_after_failure(&w, why, sizeof why) ||
                 check_host(&w, out == RECOVERED, why, sizeof why);
     if (wrong)
@@ -428,6 +445,7 @@ static void count_calls(const char *mode_name, int disk_cache)
 static void every_call_fails(cl_int code)
 {
     assert_true(ncalls > 0);
+    check_status = NULL;
     if (stride() > 1)
         print_message("every %ld-th call only (under valgrind, or FAULT_STRIDE)\n", stride());
     for (long n = 1; n <= ncalls; n += stride())
@@ -455,7 +473,63 @@ static void from_disk_cache_every_call_fails(void **state)
 
 static int allocates_or_moves(const char *call)
 {
-    return call && strstr(call, "Buffer") != NULL;
+    return call && (strstr(call, "Buffer") != NULL || strstr(call, "Image") != NULL);
+}
+
+/* The calls that allocate device memory: buffers and images. */
+static int allocates(const char *call)
+{
+    return call && (strcmp(call, "clCreateBuffer") == 0 || strcmp(call, "clCreateSubBuffer") == 0 ||
+                    strncmp(call, "clCreateImage", 13) == 0);
+}
+
+/* CL_MEM_OBJECT_ALLOCATION_FAILURE from any call is AMP_ERROR_OUT_OF_MEMORY,
+ * and the message says "<what> needs <n> bytes on <device>", n the size of
+ * one of the work's views or arrays; where the call allocates, <what> names
+ * the view ("View 'a'") or says it is an array. */
+static int out_of_memory_named(const char *call, amp_status st, const char *msg, char *why,
+                               size_t size)
+{
+    static const size_t sizes[] = {sizeof(int[6]), sizeof(int[9]), sizeof(int[16]),
+                                   sizeof(int[64])};
+    if (st != AMP_ERROR_OUT_OF_MEMORY) {
+        snprintf(why, size, "expected AMP_ERROR_OUT_OF_MEMORY: %s", msg);
+        return 1;
+    }
+    const char *needs = strstr(msg, " needs ");
+    unsigned long long bytes = 0;
+    char on[4] = "";
+    if (!needs || sscanf(needs, " needs %llu bytes %3s", &bytes, on) != 2 ||
+        strcmp(on, "on") != 0) {
+        snprintf(why, size, "the message does not say how many bytes could not be allocated: %s",
+                 msg);
+        return 1;
+    }
+    int known = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        known |= bytes == sizes[i];
+    if (!known) {
+        snprintf(why, size, "%llu bytes is the size of none of the work's views or arrays: %s",
+                 bytes, msg);
+        return 1;
+    }
+    if (!allocates(call))
+        return 0;
+    /* What needed the memory: the text before " needs". */
+    char what[128];
+    size_t len = (size_t)(needs - msg) < sizeof what - 1 ? (size_t)(needs - msg) : sizeof what - 1;
+    memcpy(what, msg, len);
+    what[len] = '\0';
+    const char *name = strstr(what, "View '");
+    int named = name && name[6] != '\'' && strchr(name + 6, '\'') != NULL &&
+                strstr(what, "(unnamed)") == NULL;
+    if (!named && !strstr(what, "array")) {
+        snprintf(why, size, "the message does not name what could not be allocated (\"%s\"): %s",
+                 what, msg);
+        return 1;
+    }
+    allocations_named++;
+    return 0;
 }
 
 static int uses_a_queue(const char *call)
@@ -464,15 +538,19 @@ static int uses_a_queue(const char *call)
                     strcmp(call, "clFlush") == 0);
 }
 
-/* The calls of one kind, every stride-th of them, failing with code. */
-static void calls_of_a_kind_fail(int (*kind)(const char *), const char *what, cl_int code)
+/* The calls of one kind, every stride-th of them, failing with code; each
+ * fault's status and message checked by check too, unless it is NULL. */
+static void calls_of_a_kind_fail(int (*kind)(const char *), const char *what, cl_int code,
+                                 status_check check)
 {
     int seen = 0, tried = 0;
+    check_status = check;
     for (long n = 1; n <= ncalls; n++)
         if (kind(call_names[n]) && seen++ % stride() == 0) {
             one_fault(n, code);
             tried++;
         }
+    check_status = NULL;
     print_message("%s: %d of the %d calls that %s, failing with %s\n", mode, tried, seen, what,
                   err_cl_name(code));
     assert_true(seen > 5 && tried > 0);
@@ -482,13 +560,17 @@ static void memory_calls_fail_with_allocation_failure(void **state)
 {
     (void)state;
     calls_of_a_kind_fail(allocates_or_moves, "allocate or move memory",
-                         CL_MEM_OBJECT_ALLOCATION_FAILURE);
+                         CL_MEM_OBJECT_ALLOCATION_FAILURE, out_of_memory_named);
+    print_message("%s: each gave AMP_ERROR_OUT_OF_MEMORY and the bytes it needed; the %d at calls"
+                  " that allocate named the view or the array\n",
+                  mode, allocations_named);
+    assert_true(allocations_named > 0);
 }
 
 static void queue_calls_fail_with_invalid_queue(void **state)
 {
     (void)state;
-    calls_of_a_kind_fail(uses_a_queue, "use a queue", CL_INVALID_COMMAND_QUEUE);
+    calls_of_a_kind_fail(uses_a_queue, "use a queue", CL_INVALID_COMMAND_QUEUE, NULL);
 }
 
 static int teardown(void **state)
