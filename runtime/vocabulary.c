@@ -82,7 +82,22 @@ enum { ATOMICS, FENCES, FAST_MATH, PRECISE_MATH, GROUPS };
 static const char *const group_heading[GROUPS] = {
     "\n/* Atomics, as C++ AMP names them: on int and unsigned in __global or\n"
     "   tile_static memory, returning the old value; atomic_exchange also takes\n"
-    "   float. Some OpenCL headers define these names for OpenCL 2.0: ours win. */\n",
+    "   float. Some OpenCL headers define these names for OpenCL 2.0: ours win. */\n"
+    "/* OpenCL's atomics take a pointer to any element with only a warning,\n"
+    "   and would change the first bytes of a struct: the operand's type is\n"
+    "   checked (the overloads are declared only, for sizeof), and any other\n"
+    "   element stops the build with an error that names it, on its line. */\n"
+    "char __attribute__((overloadable)) amp_atomic_operand(volatile __global int *);\n"
+    "char __attribute__((overloadable)) amp_atomic_operand(volatile __global uint *);\n"
+    "char __attribute__((overloadable)) amp_atomic_operand(volatile __local int *);\n"
+    "char __attribute__((overloadable)) amp_atomic_operand(volatile __local uint *);\n"
+    "char __attribute__((overloadable)) amp_atomic_operand(volatile __global float *);\n"
+    "char __attribute__((overloadable)) amp_atomic_operand(volatile __local float *);\n"
+    "int __attribute__((overloadable)) amp_atomic_operand(const volatile __global void *);\n"
+    "int __attribute__((overloadable)) amp_atomic_operand(const volatile __local void *);\n"
+    "#define AMP_ATOMIC_OPERAND(p) \\\n"
+    "    ((void)sizeof(struct { char atomic_on_an_element_that_is_not_int_unsigned_or_float \\\n"
+    "                            [sizeof(amp_atomic_operand(p)) == 1 ? 1 : -1]; }), (p))\n",
     "\n/* Memory fences without a barrier (C++ AMP's free fence functions). */\n",
     "\n/* fast_math: native_ built-ins where OpenCL has them (faster, less precise). */\n"
     "#define AMP_SINCOS_FAST(x, s, c) (*(s) = native_sin(x), *(c) = native_cos(x))\n",
@@ -98,16 +113,16 @@ typedef struct vocab_entry {
 } vocab_entry;
 
 static const vocab_entry entries[] = {
-    {ATOMICS, "atomic_fetch_add", "#undef atomic_fetch_add\n#define atomic_fetch_add(p, v) atomic_add((p), (v))\n"},
-    {ATOMICS, "atomic_fetch_sub", "#undef atomic_fetch_sub\n#define atomic_fetch_sub(p, v) atomic_sub((p), (v))\n"},
-    {ATOMICS, "atomic_fetch_inc", "#undef atomic_fetch_inc\n#define atomic_fetch_inc(p) atomic_inc(p)\n"},
-    {ATOMICS, "atomic_fetch_dec", "#undef atomic_fetch_dec\n#define atomic_fetch_dec(p) atomic_dec(p)\n"},
-    {ATOMICS, "atomic_fetch_max", "#undef atomic_fetch_max\n#define atomic_fetch_max(p, v) atomic_max((p), (v))\n"},
-    {ATOMICS, "atomic_fetch_min", "#undef atomic_fetch_min\n#define atomic_fetch_min(p, v) atomic_min((p), (v))\n"},
-    {ATOMICS, "atomic_fetch_and", "#undef atomic_fetch_and\n#define atomic_fetch_and(p, v) atomic_and((p), (v))\n"},
-    {ATOMICS, "atomic_fetch_or", "#undef atomic_fetch_or\n#define atomic_fetch_or(p, v) atomic_or((p), (v))\n"},
-    {ATOMICS, "atomic_fetch_xor", "#undef atomic_fetch_xor\n#define atomic_fetch_xor(p, v) atomic_xor((p), (v))\n"},
-    {ATOMICS, "atomic_exchange", "#undef atomic_exchange\n#define atomic_exchange(p, v) atomic_xchg((p), (v))\n"},
+    {ATOMICS, "atomic_fetch_add", "#undef atomic_fetch_add\n#define atomic_fetch_add(p, v) atomic_add(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_sub", "#undef atomic_fetch_sub\n#define atomic_fetch_sub(p, v) atomic_sub(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_inc", "#undef atomic_fetch_inc\n#define atomic_fetch_inc(p) atomic_inc(AMP_ATOMIC_OPERAND(p))\n"},
+    {ATOMICS, "atomic_fetch_dec", "#undef atomic_fetch_dec\n#define atomic_fetch_dec(p) atomic_dec(AMP_ATOMIC_OPERAND(p))\n"},
+    {ATOMICS, "atomic_fetch_max", "#undef atomic_fetch_max\n#define atomic_fetch_max(p, v) atomic_max(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_min", "#undef atomic_fetch_min\n#define atomic_fetch_min(p, v) atomic_min(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_and", "#undef atomic_fetch_and\n#define atomic_fetch_and(p, v) atomic_and(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_or", "#undef atomic_fetch_or\n#define atomic_fetch_or(p, v) atomic_or(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_xor", "#undef atomic_fetch_xor\n#define atomic_fetch_xor(p, v) atomic_xor(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_exchange", "#undef atomic_exchange\n#define atomic_exchange(p, v) atomic_xchg(AMP_ATOMIC_OPERAND(p), (v))\n"},
     {ATOMICS, "atomic_compare_exchange",
      "/* Swap in v if *p equals *expected; else store *p's value in *expected.\n"
      "   Returns whether it swapped. expected must point at a private variable. */\n"
@@ -120,7 +135,7 @@ static const vocab_entry entries[] = {
      "#undef atomic_compare_exchange\n"
      "#define atomic_compare_exchange(p, expected, v) \\\n"
      "    amp_compare_exchange_result((__private int *)(expected), \\\n"
-     "                                (int)atomic_cmpxchg((p), *(expected), (v)))\n"},
+     "                                (int)atomic_cmpxchg(AMP_ATOMIC_OPERAND(p), *(expected), (v)))\n"},
     {FENCES, "all_memory_fence",
      "#define all_memory_fence(barrier) mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)\n"},
     {FENCES, "global_memory_fence", "#define global_memory_fence(barrier) mem_fence(CLK_GLOBAL_MEM_FENCE)\n"},

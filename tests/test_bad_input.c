@@ -1235,6 +1235,20 @@ static amp_status atomic_on_a_float_member(void)
     return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(p), { atomic_fetch_add(&p(i[0]).b, 1.0f); });
 }
 
+static amp_status atomic_on_a_struct_element(void)
+{
+    amp_array_view *p = view_of(pair_type(), amp_extent_1d(N / 2), F.ints);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(p), { atomic_fetch_add(&p(i[0]), 1); });
+}
+
+static amp_status exchange_on_a_double_view(void)
+{
+    amp_array_view *d = view_of(AMP_DOUBLE, amp_extent_1d(N / 2), F.doubles);
+    expect_line(__LINE__ + 1);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(d), { atomic_exchange(&d(i[0]), 1.0); });
+}
+
 static amp_status compare_exchange_on_a_float_view(void)
 {
     amp_array_view *f = view_of(AMP_FLOAT, amp_extent_1d(N), F.floats);
@@ -2341,6 +2355,10 @@ static const bad_case table[] = {
     ROW_IF("type", atomic_on_a_double_view, KB, "did not compile", device_has_fp64),
     ROW("type", atomic_on_a_float_member, KB, "did not compile"),
     ROW("type", compare_exchange_on_a_float_view, KB, "did not compile"),
+    ROW("type", atomic_on_a_struct_element, KB,
+        "atomic_on_an_element_that_is_not_int_unsigned_or_float"),
+    ROW_IF("type", exchange_on_a_double_view, KB,
+           "atomic_on_an_element_that_is_not_int_unsigned_or_float", device_has_fp64),
     ROW("type", sample_of_an_int_texture, KB, "amp_sample_needs_a_float_texture"),
     ROW("type", two_channel_texel_read_as_an_int, KB, "int2"),
     ROW("type", channel_of_a_one_channel_texture, KB, "is not a structure or union"),
