@@ -129,6 +129,22 @@ int bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_sourc
     return map->placed > 0;
 }
 
+/* Whether where[0..n) names path: all of it, or its last component alone
+ * (Oclgrind names the file of a #line directive without its folder). */
+static int names_file(const char *where, size_t n, const char *path)
+{
+    size_t len = strlen(path);
+    if (n >= len && memcmp(where + n - len, path, len) == 0)
+        return 1;
+    const char *base = strrchr(path, '/');
+    if (!base)
+        return 0;
+    base++;
+    len = strlen(base);
+    return len > 0 && n >= len && memcmp(where + n - len, base, len) == 0 &&
+           (n == len || where[n - len - 1] == '/');
+}
+
 /* A body from a file is in the generated source as written, after a #line
  * directive. Drivers that honour #line report the file's lines already;
  * others (NVIDIA's) report generated lines, which are the file's lines
@@ -141,9 +157,7 @@ int bl_map_find(const bl_source_map *map, const char *where, size_t where_length
     const cg_kernel *gen = map->gen;
     const amp_kernel_source *src = map->src;
     if (src->from_file) {
-        size_t name_len = strlen(src->file);
-        int honoured = where && where_length >= name_len &&
-                       memcmp(where + where_length - name_len, src->file, name_len) == 0;
+        int honoured = where && names_file(where, where_length, src->file);
         int l = honoured ? gen_line : gen_line - gen->body_line + 1;
         if (l < 1 || l > gen->body_lines)
             return 0;
