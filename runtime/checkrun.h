@@ -14,11 +14,26 @@
  * read what Oclgrind found while it ran. Each distinct problem (a data race,
  * a barrier not every thread reached, an access out of bounds, an OpenCL
  * API error) is printed on stderr once, at the user's line with a caret,
- * with how many times it happened. Returns AMP_OK when there were none,
+ * with how many times it happened; an access outside a view's extent names
+ * the view, its extent, and the index and thread of the first such access
+ * there. Returns AMP_OK when there were none,
  * AMP_ERROR_KERNEL_CHECK with the same text as the message when there
  * were, or the status of a failed clFinish or unreadable log. Expects the
  * runtime lock to be held and AMP_CHECK to be installed.
  */
 amp_status chk_after_run(cl_command_queue queue, const kc_entry *e, const amp_kernel_source *src);
+
+/*
+ * Before a checked kernel e is queued on queue (of context): give it a
+ * zeroed record where its accessors describe each access outside a view's
+ * extent (codegen.h), which chk_after_run() reads to name the view, the
+ * index and the thread. Does nothing for a kernel without views. Returns
+ * AMP_OK, or the status of the failed OpenCL call. Expects the runtime lock
+ * to be held.
+ */
+amp_status chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e);
+
+/* Release the record (at amp_shutdown, before the contexts go). */
+void chk_shutdown(void);
 
 #endif

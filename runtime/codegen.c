@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coherence.h"
 #include "error.h"
 #include "snippet.h"
 #include "struct_type.h"
@@ -164,6 +165,86 @@ static void texture_accessors(strbuf *sb, const cg_capture *c)
                   n, n, float_coords[c->rank], c->rank == 3 ? ", 0.0f" : "", suffix);
 }
 
+/* AMP_CHECK's accessors, in place of the prelude's (and of a padded
+ * domain's): see codegen.h for the record they fill. */
+static void checked_accessors(strbuf *sb)
+{
+    sb_printf(sb,
+              "\n/* AMP_CHECK: every view access is tested against the view's own extent (a\n"
+              "   section's, not its parent's), with each index computed once. One\n"
+              "   outside it is described in amp_check_record (the first at each line\n"
+              "   and view: site, rank, index as low and high words, extent, thread) and\n"
+              "   lands past the end of the view's device buffer, where the simulator\n"
+              "   reports it at its line. In a padded domain a thread past the original\n"
+              "   extent is sent to the spare element instead, as without AMP_CHECK:\n"
+              "   only its writes are reported, as the race they make there. */\n"
+              "long amp_check_outside(__global int *record, int site, const int *extent, int rank,\n"
+              "                       long spare, int size, int past_extent, long i, long j, long k)\n"
+              "{\n"
+              "    site += past_extent;\n"
+              "    for (int n = 0; n < %d; n++) {\n"
+              "        __global int *slot = record + (site + n) %% %d * %d;\n"
+              "        int old = atomic_cmpxchg(&slot[%d], 0, site);\n"
+              "        if (old == site)\n"
+              "            break;\n"
+              "        if (old != 0)\n"
+              "            continue;\n"
+              "        long index[3] = {i, j, k};\n"
+              "        slot[%d] = rank;\n"
+              "        for (int d = 0; d < 3; d++) {\n"
+              "            slot[%d + 2 * d] = (int)index[d];\n"
+              "            slot[%d + 2 * d] = (int)(index[d] >> 32);\n"
+              "            slot[%d + d] = d < rank ? extent[d] : 0;\n"
+              "            slot[%d + d] = (int)get_global_id(d);\n"
+              "        }\n"
+              "        break;\n"
+              "    }\n"
+              "    if (past_extent)\n"
+              "        return spare;\n"
+              "    /* Past the data and the %d spare bytes after it, whatever the size. */\n"
+              "    return spare + %d / size + 2;\n"
+              "}\n",
+              CG_CHECK_SLOTS, CG_CHECK_SLOTS, CG_CHECK_WORDS, CG_REC_SITE, CG_REC_RANK,
+              CG_REC_INDEX, CG_REC_INDEX + 1, CG_REC_EXTENT, CG_REC_THREAD, COH_SPARE_BYTES,
+              COH_SPARE_BYTES);
+    sb_append(sb,
+              "#define AMP_CHECK_ARGS \\\n"
+              "    __global int *record, int site, const int *extent, long spare, int size, int past_extent\n"
+              "long amp_checked_1(AMP_CHECK_ARGS, long i)\n"
+              "{\n"
+              "    if (i >= 0 && i < extent[0])\n"
+              "        return i;\n"
+              "    return amp_check_outside(record, site, extent, 1, spare, size, past_extent, i, 0, 0);\n"
+              "}\n"
+              "long amp_checked_2(AMP_CHECK_ARGS, long stride0, long i, long j)\n"
+              "{\n"
+              "    if (i >= 0 && i < extent[0] && j >= 0 && j < extent[1])\n"
+              "        return i * stride0 + j;\n"
+              "    return amp_check_outside(record, site, extent, 2, spare, size, past_extent, i, j, 0);\n"
+              "}\n"
+              "long amp_checked_3(AMP_CHECK_ARGS, long stride0, long stride1, long i, long j, long k)\n"
+              "{\n"
+              "    if (i >= 0 && i < extent[0] && j >= 0 && j < extent[1] && k >= 0 && k < extent[2])\n"
+              "        return i * stride0 + j * stride1 + k;\n"
+              "    return amp_check_outside(record, site, extent, 3, spare, size, past_extent, i, j, k);\n"
+              "}\n");
+    /* __LINE__ of a macro is the line of the body where the accessor is
+     * used, the line the simulator reports. */
+    sb_printf(sb,
+              "#define AMP_CHECK_SITE(v) amp_check_record, (__LINE__ * %d + AMP_VIEW_##v) * 2 + 1, v##_extent, \\\n"
+              "    (long)amp_##v##_spare, (int)sizeof(*amp_##v##_ptr), amp_past_extent\n",
+              AMP_MAX_CAPTURES);
+    sb_append(sb,
+              "#undef AMP_ELEMENT_1\n"
+              "#undef AMP_ELEMENT_2\n"
+              "#undef AMP_ELEMENT_3\n"
+              "#define AMP_ELEMENT_1(v, i) amp_##v##_ptr[amp_checked_1(AMP_CHECK_SITE(v), amp_index_1(i))]\n"
+              "#define AMP_ELEMENT_2(v, i, j) \\\n"
+              "    amp_##v##_ptr[amp_checked_2(AMP_CHECK_SITE(v), amp_##v##_stride0, (i), (j))]\n"
+              "#define AMP_ELEMENT_3(v, i, j, k) \\\n"
+              "    amp_##v##_ptr[amp_checked_3(AMP_CHECK_SITE(v), amp_##v##_stride0, amp_##v##_stride1, (i), (j), (k))]\n");
+}
+
 /* Every name the kernel will declare must be an identifier, and unique. */
 static amp_status check_names(const cg_spec *spec)
 {
@@ -212,6 +293,8 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     const char *ix = src->index_name;
     strbuf sb = STRBUF_INIT;
     memset(out, 0, sizeof *out);
+    out->rank = spec->rank;
+    out->check_arg = -1;
 
     amp_status names = check_names(spec);
     if (names != AMP_OK)
@@ -228,6 +311,24 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
             snip_may_write(src->body, src->body_length, c->name))
             out->written_mask |= 1u << i;
     }
+    /* Under AMP_CHECK: the names of the views, for the reports. */
+    int checked = 0;
+    if (spec->checked) {
+        strbuf names_sb = STRBUF_INIT;
+        for (int i = 0; i < spec->ncaptures; i++)
+            if (spec->captures[i].kind == AMP_CAPTURE_VIEW) {
+                sb_append_n(&names_sb, spec->captures[i].name, strlen(spec->captures[i].name) + 1);
+                out->nviews++;
+            }
+        checked = out->nviews > 0;
+        if (checked && !(out->view_names = sb_take(&names_sb))) {
+            cg_kernel_free(out);
+            return err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory generating a kernel.");
+        }
+        sb_free(&names_sb);
+    }
+    /* Checked accessors need the spare offset as a padded domain's do. */
+    int spare = spec->guarded || checked;
 
     /* Header: what this kernel is and where it came from. */
     sb_printf(&sb, "/*\n * Kernel %s, generated by the amp runtime\n", name);
@@ -241,6 +342,8 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     } else {
         sb_append(&sb, "not tiled.\n");
     }
+    if (checked)
+        sb_append(&sb, " * Checked (AMP_CHECK): every view access is tested against the view's extent.\n");
     if (spec->ncaptures > 0)
         sb_append(&sb, " * Captures:\n");
     for (int i = 0; i < spec->ncaptures; i++)
@@ -278,7 +381,9 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                   "} amp_tiled_index;\n",
                   spec->rank, spec->rank, spec->rank, spec->rank, spec->rank);
     }
-    if (spec->guarded)
+    if (checked)
+        checked_accessors(&sb);
+    else if (spec->guarded)
         sb_append(&sb, "\n/* A padded domain: an access outside the view's extent (as a thread past\n"
                        "   the original extent makes) lands on a spare element past the data,\n"
                        "   so it can never touch memory outside the view. Any thread may still\n"
@@ -324,6 +429,7 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         any_constant = 1;
         sb_printf(&sb, "#define %s %lld\n", c->name, c->constant);
     }
+    int nview = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_VIEW)
@@ -334,6 +440,8 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         sb_printf(&sb, " is an element of view %s. */\n", c->name);
         sb_printf(&sb, "#define %s(...) AMP_ACCESS_%d(%s, __VA_ARGS__)\n", c->name, c->rank,
                   c->name);
+        if (checked)
+            sb_printf(&sb, "#define AMP_VIEW_%s %d\n", c->name, nview++);
     }
     int any_texture = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
@@ -364,17 +472,19 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         sb_printf(&sb, "__attribute__((reqd_work_group_size(%d, %d, %d)))\n", wg[0], wg[1], wg[2]);
     }
     sb_printf(&sb, "void %s(\n", name);
-    int nparams = 0;
+    int nparams = 0, nargs = 0; /* groups of parameters, and OpenCL's arguments */
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind == AMP_CAPTURE_VIEW) {
             if (nparams++)
                 sb_append(&sb, ",\n");
-            view_params(&sb, c, (out->written_mask >> i) & 1u, spec->guarded);
+            view_params(&sb, c, (out->written_mask >> i) & 1u, spare);
+            nargs += 2 + spare + (c->rank - 1) + c->rank;
         } else if (c->kind == AMP_CAPTURE_SCALAR) {
             if (nparams++)
                 sb_append(&sb, ",\n");
             sb_printf(&sb, "    const %s %s", elem_cl_name(c->type), c->name);
+            nargs++;
         } else if (c->kind == AMP_CAPTURE_TEXTURE) {
             if (nparams++)
                 sb_append(&sb, ",\n");
@@ -382,6 +492,7 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                       tex_image_type_name((tex_image_kind)c->image_kind), c->name);
             for (int d = 0; d < c->rank; d++)
                 sb_printf(&sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
+            nargs += 1 + c->rank;
         }
     }
     if (!spec->tiled || spec->guarded) {
@@ -391,7 +502,14 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
             else
                 sb_append(&sb, "    ");
             sb_printf(&sb, "const int amp_domain%d", d);
+            nargs++;
         }
+    }
+    if (checked) {
+        /* Last, so that the other arguments keep their places. */
+        sb_append(&sb, ",\n    __global int *amp_check_record");
+        out->check_arg = nargs++;
+        nparams++;
     }
     if (nparams == 0)
         sb_append(&sb, "    void");
@@ -462,6 +580,14 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         if (spec->guarded)
             sb_append(&sb, "    /* A padded domain: threads past the extent still run and meet at\n"
                            "       barriers; accesses outside a view land on a spare element. */\n");
+        if (checked && spec->guarded) {
+            sb_append(&sb, "    const int amp_past_extent = ");
+            for (int d = 0; d < spec->rank; d++)
+                sb_printf(&sb, "%s%s.global[%d] >= amp_domain%d", d ? " || " : "", ix, d, d);
+            sb_append(&sb, ";\n");
+        } else if (checked) {
+            sb_append(&sb, "    const int amp_past_extent = 0;\n");
+        }
     } else {
         sb_printf(&sb, "    int %s[%d];\n", ix, spec->rank);
         index_setup(&sb, ix, "", "get_global_id", spec->rank);
@@ -470,6 +596,8 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         for (int d = 0; d < spec->rank; d++)
             sb_printf(&sb, "%s%s[%d] >= amp_domain%d", d ? " || " : "", ix, d, d);
         sb_append(&sb, ")\n        return;\n");
+        if (checked)
+            sb_append(&sb, "    const int amp_past_extent = 0;\n");
     }
 
     sb_printf(&sb, "\n    /* The body, from %s:%d. */\n", src->file, src->line);
@@ -502,6 +630,8 @@ void cg_kernel_free(cg_kernel *k)
     free(k->source);
     free(k->body_tokens);
     free(k->hoisted_tokens);
+    free(k->view_names);
+    k->view_names = NULL;
     k->source = NULL;
     k->body_tokens = NULL;
     k->hoisted_tokens = NULL;

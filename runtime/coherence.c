@@ -18,11 +18,6 @@
 #include "error.h"
 #include "runtime.h"
 
-/* Device buffers have this many spare bytes past the data: threads past the
- * extent of a padded domain are sent there (codegen.c, AMP_AT), whatever
- * the element type. They are never copied. */
-#define COH_SPARE_BYTES 64
-
 struct coh_copy {
     coh_copy *next;
     amp_accelerator *acc;

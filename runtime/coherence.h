@@ -24,6 +24,13 @@
 #include "amp/transfer.h"
 #include "ranges.h"
 
+/* Device buffers have this many spare bytes past the data: threads past the
+ * extent of a padded domain are sent there (codegen.c), whatever the
+ * element type. They are never copied. Under AMP_CHECK an access
+ * outside a view is sent past them, out of the buffer, where the simulator
+ * reports it. */
+#define COH_SPARE_BYTES 64
+
 typedef struct coh_copy coh_copy;
 typedef struct coh_source coh_source;
 

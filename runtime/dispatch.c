@@ -140,6 +140,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     spec->rank = c->extent.rank;
     spec->tiled = c->tiled;
     spec->guarded = c->guarded;
+    spec->checked = ock_installed();
     for (int d = 0; d < AMP_MAX_RANK; d++)
         spec->tile[d] = c->tiled && d < c->extent.rank ? c->tile[d] : 0;
     spec->fp64 = acc->fp64;
@@ -189,7 +190,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                 spec->wide = 1;
             /* Buffer, offset (and spare offset), strides, extent. */
             arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
-            offsets += (size_t)v->extent.rank + (size_t)c->guarded;
+            offsets += (size_t)v->extent.rank + (size_t)(c->guarded || spec->checked);
         } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
             const amp_texture *t = cap->value.texture;
             if (!t || !tex_is_live(t))
@@ -322,7 +323,7 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
             if (st == AMP_OK)
                 st = set_off_arg(e, &arg, spec->wide, v->offset, cap->name);
             /* The spare element is the one past the data source's end. */
-            if (st == AMP_OK && spec->guarded)
+            if (st == AMP_OK && (spec->guarded || spec->checked))
                 st = set_off_arg(e, &arg, spec->wide,
                                  (int64_t)(coh_source_bytes(v->src) / amp_elem_size(v->type)) -
                                      v->offset,
@@ -474,6 +475,8 @@ static amp_status run(call *c)
         coh_global_stats(&before);
     if (st == AMP_OK)
         st = bind_and_ready(c, &spec, e);
+    if (st == AMP_OK && ock_installed())
+        st = chk_before_run(acc->context, c->av->queue, e);
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;

@@ -63,7 +63,7 @@ static int spec_words(const cg_spec *s, int64_t *w)
     w[n++] = s->tile[0];
     w[n++] = s->tile[1];
     w[n++] = s->tile[2];
-    w[n++] = s->wide | s->fp64 << 1 | s->guarded << 2;
+    w[n++] = s->wide | s->fp64 << 1 | s->guarded << 2 | s->checked << 3;
     w[n++] = s->ncaptures;
     w[n++] = (int64_t)s->source->body_length;
     w[n++] = (int64_t)(uintptr_t)s->source->index_name;

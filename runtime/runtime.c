@@ -10,6 +10,7 @@
 
 #include "accel.h"
 #include "amp/amp.h"
+#include "checkrun.h"
 #include "coherence.h"
 #include "diskcache.h"
 #include "error.h"
@@ -119,6 +120,7 @@ void amp_shutdown(void)
     coh_drop_all_device_copies();
     tex_drop_all_device_memory();
     kc_clear();
+    chk_shutdown();
     dc_reset();
     acc_shutdown();
     rt_unlock();

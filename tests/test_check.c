@@ -152,7 +152,7 @@ static void a_barrier_in_a_branch_is_reported(void **state)
     assert_amp_ok(amp_array_view_release(matrix));
 }
 
-/* Reading past a view's end. */
+/* Reading far past a view's end, past its buffer too. */
 static void an_access_out_of_bounds_is_reported(void **state)
 {
     (void)state;
@@ -167,6 +167,183 @@ static void an_access_out_of_bounds_is_reported(void **state)
     });
     assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
     assert_reported_at("out of bounds", "OUT OF BOUNDS");
+    assert_amp_ok(amp_array_view_release(in));
+    assert_amp_ok(amp_array_view_release(out));
+}
+
+/* Assert that the last error holds text. */
+static void assert_message_has(const char *text)
+{
+    if (!strstr(amp_last_error(), text))
+        fail_msg("the report lacks \"%s\":\n%s", text, amp_last_error());
+}
+
+/* The spare bytes past a buffer's data used to hide this: one element past
+ * the end, read by the last thread only. */
+static void one_past_the_end_of_a_view_is_reported(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    enum { LEN = 16 };
+    float a_data[LEN], out_data[LEN];
+    for (int i = 0; i < LEN; i++)
+        a_data[i] = (float)i;
+    amp_array_view *a, *out;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(LEN), a_data, &a));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(LEN), out_data, &out));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(LEN), idx, AMP_CAPTURE(a, out), {
+        out(idx) = a(idx[0] + 1); /* ONE PAST THE END */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "ONE PAST THE END");
+    assert_message_has("view 'a' read at index (16), outside its extent (16), by thread (15)");
+    assert_amp_ok(amp_array_view_release(a));
+    assert_amp_ok(amp_array_view_release(out));
+}
+
+/* A section's extent is its own: the elements of its parent around it are
+ * in the same buffer, and still outside the section. */
+static void outside_a_section_inside_its_parent_is_reported(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *parent, *part, *out;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N * N), data, &parent));
+    assert_amp_ok(amp_array_view_section(parent, amp_index_1d(4), amp_extent_1d(N), &part));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), averages_data, &out));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(part, out), {
+        out(idx) = part(idx[0] + 4); /* PAST THE SECTION */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "PAST THE SECTION");
+    /* Threads 4 to 7 read past it: the first is named. */
+    assert_message_has("view 'part' read at index (8), outside its extent (8) (4 times; the first"
+                       " by thread (4))");
+    assert_amp_ok(amp_array_view_release(part));
+    assert_amp_ok(amp_array_view_release(parent));
+    assert_amp_ok(amp_array_view_release(out));
+}
+
+/* In a matrix, a column past the end of a row is the next row's first
+ * element, inside the buffer. */
+static void a_column_past_the_end_of_a_row_is_reported(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix, *out;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), averages_data, &out));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(N, N), idx, AMP_CAPTURE(matrix, out), {
+        out(idx) = matrix(idx[0], idx[1] + 1); /* NEXT ROW */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "NEXT ROW");
+    assert_message_has("view 'matrix' read at index (0, 8), outside its extent (8, 8) (8 times;"
+                       " the first by thread (0, 7))");
+    assert_amp_ok(amp_array_view_release(matrix));
+    assert_amp_ok(amp_array_view_release(out));
+}
+
+/* A write before a section's first element: reported, and its parent's
+ * element there keeps its value. */
+static void a_write_outside_a_section_is_reported_and_dropped(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *parent, *part;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &parent));
+    assert_amp_ok(amp_array_view_section(parent, amp_index_2d(2, 2), amp_extent_2d(4, 4), &part));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), idx, AMP_CAPTURE(part), {
+        if (idx[1] == 0)
+            part(idx[0], idx[1] - 1) = -1; /* WRITE BEFORE THE ROW */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "WRITE BEFORE THE ROW");
+    assert_message_has("view 'part' written at index (0, -1), outside its extent (4, 4) (4 times;"
+                       " the first by thread (0, 0))");
+    assert_amp_ok(amp_array_view_release(part));
+    assert_amp_ok(amp_array_view_synchronize(parent));
+    for (int i = 0; i < N * N; i++)
+        assert_true(data[i] == (float)i);
+    assert_amp_ok(amp_array_view_release(parent));
+}
+
+/* Every index inside the section: no report, and the right answer. */
+static void a_correct_kernel_over_a_section_is_silent(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *parent, *part, *out;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &parent));
+    assert_amp_ok(amp_array_view_section(parent, amp_index_2d(1, 2), amp_extent_2d(3, 5), &part));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(3, 5), averages_data, &out));
+    /* Each element plus its mirror image in the section. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 5), idx, AMP_CAPTURE(part, out), {
+        out(idx) = part(idx) + part(part_extent[0] - 1 - idx[0], part_extent[1] - 1 - idx[1]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(out));
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 5; c++)
+            assert_true(averages_data[r * 5 + c] ==
+                        (float)((1 + r) * N + 2 + c) + (float)((3 - r) * N + 6 - c));
+    assert_amp_ok(amp_array_view_release(out));
+    assert_amp_ok(amp_array_view_release(part));
+    assert_amp_ok(amp_array_view_release(parent));
+}
+
+/* In a padded domain the threads past the original extent are the
+ * runtime's: they may read outside a view (an unspecified value), as the
+ * transpose sample's do, and their writes there are dropped. Reads are not
+ * reported; writes are, as the race they make on the one spare element.
+ * A thread inside the extent gets no such pass. */
+static void a_padded_domain_reports_writes_past_the_extent(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    enum { LEN = 6 };
+    int in_data[LEN] = {10, 11, 12, 13, 14, 15}, out_data[LEN] = {0};
+    amp_array_view *in, *out;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(LEN), in_data, &in));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(LEN), out_data, &out));
+    amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(LEN), 4));
+    /* Threads 6 and 7 read past the end, unguarded, and write nothing. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(in, out), {
+        int value = in(t_idx.global) + 1;
+        if (t_idx.global[0] < out_extent[0])
+            out(t_idx.global) = value;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(out));
+    for (int i = 0; i < LEN; i++)
+        assert_int_equal(out_data[i], 11 + i);
+
+    /* Threads 6 and 7 write past the end. */
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(in, out), {
+        out(t_idx.global[0]) = in(t_idx.global) + 1; /* PADDED, UNGUARDED */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("data race", "PADDED, UNGUARDED");
+    assert_message_has("threads past the extent of the padded domain access view 'out' outside"
+                       " its extent (6), the first at index (6) by thread (6)");
+    assert_message_has("Guard the write");
+
+    /* Thread 5 is inside the extent, and reads in(6). */
+    st = AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(in, out), {
+        if (t_idx.global[0] < in_extent[0])
+            out(t_idx.global[0]) = in(t_idx.global[0] + 1); /* PADDED, INSIDE */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "PADDED, INSIDE");
+    assert_message_has("view 'in' read at index (6), outside its extent (6), by thread (5)");
     assert_amp_ok(amp_array_view_release(in));
     assert_amp_ok(amp_array_view_release(out));
 }
@@ -210,6 +387,12 @@ int main(void)
         cmocka_unit_test(a_missing_barrier_is_a_race),
         cmocka_unit_test(a_barrier_in_a_branch_is_reported),
         cmocka_unit_test(an_access_out_of_bounds_is_reported),
+        cmocka_unit_test(one_past_the_end_of_a_view_is_reported),
+        cmocka_unit_test(outside_a_section_inside_its_parent_is_reported),
+        cmocka_unit_test(a_column_past_the_end_of_a_row_is_reported),
+        cmocka_unit_test(a_write_outside_a_section_is_reported_and_dropped),
+        cmocka_unit_test(a_correct_kernel_over_a_section_is_silent),
+        cmocka_unit_test(a_padded_domain_reports_writes_past_the_extent),
         cmocka_unit_test(a_correct_tiled_kernel_is_silent),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
