@@ -307,6 +307,19 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
 {
     cl_uint arg = 0;
     amp_status st = AMP_OK;
+    /* Every view's device memory first: making it ready may create a
+     * buffer, and a new buffer can get the handle of one released before.
+     * The remembered arguments are forgotten whenever buffers were made
+     * (the epoch), so that such a handle is set again, not taken for the
+     * old one; that check must come after the last buffer is made. */
+    cl_mem mems[AMP_MAX_CAPTURES] = {0};
+    for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW) {
+            rg_box box = view_box(cap->value.view);
+            st = coh_device_ready(cap->value.view->src, c->av, &box, cap->name, &mems[i]);
+        }
+    }
     if (e->args_epoch != coh_mem_epoch()) {
         memset(e->args, 0, sizeof e->args);
         e->args_epoch = coh_mem_epoch();
@@ -315,11 +328,7 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
         const amp_capture *cap = &c->captures.items[i];
         if (cap->kind == AMP_CAPTURE_VIEW) {
             amp_array_view *v = cap->value.view;
-            cl_mem mem = NULL;
-            rg_box box = view_box(v);
-            st = coh_device_ready(v->src, c->av, &box, cap->name, &mem);
-            if (st == AMP_OK)
-                st = set_arg(e, &arg, sizeof mem, &mem, cap->name);
+            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
             if (st == AMP_OK)
                 st = set_off_arg(e, &arg, spec->wide, v->offset, cap->name);
             /* The spare element is the one past the data source's end. */

@@ -300,6 +300,33 @@ static void a_correct_kernel_over_a_section_is_silent(void **state)
     assert_amp_ok(amp_array_view_release(parent));
 }
 
+/* One call site, run on a view, then on a new view over the same memory
+ * after the first was released: the new view's buffer may get the old
+ * one's handle, and the kernel must still be given it (it was once not,
+ * and the simulator read the released buffer: bitonic_sort under
+ * AMP_CHECK). */
+static amp_status add_one(amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(N * N), idx, AMP_CAPTURE(v), { v(idx) += 1.0f; });
+}
+
+static void a_view_made_again_over_the_same_memory_is_given_to_the_kernel(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    for (int round = 1; round <= 4; round++) {
+        amp_array_view *v;
+        assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N * N), data, &v));
+        assert_amp_ok(add_one(v));
+        assert_amp_ok(add_one(v));
+        assert_amp_ok(amp_array_view_release(v));
+        assert_true(data[0] == (float)(2 * round));
+        assert_true(data[N * N - 1] == (float)(N * N - 1 + 2 * round));
+    }
+}
+
 /* In a padded domain the threads past the original extent are the
  * runtime's: they may read outside a view (an unspecified value), as the
  * transpose sample's do, and their writes there are dropped. Reads are not
@@ -394,6 +421,7 @@ int main(void)
         cmocka_unit_test(a_correct_kernel_over_a_section_is_silent),
         cmocka_unit_test(a_padded_domain_reports_writes_past_the_extent),
         cmocka_unit_test(a_correct_tiled_kernel_is_silent),
+        cmocka_unit_test(a_view_made_again_over_the_same_memory_is_given_to_the_kernel),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
