@@ -188,14 +188,22 @@ void coh_mem_made(void)
  * report CL_MEM_OBJECT_ALLOCATION_FAILURE from an enqueue. The message
  * names what needed the memory (the view by its capture name, else an
  * array or a view), and how much, in the same words wherever it failed. */
+/* What needs the memory, for a message: arrays have no name of their own. */
+static void memory_owner(const coh_source *src, const char *label, char *who, size_t size)
+{
+    if (src->home)
+        snprintf(who, size, "An array");
+    else if (label)
+        snprintf(who, size, "View '%s'", label);
+    else
+        snprintf(who, size, "A view");
+}
+
 static amp_status device_memory_failed(const coh_source *src, const char *label,
                                        const amp_accelerator *acc, cl_int rc, const char *call)
 {
     char who[96];
-    if (label)
-        snprintf(who, sizeof who, "View '%s'", label);
-    else
-        snprintf(who, sizeof who, "%s", src->home ? "An array" : "A view");
+    memory_owner(src, label, who, sizeof who);
     return err_set(AMP_ERROR_OUT_OF_MEMORY,
                    "%s needs %zu bytes on %s, which has %llu bytes of memory (%s from %s). Use"
                    " smaller views or another accelerator.",
@@ -220,12 +228,13 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     if ((uint64_t)src->bytes + COH_SPARE_BYTES > acc->max_alloc) {
         rg_free(&c->stale);
         free(c);
+        char who[96];
+        memory_owner(src, label, who, sizeof who);
         return err_set(AMP_ERROR_OUT_OF_MEMORY,
-                       "View '%s' needs %zu bytes on %s, which allocates at most %llu bytes at"
-                       " once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use smaller views, or split the"
-                       " data into parts of at most that size.",
-                       label ? label : "(unnamed)", src->bytes, acc->name,
-                       (unsigned long long)acc->max_alloc);
+                       "%s needs %zu bytes on %s, which allocates at most %llu bytes at"
+                       " once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use smaller views or arrays, or"
+                       " split the data into parts of at most that size.",
+                       who, src->bytes, acc->name, (unsigned long long)acc->max_alloc);
     }
     cl_int rc = CL_SUCCESS;
     c->mem = clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,

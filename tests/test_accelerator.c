@@ -277,7 +277,7 @@ static void an_array_over_the_largest_allocation_is_out_of_memory(void **state)
     int rows = (int)(info.max_allocation / (4096 * sizeof(int))) + 1;
     amp_array *a = (amp_array *)&rows;
     char want[160];
-    snprintf(want, sizeof want, "View '(array)' needs %zu bytes on %s", (size_t)rows * 4096 * sizeof(int),
+    snprintf(want, sizeof want, "An array needs %zu bytes on %s", (size_t)rows * 4096 * sizeof(int),
              info.description);
     assert_amp_fails(amp_array_create(AMP_INT, amp_extent_2d(rows, 4096), NULL, &a),
                      AMP_ERROR_OUT_OF_MEMORY, want);
