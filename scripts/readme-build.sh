@@ -5,15 +5,21 @@
 # README's first example, whole) and run it. The commands are read from
 # README.md, so that the test fails when they stop working.
 #   scripts/readme-build.sh --lib=LIBAMP --work=DIR [--cc=CC] [--cflags=FLAGS]
-#                           [--generator=G]
+#                           [--generator=G] [-DVAR=VALUE ...]
+# -D options go to the CMake project: where this build found its
+# dependencies (CMAKE_PREFIX_PATH and the like, as scripts/gpu-run.sh sets
+# them on a machine where they were unpacked rather than installed).
 # What is changed in them: /path/to/amp becomes this tree, the library's
 # path the one of this build (LIBAMP), and CFLAGS are added to cc and to the
 # CMake project (the sanitizer flags of build-asan, which its library needs).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=cc cflags="" lib="" work="" generator=Ninja
+defines=()
 for a in "$@"; do
   case "$a" in
+    -D*=) ;;  # a variable this build left empty
+    -D*) defines+=("$a") ;;
     --cc=*) cc=${a#--cc=} ;;
     --cflags=*) cflags=${a#--cflags=} ;;
     --lib=*) lib=${a#--lib=} ;;
@@ -62,7 +68,7 @@ cp "$root/tests/docs/my_program.c" "$work/cmake/"
 } > "$work/cmake/CMakeLists.txt"
 cat "$work/cmake/CMakeLists.txt"
 cmake -S "$work/cmake" -B "$work/cmake/build" -G "$generator" -DCMAKE_C_COMPILER="$cc" \
-  "-DCMAKE_C_FLAGS=$cflags" >/dev/null
+  "-DCMAKE_C_FLAGS=$cflags" "${defines[@]}" >/dev/null
 cmake --build "$work/cmake/build" >/dev/null
 "$work/cmake/build/my_program"
 echo "both built and ran"

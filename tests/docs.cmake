@@ -66,6 +66,8 @@ set_tests_properties(api_index_catches_gaps PROPERTIES LABELS "docs")
 add_test(NAME readme_build
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/readme-build.sh
           "--cc=${CMAKE_C_COMPILER}" "--cflags=${CMAKE_C_FLAGS}" "--lib=$<TARGET_FILE:amp>"
-          "--work=${CMAKE_CURRENT_BINARY_DIR}/readme-build" "--generator=${CMAKE_GENERATOR}")
+          "--work=${CMAKE_CURRENT_BINARY_DIR}/readme-build" "--generator=${CMAKE_GENERATOR}"
+          "-DCMAKE_PREFIX_PATH=${CMAKE_PREFIX_PATH}" "-DCMAKE_INCLUDE_PATH=${CMAKE_INCLUDE_PATH}"
+          "-DCMAKE_LIBRARY_PATH=${CMAKE_LIBRARY_PATH}")
 set_tests_properties(readme_build PROPERTIES LABELS "docs" TIMEOUT 600
   ENVIRONMENT "AMP_CACHE_DIR=${PROJECT_BINARY_DIR}/amp-cache")
