@@ -20,15 +20,6 @@
 
 #include "accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
-
 /* 65536 x 32769 = 2^31 + 2^16 elements. */
 #define ROWS 65536
 #define COLS 32769

@@ -16,15 +16,6 @@
 
 #include "test_util.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
-
 /* AddressSanitizer keeps freed memory in quarantine (256 MiB) and valgrind
  * keeps its own queue of freed blocks, so resident memory says nothing about
  * leaks there; their own leak checks do, at exit. */

@@ -15,6 +15,18 @@
 
 #include <amp/amp.h>
 
+/* RUNNING_ON_VALGRIND: nonzero under valgrind, where long tests do less
+ * (PoCL runs kernels in the process, on valgrind's simulated CPU); 0 where
+ * valgrind's header is not installed. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 /* Assert a call succeeded, showing the library's message when it did not. */
 #define assert_amp_ok(call)                                                                        \
     do {                                                                                           \
