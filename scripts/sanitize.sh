@@ -26,7 +26,9 @@ cmake --build build-asan
 # google/sanitizers#1322); without the interception it still scans every
 # thread's static TLS, where the library keeps its per-thread message.
 # use_sigaltstack=0: when PoCL compiles a kernel on a thread, LLVM installs
-# an alternate signal stack of its own there, from malloc; at that thread's
+# an alternate signal stack of its own there, from malloc, if the one there
+# is smaller than it wants (64 KiB + SIGSTKSZ, which grows with the CPU's
+# signal frame: seen on a 2-core AMD EPYC, not on a Xeon); at that thread's
 # exit ASan unmaps whatever alternate stack is installed, as if it were the
 # one ASan made, and aborts ("unable to unmap", test_threads, whose threads
 # compile kernels). Without its own alternate stack ASan unmaps none; a
