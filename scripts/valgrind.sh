@@ -157,7 +157,8 @@ pass() {
         # 77 is the suite's skip code (CTest's SKIP_RETURN_CODE): the program
         # found nothing to run here, such as large_view without a GPU. Memcheck
         # exits 99 on an error, so 77 with clean reports is the program's own.
-        printf '%-36s skipped: %s\n' "$name" "$(tail -1 "$log")"
+        why=$(tail -1 "$log")
+        printf '%-36s skipped: %s\n' "$name" "${why#skipped: }"
       else
         touch "$logs/failed"
         { printf '%-36s FAILED %5ds (exit %d; output in %s)\n' "$name" "$took" "$rc" "$log"
