@@ -331,7 +331,7 @@ amp_status chk_after_run(cl_command_queue queue, const kc_entry *e, const amp_ke
     const cg_kernel *gen = e->generated;
     cl_int words[CHK_RECORD_INTS];
     const cl_int *recorded = NULL;
-    if (gen && gen->check_arg >= 0 && record &&
+    if (gen && gen->nviews > 0 && record &&
         clapi.EnqueueReadBuffer(queue, record, CL_TRUE, 0, sizeof words, words, 0, NULL, NULL) ==
             CL_SUCCESS)
         recorded = words;
@@ -378,10 +378,11 @@ amp_status chk_after_run(cl_command_queue queue, const kc_entry *e, const amp_ke
     return st;
 }
 
-amp_status chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e)
+amp_status chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e,
+                          cl_uint arg)
 {
     const cg_kernel *gen = e->generated;
-    if (!gen || gen->check_arg < 0)
+    if (!gen || gen->nviews == 0)
         return AMP_OK;
     if (record && record_context != context)
         chk_shutdown();
@@ -397,7 +398,7 @@ amp_status chk_before_run(cl_context context, cl_command_queue queue, const kc_e
     rc = clapi.EnqueueWriteBuffer(queue, record, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
     if (rc != CL_SUCCESS)
         return err_cl(rc, "clEnqueueWriteBuffer", "Clearing AMP_CHECK's record of accesses outside views");
-    rc = clapi.SetKernelArg(e->kernel, (cl_uint)gen->check_arg, sizeof record, &record);
+    rc = clapi.SetKernelArg(e->kernel, arg, sizeof record, &record);
     if (rc != CL_SUCCESS)
         return err_cl(rc, "clSetKernelArg", "Passing AMP_CHECK's record of accesses outside views");
     return AMP_OK;

@@ -24,14 +24,15 @@
 amp_status chk_after_run(cl_command_queue queue, const kc_entry *e, const amp_kernel_source *src);
 
 /*
- * Before a checked kernel e is queued on queue (of context): give it a
- * zeroed record where its accessors describe each access outside a view's
- * extent (codegen.h), which chk_after_run() reads to name the view, the
- * index and the thread. Does nothing for a kernel without views. Returns
- * AMP_OK, or the status of the failed OpenCL call. Expects the runtime lock
- * to be held.
+ * Before a checked kernel e is queued on queue (of context): give it, as
+ * argument arg (the one after all the others), a zeroed record where its
+ * accessors describe each access outside a view's extent (codegen.h), which
+ * chk_after_run() reads to name the view, the index and the thread. Does
+ * nothing for a kernel without views. Returns AMP_OK, or the status of the
+ * failed OpenCL call. Expects the runtime lock to be held.
  */
-amp_status chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e);
+amp_status chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e,
+                          cl_uint arg);
 
 /* Release the record (at amp_shutdown, before the contexts go). */
 void chk_shutdown(void);

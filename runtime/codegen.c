@@ -294,7 +294,6 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
     strbuf sb = STRBUF_INIT;
     memset(out, 0, sizeof *out);
     out->rank = spec->rank;
-    out->check_arg = -1;
 
     amp_status names = check_names(spec);
     if (names != AMP_OK)
@@ -472,19 +471,17 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
         sb_printf(&sb, "__attribute__((reqd_work_group_size(%d, %d, %d)))\n", wg[0], wg[1], wg[2]);
     }
     sb_printf(&sb, "void %s(\n", name);
-    int nparams = 0, nargs = 0; /* groups of parameters, and OpenCL's arguments */
+    int nparams = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind == AMP_CAPTURE_VIEW) {
             if (nparams++)
                 sb_append(&sb, ",\n");
             view_params(&sb, c, (out->written_mask >> i) & 1u, spare);
-            nargs += 2 + spare + (c->rank - 1) + c->rank;
         } else if (c->kind == AMP_CAPTURE_SCALAR) {
             if (nparams++)
                 sb_append(&sb, ",\n");
             sb_printf(&sb, "    const %s %s", elem_cl_name(c->type), c->name);
-            nargs++;
         } else if (c->kind == AMP_CAPTURE_TEXTURE) {
             if (nparams++)
                 sb_append(&sb, ",\n");
@@ -492,7 +489,6 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
                       tex_image_type_name((tex_image_kind)c->image_kind), c->name);
             for (int d = 0; d < c->rank; d++)
                 sb_printf(&sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
-            nargs += 1 + c->rank;
         }
     }
     if (!spec->tiled || spec->guarded) {
@@ -502,13 +498,12 @@ amp_status cg_generate(const cg_spec *spec, const char *name, cg_kernel *out)
             else
                 sb_append(&sb, "    ");
             sb_printf(&sb, "const int amp_domain%d", d);
-            nargs++;
         }
     }
     if (checked) {
-        /* Last, so that the other arguments keep their places. */
+        /* Last, so that the other arguments keep their places; the dispatch
+         * passes it after them. */
         sb_append(&sb, ",\n    __global int *amp_check_record");
-        out->check_arg = nargs++;
         nparams++;
     }
     if (nparams == 0)

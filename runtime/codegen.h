@@ -64,8 +64,8 @@ typedef struct cg_kernel {
     char *source;          /* the whole OpenCL C program */
     uint32_t written_mask; /* bit i: capture i is a view the body may write */
     int rank;              /* the domain's */
-    int check_arg;         /* the index of the record argument (above), or -1 */
-    int nviews;            /* under AMP_CHECK: how many views the kernel captures */
+    int nviews;            /* under AMP_CHECK: how many views the kernel captures (then
+                              it takes the record above, after its other arguments) */
     char *view_names;      /* and their names, each ending in a NUL, in order */
     int body_line;         /* the generated line where the body starts */
     int body_lines;        /* how many lines the laid-out body has */

@@ -183,11 +183,6 @@ void coh_mem_made(void)
     mem_epoch++;
 }
 
-/* The device could not allocate src's memory: at clCreateBuffer, or at
- * the first transfer for drivers that allocate lazily (NVIDIA's), which
- * report CL_MEM_OBJECT_ALLOCATION_FAILURE from an enqueue. The message
- * names what needed the memory (the view by its capture name, else an
- * array or a view), and how much, in the same words wherever it failed. */
 /* What needs the memory, for a message: arrays have no name of their own. */
 static void memory_owner(const coh_source *src, const char *label, char *who, size_t size)
 {
@@ -199,6 +194,11 @@ static void memory_owner(const coh_source *src, const char *label, char *who, si
         snprintf(who, size, "A view");
 }
 
+/* The device could not allocate src's memory: at clCreateBuffer, or at
+ * the first transfer for drivers that allocate lazily (NVIDIA's), which
+ * report CL_MEM_OBJECT_ALLOCATION_FAILURE from an enqueue. The message
+ * names what needed the memory (the view by its capture name, else an
+ * array or a view), and how much, in the same words wherever it failed. */
 static amp_status device_memory_failed(const coh_source *src, const char *label,
                                        const amp_accelerator *acc, cl_int rc, const char *call)
 {

@@ -167,10 +167,11 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         g->kind = cap->kind;
         if (cap->kind == AMP_CAPTURE_VIEW) {
             const amp_array_view *v = cap->value.view;
-            if (array_stand_in(v))
+            const char *array_state = array_stand_in(v);
+            if (array_state)
                 return err_set(AMP_ERROR_INVALID_ARGUMENT,
                                "parallel_for_each at %s:%d: array '%s' is %s.", k->file, k->line,
-                               name, array_stand_in(v));
+                               name, array_state);
             if (!v || !view_is_live(v))
                 return err_set(AMP_ERROR_INVALID_ARGUMENT,
                                "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
@@ -303,7 +304,9 @@ static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t val
     return set_arg(e, index, sizeof v, &v, what);
 }
 
-static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e)
+/* Make the captured views current on the device and set the kernel's
+ * arguments; *nargs is set to how many there are. */
+static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e, cl_uint *nargs)
 {
     cl_uint arg = 0;
     amp_status st = AMP_OK;
@@ -366,6 +369,7 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
             cl_int dim = c->guarded ? c->original.dims[d] : c->extent.dims[d];
             st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
         }
+    *nargs = arg;
     return st;
 }
 
@@ -482,10 +486,11 @@ static amp_status run(call *c)
     int profiling = prof_on();
     if (profiling)
         coh_global_stats(&before);
+    cl_uint nargs = 0;
     if (st == AMP_OK)
-        st = bind_and_ready(c, &spec, e);
-    if (st == AMP_OK && ock_installed())
-        st = chk_before_run(acc->context, c->av->queue, e);
+        st = bind_and_ready(c, &spec, e, &nargs);
+    if (st == AMP_OK && spec.checked)
+        st = chk_before_run(acc->context, c->av->queue, e, nargs);
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
