@@ -159,17 +159,16 @@ static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
     return (bench_now() - t0) / n;
 }
 
-/* One raw launch and its wait; with_args as in raw_round(). */
-static void raw_once(raw_kernel *r, int with_args)
+static double amp_round(const bench_options *o, amp_array_view *v, int n, int wait_each)
 {
-    size_t global = ELEMS, local = GROUP;
-    if ((with_args && set_args(r) != CL_SUCCESS) ||
-        clEnqueueNDRangeKernel(r->cl.queue, r->kernel, 1, NULL, &global, &local, 0, NULL, NULL) !=
-            CL_SUCCESS ||
-        clFinish(r->cl.queue) != CL_SUCCESS) {
-        fprintf(stderr, "raw OpenCL: a launch failed\n");
-        exit(EXIT_FAILURE);
+    double t0 = bench_now();
+    for (int i = 0; i < n; i++) {
+        bench_check(bench_tiny_kernel(v), "tiny kernel");
+        if (wait_each)
+            bench_check(amp_accelerator_view_wait(o->av), "wait");
     }
+    bench_check(amp_accelerator_view_wait(o->av), "wait");
+    return (bench_now() - t0) / n;
 }
 
 /* n launches with a wait each, of each of the three sides (amp, raw, raw
@@ -182,6 +181,13 @@ static void raw_once(raw_kernel *r, int with_args)
  * raw sides share one, and a program that waits after each launch
  * launches on one queue. */
 #define BLOCK 25
+/* One side's round: seconds per launch of n launches with a wait each. */
+static double side_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int side,
+                         int n)
+{
+    return side == 0 ? amp_round(o, v, n, 1) : raw_round(r, n, 1, side == 2);
+}
+
 static void paired_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int n,
                          double per_launch[3])
 {
@@ -189,38 +195,13 @@ static void paired_round(const bench_options *o, amp_array_view *v, raw_kernel *
     for (int b = 0; b < n / BLOCK; b++)
         for (int k = 0; k < 3; k++) {
             int side = (b + k) % 3;
-            if (side == 0) {
-                bench_check(bench_tiny_kernel(v), "tiny kernel");
-                bench_check(amp_accelerator_view_wait(o->av), "wait");
-            } else {
-                raw_once(r, side == 2);
-            }
-            double t0 = bench_now();
-            for (int i = 0; i < BLOCK; i++) {
-                if (side == 0) {
-                    bench_check(bench_tiny_kernel(v), "tiny kernel");
-                    bench_check(amp_accelerator_view_wait(o->av), "wait");
-                } else {
-                    raw_once(r, side == 2);
-                }
-            }
-            sum[side] += bench_now() - t0;
+            side_round(o, v, r, side, 1); /* untimed: the queue's switch */
+            sum[side] += side_round(o, v, r, side, BLOCK) * BLOCK;
         }
     for (int k = 0; k < 3; k++)
         per_launch[k] = sum[k] / (n / BLOCK * BLOCK);
 }
 
-static double amp_round(const bench_options *o, amp_array_view *v, int n, int wait_each)
-{
-    double t0 = bench_now();
-    for (int i = 0; i < n; i++) {
-        bench_check(bench_tiny_kernel(v), "tiny kernel");
-        if (wait_each)
-            bench_check(amp_accelerator_view_wait(o->av), "wait");
-    }
-    bench_check(amp_accelerator_view_wait(o->av), "wait");
-    return (bench_now() - t0) / n;
-}
 
 void bench_dispatch(const bench_options *o)
 {
