@@ -20,7 +20,7 @@
 
 #include <amp/amp.h>
 
-#include "accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
+#include "device/accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
 
 #define ROWS 65536
 #define COLS 32784

@@ -3,7 +3,7 @@
  * choosing one through AMP_DEVICE; the error model: each of C++ AMP's
  * exception cases provoked on purpose (through the real device where PoCL
  * can, else through a property of the accelerator set for the test or the
- * clapi fault table), and the error callback.
+ * amp__clapi fault table), and the error callback.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -11,8 +11,8 @@
 
 #include "test_util.h"
 
-#include "accel.h"
-#include "clapi.h"
+#include "device/accel.h"
+#include "core/clapi.h"
 
 /* Each test starts from a fresh runtime, so that the default is chosen
  * again under the environment the test sets. */
@@ -21,7 +21,7 @@ static int fresh(void **state)
     (void)state;
     unsetenv("AMP_DEVICE");
     unsetenv("AMP_SPLIT_CPU");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     amp_set_error_callback(NULL, NULL);
     amp_shutdown();
     amp_reset_transfers(); /* the process ledger outlives a shutdown */
@@ -253,10 +253,10 @@ static void no_device_says_how_to_install_pocl(void **state)
 {
     (void)state;
     /* What the ICD loader answers when no platform is installed. */
-    clapi_inject_fault(1, CL_PLATFORM_NOT_FOUND_KHR);
+    amp__clapi_inject_fault(1, CL_PLATFORM_NOT_FOUND_KHR);
     size_t n = 9;
     assert_amp_fails(amp_accelerator_count(&n), AMP_ERROR_NO_DEVICE, "No OpenCL device was found");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     assert_int_equal(n, 0);
     assert_non_null(strstr(amp_last_error(), "apt-get install pocl-opencl-icd"));
     amp_accelerator *acc;
@@ -410,10 +410,10 @@ static void a_lost_device_removes_the_accelerator_until_shutdown(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v));
     /* A wait that ends in CL_OUT_OF_RESOURCES: NVIDIA's answer after a
      * kernel aborted. */
-    clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
     assert_amp_fails(amp_accelerator_view_wait(av), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "clFinish failed with CL_OUT_OF_RESOURCES");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     assert_non_null(strstr(amp_last_error(), "is no longer usable"));
     /* From now on, every call on the accelerator says so. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 0; }),
@@ -427,10 +427,10 @@ static void a_lost_device_removes_the_accelerator_until_shutdown(void **state)
     /* A device that is no longer available, seen at a flush. */
     amp_shutdown();
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
-    clapi_inject_fault(1, CL_DEVICE_NOT_AVAILABLE);
+    amp__clapi_inject_fault(1, CL_DEVICE_NOT_AVAILABLE);
     assert_amp_fails(amp_accelerator_view_flush(av), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "clFlush failed with CL_DEVICE_NOT_AVAILABLE");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     assert_amp_ok(amp_accelerator_view_wait(av));
@@ -441,10 +441,10 @@ static void other_opencl_failures_are_runtime_errors(void **state)
     (void)state;
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
-    clapi_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
+    amp__clapi_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
     assert_amp_fails(amp_accelerator_view_flush(av), AMP_ERROR_RUNTIME,
                      "Submitting the queue: clFlush failed with CL_INVALID_COMMAND_QUEUE (-36)");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     /* Not a removal: the view goes on. */
     assert_amp_ok(amp_accelerator_view_wait(av));
 }

@@ -31,7 +31,7 @@
 
 /* Internals, only to ask the device for CL_DEVICE_MAX_MEM_ALLOC_SIZE, which
  * the public accelerator info does not give. */
-#include "accel.h"
+#include "device/accel.h"
 
 /* What a value row returns when the value was not the documented one. */
 #define WRONG_VALUE ((amp_status)1000)

@@ -17,10 +17,10 @@
 
 #include "test_util.h"
 
-#include "accel.h"
-#include "clapi.h"
-#include "diskcache.h"
-#include "sha256.h"
+#include "device/queue.h"
+#include "core/clapi.h"
+#include "kernel/diskcache.h"
+#include "core/sha256.h"
 
 static char test_dir[64];
 
@@ -58,15 +58,15 @@ static int fresh_dir(void **state)
     assert_non_null(mkdtemp(test_dir));
     setenv("AMP_CACHE_DIR", test_dir, 1);
     unsetenv("AMP_CACHE");
-    dc_reset();
+    amp__dc_reset();
     return 0;
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    clapi_inject_fault(0, CL_SUCCESS);
-    dc_reset();
+    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__dc_reset();
     remove_tree(test_dir);
     return 0;
 }
@@ -74,7 +74,7 @@ static int remove_dir(void **state)
 static void key_of(const char *source, dc_key *key)
 {
     dc_key_parts parts = {source, "", "device", "OpenCL 1.2, driver 1", "platform", "0.1.0"};
-    dc_key_from_parts(&parts, key);
+    amp__dc_key_from_parts(&parts, key);
 }
 
 /* Where the cache keeps key's file. */
@@ -146,7 +146,7 @@ static int misses(const dc_key *key)
 {
     unsigned char *bin = (unsigned char *)"not touched";
     size_t size = 99;
-    int hit = dc_load(key, &bin, &size);
+    int hit = amp__dc_load(key, &bin, &size);
     if (hit) {
         free(bin);
         return 0;
@@ -225,15 +225,15 @@ static void sha256_matches_the_fips_vectors(void **state)
     uint8_t d[32];
     char hex[65];
     for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
-        sha256(vectors[i].message, strlen(vectors[i].message), d);
+        amp__sha256(vectors[i].message, strlen(vectors[i].message), d);
         hex_of(d, hex);
         assert_string_equal(hex, vectors[i].digest);
         /* The same, a byte at a time, through the streaming calls. */
         sha256_ctx ctx;
-        sha256_init(&ctx);
+        amp__sha256_init(&ctx);
         for (const char *p = vectors[i].message; *p; p++)
-            sha256_update(&ctx, p, 1);
-        sha256_final(&ctx, d);
+            amp__sha256_update(&ctx, p, 1);
+        amp__sha256_final(&ctx, d);
         hex_of(d, hex);
         assert_string_equal(hex, vectors[i].digest);
     }
@@ -242,18 +242,18 @@ static void sha256_matches_the_fips_vectors(void **state)
     char *a = malloc(1000000);
     assert_non_null(a);
     memset(a, 'a', 1000000);
-    sha256(a, 1000000, d);
+    amp__sha256(a, 1000000, d);
     hex_of(d, hex);
     assert_string_equal(hex, million);
     sha256_ctx ctx;
-    sha256_init(&ctx);
-    sha256_update(&ctx, NULL, 0);
+    amp__sha256_init(&ctx);
+    amp__sha256_update(&ctx, NULL, 0);
     for (size_t done = 0, step = 1; done < 1000000; step = step % 130 + 1) {
         size_t n = 1000000 - done < step ? 1000000 - done : step;
-        sha256_update(&ctx, a + done, n);
+        amp__sha256_update(&ctx, a + done, n);
         done += n;
     }
-    sha256_final(&ctx, d);
+    amp__sha256_final(&ctx, d);
     hex_of(d, hex);
     assert_string_equal(hex, million);
     free(a);
@@ -270,13 +270,13 @@ static void store_then_load_round_trips_and_another_key_misses(void **state)
     unsigned char bin[1000];
     for (size_t i = 0; i < sizeof bin; i++)
         bin[i] = (unsigned char)rng();
-    assert_true(dc_enabled());
+    assert_true(amp__dc_enabled());
     assert_true(misses(&key));
-    dc_store(&key, bin, sizeof bin);
+    amp__dc_store(&key, bin, sizeof bin);
 
     unsigned char *got = NULL;
     size_t size = 0;
-    assert_int_equal(dc_load(&key, &got, &size), 1);
+    assert_int_equal(amp__dc_load(&key, &got, &size), 1);
     assert_int_equal(size, sizeof bin);
     assert_memory_equal(got, bin, sizeof bin);
     free(got);
@@ -300,8 +300,8 @@ static void store_then_load_round_trips_and_another_key_misses(void **state)
 
     /* Storing again replaces the binary; nothing else is left behind. */
     bin[0] ^= 1;
-    dc_store(&key, bin, sizeof bin);
-    assert_int_equal(dc_load(&key, &got, &size), 1);
+    amp__dc_store(&key, bin, sizeof bin);
+    assert_int_equal(amp__dc_load(&key, &got, &size), 1);
     assert_memory_equal(got, bin, sizeof bin);
     free(got);
     assert_int_equal(entries(), 1);
@@ -309,8 +309,8 @@ static void store_then_load_round_trips_and_another_key_misses(void **state)
     /* Nothing is stored for an empty binary or for the "no key". */
     dc_key none;
     memset(&none, 0, sizeof none);
-    dc_store(&none, bin, sizeof bin);
-    dc_store(&other, bin, 0);
+    amp__dc_store(&none, bin, sizeof bin);
+    amp__dc_store(&other, bin, 0);
     assert_int_equal(entries(), 1);
     assert_true(misses(&none));
 }
@@ -323,29 +323,29 @@ static void key_changes_with_every_input(void **state)
     dc_key_parts base = {"source", "-DX=1", "device", "OpenCL 1.2, driver 1", "platform",
                          "0.1.0"};
     dc_key k0, k;
-    dc_key_from_parts(&base, &k0);
+    amp__dc_key_from_parts(&base, &k0);
     const char **fields[] = {&base.source,   &base.options,       &base.device_name,
                              &base.versions, &base.platform_name, &base.library_version};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const char *kept = *fields[i];
         *fields[i] = "changed";
-        dc_key_from_parts(&base, &k);
+        amp__dc_key_from_parts(&base, &k);
         assert_memory_not_equal(k.digest, k0.digest, 32);
         *fields[i] = kept;
     }
     /* The same inputs give the same key. */
-    dc_key_from_parts(&base, &k);
+    amp__dc_key_from_parts(&base, &k);
     assert_memory_equal(k.digest, k0.digest, 32);
     /* Lengths are part of the key: moving a byte across a boundary. */
     dc_key_parts a = {"ab", "c", "", "", "", ""}, b = {"a", "bc", "", "", "", ""};
     dc_key ka, kb;
-    dc_key_from_parts(&a, &ka);
-    dc_key_from_parts(&b, &kb);
+    amp__dc_key_from_parts(&a, &ka);
+    amp__dc_key_from_parts(&b, &kb);
     assert_memory_not_equal(ka.digest, kb.digest, 32);
     /* NULL counts as "". */
     dc_key_parts n1 = {NULL, NULL, "", "", "", ""}, n2 = {"", "", "", "", "", ""};
-    dc_key_from_parts(&n1, &ka);
-    dc_key_from_parts(&n2, &kb);
+    amp__dc_key_from_parts(&n1, &ka);
+    amp__dc_key_from_parts(&n2, &kb);
     assert_memory_equal(ka.digest, kb.digest, 32);
 }
 
@@ -362,27 +362,27 @@ static void device_key_is_the_key_of_its_strings(void **state)
     dc_key_parts parts = {"src", "-DX", acc->name, acc->version, acc->platform_name,
                           AMP_VERSION_STRING};
     dc_key want, got;
-    dc_key_from_parts(&parts, &want);
-    clapi_inject_fault(0, CL_SUCCESS);
-    assert_int_equal(dc_make_key("src", "-DX", acc, &got), 1);
-    assert_int_equal(clapi_calls_counted(), 0);
+    amp__dc_key_from_parts(&parts, &want);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
+    assert_int_equal(amp__dc_make_key("src", "-DX", acc, &got), 1);
+    assert_int_equal(amp__clapi_calls_counted(), 0);
     assert_memory_equal(got.digest, want.digest, 32);
     /* The accelerator's version string holds both versions, so a new
      * driver changes the key. */
     assert_non_null(strstr(acc->version, "driver"));
 
-    /* Source and options reach the key through dc_make_key too. */
+    /* Source and options reach the key through amp__dc_make_key too. */
     dc_key other;
-    assert_int_equal(dc_make_key("src2", "-DX", acc, &other), 1);
+    assert_int_equal(amp__dc_make_key("src2", "-DX", acc, &other), 1);
     assert_memory_not_equal(other.digest, got.digest, 32);
-    assert_int_equal(dc_make_key("src", "-DY", acc, &other), 1);
+    assert_int_equal(amp__dc_make_key("src", "-DY", acc, &other), 1);
     assert_memory_not_equal(other.digest, got.digest, 32);
 
     /* No accelerator gives the "no key", which never hits. */
     dc_key zero;
     memset(&zero, 0, sizeof zero);
     memset(&other, 0xAB, sizeof other);
-    assert_int_equal(dc_make_key("src", "", NULL, &other), 0);
+    assert_int_equal(amp__dc_make_key("src", "", NULL, &other), 0);
     assert_memory_equal(other.digest, zero.digest, 32);
     assert_true(misses(&other));
 }
@@ -396,7 +396,7 @@ static unsigned char *stored_file(const dc_key *key, size_t binary_size, size_t 
     assert_non_null(bin);
     for (size_t i = 0; i < binary_size; i++)
         bin[i] = (unsigned char)rng();
-    dc_store(key, bin, binary_size);
+    amp__dc_store(key, bin, binary_size);
     free(bin);
     char path[256];
     path_of(key, path, sizeof path);
@@ -510,7 +510,7 @@ static void garbage_misses_and_is_removed(void **state)
      * binary is never a program. */
     memset(file + 44, 0, 8);
     file[8] = 1;
-    sha256(key.digest, sizeof key.digest, file + 52);
+    amp__sha256(key.digest, sizeof key.digest, file + 52);
     write_file(path, file, 84);
     assert_true(misses(&key));
     assert_false(exists(path));
@@ -541,11 +541,11 @@ static void links_directories_and_fifos_are_misses_that_do_not_hang(void **state
     /* A directory: a miss; it cannot be unlinked, and that is fine. */
     assert_int_equal(mkdir(path, 0700), 0);
     assert_true(misses(&key));
-    dc_store(&key, (const unsigned char *)"x", 1); /* rename fails: silent */
+    amp__dc_store(&key, (const unsigned char *)"x", 1); /* rename fails: silent */
     assert_int_equal(temp_files(), 0);            /* and cleans up */
     assert_true(misses(&key));
     rmdir(path);
-    assert_true(dc_enabled());
+    assert_true(amp__dc_enabled());
 }
 
 /* ---- The directory ---- */
@@ -557,9 +557,9 @@ static void directory_is_created_owner_only_with_its_parents(void **state)
     snprintf(parent, sizeof parent, "%s/a", test_dir);
     snprintf(nested, sizeof nested, "%s/a/b/cache", test_dir);
     setenv("AMP_CACHE_DIR", nested, 1);
-    dc_reset();
-    assert_true(dc_enabled());
-    assert_string_equal(dc_directory(), nested);
+    amp__dc_reset();
+    assert_true(amp__dc_enabled());
+    assert_string_equal(amp__dc_directory(), nested);
     struct stat st;
     assert_int_equal(stat(nested, &st), 0);
     assert_true(S_ISDIR(st.st_mode));
@@ -569,7 +569,7 @@ static void directory_is_created_owner_only_with_its_parents(void **state)
     /* Files go there. */
     dc_key key;
     key_of("nested", &key);
-    dc_store(&key, (const unsigned char *)"abc", 3);
+    amp__dc_store(&key, (const unsigned char *)"abc", 3);
     assert_false(misses(&key));
 }
 
@@ -583,24 +583,24 @@ static void default_directory_is_xdg_cache_home_then_home(void **state)
 
     setenv("XDG_CACHE_HOME", test_dir, 1);
     setenv("HOME", "/nonexistent-home", 1);
-    dc_reset();
+    amp__dc_reset();
     snprintf(want, sizeof want, "%s/amp", test_dir);
-    assert_string_equal(dc_directory(), want);
+    assert_string_equal(amp__dc_directory(), want);
 
     /* A relative XDG_CACHE_HOME is ignored, as the specification says. */
     setenv("XDG_CACHE_HOME", "relative/path", 1);
     setenv("HOME", test_dir, 1);
-    dc_reset();
+    amp__dc_reset();
     snprintf(want, sizeof want, "%s/.cache/amp", test_dir);
-    assert_string_equal(dc_directory(), want);
+    assert_string_equal(amp__dc_directory(), want);
     unsetenv("XDG_CACHE_HOME");
-    dc_reset();
-    assert_string_equal(dc_directory(), want);
+    amp__dc_reset();
+    assert_string_equal(amp__dc_directory(), want);
 
     /* No home at all: off, quietly. */
     unsetenv("HOME");
-    dc_reset();
-    assert_false(dc_enabled());
+    amp__dc_reset();
+    assert_false(amp__dc_enabled());
 
     if (home)
         setenv("HOME", home, 1);
@@ -614,20 +614,20 @@ static void a_directory_others_can_write_is_refused_with_one_warning(void **stat
 {
     (void)state;
     assert_int_equal(chmod(test_dir, 0777), 0);
-    dc_reset();
+    amp__dc_reset();
     capture_begin();
-    int on = dc_enabled();
+    int on = amp__dc_enabled();
     /* Later calls say nothing more, and touch nothing. */
     dc_key key;
     key_of("refused", &key);
-    dc_store(&key, (const unsigned char *)"abc", 3);
+    amp__dc_store(&key, (const unsigned char *)"abc", 3);
     int missed = misses(&key);
-    int on_again = dc_enabled();
+    int on_again = amp__dc_enabled();
     char *text = capture_end();
     assert_false(on);
     assert_false(on_again);
     assert_true(missed);
-    assert_null(dc_directory());
+    assert_null(amp__dc_directory());
     assert_int_equal(count_lines(text), 1);
     assert_non_null(strstr(text, test_dir));
     assert_non_null(strstr(text, "writable by group or others"));
@@ -636,14 +636,14 @@ static void a_directory_others_can_write_is_refused_with_one_warning(void **stat
 
     /* Group-writable alone is refused as well; owner-only is accepted. */
     assert_int_equal(chmod(test_dir, 0770), 0);
-    dc_reset();
+    amp__dc_reset();
     capture_begin();
-    on = dc_enabled();
+    on = amp__dc_enabled();
     free(capture_end());
     assert_false(on);
     assert_int_equal(chmod(test_dir, 0755), 0);
-    dc_reset();
-    assert_true(dc_enabled());
+    amp__dc_reset();
+    assert_true(amp__dc_enabled());
 }
 
 static void unsafe_reason_checks_type_owner_and_mode(void **state)
@@ -654,21 +654,21 @@ static void unsafe_reason_checks_type_owner_and_mode(void **state)
     uid_t me = geteuid();
     st.st_uid = me;
     st.st_mode = S_IFDIR | 0700;
-    assert_null(dc_unsafe_reason(&st, me, 1));
-    assert_string_equal(dc_unsafe_reason(&st, me, 0), "is not a regular file");
+    assert_null(amp__dc_unsafe_reason(&st, me, 1));
+    assert_string_equal(amp__dc_unsafe_reason(&st, me, 0), "is not a regular file");
     st.st_mode = S_IFREG | 0644;
-    assert_null(dc_unsafe_reason(&st, me, 0));
-    assert_string_equal(dc_unsafe_reason(&st, me, 1), "is not a directory");
+    assert_null(amp__dc_unsafe_reason(&st, me, 0));
+    assert_string_equal(amp__dc_unsafe_reason(&st, me, 1), "is not a directory");
     /* Owned by another user: the case a test cannot make without one. */
     st.st_uid = me + 1;
-    assert_string_equal(dc_unsafe_reason(&st, me, 0), "is owned by another user");
+    assert_string_equal(amp__dc_unsafe_reason(&st, me, 0), "is owned by another user");
     st.st_mode = S_IFDIR | 0700;
-    assert_string_equal(dc_unsafe_reason(&st, me, 1), "is owned by another user");
+    assert_string_equal(amp__dc_unsafe_reason(&st, me, 1), "is owned by another user");
     st.st_uid = me;
     st.st_mode = S_IFREG | 0602;
-    assert_string_equal(dc_unsafe_reason(&st, me, 0), "is writable by group or others");
+    assert_string_equal(amp__dc_unsafe_reason(&st, me, 0), "is writable by group or others");
     st.st_mode = S_IFREG | 0620;
-    assert_string_equal(dc_unsafe_reason(&st, me, 0), "is writable by group or others");
+    assert_string_equal(amp__dc_unsafe_reason(&st, me, 0), "is writable by group or others");
 }
 
 /* The real thing, where the test may give a directory and a file away:
@@ -684,9 +684,9 @@ static void a_directory_or_file_of_another_user_is_refused(void **state)
     const uid_t nobody = 65534;
     /* The directory. */
     assert_int_equal(chown(test_dir, nobody, nobody), 0);
-    dc_reset();
+    amp__dc_reset();
     capture_begin();
-    int on = dc_enabled();
+    int on = amp__dc_enabled();
     char *text = capture_end();
     assert_false(on);
     assert_non_null(strstr(text, test_dir));
@@ -694,20 +694,20 @@ static void a_directory_or_file_of_another_user_is_refused(void **state)
     assert_non_null(strstr(text, "owner uid 65534"));
     free(text);
     assert_int_equal(chown(test_dir, 0, 0), 0);
-    dc_reset();
-    assert_true(dc_enabled());
+    amp__dc_reset();
+    assert_true(amp__dc_enabled());
 
     /* A file in our own directory: never loaded, and left where it is. */
     dc_key key;
     key_of("planted", &key);
     char path[256];
     path_of(&key, path, sizeof path);
-    dc_store(&key, (const unsigned char *)"abc", 3);
+    amp__dc_store(&key, (const unsigned char *)"abc", 3);
     assert_false(misses(&key));
     assert_int_equal(chown(path, nobody, nobody), 0);
     capture_begin();
     int missed = misses(&key);
-    on = dc_enabled();
+    on = amp__dc_enabled();
     text = capture_end();
     assert_true(missed);
     assert_false(on);
@@ -724,11 +724,11 @@ static void a_file_others_can_write_turns_the_cache_off(void **state)
     key_of("shared file", &key);
     char path[256];
     path_of(&key, path, sizeof path);
-    dc_store(&key, (const unsigned char *)"abc", 3);
+    amp__dc_store(&key, (const unsigned char *)"abc", 3);
     assert_int_equal(chmod(path, 0666), 0);
     capture_begin();
     int missed = misses(&key);
-    int on = dc_enabled();
+    int on = amp__dc_enabled();
     char *text = capture_end();
     assert_true(missed);
     assert_false(on);
@@ -748,21 +748,21 @@ static void switches_turn_the_cache_off(void **state)
     key_of("switched", &key);
     for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
         setenv("AMP_CACHE", offs[i], 1);
-        dc_reset();
-        assert_false(dc_enabled());
-        dc_store(&key, (const unsigned char *)"abc", 3);
+        amp__dc_reset();
+        assert_false(amp__dc_enabled());
+        amp__dc_store(&key, (const unsigned char *)"abc", 3);
         assert_int_equal(entries(), 0);
         assert_true(misses(&key));
     }
     setenv("AMP_CACHE", "1", 1);
-    dc_reset();
-    assert_true(dc_enabled());
+    amp__dc_reset();
+    assert_true(amp__dc_enabled());
     unsetenv("AMP_CACHE");
     setenv("AMP_CACHE_DIR", "", 1);
-    dc_reset();
-    assert_false(dc_enabled());
-    assert_null(dc_directory());
-    dc_store(&key, (const unsigned char *)"abc", 3);
+    amp__dc_reset();
+    assert_false(amp__dc_enabled());
+    assert_null(amp__dc_directory());
+    amp__dc_store(&key, (const unsigned char *)"abc", 3);
     assert_int_equal(entries(), 0);
 }
 
@@ -776,9 +776,9 @@ static void an_unusable_directory_fails_silently(void **state)
     snprintf(file, sizeof file, "%s/file", test_dir);
     write_file(file, "x", 1);
     setenv("AMP_CACHE_DIR", blocked, 1);
-    dc_reset();
+    amp__dc_reset();
     capture_begin();
-    int on = dc_enabled();
+    int on = amp__dc_enabled();
     char *text = capture_end();
     assert_false(on);
     assert_int_equal(count_lines(text), 1);
@@ -791,12 +791,12 @@ static void an_unusable_directory_fails_silently(void **state)
     snprintf(readonly, sizeof readonly, "%s/ro", test_dir);
     assert_int_equal(mkdir(readonly, 0500), 0);
     setenv("AMP_CACHE_DIR", readonly, 1);
-    dc_reset();
-    assert_true(dc_enabled());
+    amp__dc_reset();
+    assert_true(amp__dc_enabled());
     dc_key key;
     key_of("read-only", &key);
     capture_begin();
-    dc_store(&key, (const unsigned char *)"abc", 3);
+    amp__dc_store(&key, (const unsigned char *)"abc", 3);
     text = capture_end();
     assert_string_equal(text, ""); /* silent without AMP_TRACE */
     free(text);
@@ -821,17 +821,17 @@ static void race_child(int gate, int who, const dc_key *key)
     char c;
     while (read(gate, &c, 1) < 0 && errno == EINTR)
         ;
-    dc_reset(); /* a process of its own, reading the environment itself */
+    amp__dc_reset(); /* a process of its own, reading the environment itself */
     unsigned char *mine = malloc(RACE_SIZE), *theirs = malloc(RACE_SIZE);
     if (!mine || !theirs)
         _exit(2);
     fill_race(mine, who);
     fill_race(theirs, !who);
     for (int i = 0; i < RACE_ROUNDS; i++) {
-        dc_store(key, mine, RACE_SIZE);
+        amp__dc_store(key, mine, RACE_SIZE);
         unsigned char *got;
         size_t size;
-        if (!dc_load(key, &got, &size))
+        if (!amp__dc_load(key, &got, &size))
             _exit(3);
         if (size != RACE_SIZE || (memcmp(got, mine, size) != 0 && memcmp(got, theirs, size) != 0))
             _exit(4);
@@ -874,7 +874,7 @@ static void two_processes_store_the_same_key_at_once(void **state)
     size_t size;
     fill_race(a, 0);
     fill_race(b, 1);
-    assert_int_equal(dc_load(&key, &got, &size), 1);
+    assert_int_equal(amp__dc_load(&key, &got, &size), 1);
     assert_int_equal(size, RACE_SIZE);
     assert_true(memcmp(got, a, size) == 0 || memcmp(got, b, size) == 0);
     free(got);
@@ -907,25 +907,25 @@ static int cl_env_open(cl_env *env)
     if (amp_accelerator_get_default(&env->acc) != AMP_OK || !env->acc)
         return 0;
     env->device = env->acc->device;
-    env->context = clapi.CreateContext(NULL, 1, &env->device, NULL, NULL, &rc);
+    env->context = amp__clapi.CreateContext(NULL, 1, &env->device, NULL, NULL, &rc);
     assert_non_null(env->context);
-    env->queue = clapi.CreateCommandQueue(env->context, env->device, 0, &rc);
+    env->queue = amp__clapi.CreateCommandQueue(env->context, env->device, 0, &rc);
     assert_non_null(env->queue);
     return 1;
 }
 
 static void cl_env_close(cl_env *env)
 {
-    clapi.ReleaseCommandQueue(env->queue);
-    clapi.ReleaseContext(env->context);
+    amp__clapi.ReleaseCommandQueue(env->queue);
+    amp__clapi.ReleaseContext(env->context);
 }
 
 static cl_program build_from_source(const cl_env *env, const char *options)
 {
     cl_int rc;
-    cl_program prog = clapi.CreateProgramWithSource(env->context, 1, &add_source, NULL, &rc);
+    cl_program prog = amp__clapi.CreateProgramWithSource(env->context, 1, &add_source, NULL, &rc);
     assert_non_null(prog);
-    assert_int_equal(clapi.BuildProgram(prog, 1, &env->device, options, NULL, NULL), CL_SUCCESS);
+    assert_int_equal(amp__clapi.BuildProgram(prog, 1, &env->device, options, NULL, NULL), CL_SUCCESS);
     return prog;
 }
 
@@ -937,25 +937,25 @@ static void check_runs(const cl_env *env, cl_program prog, int step)
     for (int i = 0; i < N; i++)
         data[i] = i;
     cl_int rc;
-    cl_kernel k = clapi.CreateKernel(prog, "add_step", &rc);
+    cl_kernel k = amp__clapi.CreateKernel(prog, "add_step", &rc);
     assert_non_null(k);
-    cl_mem buf = clapi.CreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof data, NULL, &rc);
+    cl_mem buf = amp__clapi.CreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof data, NULL, &rc);
     assert_non_null(buf);
-    assert_int_equal(clapi.EnqueueWriteBuffer(env->queue, buf, CL_TRUE, 0, sizeof data, data, 0,
+    assert_int_equal(amp__clapi.EnqueueWriteBuffer(env->queue, buf, CL_TRUE, 0, sizeof data, data, 0,
                                               NULL, NULL),
                      CL_SUCCESS);
-    assert_int_equal(clapi.SetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
+    assert_int_equal(amp__clapi.SetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
     size_t global = N;
-    assert_int_equal(clapi.EnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, NULL, 0, NULL,
+    assert_int_equal(amp__clapi.EnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, NULL, 0, NULL,
                                                 NULL),
                      CL_SUCCESS);
-    assert_int_equal(clapi.EnqueueReadBuffer(env->queue, buf, CL_TRUE, 0, sizeof data, data, 0,
+    assert_int_equal(amp__clapi.EnqueueReadBuffer(env->queue, buf, CL_TRUE, 0, sizeof data, data, 0,
                                              NULL, NULL),
                      CL_SUCCESS);
     for (int i = 0; i < N; i++)
         assert_int_equal(data[i], i + step);
-    clapi.ReleaseMemObject(buf);
-    clapi.ReleaseKernel(k);
+    amp__clapi.ReleaseMemObject(buf);
+    amp__clapi.ReleaseKernel(k);
 }
 
 static void a_cached_program_binary_builds_and_runs(void **state)
@@ -966,28 +966,28 @@ static void a_cached_program_binary_builds_and_runs(void **state)
         skip();
     const char *options = "-DSTEP=2";
     dc_key key;
-    assert_int_equal(dc_make_key(add_source, options, env.acc, &key), 1);
+    assert_int_equal(amp__dc_make_key(add_source, options, env.acc, &key), 1);
 
     /* First run: a miss, a build from source, a store. */
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     cl_program built = build_from_source(&env, options);
-    dc_store_program(built, &key);
-    clapi.ReleaseProgram(built);
+    amp__dc_store_program(built, &key);
+    amp__clapi.ReleaseProgram(built);
     assert_int_equal(entries(), 1);
 
     /* Next run: the binary, which runs as the source would. */
-    cl_program cached = dc_program_from_cache(env.context, env.device, &key, options);
+    cl_program cached = amp__dc_program_from_cache(env.context, env.device, &key, options);
     assert_non_null(cached);
     check_runs(&env, cached, 2);
-    clapi.ReleaseProgram(cached);
+    amp__clapi.ReleaseProgram(cached);
 
-    /* Off: no program, and dc_store_program makes no OpenCL call. */
+    /* Off: no program, and amp__dc_store_program makes no OpenCL call. */
     setenv("AMP_CACHE", "0", 1);
-    dc_reset();
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
-    clapi_inject_fault(0, CL_SUCCESS);
-    dc_store_program((cl_program)NULL, &key);
-    assert_int_equal(clapi_calls_counted(), 0);
+    amp__dc_reset();
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
+    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__dc_store_program((cl_program)NULL, &key);
+    assert_int_equal(amp__clapi_calls_counted(), 0);
     cl_env_close(&env);
 }
 
@@ -999,12 +999,12 @@ static void a_bad_cached_binary_falls_back_to_null(void **state)
         skip();
     const char *options = "-DSTEP=3";
     dc_key key;
-    assert_int_equal(dc_make_key(add_source, options, env.acc, &key), 1);
+    assert_int_equal(amp__dc_make_key(add_source, options, env.acc, &key), 1);
     char path[256];
     path_of(&key, path, sizeof path);
     cl_program built = build_from_source(&env, options);
-    dc_store_program(built, &key);
-    clapi.ReleaseProgram(built);
+    amp__dc_store_program(built, &key);
+    amp__clapi.ReleaseProgram(built);
     size_t n;
     unsigned char *good = read_file(path, &n);
     assert_true(n > 84);
@@ -1014,7 +1014,7 @@ static void a_bad_cached_binary_falls_back_to_null(void **state)
     memcpy(bad, good, n);
     bad[84 + (n - 84) / 2] ^= 0x40;
     write_file(path, bad, n);
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_false(exists(path));
 
     /* An intact file whose binary the driver rejects: removed. (Long
@@ -1023,41 +1023,41 @@ static void a_bad_cached_binary_falls_back_to_null(void **state)
     unsigned char junk[4096];
     for (size_t i = 0; i < sizeof junk; i++)
         junk[i] = (unsigned char)("not a program binary "[i % 21]);
-    dc_store(&key, junk, sizeof junk);
+    amp__dc_store(&key, junk, sizeof junk);
     assert_true(exists(path));
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_false(exists(path));
 
     /* A failure for want of resources keeps the file; a rejection removes
      * it. The calls: 1 clCreateProgramWithBinary, 2 clBuildProgram. */
     write_file(path, good, n);
-    clapi_inject_fault(2, CL_OUT_OF_RESOURCES);
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
+    amp__clapi_inject_fault(2, CL_OUT_OF_RESOURCES);
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_true(exists(path));
-    clapi_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
+    amp__clapi_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_true(exists(path));
-    clapi_inject_fault(1, CL_INVALID_BINARY);
-    assert_null(dc_program_from_cache(env.context, env.device, &key, options));
+    amp__clapi_inject_fault(1, CL_INVALID_BINARY);
+    assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_false(exists(path));
 
     /* Storing fails quietly when the driver's answers fail. */
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     built = build_from_source(&env, options);
     for (long call = 1; call <= 3; call++) {
-        clapi_inject_fault(call, CL_OUT_OF_HOST_MEMORY);
-        dc_store_program(built, &key);
+        amp__clapi_inject_fault(call, CL_OUT_OF_HOST_MEMORY);
+        amp__dc_store_program(built, &key);
         assert_false(exists(path));
     }
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
 
     /* And the good file still works after all that. */
-    dc_store_program(built, &key);
-    clapi.ReleaseProgram(built);
-    cl_program cached = dc_program_from_cache(env.context, env.device, &key, options);
+    amp__dc_store_program(built, &key);
+    amp__clapi.ReleaseProgram(built);
+    cl_program cached = amp__dc_program_from_cache(env.context, env.device, &key, options);
     assert_non_null(cached);
     check_runs(&env, cached, 3);
-    clapi.ReleaseProgram(cached);
+    amp__clapi.ReleaseProgram(cached);
     free(bad);
     free(good);
     cl_env_close(&env);

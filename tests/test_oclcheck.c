@@ -4,16 +4,16 @@
  * barrier, a barrier in a divergent branch, an out-of-bounds write), with
  * the kernel's name and line, and silence on correct kernels.
  *
- * The tests drive raw OpenCL through clapi after ock_install(), with small
+ * The tests drive raw OpenCL through amp__clapi after amp__ock_install(), with small
  * kernels whose line numbers the assertions name. They skip when Oclgrind is
- * not installed. Tests run in order: those before the first ock_install()
+ * not installed. Tests run in order: those before the first amp__ock_install()
  * check the state before it.
  */
 #include <stdlib.h>
 
 #include "test_util.h"
 
-#include "oclcheck.h"
+#include "device/oclcheck.h"
 
 /* ---- Without Oclgrind ------------------------------------------------- */
 
@@ -24,15 +24,15 @@ static void amp_check_values(void **state)
                                       "bounds,races"};
     static const char *const no[] = {"", "0", "off", "no", "false", "raced", "oneall"};
     unsetenv("AMP_CHECK");
-    assert_false(ock_requested());
+    assert_false(amp__ock_requested());
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
         setenv("AMP_CHECK", yes[i], 1);
-        if (!ock_requested())
+        if (!amp__ock_requested())
             fail_msg("AMP_CHECK=%s should ask for checking", yes[i]);
     }
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
         setenv("AMP_CHECK", no[i], 1);
-        if (ock_requested())
+        if (amp__ock_requested())
             fail_msg("AMP_CHECK=%s should not ask for checking", no[i]);
     }
     unsetenv("AMP_CHECK");
@@ -72,7 +72,7 @@ static const char invalid_write_report[] =
     "\t\n";
 static const char suppressed_report[] =
     "\nOclgrind: 3 errors generated - suppressing further errors\n\n";
-/* As ock_context_notify() stores a message of the context callback. */
+/* As amp__ock_context_notify() stores a message of the context callback. */
 static const char api_report[] = "\n\nOclgrind - OpenCL runtime error detected\n"
                                  "\tFunction: clCreateKernel\n"
                                  "\tError:    CL_INVALID_KERNEL_NAME\n"
@@ -95,7 +95,7 @@ static void parses_each_kind_of_report(void **state)
 #undef PUT
     ock_report *r = NULL;
     size_t count = 0;
-    assert_amp_ok(ock_parse_reports(text, n, &r, &count));
+    assert_amp_ok(amp__ock_parse_reports(text, n, &r, &count));
     assert_int_equal(count, 5);
 
     assert_int_equal(r[0].category, OCK_API_ERROR);
@@ -134,12 +134,12 @@ static void parses_each_kind_of_report(void **state)
 
     assert_int_equal(r[4].category, OCK_SUPPRESSED);
     assert_string_equal(r[4].kernel, "");
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
 
-    assert_amp_ok(ock_parse_reports("", 0, &r, &count));
+    assert_amp_ok(amp__ock_parse_reports("", 0, &r, &count));
     assert_int_equal(count, 0);
     assert_null(r);
-    assert_amp_ok(ock_parse_reports("\n\n\t\n", 4, &r, &count));
+    assert_amp_ok(amp__ock_parse_reports("\n\n\t\n", 4, &r, &count));
     assert_int_equal(count, 0);
 }
 
@@ -160,7 +160,7 @@ static void parses_locations_without_columns_in_line_files_or_without_debug_info
                                "\tDebugging information not available.\n";
     ock_report *r = NULL;
     size_t count = 0;
-    assert_amp_ok(ock_parse_reports(text, sizeof text - 1, &r, &count));
+    assert_amp_ok(amp__ock_parse_reports(text, sizeof text - 1, &r, &count));
     assert_int_equal(count, 3);
     assert_string_equal(r[0].file, "input.cl");
     assert_int_equal(r[0].line, 12);
@@ -171,37 +171,37 @@ static void parses_locations_without_columns_in_line_files_or_without_debug_info
     assert_int_equal(r[2].category, OCK_OTHER);
     assert_int_equal(r[2].line, 0);
     assert_string_equal(r[2].file, "");
-    ock_free_reports(r, count);
-    ock_free_reports(NULL, 0);
+    amp__ock_free_reports(r, count);
+    amp__ock_free_reports(NULL, 0);
 }
 
 static void before_install_nothing_changes(void **state)
 {
     (void)state;
-    assert_false(ock_installed());
-    assert_string_equal(ock_build_options(), "");
+    assert_false(amp__ock_installed());
+    assert_string_equal(amp__ock_build_options(), "");
     static ock_report dummy;
     ock_report *r = &dummy;
     size_t count = 7;
-    assert_amp_fails(ock_take_reports(&r, &count), AMP_ERROR_INVALID_OPERATION, "ock_install");
+    assert_amp_fails(amp__ock_take_reports(&r, &count), AMP_ERROR_INVALID_OPERATION, "amp__ock_install");
     assert_null(r);
     assert_int_equal(count, 0);
     /* Messages from other drivers are not kept for later. */
-    ock_context_notify("a PoCL message", NULL, 0, NULL);
-    assert_amp_fails(ock_take_reports(NULL, &count), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    amp__ock_context_notify("a PoCL message", NULL, 0, NULL);
+    assert_amp_fails(amp__ock_take_reports(NULL, &count), AMP_ERROR_INVALID_ARGUMENT, "NULL");
 }
 
 static void a_missing_library_says_how_to_install_it(void **state)
 {
     (void)state;
-    clapi_table before = clapi;
-    assert_amp_fails(ock_install_library("/nonexistent/liboclgrind-rt-icd.so"),
+    clapi_table before = amp__clapi;
+    assert_amp_fails(amp__ock_install_library("/nonexistent/liboclgrind-rt-icd.so"),
                      AMP_ERROR_UNSUPPORTED_FEATURE, "apt-get install oclgrind");
     assert_non_null(strstr(amp_last_error(), "/nonexistent/liboclgrind-rt-icd.so"));
-    assert_memory_equal(&before, &clapi, sizeof clapi);
-    assert_false(ock_installed());
+    assert_memory_equal(&before, &amp__clapi, sizeof amp__clapi);
+    assert_false(amp__ock_installed());
     assert_null(getenv("OCLGRIND_LOG"));
-    assert_amp_fails(ock_install_library(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp__ock_install_library(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
 }
 
 /* ---- On Oclgrind ------------------------------------------------------ */
@@ -214,8 +214,8 @@ static cl_command_queue queue;
  * skip the test when Oclgrind is not installed. */
 static void need_oclgrind(void)
 {
-    if (!ock_installed()) {
-        amp_status st = ock_install();
+    if (!amp__ock_installed()) {
+        amp_status st = amp__ock_install();
         if (st == AMP_ERROR_UNSUPPORTED_FEATURE) {
             print_message("Oclgrind is not installed; skipping: %s\n", amp_last_error());
             skip();
@@ -225,32 +225,32 @@ static void need_oclgrind(void)
     if (!context) {
         cl_platform_id platform;
         char name[128] = "";
-        assert_int_equal(clapi.GetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
-        assert_int_equal(clapi.GetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL),
+        assert_int_equal(amp__clapi.GetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
+        assert_int_equal(amp__clapi.GetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL),
                          CL_SUCCESS);
         assert_non_null(strstr(name, "Oclgrind"));
-        assert_int_equal(clapi.GetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL),
+        assert_int_equal(amp__clapi.GetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL),
                          CL_SUCCESS);
         cl_int rc;
-        context = clapi.CreateContext(NULL, 1, &device, ock_context_notify, NULL, &rc);
+        context = amp__clapi.CreateContext(NULL, 1, &device, amp__ock_context_notify, NULL, &rc);
         assert_int_equal(rc, CL_SUCCESS);
-        queue = clapi.CreateCommandQueue(context, device, 0, &rc);
+        queue = amp__clapi.CreateCommandQueue(context, device, 0, &rc);
         assert_int_equal(rc, CL_SUCCESS);
     }
     /* Start from an empty log. */
     ock_report *r;
     size_t count;
-    assert_amp_ok(ock_take_reports(&r, &count));
-    ock_free_reports(r, count);
+    assert_amp_ok(amp__ock_take_reports(&r, &count));
+    amp__ock_free_reports(r, count);
 }
 
 static int release_context(void **state)
 {
     (void)state;
     if (queue)
-        clapi.ReleaseCommandQueue(queue);
+        amp__clapi.ReleaseCommandQueue(queue);
     if (context)
-        clapi.ReleaseContext(context);
+        amp__clapi.ReleaseContext(context);
     return 0;
 }
 
@@ -270,41 +270,41 @@ static void run(const char *src, const char *name, float out[N], ock_report **re
         out[i] = 0.0f;
     }
     cl_int rc;
-    cl_program program = clapi.CreateProgramWithSource(context, 1, &src, NULL, &rc);
+    cl_program program = amp__clapi.CreateProgramWithSource(context, 1, &src, NULL, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    rc = clapi.BuildProgram(program, 1, &device, ock_build_options(), NULL, NULL);
+    rc = amp__clapi.BuildProgram(program, 1, &device, amp__ock_build_options(), NULL, NULL);
     if (rc != CL_SUCCESS) {
         char log[4096] = "";
-        clapi.GetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        amp__clapi.GetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
         fail_msg("%s did not build: %s", name, log);
     }
-    cl_kernel kernel = clapi.CreateKernel(program, name, &rc);
+    cl_kernel kernel = amp__clapi.CreateKernel(program, name, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    cl_mem in_buf = clapi.CreateBuffer(context, CL_MEM_READ_ONLY, sizeof in, NULL, &rc);
+    cl_mem in_buf = amp__clapi.CreateBuffer(context, CL_MEM_READ_ONLY, sizeof in, NULL, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    cl_mem out_buf = clapi.CreateBuffer(context, CL_MEM_READ_WRITE, sizeof in, NULL, &rc);
+    cl_mem out_buf = amp__clapi.CreateBuffer(context, CL_MEM_READ_WRITE, sizeof in, NULL, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    assert_int_equal(clapi.EnqueueWriteBuffer(queue, in_buf, CL_TRUE, 0, sizeof in, in, 0, NULL,
+    assert_int_equal(amp__clapi.EnqueueWriteBuffer(queue, in_buf, CL_TRUE, 0, sizeof in, in, 0, NULL,
                                               NULL),
                      CL_SUCCESS);
-    assert_int_equal(clapi.EnqueueWriteBuffer(queue, out_buf, CL_TRUE, 0, sizeof in, out, 0, NULL,
+    assert_int_equal(amp__clapi.EnqueueWriteBuffer(queue, out_buf, CL_TRUE, 0, sizeof in, out, 0, NULL,
                                               NULL),
                      CL_SUCCESS);
-    assert_int_equal(clapi.SetKernelArg(kernel, 0, sizeof in_buf, &in_buf), CL_SUCCESS);
-    assert_int_equal(clapi.SetKernelArg(kernel, 1, sizeof out_buf, &out_buf), CL_SUCCESS);
+    assert_int_equal(amp__clapi.SetKernelArg(kernel, 0, sizeof in_buf, &in_buf), CL_SUCCESS);
+    assert_int_equal(amp__clapi.SetKernelArg(kernel, 1, sizeof out_buf, &out_buf), CL_SUCCESS);
     size_t global = N, local = TILE;
-    assert_int_equal(clapi.EnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL,
+    assert_int_equal(amp__clapi.EnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL,
                                                 NULL),
                      CL_SUCCESS);
-    assert_int_equal(clapi.Finish(queue), CL_SUCCESS);
-    assert_int_equal(clapi.EnqueueReadBuffer(queue, out_buf, CL_TRUE, 0, sizeof in, out, 0, NULL,
+    assert_int_equal(amp__clapi.Finish(queue), CL_SUCCESS);
+    assert_int_equal(amp__clapi.EnqueueReadBuffer(queue, out_buf, CL_TRUE, 0, sizeof in, out, 0, NULL,
                                              NULL),
                      CL_SUCCESS);
-    clapi.ReleaseMemObject(in_buf);
-    clapi.ReleaseMemObject(out_buf);
-    clapi.ReleaseKernel(kernel);
-    clapi.ReleaseProgram(program);
-    assert_amp_ok(ock_take_reports(reports, count));
+    amp__clapi.ReleaseMemObject(in_buf);
+    amp__clapi.ReleaseMemObject(out_buf);
+    amp__clapi.ReleaseKernel(kernel);
+    amp__clapi.ReleaseProgram(program);
+    assert_amp_ok(amp__ock_take_reports(reports, count));
 }
 
 static void print_reports(const ock_report *r, size_t count)
@@ -318,13 +318,13 @@ static void installs_with_the_checks_on(void **state)
 {
     (void)state;
     need_oclgrind();
-    assert_true(ock_installed());
-    assert_string_equal(ock_build_options(), "-cl-opt-disable");
+    assert_true(amp__ock_installed());
+    assert_string_equal(amp__ock_build_options(), "-cl-opt-disable");
     assert_string_equal(getenv("OCLGRIND_DATA_RACES"), "1");
     assert_string_equal(getenv("OCLGRIND_UNIFORM_WRITES"), "1");
     assert_string_equal(getenv("OCLGRIND_CHECK_API"), "1");
     assert_non_null(strstr(getenv("OCLGRIND_LOG"), "amp-oclgrind-"));
-    assert_amp_ok(ock_install()); /* a second call does nothing */
+    assert_amp_ok(amp__ock_install()); /* a second call does nothing */
 }
 
 /* Seed 002's mistake: every thread of the tile adds to one tile_static
@@ -363,17 +363,17 @@ static void a_shared_tile_total_is_a_data_race_at_its_line(void **state)
         assert_string_equal(r[i].file, "input.cl");
         assert_true(r[i].column > 0);
     }
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
 
     /* Taken reports are gone, and the next kernel's are read after the
      * hole that emptying the log left. */
-    assert_amp_ok(ock_take_reports(&r, &count));
+    assert_amp_ok(amp__ock_take_reports(&r, &count));
     assert_int_equal(count, 0);
     size_t again;
     run(shared_total_src, "tile_sum", out, &r, &again);
     assert_true(again > 0);
     assert_int_equal(r[0].line, 8);
-    ock_free_reports(r, again);
+    amp__ock_free_reports(r, again);
 }
 
 static const char missing_barrier_src[] =
@@ -404,7 +404,7 @@ static void a_missing_barrier_before_reading_the_tile_is_reported(void **state)
         }
         assert_non_null(strstr(r[i].kind, "Read-write data race at local memory"));
     }
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
 }
 
 static const char divergent_barrier_src[] =
@@ -440,7 +440,7 @@ static void a_barrier_in_a_divergent_branch_is_reported(void **state)
         print_reports(r, count);
         fail_msg("expected one divergence report per tile, got %zu", divergent);
     }
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
 }
 
 static const char out_of_bounds_src[] =
@@ -467,7 +467,7 @@ static void an_out_of_bounds_global_write_is_reported_at_its_line(void **state)
     assert_int_equal(r[0].line, 4);
     assert_true(r[0].column > 0);
     assert_non_null(strstr(r[0].text, "Global(7,0,0)"));
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
     for (int i = 1; i < N; i++)
         assert_true(out[i] == (float)i);
 }
@@ -497,7 +497,7 @@ static void a_line_directive_names_the_users_file_and_line(void **state)
     assert_string_equal(r[0].file, "kernels/my sum.cl");
     assert_true(r[0].line == 40 || r[0].line == 41);
     assert_string_equal(r[0].other_file, "kernels/my sum.cl");
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
 }
 
 static const char correct_src[] =
@@ -549,17 +549,17 @@ static void api_errors_come_through_the_context_callback(void **state)
     need_oclgrind();
     cl_int rc;
     const char *src = correct_src;
-    cl_program program = clapi.CreateProgramWithSource(context, 1, &src, NULL, &rc);
-    assert_int_equal(clapi.BuildProgram(program, 1, &device, ock_build_options(), NULL, NULL),
+    cl_program program = amp__clapi.CreateProgramWithSource(context, 1, &src, NULL, &rc);
+    assert_int_equal(amp__clapi.BuildProgram(program, 1, &device, amp__ock_build_options(), NULL, NULL),
                      CL_SUCCESS);
-    cl_kernel kernel = clapi.CreateKernel(program, "no_such_kernel", &rc);
+    cl_kernel kernel = amp__clapi.CreateKernel(program, "no_such_kernel", &rc);
     assert_null(kernel);
     assert_int_equal(rc, CL_INVALID_KERNEL_NAME);
-    clapi.ReleaseProgram(program);
+    amp__clapi.ReleaseProgram(program);
 
     ock_report *r;
     size_t count;
-    assert_amp_ok(ock_take_reports(&r, &count));
+    assert_amp_ok(amp__ock_take_reports(&r, &count));
     if (count != 1 || r[0].category != OCK_API_ERROR) {
         print_reports(r, count);
         fail_msg("expected one API error, got %zu reports", count);
@@ -567,7 +567,7 @@ static void api_errors_come_through_the_context_callback(void **state)
     assert_non_null(strstr(r[0].text, "Function: clCreateKernel"));
     assert_non_null(strstr(r[0].text, "CL_INVALID_KERNEL_NAME"));
     assert_non_null(strstr(r[0].text, "no_such_kernel"));
-    ock_free_reports(r, count);
+    amp__ock_free_reports(r, count);
 }
 
 int main(void)

@@ -8,15 +8,15 @@
 
 #include "test_util.h"
 
-#include "accel.h"
-#include "clapi.h"
+#include "device/queue.h"
+#include "core/clapi.h"
 
 static int fresh(void **state)
 {
     (void)state;
     unsetenv("AMP_SPLIT_CPU");
     unsetenv("AMP_DEVICE");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
     amp_reset_transfers();
     return 0;
@@ -114,7 +114,7 @@ static cl_event hold_queue(amp_accelerator_view *av)
     return gate;
 }
 
-/* The queues that markers and barriers went to, through clapi. */
+/* The queues that markers and barriers went to, through amp__clapi. */
 static cl_command_queue marked_queue, barrier_queue;
 static cl_uint barrier_waits;
 static cl_int (CL_API_CALL *real_marker)(cl_command_queue, cl_uint, const cl_event *, cl_event *);
@@ -153,14 +153,14 @@ static void work_on_two_views_is_ordered_on_the_device(void **state)
     cl_event gate = hold_queue(a);
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(a, amp_extent_1d(N), i, AMP_CAPTURE(arr),
                                            { arr(i) = i[0] + 1; }));
-    real_marker = clapi.EnqueueMarkerWithWaitList;
-    real_barrier = clapi.EnqueueBarrierWithWaitList;
-    clapi.EnqueueMarkerWithWaitList = seen_marker;
-    clapi.EnqueueBarrierWithWaitList = seen_barrier;
+    real_marker = amp__clapi.EnqueueMarkerWithWaitList;
+    real_barrier = amp__clapi.EnqueueBarrierWithWaitList;
+    amp__clapi.EnqueueMarkerWithWaitList = seen_marker;
+    amp__clapi.EnqueueBarrierWithWaitList = seen_barrier;
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(b, amp_extent_1d(N), i, AMP_CAPTURE(arr),
                                            { arr(i) = arr(i) * 10; }));
-    clapi.EnqueueMarkerWithWaitList = real_marker;
-    clapi.EnqueueBarrierWithWaitList = real_barrier;
+    amp__clapi.EnqueueMarkerWithWaitList = real_marker;
+    amp__clapi.EnqueueBarrierWithWaitList = real_barrier;
     assert_ptr_equal(marked_queue, a->queue);
     assert_ptr_equal(barrier_queue, b->queue);
     assert_int_equal(barrier_waits, 1);
@@ -231,8 +231,8 @@ static void an_immediate_view_submits_each_kernel_and_an_automatic_one_does_not(
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v));
     /* The data on imm first: then a kernel there moves nothing. */
     assert_amp_ok(amp_array_view_synchronize_to(v, imm));
-    real_flush = clapi.Flush;
-    clapi.Flush = counting_flush;
+    real_flush = amp__clapi.Flush;
+    amp__clapi.Flush = counting_flush;
     for (int k = 0; k < 3; k++)
         assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(imm, amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) += 1; }));
     int after_immediate = flushes;
@@ -245,7 +245,7 @@ static void an_immediate_view_submits_each_kernel_and_an_automatic_one_does_not(
     int after_automatic = flushes - ordering;
     assert_amp_ok(amp_accelerator_view_flush(aut));
     int explicit_flush = flushes - ordering - after_automatic;
-    clapi.Flush = real_flush;
+    amp__clapi.Flush = real_flush;
     assert_int_equal(after_immediate, 3);
     assert_int_equal(ordering, 1);
     assert_int_equal(after_automatic, 0);
@@ -304,10 +304,10 @@ static void a_marker_after_a_failed_command_says_the_view_was_removed(void **sta
     /* The wait reports a command before the marker that failed, as after
      * an aborted kernel. (Failing a user event the marker waits for would
      * be closer, but PoCL 3.1 aborts the process on it.) */
-    clapi_inject_fault(1, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    amp__clapi_inject_fault(1, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     assert_amp_fails(amp_completion_wait(m), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "a command queued before the marker failed");
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     assert_non_null(strstr(amp_last_error(), "Waiting for a marker on "));
     assert_non_null(strstr(amp_last_error(), "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"));
     /* The marker itself is fine on PoCL: released, it is waited for again. */

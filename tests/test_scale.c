@@ -18,7 +18,7 @@
 
 #include "test_util.h"
 
-#include "accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
+#include "device/accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
 
 /* 65536 x 32769 = 2^31 + 2^16 elements. */
 #define ROWS 65536

@@ -4,7 +4,8 @@
  */
 #include "test_util.h"
 
-#include "snippet.h"
+#include "core/lexicon.h"
+#include "kernel/snippet.h"
 
 #define STRINGIFY(...) #__VA_ARGS__
 
@@ -13,11 +14,11 @@ static char laid_out[4096], hoisted_out[1024];
 static int lay_out(const char *text)
 {
     strbuf out = STRBUF_INIT, hoisted = STRBUF_INIT;
-    int lines = snip_format(text, strlen(text), 0, &out, &hoisted, NULL, NULL, 0);
+    int lines = amp__snip_format(text, strlen(text), 0, &out, &hoisted, NULL, NULL, 0);
     snprintf(laid_out, sizeof laid_out, "%s", out.data ? out.data : "");
     snprintf(hoisted_out, sizeof hoisted_out, "%s", hoisted.data ? hoisted.data : "");
-    sb_free(&out);
-    sb_free(&hoisted);
+    amp__sb_free(&out);
+    amp__sb_free(&hoisted);
     return lines;
 }
 
@@ -99,10 +100,10 @@ static void reads_are_not_writes(void **state)
 {
     (void)state;
     const char *body = STRINGIFY({ sum += a(i, k) * b(k, j); if (a(i) == 3) c(i) = a(i + 1); });
-    assert_false(snip_may_write(body, strlen(body), "a"));
-    assert_false(snip_may_write(body, strlen(body), "b"));
-    assert_true(snip_may_write(body, strlen(body), "c"));
-    assert_false(snip_may_write(body, strlen(body), "d"));
+    assert_false(amp__snip_may_write(body, strlen(body), "a"));
+    assert_false(amp__snip_may_write(body, strlen(body), "b"));
+    assert_true(amp__snip_may_write(body, strlen(body), "c"));
+    assert_false(amp__snip_may_write(body, strlen(body), "d"));
 }
 
 static void every_kind_of_write_is_found(void **state)
@@ -115,7 +116,7 @@ static void every_kind_of_write_is_found(void **state)
         STRINGIFY({ x = v(0); v(1) = x; }),
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (!snip_may_write(cases[i], strlen(cases[i]), "v"))
+        if (!amp__snip_may_write(cases[i], strlen(cases[i]), "v"))
             fail_msg("missed the write in %s", cases[i]);
 }
 
@@ -123,19 +124,19 @@ static void member_names_are_not_the_view(void **state)
 {
     (void)state;
     const char *body = STRINGIFY({ s.v = 1; p->v = 2; x = v(0); });
-    assert_false(snip_may_write(body, strlen(body), "v"));
+    assert_false(amp__snip_may_write(body, strlen(body), "v"));
 }
 
 static void identifiers_are_recognized(void **state)
 {
     (void)state;
-    assert_true(snip_is_identifier("a"));
-    assert_true(snip_is_identifier("_tile2"));
-    assert_false(snip_is_identifier("2a"));
-    assert_false(snip_is_identifier("8"));
-    assert_false(snip_is_identifier("a.b"));
-    assert_false(snip_is_identifier(""));
-    assert_false(snip_is_identifier(NULL));
+    assert_true(amp__lexicon_is_identifier("a"));
+    assert_true(amp__lexicon_is_identifier("_tile2"));
+    assert_false(amp__lexicon_is_identifier("2a"));
+    assert_false(amp__lexicon_is_identifier("8"));
+    assert_false(amp__lexicon_is_identifier("a.b"));
+    assert_false(amp__lexicon_is_identifier(""));
+    assert_false(amp__lexicon_is_identifier(NULL));
 }
 
 int main(void)

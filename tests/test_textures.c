@@ -9,9 +9,9 @@
 
 #include "test_util.h"
 
-#include "accel.h"
-#include "clapi.h"
-#include "texture.h"
+#include "device/accel.h"
+#include "core/clapi.h"
+#include "data/texture.h"
 
 /* A size property of the default device, read the way texture.c reads it. */
 static size_t device_limit(cl_device_info what)
@@ -19,7 +19,7 @@ static size_t device_limit(cl_device_info what)
     amp_accelerator *acc;
     assert_amp_ok(amp_accelerator_get_default(&acc));
     size_t v = 0;
-    assert_int_equal(clapi.GetDeviceInfo(acc->device, what, sizeof v, &v, NULL), CL_SUCCESS);
+    assert_int_equal(amp__clapi.GetDeviceInfo(acc->device, what, sizeof v, &v, NULL), CL_SUCCESS);
     return v;
 }
 
@@ -586,10 +586,10 @@ static void a_device_without_images_says_so(void **state)
     amp_texture *t = NULL;
     amp_accelerator *acc;
     assert_amp_ok(amp_accelerator_get_default(&acc));
-    real_get_device_info = clapi.GetDeviceInfo;
-    clapi.GetDeviceInfo = no_image_support;
+    real_get_device_info = amp__clapi.GetDeviceInfo;
+    amp__clapi.GetDeviceInfo = no_image_support;
     amp_status st = amp_texture_create(AMP_INT, 1, amp_extent_1d(4), data, NULL, &t);
-    clapi.GetDeviceInfo = real_get_device_info;
+    amp__clapi.GetDeviceInfo = real_get_device_info;
     assert_int_equal(st, AMP_ERROR_UNSUPPORTED_FEATURE);
     assert_non_null(strstr(amp_last_error(), "CL_DEVICE_IMAGE_SUPPORT is false"));
     assert_non_null(strstr(amp_last_error(), acc->name));
@@ -604,15 +604,15 @@ static void a_format_the_device_lacks_is_stored_in_four_channels(void **state)
     (void)state;
     int data[8] = {1, -2, 3, -4, 5, -6, 7, -8};
     amp_texture *t = NULL, *none = NULL;
-    real_get_formats = clapi.GetSupportedImageFormats;
-    clapi.GetSupportedImageFormats = fewer_formats;
+    real_get_formats = amp__clapi.GetSupportedImageFormats;
+    amp__clapi.GetSupportedImageFormats = fewer_formats;
     formats_offered_rgba = 1;
     amp_status one = amp_texture_create(AMP_INT, 1, amp_extent_2d(2, 4), data, NULL, &t);
     formats_offered_rgba = 0;
     amp_status st = amp_texture_create(AMP_FLOAT, 1, amp_extent_1d(8), data, NULL, &none);
     char message[512];
     snprintf(message, sizeof message, "%s", amp_last_error());
-    clapi.GetSupportedImageFormats = real_get_formats;
+    amp__clapi.GetSupportedImageFormats = real_get_formats;
 
     /* No format at all: refused, by name. */
     assert_int_equal(st, AMP_ERROR_UNSUPPORTED_FEATURE);
@@ -653,17 +653,17 @@ static void every_failing_opencl_call_gives_a_status(void **state)
      * calls counted are the texture's own. */
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(2, 3), data, NULL, &t));
     assert_amp_ok(amp_texture_release(t));
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(2, 3), data, NULL, &t));
-    long calls = clapi_calls_counted();
+    long calls = amp__clapi_calls_counted();
     assert_amp_ok(amp_texture_release(t));
     assert_true(calls >= 6); /* device queries, formats (2), image, write */
     for (long n = 1; n <= calls; n++) {
         amp_reset_transfers();
-        clapi_inject_fault(n, CL_OUT_OF_RESOURCES);
+        amp__clapi_inject_fault(n, CL_OUT_OF_RESOURCES);
         t = (amp_texture *)data;
         amp_status st = amp_texture_create(AMP_INT, 1, amp_extent_2d(2, 3), data, NULL, &t);
-        clapi_inject_fault(0, CL_SUCCESS);
+        amp__clapi_inject_fault(0, CL_SUCCESS);
         if (st == AMP_OK)
             fail_msg("call %ld of %ld failed and the texture was made", n, calls);
         assert_null(t);
@@ -673,9 +673,9 @@ static void every_failing_opencl_call_gives_a_status(void **state)
     /* The copy back's one call. */
     int back[6] = {0};
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(2, 3), data, NULL, &t));
-    clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
     amp_status st = amp_texture_copy_to_host(t, back, sizeof back);
-    clapi_inject_fault(0, CL_SUCCESS);
+    amp__clapi_inject_fault(0, CL_SUCCESS);
     assert_int_equal(st, AMP_ERROR_OUT_OF_MEMORY);
     assert_non_null(strstr(amp_last_error(), "clEnqueueReadImage"));
     assert_int_equal(of(t).downloads, 0);

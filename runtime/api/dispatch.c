@@ -1,0 +1,581 @@
+/*
+ * runtime/api/dispatch.c - parallel_for_each: validate the call, find its
+ * kernel, make the captured data current on the device, bind and enqueue.
+ *
+ * Data flows one way: dispatch -> kernel cache -> data coherence -> enqueue.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "device/accel.h"
+#include "amp/kernel.h"
+#include "check/checkrun.h"
+#include "kernel/codegen.h"
+#include "data/coherence.h"
+#include "data/ledger.h"
+#include "core/env.h"
+#include "core/error.h"
+#include "device/oclcheck.h"
+#include "kernel/kcache.h"
+#include "device/profile.h"
+#include "core/lock.h"
+#include "kernel/snippet.h"
+#include "data/struct_type.h"
+#include "data/texture.h"
+#include "data/view.h"
+
+/* One call, as the runtime sees it. */
+typedef struct call {
+    const amp_kernel_source *kernel;
+    amp_extent extent;
+    int tiled;
+    int tile[AMP_MAX_RANK];
+    amp_capture_list captures;
+    amp_accelerator_view *av;
+    int guarded;         /* a padded tiled domain */
+    amp_extent original; /* its extent before padding */
+} call;
+
+static void extent_text(char *buf, size_t size, const int *dims, int rank)
+{
+    int n = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < rank && n >= 0 && (size_t)n < size; d++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%d", d ? "x" : "", dims[d]);
+}
+
+static amp_status check_domain(const call *c)
+{
+    const amp_extent *e = &c->extent;
+    if (e->rank < 1 || e->rank > AMP_MAX_RANK)
+        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                       "parallel_for_each at %s:%d: the extent has rank %d; it must be 1, 2 or 3.",
+                       c->kernel->file, c->kernel->line, e->rank);
+    for (int d = 0; d < e->rank; d++)
+        if (e->dims[d] <= 0)
+            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                           "parallel_for_each at %s:%d: dimension %d of the extent is %d; every"
+                           " dimension must be > 0.",
+                           c->kernel->file, c->kernel->line, d, e->dims[d]);
+    if (!c->tiled)
+        return AMP_OK;
+    if (c->guarded) {
+        if (c->original.rank != e->rank)
+            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                           "parallel_for_each at %s:%d: the padded extent has rank %d and its"
+                           " original extent rank %d.",
+                           c->kernel->file, c->kernel->line, e->rank, c->original.rank);
+        for (int d = 0; d < e->rank; d++)
+            if (c->original.dims[d] <= 0 || c->original.dims[d] > e->dims[d])
+                return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                               "parallel_for_each at %s:%d: dimension %d of the original extent is"
+                               " %d; it must be > 0 and at most the padded %d.",
+                               c->kernel->file, c->kernel->line, d, c->original.dims[d],
+                               e->dims[d]);
+    }
+    char ext[48], tile[48];
+    extent_text(ext, sizeof ext, e->dims, e->rank);
+    extent_text(tile, sizeof tile, c->tile, e->rank);
+    for (int d = 0; d < e->rank; d++) {
+        if (c->tile[d] <= 0)
+            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                           "parallel_for_each at %s:%d: dimension %d of the tile %s is %d; every"
+                           " tile dimension must be > 0.",
+                           c->kernel->file, c->kernel->line, d, tile, c->tile[d]);
+        if (e->dims[d] % c->tile[d] != 0)
+            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                           "parallel_for_each at %s:%d: the extent %s is not divisible by the tile"
+                           " %s: dimension %d has %d elements, which is not a multiple of %d."
+                           " Make the extent a multiple of the tile, or choose a tile that"
+                           " divides it.",
+                           c->kernel->file, c->kernel->line, ext, tile, d, e->dims[d],
+                           c->tile[d]);
+    }
+    return AMP_OK;
+}
+
+/* The tile must fit the device: threads per tile and per dimension. */
+static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
+{
+    char tile[48];
+    extent_text(tile, sizeof tile, c->tile, c->extent.rank);
+    size_t threads = 1;
+    for (int d = 0; d < c->extent.rank; d++)
+        threads *= (size_t)c->tile[d];
+    if (threads > acc->max_work_group)
+        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                       "parallel_for_each at %s:%d: the tile %s has %zu threads, more than the %zu"
+                       " that %s runs in one tile (CL_DEVICE_MAX_WORK_GROUP_SIZE). Use a smaller"
+                       " tile.",
+                       c->kernel->file, c->kernel->line, tile, threads, acc->max_work_group,
+                       acc->name);
+    for (int d = 0; d < c->extent.rank; d++) {
+        size_t limit = acc->max_work_item[c->extent.rank - 1 - d];
+        if ((size_t)c->tile[d] > limit)
+            return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                           "parallel_for_each at %s:%d: dimension %d of the tile %s is %d, more"
+                           " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
+                           c->kernel->file, c->kernel->line, d, tile, c->tile[d], limit,
+                           acc->name);
+    }
+    return AMP_OK;
+}
+
+/* Check every capture and describe it in the spec. */
+static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec *spec)
+{
+    const amp_kernel_source *k = c->kernel;
+    if (c->captures.count > 0 && c->captures.count <= AMP_MAX_CAPTURES && !c->captures.items)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d, and"
+                       " the list of captures is NULL. Pass them with AMP_CAPTURE(...).",
+                       k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+    if (c->captures.count < 0 || c->captures.count > AMP_MAX_CAPTURES)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d"
+                       " (AMP_MAX_CAPTURES). Capture fewer: put values side by side in one view,"
+                       " or in a struct (AMP_STRUCT).",
+                       k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+    memset(spec, 0, sizeof *spec);
+    spec->source = k;
+    spec->rank = c->extent.rank;
+    spec->tiled = c->tiled;
+    spec->guarded = c->guarded;
+    spec->checked = amp__ock_installed();
+    for (int d = 0; d < AMP_MAX_RANK; d++)
+        spec->tile[d] = c->tiled && d < c->extent.rank ? c->tile[d] : 0;
+    spec->fp64 = acc->fp64;
+    spec->ncaptures = c->captures.count;
+    spec->wide = amp_extent_size(c->extent) > INT_MAX;
+    /* The kernel's argument bytes, for the device's limit: offsets and
+     * strides are counted apart, since their width is known at the end. */
+    size_t arg_bytes = 0, offsets = 0;
+
+    for (int i = 0; i < c->captures.count; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        cg_capture *g = &spec->captures[i];
+        const char *name = cap->name ? cap->name : "(null)";
+        if (cap->kind == AMP_CAPTURE_INVALID)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
+                           " take. Capture an amp_array_view *, an amp_texture *, an int,"
+                           " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
+                           " integer.",
+                           k->file, k->line, name);
+        /* Names are checked where the kernel is generated (amp__cg_generate): the
+         * cache key holds their addresses, so a hit was checked before. */
+        g->name = cap->name;
+        g->kind = cap->kind;
+        if (cap->kind == AMP_CAPTURE_VIEW) {
+            const amp_array_view *v = cap->value.view;
+            const char *array_state = amp__view_array_stand_in(v);
+            if (array_state)
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: array '%s' is %s.", k->file, k->line,
+                               name, array_state);
+            if (!v || !amp__view_is_live(v))
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
+                               name, v ? "released (or was never created)" : "NULL");
+            amp_accelerator *home = amp__coh_source_home(v->src);
+            if (v->array && home && home != acc)
+                return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                               "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
+                               " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
+                               " an array on that accelerator view), or capture a view of it.",
+                               k->file, k->line, name, home->name, home->path, acc->name,
+                               acc->path);
+            g->type = v->type;
+            g->rank = v->extent.rank;
+            g->is_const = v->is_const;
+            if (amp__coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
+                spec->wide = 1;
+            /* Buffer, offset (and spare offset), strides, extent. */
+            arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
+            offsets += (size_t)v->extent.rank + (size_t)(c->guarded || spec->checked);
+        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+            const amp_texture *t = cap->value.texture;
+            if (!t || !amp__tex_is_live(t))
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: texture '%s' is %s.", k->file, k->line,
+                               name, t ? "released (or was never created)" : "NULL");
+            if (!t->av)
+                return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                               "parallel_for_each at %s:%d: texture '%s' lost its data with its"
+                               " accelerator (amp_shutdown). Make the texture again.",
+                               k->file, k->line, name);
+            if (t->av->acc != acc)
+                return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                               "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
+                               " kernel runs on %s. Make the texture on that accelerator view.",
+                               k->file, k->line, name, t->av->acc->name, acc->name);
+            g->type = t->type;
+            g->rank = t->extent.rank;
+            g->is_const = 1;
+            g->channels = t->channels;
+            g->image_kind = (int)t->kind;
+            /* The image. */
+            arg_bytes += acc->address_bits / 8;
+        } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+            if (amp_elem_size(cap->type) == 0)
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: capture '%s' has element type %d,"
+                               " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                               k->file, k->line, name, (int)cap->type);
+            g->type = cap->type;
+            arg_bytes += amp_elem_size(cap->type);
+        } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
+            g->constant = cap->value.constant;
+        } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
+            if (!cap->value.function_source)
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                               "parallel_for_each at %s:%d: function '%s' has no source.", k->file,
+                               k->line, name);
+            g->function_source = cap->value.function_source;
+            g->constant = (long long)(uintptr_t)cap->value.function_source;
+        } else {
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
+                           k->file, k->line, name, (int)cap->kind);
+        }
+        if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
+            return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                           "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
+                           " precision. Use float, or another accelerator.",
+                           k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
+                           acc->name);
+    }
+    if (!c->tiled || c->guarded)
+        arg_bytes += (size_t)c->extent.rank * sizeof(cl_int);
+    arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
+    if (arg_bytes > acc->max_arg_bytes)
+        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                       "parallel_for_each at %s:%d: the kernel's %d captures take %zu bytes of"
+                       " arguments (a view passes its buffer, offset, strides and extent), more"
+                       " than the %zu bytes that %s accepts (CL_DEVICE_MAX_PARAMETER_SIZE)."
+                       " Capture fewer views: gather scalars into a view, or views into one"
+                       " larger view and sections of it.",
+                       k->file, k->line, c->captures.count, arg_bytes, acc->max_arg_bytes,
+                       acc->name);
+    /* Devices of OpenCL 1.1 and later all have them; only an old device is
+     * asked to read the body. */
+    if (!acc->atomics && amp__snip_uses_prefix(k->body, k->body_length, "atomic_"))
+        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "parallel_for_each at %s:%d: the kernel uses atomics, and %s has no 32-bit"
+                       " atomics on global and local memory (cl_khr_global_int32_base_atomics,"
+                       " cl_khr_local_int32_base_atomics). Choose an accelerator whose info says"
+                       " supports_atomics.",
+                       k->file, k->line, acc->name);
+    return AMP_OK;
+}
+
+/* Set one kernel argument, unless it already holds this value; report a
+ * failure with its name. */
+static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *value,
+                          const char *what)
+{
+    cl_uint i = (*index)++;
+    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
+    if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
+        return AMP_OK;
+    cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, size, value);
+    if (rc != CL_SUCCESS) {
+        if (last)
+            last->size = 0;
+        char buf[160];
+        snprintf(buf, sizeof buf, "Passing '%s' to kernel %s", what, e->name);
+        return amp__err_cl(rc, "clSetKernelArg", buf);
+    }
+    if (last) {
+        last->size = (unsigned char)size;
+        memcpy(last->bytes, value, size);
+    }
+    return AMP_OK;
+}
+
+/* An offset or stride, in the width the kernel was compiled for. */
+static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t value,
+                              const char *what)
+{
+    if (wide) {
+        cl_long v = value;
+        return set_arg(e, index, sizeof v, &v, what);
+    }
+    cl_int v = (cl_int)value;
+    return set_arg(e, index, sizeof v, &v, what);
+}
+
+/* Make the captured views current on the device and set the kernel's
+ * arguments; *nargs is set to how many there are. */
+static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e, cl_uint *nargs)
+{
+    cl_uint arg = 0;
+    amp_status st = AMP_OK;
+    /* Every view's device memory first: making it ready may create a
+     * buffer, and a new buffer can get the handle of one released before.
+     * The remembered arguments are forgotten whenever buffers were made
+     * (the epoch), so that such a handle is set again, not taken for the
+     * old one; that check must come after the last buffer is made. */
+    cl_mem mems[AMP_MAX_CAPTURES] = {0};
+    for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW) {
+            rg_box box = amp__view_box(cap->value.view);
+            st = amp__coh_device_ready(cap->value.view->src, c->av, &box, cap->name, &mems[i]);
+        }
+    }
+    if (e->args_epoch != amp__coh_mem_epoch()) {
+        memset(e->args, 0, sizeof e->args);
+        e->args_epoch = amp__coh_mem_epoch();
+    }
+    for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW) {
+            amp_array_view *v = cap->value.view;
+            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
+            if (st == AMP_OK)
+                st = set_off_arg(e, &arg, spec->wide, v->offset, cap->name);
+            /* The spare element is the one past the data source's end. */
+            if (st == AMP_OK && (spec->guarded || spec->checked))
+                st = set_off_arg(e, &arg, spec->wide,
+                                 (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
+                                     v->offset,
+                                 cap->name);
+            for (int d = 0; d + 1 < v->extent.rank && st == AMP_OK; d++)
+                st = set_off_arg(e, &arg, spec->wide, v->strides[d], cap->name);
+            for (int d = 0; d < v->extent.rank && st == AMP_OK; d++) {
+                cl_int dim = v->extent.dims[d];
+                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
+            }
+        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+            /* A texture's image is current since it was made: kernels
+             * cannot write it, and its copies upload as they are made. */
+            const amp_texture *t = cap->value.texture;
+            st = set_arg(e, &arg, sizeof t->image, &t->image, cap->name);
+            for (int d = 0; d < t->extent.rank && st == AMP_OK; d++) {
+                cl_int dim = t->extent.dims[d];
+                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
+            }
+        } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+            size_t size = amp_elem_size(cap->type);
+            const void *value = cap->type == AMP_INT      ? (const void *)&cap->value.i
+                                : cap->type == AMP_UINT   ? (const void *)&cap->value.u
+                                : cap->type == AMP_FLOAT  ? (const void *)&cap->value.f
+                                                          : (const void *)&cap->value.d;
+            st = set_arg(e, &arg, size, value, cap->name);
+        }
+    }
+    if (!c->tiled || c->guarded)
+        for (int d = 0; d < c->extent.rank && st == AMP_OK; d++) {
+            cl_int dim = c->guarded ? c->original.dims[d] : c->extent.dims[d];
+            st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
+        }
+    *nargs = arg;
+    return st;
+}
+
+static size_t round_up(size_t n, size_t m)
+{
+    return (n + m - 1) / m * m;
+}
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
+/* Work sizes in OpenCL's order (dimension 0 is C++ AMP's last). Untiled
+ * domains get a work-group shape chosen here, and a global size rounded up
+ * to it; the kernel's guard skips the extra threads. */
+static amp_status work_sizes(const call *c, const kc_entry *e, const amp_accelerator *acc,
+                             size_t global[3], size_t local[3])
+{
+    int rank = c->extent.rank;
+    for (int d = 0; d < 3; d++)
+        global[d] = local[d] = 1;
+    if (c->tiled) {
+        for (int d = 0; d < rank; d++) {
+            global[rank - 1 - d] = (size_t)c->extent.dims[d];
+            local[rank - 1 - d] = (size_t)c->tile[d];
+        }
+    } else {
+        /* 256 threads, long along the contiguous (last C++ AMP) dimension:
+         * a GPU reads 32 neighbours at once, and PoCL vectorizes along
+         * dimension 0. A 16 x 16 group made a 2D copy run at half the
+         * speed of a 1D one on PoCL (docs/performance.md). */
+        static const size_t shape[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
+        size_t limit = e->max_work_group < acc->max_work_group ? e->max_work_group
+                                                               : acc->max_work_group;
+        for (int d = 0; d < rank; d++) {
+            size_t n = (size_t)c->extent.dims[rank - 1 - d];
+            size_t l = shape[rank - 1][d];
+            if (l > pow2_at_least(n))
+                l = pow2_at_least(n);
+            if (l > acc->max_work_item[d])
+                l = acc->max_work_item[d];
+            local[d] = l;
+        }
+        /* Halve the largest side until the group fits the kernel. */
+        while (local[0] * local[1] * local[2] > limit) {
+            int big = local[1] > local[0] ? 1 : 0;
+            if (local[2] > local[big])
+                big = 2;
+            local[big] /= 2;
+        }
+        for (int d = 0; d < rank; d++)
+            global[d] = round_up((size_t)c->extent.dims[rank - 1 - d], local[d]);
+    }
+    /* The device indexes work-items with address_bits-wide sizes; each
+     * dimension fits, but their product may not (three dimensions near
+     * 2^31 make 2^93), and a device given more would run part of it. */
+    long double total = (long double)global[0] * global[1] * global[2];
+    long double limit = acc->address_bits < 64 ? (long double)(1ull << acc->address_bits)
+                                               : 18446744073709551616.0L; /* 2^64 */
+    if (total >= limit)
+        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                       "parallel_for_each at %s:%d: %.0Lf threads are more than %s can index"
+                       " (%u-bit addresses).",
+                       c->kernel->file, c->kernel->line, total, acc->name, acc->address_bits);
+    return AMP_OK;
+}
+
+static amp_status run(call *c)
+{
+    amp_status st = amp__queue_resolve(c->av, &c->av);
+    if (st != AMP_OK)
+        return st;
+    amp_accelerator *acc = c->av->acc;
+    st = check_domain(c);
+    if (st == AMP_OK && c->tiled)
+        st = check_tile_limits(c, acc);
+    cg_spec spec;
+    if (st == AMP_OK)
+        st = build_spec(c, acc, &spec);
+    kc_entry *e = NULL;
+    if (st == AMP_OK)
+        st = amp__kc_get(&spec, acc, &e);
+    if (st != AMP_OK)
+        return st;
+
+    if (c->tiled) {
+        size_t threads = 1;
+        for (int d = 0; d < c->extent.rank; d++)
+            threads *= (size_t)c->tile[d];
+        if (threads > e->max_work_group)
+            return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                           "parallel_for_each at %s:%d: kernel %s can run at most %zu threads per"
+                           " tile on %s (CL_KERNEL_WORK_GROUP_SIZE), and the tile has %zu. Use a"
+                           " smaller tile.",
+                           c->kernel->file, c->kernel->line, e->name, e->max_work_group,
+                           acc->name, threads);
+    }
+    if (e->local_mem > acc->local_mem)
+        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                       "parallel_for_each at %s:%d: kernel %s needs %llu bytes of tile_static"
+                       " memory, and %s has %llu per tile. Use smaller tile_static arrays.",
+                       c->kernel->file, c->kernel->line, e->name,
+                       (unsigned long long)e->local_mem, acc->name,
+                       (unsigned long long)acc->local_mem);
+
+    size_t global[3], local[3];
+    st = work_sizes(c, e, acc, global, local);
+    /* AMP_PROFILE: the bytes moved to make this kernel's data current. */
+    amp_transfer_stats before, after;
+    int profiling = amp__prof_on();
+    if (profiling)
+        amp__ledger_global(&before);
+    cl_uint nargs = 0;
+    if (st == AMP_OK)
+        st = bind_and_ready(c, &spec, e, &nargs);
+    if (st == AMP_OK && spec.checked)
+        st = amp__chk_before_run(acc->context, c->av->queue, e, nargs);
+    if (st != AMP_OK)
+        return st;
+    cl_event ev = NULL;
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, (cl_uint)c->extent.rank, NULL,
+                                           global, local, 0, NULL, profiling ? &ev : NULL);
+    char what[160];
+    if (rc != CL_SUCCESS) {
+        snprintf(what, sizeof what, "Running kernel %s from %s:%d", e->name, c->kernel->file,
+                 c->kernel->line);
+        return amp__err_cl(rc, "clEnqueueNDRangeKernel", what);
+    }
+    if (profiling) {
+        amp__ledger_global(&after);
+        amp__prof_launched(e->name, c->kernel, ev,
+                      after.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL] -
+                          before.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL],
+                      after.bytes[AMP_TO_HOST][AMP_REASON_KERNEL] -
+                          before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL]);
+    }
+    /* Only now, with the kernel queued, are the host copies of what it
+     * writes stale. */
+    for (int i = 0; i < c->captures.count; i++)
+        if ((e->written_mask >> i) & 1u) {
+            const amp_array_view *v = c->captures.items[i].value.view;
+            rg_box box = amp__view_box(v);
+            amp__coh_device_written(v->src, c->av, &box);
+        }
+    /* An immediate view submits each kernel as it is queued. */
+    if (c->av->mode == AMP_QUEUING_IMMEDIATE && (rc = amp__clapi.Flush(c->av->queue)) != CL_SUCCESS) {
+        snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", e->name, c->kernel->file,
+                 c->kernel->line);
+        return amp__queue_failed(c->av, rc, "clFlush", what);
+    }
+    /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
+     * while the call site is known. */
+    if (amp__ock_installed())
+        return amp__chk_after_run(c->av->queue, e, c->kernel);
+    return AMP_OK;
+}
+
+static amp_status dispatch(call *c)
+{
+    if (!c->kernel || !c->kernel->body || !c->kernel->index_name || !c->kernel->file)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "parallel_for_each: the kernel source is NULL.");
+    amp__lock_acquire();
+    amp_status st = run(c);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
+                                 const amp_kernel_source *kernel, amp_capture_list captures)
+{
+    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0, 0, 0}}};
+    return dispatch(&c);
+}
+
+amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
+                                       const amp_kernel_source *kernel,
+                                       amp_capture_list captures)
+{
+    call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av, domain.padded, domain.original};
+    if (domain.tile_rank != domain.extent.rank)
+        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                       "parallel_for_each at %s:%d: the tile has rank %d and the extent rank %d;"
+                       " they must be equal.",
+                       kernel ? kernel->file : "?", kernel ? kernel->line : 0, domain.tile_rank,
+                       domain.extent.rank);
+    for (int d = 0; d < AMP_MAX_RANK; d++)
+        c.tile[d] = domain.tile[d];
+    return dispatch(&c);
+}
+
+amp_status amp_get_kernel_stats(amp_kernel_stats *out)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_kernel_stats: out is NULL.");
+    amp__lock_acquire();
+    uint64_t builds, disk_hits, hits;
+    amp__kc_counts(&builds, &disk_hits, &hits);
+    out->builds = builds;
+    out->disk_hits = disk_hits;
+    out->cache_hits = hits;
+    amp__lock_release();
+    return AMP_OK;
+}

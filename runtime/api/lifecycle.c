@@ -1,0 +1,33 @@
+/*
+ * runtime/api/lifecycle.c - the library's version, and amp_shutdown, which
+ * releases every layer in the reverse order of the data flow.
+ */
+#include "amp/amp.h"
+#include "check/checkrun.h"
+#include "core/lock.h"
+#include "data/coherence.h"
+#include "data/texture.h"
+#include "device/accel.h"
+#include "device/queue.h"
+#include "kernel/diskcache.h"
+#include "kernel/kcache.h"
+
+const char *amp_version(void)
+{
+    return AMP_VERSION_STRING;
+}
+
+void amp_shutdown(void)
+{
+    amp__lock_acquire();
+    /* Data first (it may need a queue to copy back), then kernels, then
+     * the queues and the devices they were built for. */
+    amp__coh_drop_all_device_copies();
+    amp__tex_drop_all_device_memory();
+    amp__kc_clear();
+    amp__chk_shutdown();
+    amp__dc_reset();
+    amp__queue_shutdown();
+    amp__acc_shutdown();
+    amp__lock_release();
+}

@@ -1,0 +1,163 @@
+/*
+ * runtime/core/env.c - the environment, read in one place.
+ */
+#include "core/env.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Whether word (n bytes) is one of the words of list. */
+static int word_in(const char *word, size_t n, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == n && strncasecmp(word, *list, n) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const on_words[] = {"1", "on", "true", "yes", NULL};
+static const char *const off_words[] = {"0", "off", "false", "no", NULL};
+
+/* 1 on, 0 off, -1 neither. */
+static int flag_value(const char *v)
+{
+    size_t n = strlen(v);
+    if (word_in(v, n, on_words))
+        return 1;
+    if (word_in(v, n, off_words))
+        return 0;
+    char *end = NULL;
+    long number = strtol(v, &end, 10);
+    if (end != v && *end == '\0')
+        return number != 0;
+    return -1;
+}
+
+int amp__env_flag(const char *name, int def)
+{
+    const char *v = getenv(name);
+    if (!v || !v[0])
+        return def;
+    int on = flag_value(v);
+    if (on < 0) {
+        fprintf(stderr,
+                "[amp] %s=\"%s\" is neither on (1, on, true, yes) nor off (0, off, false, no);"
+                " taken as off.\n",
+                name, v);
+        return 0;
+    }
+    return on;
+}
+
+/* Whether the comma- or space-separated list holds word. */
+static int list_has(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    while (*list) {
+        size_t len = strcspn(list, ", ");
+        if (len == n && strncasecmp(list, word, n) == 0)
+            return 1;
+        list += len;
+        list += strspn(list, ", ");
+    }
+    return 0;
+}
+
+static const char *non_empty(const char *v)
+{
+    return v && v[0] ? v : NULL;
+}
+
+/* ---- Read once per process ---- */
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int trace_transfers, trace_kernels;
+static char *dump_dir;
+
+static void read_once(void)
+{
+    const char *trace = getenv("AMP_TRACE");
+    if (trace) {
+        int all = list_has(trace, "all") || strcmp(trace, "1") == 0;
+        trace_transfers = all || list_has(trace, "transfers");
+        trace_kernels = all || list_has(trace, "kernels");
+    }
+    const char *dump = non_empty(getenv("AMP_DUMP_KERNELS"));
+    dump_dir = dump ? strdup(dump) : NULL;
+}
+
+int amp__env_trace_transfers(void)
+{
+    pthread_once(&once, read_once);
+    return trace_transfers;
+}
+
+int amp__env_trace_kernels(void)
+{
+    pthread_once(&once, read_once);
+    return trace_kernels;
+}
+
+const char *amp__env_dump_dir(void)
+{
+    pthread_once(&once, read_once);
+    return dump_dir;
+}
+
+/* ---- Read when asked ---- */
+
+int amp__env_profile(void)
+{
+    return amp__env_flag("AMP_PROFILE", 0);
+}
+
+int amp__env_check(void)
+{
+    const char *v = getenv("AMP_CHECK");
+    if (v && (list_has(v, "races") || list_has(v, "all")))
+        return 1;
+    return amp__env_flag("AMP_CHECK", 0);
+}
+
+int amp__env_leaks(void)
+{
+    return amp__env_flag("AMP_LEAKS", 0);
+}
+
+int amp__env_cache(void)
+{
+    return amp__env_flag("AMP_CACHE", 1);
+}
+
+const char *amp__env_device(void)
+{
+    return non_empty(getenv("AMP_DEVICE"));
+}
+
+const char *amp__env_split_cpu(void)
+{
+    return non_empty(getenv("AMP_SPLIT_CPU"));
+}
+
+const char *amp__env_tmpdir(void)
+{
+    return non_empty(getenv("TMPDIR"));
+}
+
+const char *amp__env_cache_dir(void)
+{
+    return getenv("AMP_CACHE_DIR");
+}
+
+const char *amp__env_xdg_cache_home(void)
+{
+    return getenv("XDG_CACHE_HOME");
+}
+
+const char *amp__env_home(void)
+{
+    return getenv("HOME");
+}

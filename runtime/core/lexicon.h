@@ -1,0 +1,16 @@
+/*
+ * runtime/core/lexicon.h - the words of OpenCL C, for checking the names a
+ * user gives: captures, indices, struct types and their members.
+ */
+#ifndef AMP_CORE_LEXICON_H
+#define AMP_CORE_LEXICON_H
+
+/* Nonzero when s is a C identifier. */
+int amp__lexicon_is_identifier(const char *s);
+
+/* Nonzero when s is a keyword or built-in type name of OpenCL C (int,
+ * global, uint, float4, ...) or tile_static: an identifier a kernel cannot
+ * use as the name of a variable. */
+int amp__lexicon_is_keyword(const char *s);
+
+#endif

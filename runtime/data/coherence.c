@@ -1,0 +1,721 @@
+/*
+ * runtime/data/coherence.c - lazy copies between host memory and devices, by
+ * the byte ranges views cover, and the transfer ledger.
+ *
+ * Invariant: every byte of a source that is not in `undefined` is current
+ * in at least one copy (host or device); a copy's `stale` set holds the
+ * bytes in which it is older than that. A record without host memory acts
+ * as if its host copy were stale wherever the data is defined; the memory
+ * is allocated (and its stale set filled so) on the first host access.
+ */
+#include "data/coherence.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "core/error.h"
+#include "core/lock.h"
+#include "data/ledger.h"
+
+struct coh_copy {
+    coh_copy *next;
+    amp_accelerator *acc;
+    amp_accelerator_view *last_view; /* the queue that last used it: later copies wait on it */
+    cl_mem mem;
+    rg_set stale;
+};
+
+struct coh_source {
+    void *host;      /* the caller's memory, or the record's own, or NULL */
+    int owns_host;   /* host was allocated here */
+    int hashed;      /* in `sources`, by the caller's pointer */
+    void *key;       /* the caller's pointer (the hash key) */
+    size_t bytes;
+    int refs;
+    rg_set host_stale; /* meaningful once host is set */
+    rg_set undefined;
+    amp_accelerator *home; /* arrays: the device the data lives on */
+    coh_copy *copies;
+    amp_transfer_stats stats;
+    UT_hash_handle hh;
+    coh_source *prev, *next; /* every record, for shutdown */
+};
+
+static coh_source *sources; /* records of the caller's memory, by pointer */
+static coh_source *all_sources;
+
+static void link_source(coh_source *src)
+{
+    src->next = all_sources;
+    if (all_sources)
+        all_sources->prev = src;
+    all_sources = src;
+}
+
+static void unlink_source(coh_source *src)
+{
+    if (src->prev)
+        src->prev->next = src->next;
+    else
+        all_sources = src->next;
+    if (src->next)
+        src->next->prev = src->prev;
+}
+/* Count a transfer of src's data in the ledger (ledger.c). */
+static void record(coh_source *src, amp_transfer_direction dir, amp_transfer_reason reason,
+                   int64_t bytes, const amp_accelerator *acc, const char *label)
+{
+    char view[96] = "";
+    if (label)
+        snprintf(view, sizeof view, "view %s", label);
+    amp__ledger_add(&src->stats, dir, reason, (uint64_t)bytes, acc, label ? view : NULL,
+                    src->hashed ? "host memory" : "data", src->hashed ? src->key : (void *)src);
+}
+
+static amp_status no_memory(void)
+{
+    return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory tracking a view's data.");
+}
+
+/* dst = [0, bytes) less `undefined`: what a new copy lacks. */
+static int stale_everywhere_defined(const coh_source *src, rg_set *dst)
+{
+    amp__rg_clear(dst);
+    if (!amp__rg_add(dst, 0, (int64_t)src->bytes))
+        return 0;
+    for (size_t i = 0; i < src->undefined.count; i++)
+        if (!amp__rg_remove(dst, src->undefined.lo[i], src->undefined.hi[i]))
+            return 0;
+    return 1;
+}
+
+amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
+{
+    coh_source *src = NULL;
+    HASH_FIND_PTR(sources, &host, src);
+    if (src) {
+        if (src->bytes < bytes)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "Host memory %p is already wrapped by a live view of %zu bytes; a new"
+                           " view of it must fit inside (%zu bytes asked). Release the other"
+                           " view first, or view the larger memory first.",
+                           host, src->bytes, bytes);
+        src->refs++;
+        *out = src;
+        return AMP_OK;
+    }
+    src = calloc(1, sizeof *src);
+    if (!src)
+        return no_memory();
+    src->host = host;
+    src->key = host;
+    src->hashed = 1;
+    src->bytes = bytes;
+    src->refs = 1;
+    HASH_ADD_PTR(sources, key, src);
+    link_source(src);
+    *out = src;
+    return AMP_OK;
+}
+
+static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
+{
+    for (coh_copy *c = src->copies; c; c = c->next)
+        if (c->acc == acc)
+            return c;
+    return NULL;
+}
+
+static uint64_t mem_epoch;
+
+uint64_t amp__coh_mem_epoch(void)
+{
+    return mem_epoch;
+}
+
+void amp__coh_mem_made(void)
+{
+    mem_epoch++;
+}
+
+/* What needs the memory, for a message: arrays have no name of their own. */
+static void memory_owner(const coh_source *src, const char *label, char *who, size_t size)
+{
+    if (src->home)
+        snprintf(who, size, "An array");
+    else if (label)
+        snprintf(who, size, "View '%s'", label);
+    else
+        snprintf(who, size, "A view");
+}
+
+/* The device could not allocate src's memory: at clCreateBuffer, or at
+ * the first transfer for drivers that allocate lazily (NVIDIA's), which
+ * report CL_MEM_OBJECT_ALLOCATION_FAILURE from an enqueue. The message
+ * names what needed the memory (the view by its capture name, else an
+ * array or a view), and how much, in the same words wherever it failed. */
+static amp_status device_memory_failed(const coh_source *src, const char *label,
+                                       const amp_accelerator *acc, cl_int rc, const char *call)
+{
+    char who[96];
+    memory_owner(src, label, who, sizeof who);
+    return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                   "%s needs %zu bytes on %s, which has %llu bytes of memory (%s from %s). Use"
+                   " smaller views or another accelerator.",
+                   who, src->bytes, acc->name, (unsigned long long)acc->global_mem,
+                   amp__err_cl_name(rc), call);
+}
+
+static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char *label,
+                           coh_copy **out)
+{
+    amp_accelerator *acc = av->acc;
+    coh_copy *c = calloc(1, sizeof *c);
+    if (!c || !stale_everywhere_defined(src, &c->stale)) {
+        if (c)
+            amp__rg_free(&c->stale);
+        free(c);
+        return no_memory();
+    }
+    /* OpenCL allows no single buffer over CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+     * Some drivers (NVIDIA's) accept one anyway; refuse it everywhere, so
+     * that a program that runs on one device does not fail on the next. */
+    if ((uint64_t)src->bytes + COH_SPARE_BYTES > acc->max_alloc) {
+        amp__rg_free(&c->stale);
+        free(c);
+        char who[96];
+        memory_owner(src, label, who, sizeof who);
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "%s needs %zu bytes on %s, which allocates at most %llu bytes at"
+                       " once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use smaller views or arrays, or"
+                       " split the data into parts of at most that size.",
+                       who, src->bytes, acc->name, (unsigned long long)acc->max_alloc);
+    }
+    cl_int rc = CL_SUCCESS;
+    c->mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
+                                NULL, &rc);
+    amp__coh_mem_made();
+    if (!c->mem) {
+        amp__rg_free(&c->stale);
+        free(c);
+        if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY ||
+            (uint64_t)src->bytes > acc->global_mem)
+            return device_memory_failed(src, label, acc, rc, "clCreateBuffer");
+        return amp__err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
+    }
+    c->acc = acc;
+    c->last_view = av;
+    amp__queue_use(av);
+    c->next = src->copies;
+    src->copies = c;
+    *out = c;
+    return AMP_OK;
+}
+
+amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
+                             coh_source **out)
+{
+    coh_source *src = calloc(1, sizeof *src);
+    if (!src)
+        return no_memory();
+    src->bytes = bytes;
+    src->refs = 1;
+    if (!amp__rg_add(&src->undefined, 0, (int64_t)bytes)) {
+        free(src);
+        return no_memory();
+    }
+    if (home) {
+        src->home = home->acc;
+        coh_copy *c;
+        amp_status st = new_copy(src, home, label, &c);
+        if (st != AMP_OK) {
+            amp__rg_free(&src->undefined);
+            free(src);
+            return st;
+        }
+    }
+    link_source(src);
+    *out = src;
+    return AMP_OK;
+}
+
+amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
+{
+    coh_source *src = calloc(1, sizeof *src);
+    if (!src)
+        return no_memory();
+    src->host = host;
+    src->bytes = bytes;
+    src->refs = 1;
+    link_source(src);
+    *out = src;
+    return AMP_OK;
+}
+
+void amp__coh_source_retain(coh_source *src)
+{
+    src->refs++;
+}
+
+void *amp__coh_source_user_host(const coh_source *src)
+{
+    return src->hashed ? src->host : NULL;
+}
+
+size_t amp__coh_source_bytes(const coh_source *src)
+{
+    return src->bytes;
+}
+
+amp_accelerator *amp__coh_source_home(const coh_source *src)
+{
+    return src->home;
+}
+
+/* ---- Copies of boxes ---- */
+
+/* OpenCL's rectangle arguments for a box: origin (x bytes, y rows, z
+ * slices), region, and pitches. */
+typedef struct rect {
+    size_t origin[3], region[3], row_pitch, slice_pitch;
+} rect;
+
+static rect rect_of(const rg_box *b)
+{
+    rect r;
+    r.row_pitch = (size_t)(b->rows[1] > 1 ? b->pitch[1] : b->width);
+    r.slice_pitch = (size_t)(b->rows[0] > 1 ? b->pitch[0] : (int64_t)r.row_pitch * b->rows[1]);
+    size_t off = (size_t)b->offset;
+    r.origin[2] = off / r.slice_pitch;
+    off %= r.slice_pitch;
+    r.origin[1] = off / r.row_pitch;
+    r.origin[0] = off % r.row_pitch;
+    r.region[0] = (size_t)b->width;
+    r.region[1] = (size_t)b->rows[1];
+    r.region[2] = (size_t)b->rows[0];
+    return r;
+}
+
+static int box_contiguous(const rg_box *b)
+{
+    int64_t n = b->rows[1] * b->width;
+    return (b->rows[1] == 1 || b->pitch[1] == b->width) && (b->rows[0] == 1 || b->pitch[0] == n);
+}
+
+/* Host and device addresses of one transfer: the same box in both, except
+ * for copies between two sources. */
+typedef struct xfer {
+    coh_source *src;
+    coh_copy *copy;
+    amp_transfer_direction dir;
+    amp_transfer_reason reason;
+    const char *label;
+    amp_accelerator_view *queue_view;
+    char *host;           /* host memory the device box maps onto */
+    amp_status status;
+} xfer;
+
+/* A failed transfer. Drivers that allocate device memory lazily (NVIDIA's)
+ * report a buffer too large for the device here, not at clCreateBuffer:
+ * say so in the same words as an allocation that fails at once. */
+static amp_status transfer_failed(const xfer *x, cl_int rc, const char *call)
+{
+    const amp_accelerator *acc = x->copy->acc;
+    if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
+        return device_memory_failed(x->src, x->label, acc, rc, call);
+    return amp__err_cl(rc, call,
+                  x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
+                                          : "Copying a view back to the host");
+}
+
+/* Move one contiguous range [lo, hi) of the source between host and device. */
+static int move_range(int64_t lo, int64_t hi, void *user)
+{
+    xfer *x = user;
+    cl_command_queue q = x->queue_view->queue;
+    cl_int rc;
+    /* Blocking both ways: an upload, so that the caller may change its
+     * memory as soon as the call returns, as with any C API; a download,
+     * so that the data is there when it does. */
+    if (x->dir == AMP_TO_DEVICE)
+        rc = amp__clapi.EnqueueWriteBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
+                                      x->host + lo, 0, NULL, NULL);
+    else
+        rc = amp__clapi.EnqueueReadBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
+                                     x->host + lo, 0, NULL, NULL);
+    if (rc != CL_SUCCESS) {
+        x->status = transfer_failed(x, rc, x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBuffer"
+                                                                   : "clEnqueueReadBuffer");
+        return 1;
+    }
+    record(x->src, x->dir, x->reason, hi - lo, x->copy->acc, x->label);
+    return 0;
+}
+
+/* Move a whole box as one rectangle. */
+static amp_status move_box(xfer *x, const rg_box *b)
+{
+    if (box_contiguous(b))
+        return move_range(b->offset, b->offset + amp__rg_box_bytes(b), x) ? x->status : AMP_OK;
+    rect r = rect_of(b);
+    cl_command_queue q = x->queue_view->queue;
+    cl_int rc;
+    if (x->dir == AMP_TO_DEVICE)
+        rc = amp__clapi.EnqueueWriteBufferRect(q, x->copy->mem, CL_TRUE, r.origin, r.origin, r.region,
+                                          r.row_pitch, r.slice_pitch, r.row_pitch,
+                                          r.slice_pitch, x->host, 0, NULL, NULL);
+    else
+        rc = amp__clapi.EnqueueReadBufferRect(q, x->copy->mem, CL_TRUE, r.origin, r.origin, r.region,
+                                         r.row_pitch, r.slice_pitch, r.row_pitch, r.slice_pitch,
+                                         x->host, 0, NULL, NULL);
+    if (rc != CL_SUCCESS)
+        return transfer_failed(x, rc,
+                               x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBufferRect"
+                                                       : "clEnqueueReadBufferRect");
+    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->copy->acc, x->label);
+    return AMP_OK;
+}
+
+/* Move the bytes of box b that are in `need`: the whole box as one
+ * rectangle when all of it is needed, else range by range. */
+static amp_status move_needed(xfer *x, const rg_set *need, const rg_box *b)
+{
+    int64_t n = amp__rg_box_overlap(need, b);
+    if (n == 0)
+        return AMP_OK;
+    if (n == amp__rg_box_bytes(b))
+        return move_box(x, b);
+    x->status = AMP_OK;
+    amp__rg_each_in_box(need, b, move_range, x);
+    return x->status;
+}
+
+static amp_status ensure_host_memory(coh_source *src)
+{
+    if (src->host)
+        return AMP_OK;
+    src->host = malloc(src->bytes ? src->bytes : 1);
+    if (!src->host)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "Out of host memory: %zu bytes for the host copy of a view.", src->bytes);
+    src->owns_host = 1;
+    if (!stale_everywhere_defined(src, &src->host_stale)) {
+        free(src->host);
+        src->host = NULL;
+        src->owns_host = 0;
+        return no_memory();
+    }
+    return AMP_OK;
+}
+
+/* Copy the set `from` minus `less` into `to`. */
+static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
+{
+    amp__rg_clear(to);
+    for (size_t i = 0; i < from->count; i++)
+        if (!amp__rg_add(to, from->lo[i], from->hi[i]))
+            return 0;
+    for (size_t i = 0; i < less->count; i++)
+        if (!amp__rg_remove(to, less->lo[i], less->hi[i]))
+            return 0;
+    return 1;
+}
+
+amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
+                          void **host)
+{
+    amp_status st = ensure_host_memory(src);
+    if (st != AMP_OK)
+        return st;
+    /* Each device supplies the stale bytes it holds current; with one
+     * device that is all of them. */
+    rg_set supply = RG_SET_INIT;
+    for (coh_copy *c = src->copies; c && amp__rg_box_overlap(&src->host_stale, box) > 0;
+         c = c->next) {
+        if (!set_minus(&supply, &src->host_stale, &c->stale)) {
+            st = no_memory();
+            break;
+        }
+        xfer x = {src, c, AMP_TO_HOST, reason, NULL, c->last_view, src->host, AMP_OK};
+        st = move_needed(&x, &supply, box);
+        if (st == AMP_OK && !amp__rg_remove_in_box(&src->host_stale, &supply, box))
+            st = no_memory();
+        if (st != AMP_OK)
+            break;
+    }
+    amp__rg_free(&supply);
+    if (st == AMP_OK)
+        *host = src->host;
+    return st;
+}
+
+/* Nonzero when some of [lo, hi) is stale on the host too. */
+static int stale_on_host(int64_t lo, int64_t hi, void *user)
+{
+    const coh_source *src = user;
+    rg_box r = amp__rg_box_linear(lo, hi - lo);
+    return amp__rg_box_overlap(&src->host_stale, &r) > 0;
+}
+
+/* Work on av that uses the copy c comes after the work queued on the view
+ * that used it last: a kernel there may still read or write it. Two views
+ * of one accelerator are two queues of one context, ordered on the device:
+ * a marker on the last queue, and a barrier on av's that waits for it, so
+ * the host does not wait. av becomes the copy's last view. */
+static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
+{
+    amp_accelerator_view *last = c->last_view;
+    if (last == av)
+        return AMP_OK;
+    cl_event ev = NULL;
+    cl_int rc = amp__clapi.EnqueueMarkerWithWaitList(last->queue, 0, NULL, &ev);
+    const char *call = "clEnqueueMarkerWithWaitList";
+    /* The marker must reach the device for av's barrier to end. */
+    if (rc == CL_SUCCESS && (rc = amp__clapi.Flush(last->queue)) != CL_SUCCESS)
+        call = "clFlush";
+    if (rc == CL_SUCCESS && (rc = amp__clapi.EnqueueBarrierWithWaitList(av->queue, 1, &ev, NULL)) !=
+                                CL_SUCCESS)
+        call = "clEnqueueBarrierWithWaitList";
+    if (ev)
+        amp__clapi.ReleaseEvent(ev);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, call, "Ordering the work of two views of one accelerator");
+    amp__queue_use(av);
+    c->last_view = av;
+    amp__queue_unuse(last);
+    return AMP_OK;
+}
+
+amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
+                            const char *label, cl_mem *mem)
+{
+    coh_copy *c = copy_on(src, av->acc);
+    amp_status st = AMP_OK;
+    if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
+        return st;
+    if ((st = order_after_last_use(c, av)) != AMP_OK)
+        return st;
+    if (amp__rg_box_overlap(&c->stale, box) > 0) {
+        /* Bytes this device lacks and the host lacks too are on another
+         * device: bring them through the host first. */
+        int through_host =
+            !src->host || (amp__rg_box_overlap(&src->host_stale, box) > 0 &&
+                           amp__rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
+        if (through_host) {
+            void *host;
+            st = amp__coh_host_ready(src, box, AMP_REASON_KERNEL, &host);
+            if (st != AMP_OK)
+                return st;
+        }
+        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, av, src->host, AMP_OK};
+        st = move_needed(&x, &c->stale, box);
+        if (st != AMP_OK)
+            return st;
+        if (!amp__rg_remove_box(&c->stale, box))
+            return no_memory();
+    }
+    *mem = c->mem;
+    return AMP_OK;
+}
+
+/* Every copy but `current` (NULL: the host's) is stale in the box. */
+static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *box)
+{
+    int ok = 1;
+    for (coh_copy *c = src->copies; c; c = c->next)
+        ok &= c == current ? amp__rg_remove_box(&c->stale, box) : amp__rg_add_box(&c->stale, box);
+    if (src->host)
+        ok &= current ? amp__rg_add_box(&src->host_stale, box) : amp__rg_remove_box(&src->host_stale, box);
+    ok &= amp__rg_remove_box(&src->undefined, box);
+    return ok ? AMP_OK : no_memory();
+}
+
+void amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
+{
+    coh_copy *c = copy_on(src, av->acc);
+    /* amp__coh_device_ready made av the copy's last view. */
+    if (c)
+        (void)written_at(src, c, box);
+}
+
+amp_status amp__coh_host_written(coh_source *src, const rg_box *box)
+{
+    amp_status st = ensure_host_memory(src);
+    return st == AMP_OK ? written_at(src, NULL, box) : st;
+}
+
+amp_status amp__coh_discard(coh_source *src, const rg_box *box)
+{
+    int ok = 1;
+    for (coh_copy *c = src->copies; c; c = c->next)
+        ok &= amp__rg_remove_box(&c->stale, box);
+    if (src->host)
+        ok &= amp__rg_remove_box(&src->host_stale, box);
+    ok &= amp__rg_add_box(&src->undefined, box);
+    return ok ? AMP_OK : no_memory();
+}
+
+/* ---- Copies between sources ---- */
+
+/* Where a box of src is current as a whole: a device copy (*from set), the
+ * host (*from NULL, returns 1), or neither (returns 0). */
+static int current_at(coh_source *src, const rg_box *box, coh_copy **from)
+{
+    *from = NULL;
+    if (src->host && amp__rg_box_overlap(&src->host_stale, box) == 0)
+        return 1;
+    for (coh_copy *c = src->copies; c; c = c->next)
+        if (amp__rg_box_overlap(&c->stale, box) == 0) {
+            *from = c;
+            return 1;
+        }
+    return 0;
+}
+
+static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
+{
+    for (int64_t i = 0; i < sbox->rows[0]; i++)
+        for (int64_t r = 0; r < sbox->rows[1]; r++)
+            memmove(dst + dbox->offset + i * dbox->pitch[0] + r * dbox->pitch[1],
+                    src + sbox->offset + i * sbox->pitch[0] + r * sbox->pitch[1],
+                    (size_t)sbox->width);
+}
+
+amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
+                        const rg_box *dbox)
+{
+    coh_copy *from;
+    amp_status st = AMP_OK;
+    if (!current_at(src, sbox, &from)) {
+        void *h;
+        if ((st = amp__coh_host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
+            return st;
+        from = NULL;
+    }
+    /* Where dst's data lives: an array's device, else its host memory. */
+    coh_copy *to = dst->home ? copy_on(dst, dst->home) : NULL;
+    if (to && from && from->acc != to->acc) {
+        /* Two devices: through src's host memory. */
+        void *h;
+        if ((st = amp__coh_host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
+            return st;
+        from = NULL;
+    }
+    if (!to && (st = ensure_host_memory(dst)) != AMP_OK)
+        return st;
+    rect sr = rect_of(sbox), dr = rect_of(dbox);
+    cl_int rc = CL_SUCCESS;
+    const char *call = NULL;
+    if (from && to && (st = order_after_last_use(from, to->last_view)) != AMP_OK)
+        return st;
+    if (from && to) {
+        rc = amp__clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
+                                         dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
+                                         dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
+        call = "clEnqueueCopyBufferRect";
+        if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(to->last_view->queue)) != CL_SUCCESS)
+            call = "clFinish";
+        if (rc == CL_SUCCESS)
+            record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
+    } else if (from) {
+        rc = amp__clapi.EnqueueReadBufferRect(from->last_view->queue, from->mem, CL_TRUE, sr.origin,
+                                         dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
+                                         dr.row_pitch, dr.slice_pitch, dst->host, 0, NULL, NULL);
+        call = "clEnqueueReadBufferRect";
+        if (rc == CL_SUCCESS)
+            record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), from->acc, NULL);
+    } else if (to) {
+        rc = amp__clapi.EnqueueWriteBufferRect(to->last_view->queue, to->mem, CL_TRUE, dr.origin,
+                                          sr.origin, sr.region, dr.row_pitch, dr.slice_pitch,
+                                          sr.row_pitch, sr.slice_pitch, src->host, 0, NULL, NULL);
+        call = "clEnqueueWriteBufferRect";
+        if (rc == CL_SUCCESS)
+            record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
+    } else {
+        host_copy_box(dst->host, dbox, src->host, sbox);
+    }
+    /* The buffer that may have failed to allocate: the destination's when
+     * the copy writes one, else the source's. */
+    if (rc != CL_SUCCESS && amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
+        return to ? device_memory_failed(dst, NULL, to->acc, rc, call)
+                  : device_memory_failed(src, NULL, from->acc, rc, call);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, call, "Copying data");
+    /* Only now has the data replaced whatever dst had there: after a failed
+     * copy, dst's newer data elsewhere must still count as newer. */
+    if (to && !amp__rg_remove_box(&to->stale, dbox))
+        return no_memory();
+    if (!to && !amp__rg_remove_box(&dst->host_stale, dbox))
+        return no_memory();
+    return written_at(dst, to, dbox);
+}
+
+/* ---- Release and the ledger ---- */
+
+static void free_copies(coh_source *src)
+{
+    coh_copy *c = src->copies;
+    while (c) {
+        coh_copy *next = c->next;
+        amp__clapi.ReleaseMemObject(c->mem);
+        amp__queue_unuse(c->last_view);
+        amp__rg_free(&c->stale);
+        free(c);
+        c = next;
+    }
+    src->copies = NULL;
+}
+
+static amp_status write_back(coh_source *src, amp_transfer_reason reason)
+{
+    if (!src->hashed)
+        return AMP_OK; /* no caller's memory to write to */
+    rg_box all = amp__rg_box_linear(0, (int64_t)src->bytes);
+    void *host;
+    return amp__coh_host_ready(src, &all, reason, &host);
+}
+
+amp_status amp__coh_source_release(coh_source *src)
+{
+    if (--src->refs > 0)
+        return AMP_OK;
+    amp_status st = write_back(src, AMP_REASON_RELEASE);
+    if (src->hashed)
+        HASH_DEL(sources, src);
+    unlink_source(src);
+    free_copies(src);
+    if (src->owns_host)
+        free(src->host);
+    amp__rg_free(&src->host_stale);
+    amp__rg_free(&src->undefined);
+    free(src);
+    return st;
+}
+
+void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out)
+{
+    *out = src->stats;
+}
+
+void amp__coh_drop_all_device_copies(void)
+{
+    for (coh_source *src = all_sources; src; src = src->next) {
+        /* Best effort: a failure leaves the host memory as it was. */
+        (void)write_back(src, AMP_REASON_SYNCHRONIZE);
+        if (!src->hashed && !src->host) {
+            /* Data only a device held is gone with it. */
+            amp__rg_clear(&src->undefined);
+            (void)amp__rg_add(&src->undefined, 0, (int64_t)src->bytes);
+        } else if (!src->hashed) {
+            /* The record's own host copy keeps what it has; what it lacked
+             * is gone with the device. */
+            for (size_t i = 0; i < src->host_stale.count; i++)
+                (void)amp__rg_add(&src->undefined, src->host_stale.lo[i], src->host_stale.hi[i]);
+        }
+        free_copies(src);
+        amp__rg_clear(&src->host_stale);
+        src->home = NULL;
+    }
+}

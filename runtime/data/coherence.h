@@ -1,0 +1,111 @@
+/*
+ * runtime/data/coherence.h - data sources and the copies of their data.
+ *
+ * A data source is the memory that views look into: the caller's host
+ * memory (one record per host pointer, shared by every view of it), an
+ * amp_array's device memory, or the storage of an extent-only view. Its data
+ * may have a copy in host memory and one on each device that used it.
+ *
+ * For each copy the record keeps the bytes in which that copy is stale (a
+ * set of ranges, ranges.h), and for the source the bytes no copy holds
+ * data for (never written, or discarded). Every request names the box of
+ * bytes a view covers, so only the stale bytes of that box move: a section
+ * synchronizes its own rows, not the whole buffer. Nothing else in the
+ * runtime moves data, and every transfer is counted in the ledger.
+ *
+ * All functions expect the runtime lock to be held.
+ */
+#ifndef AMP_DATA_COHERENCE_H
+#define AMP_DATA_COHERENCE_H
+
+#include <stddef.h>
+
+#include "device/queue.h"
+#include "amp/transfer.h"
+#include "core/ranges.h"
+
+/* Device buffers have this many spare bytes past the data: threads past the
+ * extent of a padded domain are sent there (codegen.c), whatever the
+ * element type. They are never copied. Under AMP_CHECK an access
+ * outside a view is sent past them, out of the buffer, where the simulator
+ * reports it. */
+#define COH_SPARE_BYTES 64
+
+typedef struct coh_copy coh_copy;
+typedef struct coh_source coh_source;
+
+/* Find the record of host memory [host, host + bytes), or make one. The
+ * record counts one more reference. A record of the same pointer with fewer
+ * bytes is refused (AMP_ERROR_INVALID_ARGUMENT). */
+amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out);
+
+/* A record with no host memory of the caller's: an extent-only view's
+ * (home NULL: storage is made where it is first used) or an array's (home:
+ * the accelerator view it lives on; its device memory is allocated now).
+ * The data is undefined until written. One reference. */
+amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
+                             coh_source **out);
+
+/* A record over host memory for one copy (amp_copy's host ends): not
+ * shared, not written back, the memory not freed. One reference. */
+amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out);
+
+/* One more reference. */
+void amp__coh_source_retain(coh_source *src);
+
+/* One reference fewer. The last one copies stale bytes back to the caller's
+ * host memory (never to a runtime-owned one), then frees the record and its
+ * copies. The record is freed even when the copy fails; the status says so. */
+amp_status amp__coh_source_release(coh_source *src);
+
+/* The caller's memory the record stands for, or NULL. */
+void *amp__coh_source_user_host(const coh_source *src);
+
+/* The record's size in bytes. */
+size_t amp__coh_source_bytes(const coh_source *src);
+
+/* The accelerator an array's data lives on, or NULL for other sources. */
+amp_accelerator *amp__coh_source_home(const coh_source *src);
+
+/* Make the box current on av's device, uploading its stale bytes, and store
+ * the device buffer in *mem. label names the view in traces and messages. */
+amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
+                            const char *label, cl_mem *mem);
+
+/* A kernel on av wrote the box: every other copy of it is stale now. */
+void amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box);
+
+/* Make the box current in host memory, downloading its stale bytes (and
+ * allocating the record's own host memory if it has none), and store the
+ * start of that host memory in *host. */
+amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
+                          void **host);
+
+/* The host may write the box: every device copy of it is stale now. */
+amp_status amp__coh_host_written(coh_source *src, const rg_box *box);
+
+/* The box's data is not needed: no copy of it moves until it is written. */
+amp_status amp__coh_discard(coh_source *src, const rg_box *box);
+
+/* Copy the box sbox of src to the box dbox of dst (same rows and width),
+ * from wherever src's data is current to where dst's data lives (an array's
+ * device, else host memory), and mark dst written there. Counted in the
+ * ledger as reason "copy". */
+amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
+                        const rg_box *dbox);
+
+/* A number that changes whenever a device buffer or image is made, so that
+ * a cache of kernel arguments knows that a handle it holds may now name
+ * another memory object. Whoever makes a memory object outside this file
+ * calls amp__coh_mem_made(). */
+uint64_t amp__coh_mem_epoch(void);
+void amp__coh_mem_made(void);
+
+/* The transfers of this record's data (amp_array_view_get_transfers). */
+void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out);
+
+/* Copy every stale byte back to the caller's memory and free every device
+ * copy (shutdown). Arrays keep nothing: their data is lost with the device. */
+void amp__coh_drop_all_device_copies(void);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * runtime/data/struct_type.c - registering plain structs as element types, and
+ * checking that the host lays them out as OpenCL C does.
+ *
+ * OpenCL C aligns int, uint and float to 4 bytes and double to 8, and lays
+ * a struct out as C does: each member at the next multiple of its
+ * alignment, the size a multiple of the largest. x86-64 and AArch64 hosts
+ * do the same; a 32-bit x86 host aligns double to 4 inside structs, and
+ * such a struct is refused rather than copied to the device wrong. The
+ * check compares the offsets the host compiler chose (offsetof, recorded by
+ * AMP_STRUCT) with the ones OpenCL C will choose, so no kernel is needed.
+ */
+#include "data/struct_type.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/lock.h"
+#include "core/lexicon.h"
+#include "core/strbuf.h"
+
+#define ST_MAX 64
+
+typedef struct st_entry {
+    const amp_struct_desc *desc;
+    char *cl_source;
+    int has_double;
+} st_entry;
+
+static st_entry entries[ST_MAX];
+static atomic_int entry_count; /* entries[0 .. entry_count-1] are complete */
+
+static const st_entry *entry_of(amp_elem_type type)
+{
+    int i = (int)type - ST_FIRST_TYPE;
+    if (i < 0 || i >= atomic_load(&entry_count))
+        return NULL;
+    return &entries[i];
+}
+
+size_t amp__st_size(amp_elem_type type)
+{
+    const st_entry *e = entry_of(type);
+    return e ? e->desc->size : 0;
+}
+
+const char *amp__st_name(amp_elem_type type)
+{
+    const st_entry *e = entry_of(type);
+    return e ? e->desc->name : NULL;
+}
+
+const char *amp__st_cl_source(amp_elem_type type)
+{
+    const st_entry *e = entry_of(type);
+    return e ? e->cl_source : NULL;
+}
+
+int amp__st_has_double(amp_elem_type type)
+{
+    const st_entry *e = entry_of(type);
+    return e ? e->has_double : 0;
+}
+
+const amp_struct_desc *amp_struct_of(amp_elem_type type)
+{
+    const st_entry *e = entry_of(type);
+    return e ? e->desc : NULL;
+}
+
+/* The OpenCL C spelling and size of a member type, or NULL for a type
+ * whose layout could differ between host and device. */
+static const char *cl_member_type(const char *type, size_t *size)
+{
+    static const struct {
+        const char *host, *cl;
+        size_t size;
+    } types[] = {{"int", "int", 4},          {"unsigned", "uint", 4},
+                 {"unsigned int", "uint", 4}, {"float", "float", 4},
+                 {"double", "double", 8}};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strcmp(type, types[i].host) == 0) {
+            *size = types[i].size;
+            return types[i].cl;
+        }
+    return NULL;
+}
+
+/* Check every member and the size against OpenCL C's layout. */
+static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *has_double)
+{
+    if (!d->name)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: desc->name is NULL.", fn);
+    if (!amp__lexicon_is_identifier(d->name))
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the struct's name '%s' is not an identifier.",
+                       fn, d->name);
+    if (d->nmembers < 1 || d->nmembers > AMP_STRUCT_MAX_MEMBERS)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: struct %s has %d members; it must have 1 to %d.", fn, d->name,
+                       d->nmembers, AMP_STRUCT_MAX_MEMBERS);
+    if (!d->members)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: struct %s has %d members, and desc->members is NULL.", fn, d->name,
+                       d->nmembers);
+    size_t offset = 0, align = 1;
+    *has_double = 0;
+    for (int i = 0; i < d->nmembers; i++) {
+        const amp_struct_member *m = &d->members[i];
+        size_t size = 0;
+        if (!m->name)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member %d of struct %s has a NULL name.", fn, i, d->name);
+        if (!amp__lexicon_is_identifier(m->name))
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member %d of struct %s has the name '%s', not an identifier.", fn,
+                           i, d->name, m->name);
+        if (!m->type)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member '%s' of struct %s has a NULL type.", fn, m->name, d->name);
+        if (!cl_member_type(m->type, &size))
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member '%s' of struct %s is of type '%s'. Members of element"
+                           " structs are int, unsigned, float or double, whose layout is the same"
+                           " on the host and in OpenCL C.",
+                           fn, m->name, d->name, m->type);
+        offset = (offset + size - 1) / size * size;
+        if (m->size != size || m->offset != offset)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: member '%s' of struct %s is %zu bytes at byte %zu on the host, and"
+                           " %zu bytes at byte %zu in OpenCL C. The host compiler lays the struct"
+                           " out differently from the device; reorder the members, largest"
+                           " first, or pass them as separate views.",
+                           fn, m->name, d->name, m->size, m->offset, size, offset);
+        offset += size;
+        if (size > align)
+            align = size;
+        *has_double |= size == 8;
+    }
+    size_t total = (offset + align - 1) / align * align;
+    if (d->size != total)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: struct %s is %zu bytes on the host and %zu in OpenCL C. Reorder the"
+                       " members, largest first.",
+                       fn, d->name, d->size, total);
+    return AMP_OK;
+}
+
+/* Two descriptions of the same struct, as two files that include one
+ * AMP_STRUCT each make. */
+static int same_struct(const amp_struct_desc *a, const amp_struct_desc *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->size != b->size || a->nmembers != b->nmembers)
+        return 0;
+    for (int i = 0; i < a->nmembers; i++)
+        if (strcmp(a->members[i].type, b->members[i].type) != 0 ||
+            strcmp(a->members[i].name, b->members[i].name) != 0 ||
+            a->members[i].offset != b->members[i].offset)
+            return 0;
+    return 1;
+}
+
+static char *cl_definition(const amp_struct_desc *d)
+{
+    strbuf sb = STRBUF_INIT;
+    amp__sb_printf(&sb, "typedef struct %s {\n", d->name);
+    for (int i = 0; i < d->nmembers; i++) {
+        size_t size;
+        amp__sb_printf(&sb, "    %s %s;\n", cl_member_type(d->members[i].type, &size),
+                  d->members[i].name);
+    }
+    amp__sb_printf(&sb, "} %s;\n", d->name);
+    return amp__sb_take(&sb);
+}
+
+amp_status amp_struct_register(const amp_struct_desc *desc, amp_elem_type *out)
+{
+    static const char fn[] = "amp_struct_register";
+    if (!desc || !out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL.", fn, desc ? "out" : "desc");
+    int has_double = 0;
+    amp_status st = check_layout(fn, desc, &has_double);
+    if (st != AMP_OK)
+        return st;
+    amp__lock_acquire();
+    int n = atomic_load(&entry_count);
+    for (int i = 0; i < n; i++) {
+        if (entries[i].desc != desc && strcmp(entries[i].desc->name, desc->name) != 0)
+            continue;
+        if (entries[i].desc == desc || same_struct(entries[i].desc, desc)) {
+            *out = (amp_elem_type)(ST_FIRST_TYPE + i);
+            amp__lock_release();
+            return AMP_OK;
+        }
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: another struct named %s, with other members, is registered already."
+                       " Kernels know element structs by name: give this one another.",
+                       fn, desc->name);
+    }
+    if (n == ST_MAX) {
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: %d struct types are registered, the most"
+                       " a process may have.", fn, ST_MAX);
+    }
+    char *source = cl_definition(desc);
+    if (!source) {
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    }
+    entries[n].desc = desc;
+    entries[n].cl_source = source;
+    entries[n].has_double = has_double;
+    atomic_store(&entry_count, n + 1);
+    *out = (amp_elem_type)(ST_FIRST_TYPE + n);
+    amp__lock_release();
+    return AMP_OK;
+}

@@ -1,0 +1,628 @@
+/*
+ * runtime/data/texture.c - textures: OpenCL images made from host data, read by
+ * kernels, copied back on request.
+ *
+ * The device's limits are asked when a texture is made, not when devices
+ * are listed: most programs never make one, and a texture is made once and
+ * read by many kernels.
+ */
+#include "data/texture.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/coherence.h"
+#include "data/ledger.h"
+#include "core/error.h"
+#include "core/lock.h"
+
+/* Every channel type (int, uint, float) is 32 bits. */
+#define CHANNEL_BYTES ((size_t)4)
+
+static amp_texture *live_textures; /* by address, so that a stale handle is caught */
+
+int amp__tex_is_live(const amp_texture *t)
+{
+    amp_texture *found = NULL;
+    HASH_FIND_PTR(live_textures, &t, found);
+    return found != NULL;
+}
+
+const char *amp__tex_image_type_name(tex_image_kind kind)
+{
+    switch (kind) {
+    case TEX_IMAGE_1D: return "image1d_t";
+    case TEX_IMAGE_1D_FOLDED: return "image2d_t";
+    case TEX_IMAGE_2D: return "image2d_t";
+    case TEX_IMAGE_3D: return "image3d_t";
+    }
+    return "unknown";
+}
+
+static cl_mem_object_type cl_object_type(tex_image_kind kind)
+{
+    switch (kind) {
+    case TEX_IMAGE_1D: return CL_MEM_OBJECT_IMAGE1D;
+    case TEX_IMAGE_1D_FOLDED: return CL_MEM_OBJECT_IMAGE2D;
+    case TEX_IMAGE_2D: return CL_MEM_OBJECT_IMAGE2D;
+    case TEX_IMAGE_3D: return CL_MEM_OBJECT_IMAGE3D;
+    }
+    return CL_MEM_OBJECT_IMAGE2D;
+}
+
+/* The image format of an element: one 32-bit channel type, in 1, 2 or 4
+ * channels. */
+static cl_image_format format_of(amp_elem_type type, int channels)
+{
+    cl_image_format f;
+    f.image_channel_order = channels == 1 ? CL_R : channels == 2 ? CL_RG : CL_RGBA;
+    f.image_channel_data_type = type == AMP_INT    ? CL_SIGNED_INT32
+                                : type == AMP_UINT ? CL_UNSIGNED_INT32
+                                                   : CL_FLOAT;
+    return f;
+}
+
+/* A size_t property of the device; 0 when the query fails, which the
+ * checks below then report as a limit of 0. */
+static size_t device_size(const amp_accelerator *acc, cl_device_info what)
+{
+    size_t v = 0;
+    if (amp__clapi.GetDeviceInfo(acc->device, what, sizeof v, &v, NULL) != CL_SUCCESS)
+        return 0;
+    return v;
+}
+
+/* The image is wider, taller or deeper than the device allows. */
+static amp_status over_limit(const char *fn, const char *what, long long value, size_t limit,
+                             const char *limit_name, const amp_accelerator *acc)
+{
+    return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                   "%s: the texture's %s is %lld texels, and %s allows at most %zu (%s)."
+                   " Use a smaller texture, split it, or use an array_view.",
+                   fn, what, value, acc->name, limit, limit_name);
+}
+
+/* Whether the device has images of kind in the format of type with
+ * channels; *found says. */
+static amp_status has_format(const char *fn, const amp_accelerator *acc, tex_image_kind kind,
+                             amp_elem_type type, int channels, int *found)
+{
+    cl_image_format want = format_of(type, channels);
+    cl_uint n = 0;
+    *found = 0;
+    cl_int rc = amp__clapi.GetSupportedImageFormats(acc->context, CL_MEM_READ_ONLY,
+                                               cl_object_type(kind), 0, NULL, &n);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clGetSupportedImageFormats", fn);
+    cl_image_format *formats = calloc(n ? n : 1, sizeof *formats);
+    if (!formats)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    rc = amp__clapi.GetSupportedImageFormats(acc->context, CL_MEM_READ_ONLY, cl_object_type(kind), n,
+                                        formats, NULL);
+    for (cl_uint i = 0; rc == CL_SUCCESS && i < n && !*found; i++)
+        *found = formats[i].image_channel_order == want.image_channel_order &&
+                 formats[i].image_channel_data_type == want.image_channel_data_type;
+    free(formats);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clGetSupportedImageFormats", fn);
+    return AMP_OK;
+}
+
+/* The channels the image stores: the texture's own, or 4 where the device
+ * lacks that format (OpenCL requires the RGBA ones of every device with
+ * images; PoCL, for one, has no two-channel formats). Reads in kernels are
+ * the same either way; copies widen and narrow the texels on the host. */
+static amp_status choose_stored_channels(const char *fn, const amp_accelerator *acc,
+                                         tex_image_kind kind, amp_elem_type type, int channels,
+                                         int *stored)
+{
+    int found = 0;
+    *stored = channels;
+    amp_status st = has_format(fn, acc, kind, type, channels, &found);
+    if (st == AMP_OK && !found && channels != 4) {
+        *stored = 4;
+        st = has_format(fn, acc, kind, type, 4, &found);
+    }
+    if (st != AMP_OK)
+        return st;
+    if (!found)
+        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "%s: %s has no %s image of %s, with %d channel%s or with 4. Use an"
+                       " array_view.",
+                       fn, acc->name, amp__tex_image_type_name(kind), amp_elem_type_name(type),
+                       channels, channels == 1 ? "" : "s");
+    return AMP_OK;
+}
+
+static amp_status check_image_support(const char *fn, const amp_accelerator *acc)
+{
+    cl_bool images = CL_FALSE;
+    cl_int rc = amp__clapi.GetDeviceInfo(acc->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images,
+                                    NULL);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clGetDeviceInfo(CL_DEVICE_IMAGE_SUPPORT)", fn);
+    if (!images)
+        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "%s: %s has no image support (CL_DEVICE_IMAGE_SUPPORT is false), so it"
+                       " cannot hold textures. Use an array_view, or another accelerator.",
+                       fn, acc->name);
+    return AMP_OK;
+}
+
+/* Check that acc can hold a texture of this shape, and choose the image
+ * kind (and, for a folded one, its row width). */
+static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_extent e,
+                               tex_image_kind *kind, size_t *fold_width)
+{
+    if (e.rank == 1) {
+        /* A 1D image is as wide as a 2D one may be. Past that, the texels
+         * are laid out in rows of a 2D image (an image1d_buffer_t would
+         * reach further on some devices, but PoCL 3.1 leaks memory with
+         * each and cannot ask one its width). */
+        size_t max_w = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+        size_t max_h = device_size(acc, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+        *fold_width = max_w;
+        if ((size_t)e.dims[0] <= max_w) {
+            *kind = TEX_IMAGE_1D;
+        } else if (max_w > 0 && ((size_t)e.dims[0] + max_w - 1) / max_w <= max_h) {
+            *kind = TEX_IMAGE_1D_FOLDED;
+        } else {
+            char limit[64];
+            snprintf(limit, sizeof limit, "%zu x %zu", max_w, max_h);
+            return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                           "%s: the texture's width is %d texels, and %s holds at most %s = %llu"
+                           " in a rank-1 texture (CL_DEVICE_IMAGE2D_MAX_WIDTH x"
+                           " CL_DEVICE_IMAGE2D_MAX_HEIGHT). Use a smaller texture, or an"
+                           " array_view.",
+                           fn, e.dims[0], acc->name, limit,
+                           (unsigned long long)max_w * (unsigned long long)max_h);
+        }
+    } else if (e.rank == 2) {
+        size_t max_w = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
+        size_t max_h = device_size(acc, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
+        /* C++ AMP's dimension 0 is the rows: the image's height. */
+        if ((size_t)e.dims[1] > max_w)
+            return over_limit(fn, "width (dimension 1)", e.dims[1], max_w,
+                              "CL_DEVICE_IMAGE2D_MAX_WIDTH", acc);
+        if ((size_t)e.dims[0] > max_h)
+            return over_limit(fn, "height (dimension 0)", e.dims[0], max_h,
+                              "CL_DEVICE_IMAGE2D_MAX_HEIGHT", acc);
+        *kind = TEX_IMAGE_2D;
+    } else {
+        size_t max_w = device_size(acc, CL_DEVICE_IMAGE3D_MAX_WIDTH);
+        size_t max_h = device_size(acc, CL_DEVICE_IMAGE3D_MAX_HEIGHT);
+        size_t max_d = device_size(acc, CL_DEVICE_IMAGE3D_MAX_DEPTH);
+        if ((size_t)e.dims[2] > max_w)
+            return over_limit(fn, "width (dimension 2)", e.dims[2], max_w,
+                              "CL_DEVICE_IMAGE3D_MAX_WIDTH", acc);
+        if ((size_t)e.dims[1] > max_h)
+            return over_limit(fn, "height (dimension 1)", e.dims[1], max_h,
+                              "CL_DEVICE_IMAGE3D_MAX_HEIGHT", acc);
+        if ((size_t)e.dims[0] > max_d)
+            return over_limit(fn, "depth (dimension 0)", e.dims[0], max_d,
+                              "CL_DEVICE_IMAGE3D_MAX_DEPTH", acc);
+        *kind = TEX_IMAGE_3D;
+    }
+    return AMP_OK;
+}
+
+/* The image's bytes must fit one allocation of the device. */
+static amp_status check_allocation(const char *fn, const amp_accelerator *acc, uint64_t bytes)
+{
+    cl_ulong max_alloc = 0;
+    cl_int rc = amp__clapi.GetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
+                                    &max_alloc, NULL);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)", fn);
+    if (bytes > max_alloc || bytes > SIZE_MAX)
+        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                       "%s: the texture has %llu bytes on the device, and %s allocates at most"
+                       " %llu at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller texture.",
+                       fn, (unsigned long long)bytes, acc->name, (unsigned long long)max_alloc);
+    return AMP_OK;
+}
+
+/* The image's size: width, height, depth in texels. */
+static void image_size(const amp_texture *t, size_t size[3])
+{
+    const amp_extent *e = &t->extent;
+    if (t->kind == TEX_IMAGE_1D_FOLDED) {
+        size[0] = t->fold_width;
+        size[1] = ((size_t)e->dims[0] + t->fold_width - 1) / t->fold_width;
+        size[2] = 1;
+        return;
+    }
+    size[0] = (size_t)e->dims[e->rank - 1];
+    size[1] = e->rank >= 2 ? (size_t)e->dims[e->rank - 2] : 1;
+    size[2] = e->rank == 3 ? (size_t)e->dims[0] : 1;
+}
+
+/* The regions of the image that hold the texture's texels, at most two:
+ * all of it, or for a folded one its whole rows and the part of the last
+ * row that is used. Returns how many; each region's first texel is
+ * first[k] texels into the host's data. */
+static int texel_regions(const amp_texture *t, size_t origin[2][3], size_t region[2][3],
+                         size_t first[2])
+{
+    size_t size[3];
+    image_size(t, size);
+    for (int k = 0; k < 2; k++) {
+        origin[k][0] = origin[k][1] = origin[k][2] = 0;
+        first[k] = 0;
+    }
+    if (t->kind != TEX_IMAGE_1D_FOLDED) {
+        memcpy(region[0], size, sizeof size);
+        return 1;
+    }
+    size_t n = (size_t)t->extent.dims[0];
+    size_t full = n / t->fold_width, rest = n % t->fold_width;
+    int count = 0;
+    if (full > 0) {
+        region[count][0] = t->fold_width;
+        region[count][1] = full;
+        region[count][2] = 1;
+        count++;
+    }
+    if (rest > 0) {
+        origin[count][1] = full;
+        region[count][0] = rest;
+        region[count][1] = 1;
+        region[count][2] = 1;
+        first[count] = full * t->fold_width;
+        count++;
+    }
+    return count;
+}
+
+static void count(amp_texture *t, amp_transfer_direction dir)
+{
+    /* What moved: the image's bytes, wider than the host's where the
+     * image stores more channels than the texture has. */
+    amp__ledger_add(&t->stats, dir, AMP_REASON_COPY, t->device_bytes, t->av->acc, "texture",
+                    NULL, NULL);
+}
+
+/* Copy texels between the host's layout (channels values each) and the
+ * image's (stored values each; the extra ones 0). */
+static void relayout(const amp_texture *t, void *dst, int dst_channels, const void *src,
+                     int src_channels)
+{
+    size_t texels = t->bytes / ((size_t)t->channels * CHANNEL_BYTES);
+    size_t keep = (size_t)t->channels * CHANNEL_BYTES;
+    const unsigned char *from = src;
+    unsigned char *to = dst;
+    for (size_t i = 0; i < texels; i++) {
+        memcpy(to + i * dst_channels * CHANNEL_BYTES, from + i * src_channels * CHANNEL_BYTES,
+               keep);
+        if (dst_channels > t->channels)
+            memset(to + i * dst_channels * CHANNEL_BYTES + keep, 0,
+                   (size_t)(dst_channels - t->channels) * CHANNEL_BYTES);
+    }
+}
+
+/* Upload host data, all of the texture, and wait for it: the caller may
+ * reuse its memory when the call returns. */
+static amp_status upload(amp_texture *t, const void *data, const char *fn)
+{
+    void *wide = NULL;
+    if (t->stored_channels != t->channels) {
+        if (!(wide = malloc(t->device_bytes)))
+            return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+        relayout(t, wide, t->stored_channels, data, t->channels);
+        data = wide;
+    }
+    size_t origin[2][3], region[2][3], first[2];
+    int n = texel_regions(t, origin, region, first);
+    size_t texel = (size_t)t->stored_channels * CHANNEL_BYTES;
+    cl_int rc = CL_SUCCESS;
+    for (int k = 0; k < n && rc == CL_SUCCESS; k++)
+        rc = amp__clapi.EnqueueWriteImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0, 0,
+                                     (const char *)data + first[k] * texel, 0, NULL, NULL);
+    free(wide);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clEnqueueWriteImage", fn);
+    count(t, AMP_TO_DEVICE);
+    return AMP_OK;
+}
+
+/* Download the whole texture to dst, in the host's layout. A blocking read
+ * waits for the kernels queued before it. */
+static amp_status download(amp_texture *t, void *dst, const char *fn)
+{
+    void *wide = NULL;
+    if (t->stored_channels != t->channels && !(wide = malloc(t->device_bytes)))
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    size_t origin[2][3], region[2][3], first[2];
+    int n = texel_regions(t, origin, region, first);
+    size_t texel = (size_t)t->stored_channels * CHANNEL_BYTES;
+    char *to = wide ? wide : dst;
+    cl_int rc = CL_SUCCESS;
+    for (int k = 0; k < n && rc == CL_SUCCESS; k++)
+        rc = amp__clapi.EnqueueReadImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0, 0,
+                                    to + first[k] * texel, 0, NULL, NULL);
+    if (rc == CL_SUCCESS && wide)
+        relayout(t, dst, t->channels, wide, t->stored_channels);
+    free(wide);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clEnqueueReadImage", fn);
+    count(t, AMP_TO_HOST);
+    return AMP_OK;
+}
+
+static void free_device_memory(amp_texture *t)
+{
+    if (t->image)
+        amp__clapi.ReleaseMemObject(t->image);
+    t->image = NULL;
+}
+
+static amp_status make_image(amp_texture *t, const char *fn)
+{
+    cl_image_format format = format_of(t->type, t->stored_channels);
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = cl_object_type(t->kind);
+    size_t size[3];
+    image_size(t, size);
+    desc.image_width = size[0];
+    desc.image_height = desc.image_type == CL_MEM_OBJECT_IMAGE1D ? 0 : size[1];
+    desc.image_depth = desc.image_type == CL_MEM_OBJECT_IMAGE3D ? size[2] : 0;
+    cl_int rc = CL_SUCCESS;
+    t->image = amp__clapi.CreateImage(t->av->acc->context, CL_MEM_READ_ONLY, &format, &desc, NULL, &rc);
+    /* A kernel may still hold a released image's handle as an argument. */
+    amp__coh_mem_made();
+    if (t->image)
+        return AMP_OK;
+    if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                       "%s: %s cannot allocate the texture's %zu bytes (%s). Release other data"
+                       " or use a smaller texture.",
+                       fn, t->av->acc->name, t->device_bytes, amp__err_cl_name(rc));
+    return amp__err_cl(rc, "clCreateImage", fn);
+}
+
+/* The checks that need no device. */
+static amp_status check_arguments(const char *fn, amp_elem_type type, int channels,
+                                  amp_extent e, const void *data)
+{
+    if (type == AMP_DOUBLE)
+        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                       "%s: textures of double are not available: OpenCL images have no 64-bit"
+                       " channel format. Use AMP_FLOAT, or an array_view of double.",
+                       fn);
+    if (type != AMP_INT && type != AMP_UINT && type != AMP_FLOAT)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT.", fn,
+                       (int)type);
+    if (channels != 1 && channels != 2 && channels != 4)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: %d channels; a texture element has 1, 2 or 4 (int, int_2, int_4 in"
+                       " C++ AMP).",
+                       fn, channels);
+    if (e.rank < 1 || e.rank > AMP_MAX_RANK)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: the extent has rank %d; a texture has rank 1, 2 or 3.", fn, e.rank);
+    for (int d = 0; d < e.rank; d++)
+        if (e.dims[d] <= 0)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: dimension %d of the extent is %d; every dimension must be > 0.",
+                           fn, d, e.dims[d]);
+    if (!data)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: data is NULL; a texture is filled from host data when it is made.",
+                       fn);
+    return AMP_OK;
+}
+
+amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent extent,
+                              const void *data, amp_accelerator_view *av, amp_texture **out)
+{
+    static const char fn[] = "amp_texture_create";
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp_status st = check_arguments(fn, type, channels, extent, data);
+    if (st != AMP_OK)
+        return st;
+    amp__lock_acquire();
+    amp_texture *t = NULL;
+    tex_image_kind kind = TEX_IMAGE_2D;
+    size_t fold_width = 0;
+    int stored = channels;
+    st = amp__queue_resolve(av, &av);
+    if (st == AMP_OK)
+        st = check_image_support(fn, av->acc);
+    if (st == AMP_OK)
+        st = check_limits(fn, av->acc, extent, &kind, &fold_width);
+    if (st == AMP_OK)
+        st = choose_stored_channels(fn, av->acc, kind, type, channels, &stored);
+    /* Within the image limits (each below 2^31, at most 3 of them) the
+     * texel count and the bytes fit in 64 bits; SIZE_MAX is checked with
+     * the allocation limit. */
+    uint64_t texels = (uint64_t)amp_extent_size(extent);
+    uint64_t image_texels = kind == TEX_IMAGE_1D_FOLDED
+                                ? ((texels + fold_width - 1) / fold_width) * fold_width
+                                : texels;
+    if (st == AMP_OK)
+        st = check_allocation(fn, av->acc, image_texels * (uint64_t)stored * CHANNEL_BYTES);
+    if (st == AMP_OK && !(t = calloc(1, sizeof *t)))
+        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    if (st == AMP_OK) {
+        t->self = t;
+        t->type = type;
+        t->channels = channels;
+        t->stored_channels = stored;
+        t->extent = extent;
+        t->kind = kind;
+        t->fold_width = fold_width;
+        t->bytes = (size_t)(texels * (uint64_t)channels * CHANNEL_BYTES);
+        t->device_bytes = (size_t)(texels * (uint64_t)stored * CHANNEL_BYTES);
+        t->av = av;
+        st = make_image(t, fn);
+        if (st == AMP_OK)
+            st = upload(t, data, fn);
+        if (st == AMP_OK) {
+            HASH_ADD_PTR(live_textures, self, t);
+            *out = t;
+        } else {
+            free_device_memory(t);
+            free(t);
+        }
+    }
+    amp__lock_release();
+    return st;
+}
+
+/* As the public functions do: check the handle and take the runtime lock;
+ * on failure, the lock is not held. */
+static amp_status lock_live(const char *fn, const amp_texture *t)
+{
+    if (!t)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the texture is NULL.", fn);
+    amp__lock_acquire();
+    if (!amp__tex_is_live(t)) {
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: the texture %p was already released, or was never created.", fn,
+                       (const void *)t);
+    }
+    return AMP_OK;
+}
+
+amp_status amp_texture_release(amp_texture *texture)
+{
+    if (!texture)
+        return AMP_OK;
+    amp_status st = lock_live("amp_texture_release", texture);
+    if (st != AMP_OK)
+        return st;
+    HASH_DEL(live_textures, texture);
+    /* Kernels still queued keep the image alive until they finish. */
+    free_device_memory(texture);
+    free(texture);
+    amp__lock_release();
+    return AMP_OK;
+}
+
+/* The checks of both copies; expects the lock. */
+static amp_status check_copy(const char *fn, const amp_texture *t, const void *host,
+                             size_t host_bytes)
+{
+    if (!host)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the host pointer is NULL.", fn);
+    if (host_bytes != t->bytes)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: the host memory has %zu bytes and the texture %zu (%lld elements of"
+                       " %d %s%s). Both must be the same size.",
+                       fn, host_bytes, t->bytes, (long long)amp_extent_size(t->extent),
+                       t->channels, amp_elem_type_name(t->type), t->channels == 1 ? "" : "s");
+    if (!t->av)
+        return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                       "%s: the texture's data was lost with its accelerator (amp_shutdown)."
+                       " Make the texture again.",
+                       fn);
+    return AMP_OK;
+}
+
+amp_status amp_texture_copy_to_host(const amp_texture *texture, void *dst, size_t dst_bytes)
+{
+    static const char fn[] = "amp_texture_copy_to_host";
+    amp_status st = lock_live(fn, texture);
+    if (st != AMP_OK)
+        return st;
+    amp_texture *t = (amp_texture *)texture; /* the ledger counts this copy */
+    st = check_copy(fn, t, dst, dst_bytes);
+    if (st == AMP_OK)
+        st = download(t, dst, fn);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_texture_copy_from_host(amp_texture *texture, const void *src, size_t src_bytes)
+{
+    static const char fn[] = "amp_texture_copy_from_host";
+    amp_status st = lock_live(fn, texture);
+    if (st != AMP_OK)
+        return st;
+    st = check_copy(fn, texture, src, src_bytes);
+    /* The queue is in order: kernels queued before that read the texture
+     * see the old contents. */
+    if (st == AMP_OK)
+        st = upload(texture, src, fn);
+    amp__lock_release();
+    return st;
+}
+
+amp_extent amp_texture_get_extent(const amp_texture *texture)
+{
+    amp_extent e = {0, {0, 0, 0}};
+    amp__lock_acquire();
+    if (texture && amp__tex_is_live(texture))
+        e = texture->extent;
+    amp__lock_release();
+    return e;
+}
+
+amp_elem_type amp_texture_get_type(const amp_texture *texture)
+{
+    amp_elem_type type = (amp_elem_type)0;
+    amp__lock_acquire();
+    if (texture && amp__tex_is_live(texture))
+        type = texture->type;
+    amp__lock_release();
+    return type;
+}
+
+int amp_texture_get_channels(const amp_texture *texture)
+{
+    int channels = 0;
+    amp__lock_acquire();
+    if (texture && amp__tex_is_live(texture))
+        channels = texture->channels;
+    amp__lock_release();
+    return channels;
+}
+
+size_t amp_texture_get_bytes(const amp_texture *texture)
+{
+    size_t bytes = 0;
+    amp__lock_acquire();
+    if (texture && amp__tex_is_live(texture))
+        bytes = texture->bytes;
+    amp__lock_release();
+    return bytes;
+}
+
+amp_accelerator_view *amp_texture_get_accelerator_view(const amp_texture *texture)
+{
+    amp_accelerator_view *av = NULL;
+    amp__lock_acquire();
+    if (texture && amp__tex_is_live(texture))
+        av = texture->av;
+    amp__lock_release();
+    return av;
+}
+
+amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_stats *out)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_get_transfers: out is NULL.");
+    amp_status st = lock_live("amp_texture_get_transfers", texture);
+    if (st != AMP_OK)
+        return st;
+    *out = texture->stats;
+    amp__lock_release();
+    return AMP_OK;
+}
+
+void amp__tex_drop_all_device_memory(void)
+{
+    amp_texture *t, *tmp;
+    HASH_ITER(hh, live_textures, t, tmp)
+    {
+        free_device_memory(t);
+        t->av = NULL;
+    }
+}

@@ -1,0 +1,572 @@
+/*
+ * runtime/data/view.c - the public array_view functions.
+ */
+#include "data/view.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <uthash.h>
+
+#include "core/error.h"
+#include "core/handle.h"
+#include "core/lock.h"
+#include "data/struct_type.h"
+
+/* Live handles, so that a released or foreign handle is reported instead of
+ * being used. Handles come from handle.c, which never hands an address out
+ * twice: a stale handle can never name a newer view. */
+typedef struct view_entry {
+    const amp_array_view *view;
+    UT_hash_handle hh;
+} view_entry;
+
+static view_entry *live_views;
+
+int amp__view_is_live(const amp_array_view *v)
+{
+    view_entry *e = NULL;
+    HASH_FIND_PTR(live_views, &v, e);
+    return e != NULL;
+}
+
+size_t amp_elem_size(amp_elem_type type)
+{
+    switch (type) {
+    case AMP_INT: return sizeof(int32_t);
+    case AMP_UINT: return sizeof(uint32_t);
+    case AMP_FLOAT: return sizeof(float);
+    case AMP_DOUBLE: return sizeof(double);
+    }
+    return amp__st_size(type); /* a registered struct, else 0 */
+}
+
+const char *amp_elem_type_name(amp_elem_type type)
+{
+    switch (type) {
+    case AMP_INT: return "int";
+    case AMP_UINT: return "uint";
+    case AMP_FLOAT: return "float";
+    case AMP_DOUBLE: return "double";
+    }
+    const char *name = amp__st_name(type);
+    return name ? name : "unknown";
+}
+
+static amp_status check_extent(const char *fn, amp_extent e)
+{
+    if (e.rank < 1 || e.rank > AMP_MAX_RANK)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the extent has rank %d; it must be 1, 2 or 3.",
+                       fn, e.rank);
+    for (int d = 0; d < e.rank; d++)
+        if (e.dims[d] <= 0)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                           "%s: dimension %d of the extent is %d; every dimension must be > 0.",
+                           fn, d, e.dims[d]);
+    return AMP_OK;
+}
+
+rg_box amp__view_box(const amp_array_view *v)
+{
+    int64_t es = (int64_t)amp_elem_size(v->type);
+    const int *d = v->extent.dims;
+    rg_box b;
+    b.offset = v->offset * es;
+    switch (v->extent.rank) {
+    case 1:
+        b.rows[0] = b.rows[1] = 1;
+        b.width = d[0] * es;
+        b.pitch[0] = b.pitch[1] = b.width;
+        break;
+    case 2:
+        b.rows[0] = 1;
+        b.rows[1] = d[0];
+        b.pitch[1] = v->strides[0] * es;
+        b.pitch[0] = b.pitch[1] * d[0];
+        b.width = d[1] * es;
+        break;
+    default:
+        b.rows[0] = d[0];
+        b.rows[1] = d[1];
+        b.pitch[0] = v->strides[0] * es;
+        b.pitch[1] = v->strides[1] * es;
+        b.width = d[2] * es;
+        break;
+    }
+    return b;
+}
+
+static void row_major_strides(amp_array_view *v)
+{
+    const amp_extent *e = &v->extent;
+    v->strides[0] = e->rank >= 2 ? e->dims[1] * (int64_t)(e->rank == 3 ? e->dims[2] : 1) : 1;
+    v->strides[1] = e->rank == 3 ? e->dims[2] : 1;
+}
+
+amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
+                     amp_array_view **out)
+{
+    amp_array_view *v = amp__handle_alloc(sizeof *v);
+    view_entry *e = calloc(1, sizeof *e);
+    if (!v || !e) {
+        amp__handle_free(v);
+        free(e);
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a view.");
+    }
+    v->src = src;
+    v->type = type;
+    v->extent = extent;
+    v->is_const = is_const;
+    row_major_strides(v);
+    e->view = v;
+    HASH_ADD_PTR(live_views, view, e);
+    *out = v;
+    return AMP_OK;
+}
+
+amp_status amp__view_unmake(amp_array_view *v)
+{
+    view_entry *e = NULL;
+    HASH_FIND_PTR(live_views, &v, e);
+    if (e) {
+        HASH_DEL(live_views, e);
+        free(e);
+    }
+    amp_status st = amp__coh_source_release(v->src);
+    amp__handle_free(v);
+    return st;
+}
+
+amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n)
+{
+    size_t esize = amp_elem_size(type);
+    if (esize == 0)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
+                       " AMP_DOUBLE, or a struct registered with amp_struct_register.",
+                       fn, (int)type);
+    amp_status st = check_extent(fn, extent);
+    if (st != AMP_OK)
+        return st;
+    *n = amp_extent_size(extent);
+    if ((uint64_t)*n > SIZE_MAX / esize)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory.", fn,
+                       (long long)*n);
+    return AMP_OK;
+}
+
+/* The checks every creation makes; the element count in *n. */
+static amp_status check_new(const char *fn, amp_elem_type type, amp_extent extent,
+                            amp_array_view **out, int64_t *n)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    return amp__view_check_shape(fn, type, extent, n);
+}
+
+static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
+                              int is_const, amp_array_view **out)
+{
+    int64_t n = 0;
+    amp_status st = check_new(fn, type, extent, out, &n);
+    if (st != AMP_OK)
+        return st;
+    if (!data)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
+    amp__lock_acquire();
+    coh_source *src = NULL;
+    st = amp__coh_source_acquire(data, (size_t)n * amp_elem_size(type), &src);
+    if (st == AMP_OK && (st = amp__view_make(src, type, extent, is_const, out)) != AMP_OK)
+        amp__coh_source_release(src);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_create(amp_elem_type type, amp_extent extent, void *data,
+                                 amp_array_view **out)
+{
+    return view_create("amp_array_view_create", type, extent, data, 0, out);
+}
+
+amp_status amp_array_view_create_const(amp_elem_type type, amp_extent extent, const void *data,
+                                       amp_array_view **out)
+{
+    /* The library never writes through a const view: kernels see it as
+     * const and it is never copied back. */
+    return view_create("amp_array_view_create_const", type, extent, (void *)data, 1, out);
+}
+
+amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
+                                        amp_array_view **out)
+{
+    int64_t n = 0;
+    amp_status st = check_new("amp_array_view_create_extent", type, extent, out, &n);
+    if (st != AMP_OK)
+        return st;
+    amp__lock_acquire();
+    coh_source *src = NULL;
+    st = amp__coh_source_create((size_t)n * amp_elem_size(type), NULL, NULL, &src);
+    if (st == AMP_OK && (st = amp__view_make(src, type, extent, 0, out)) != AMP_OK)
+        amp__coh_source_release(src);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp__view_lock_live(const char *fn, const amp_array_view *v)
+{
+    if (!v)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the view is NULL.", fn);
+    amp__lock_acquire();
+    if (!amp__view_is_live(v)) {
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                       "%s: the view %p was already released, or was never created.", fn,
+                       (const void *)v);
+    }
+    return AMP_OK;
+}
+
+/* What every derived view starts with: out checked and cleared, the parent
+ * checked and the lock taken (not held on failure). */
+static amp_status begin_derive(const char *fn, const amp_array_view *view, amp_array_view **out)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    return amp__view_lock_live(fn, view);
+}
+
+/* A new handle onto the same data as parent: its type, extent, offset and
+ * strides are set by the caller from *derived. */
+static amp_status derive(const amp_array_view *parent, const amp_array_view *derived,
+                         amp_array_view **out)
+{
+    amp_array_view *v = NULL;
+    amp_status st = amp__view_make(parent->src, derived->type, derived->extent, parent->is_const, &v);
+    if (st != AMP_OK)
+        return st;
+    amp__coh_source_retain(parent->src);
+    v->offset = derived->offset;
+    v->strides[0] = derived->strides[0];
+    v->strides[1] = derived->strides[1];
+    *out = v;
+    return AMP_OK;
+}
+
+const char *amp__view_extent_text(amp_extent e, char *buf, size_t n)
+{
+    if (e.rank == 1)
+        snprintf(buf, n, "(%d)", e.dims[0]);
+    else if (e.rank == 2)
+        snprintf(buf, n, "(%d, %d)", e.dims[0], e.dims[1]);
+    else
+        snprintf(buf, n, "(%d, %d, %d)", e.dims[0], e.dims[1], e.dims[2]);
+    return buf;
+}
+
+amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
+                                  amp_extent extent, amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_section";
+    amp_status st = begin_derive(fn, view, out);
+    if (st != AMP_OK)
+        return st;
+    st = check_extent(fn, extent);
+    if (st == AMP_OK && (origin.rank != view->extent.rank || extent.rank != view->extent.rank))
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view has rank %d, the origin rank %d and the extent rank %d; they"
+                     " must be equal.",
+                     fn, view->extent.rank, origin.rank, extent.rank);
+    for (int d = 0; st == AMP_OK && d < view->extent.rank; d++)
+        if (origin.i[d] < 0 || (int64_t)origin.i[d] + extent.dims[d] > view->extent.dims[d]) {
+            char a[48], b[48];
+            st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                         "%s: a section of extent %s at origin %d in dimension %d does not fit"
+                         " in the view's extent %s.",
+                         fn, amp__view_extent_text(extent, a, sizeof a), origin.i[d], d,
+                         amp__view_extent_text(view->extent, b, sizeof b));
+        }
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.extent = extent;
+        int64_t step[3] = {view->strides[0], view->strides[1], 1};
+        if (view->extent.rank == 2)
+            step[1] = 1;
+        if (view->extent.rank == 1)
+            step[0] = 1;
+        for (int k = 0; k < view->extent.rank; k++)
+            d.offset += origin.i[k] * step[k];
+        st = derive(view, &d, out);
+    }
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_project(const amp_array_view *view, int i, amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_project";
+    amp_status st = begin_derive(fn, view, out);
+    if (st != AMP_OK)
+        return st;
+    if (view->extent.rank < 2)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: a view of rank 1 has no projection (it would have rank 0); read the"
+                     " element instead.",
+                     fn);
+    else if (i < 0 || i >= view->extent.dims[0])
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: index %d is outside the view's leading dimension (0..%d).", fn, i,
+                     view->extent.dims[0] - 1);
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.offset += i * view->strides[0];
+        d.extent.rank = view->extent.rank - 1;
+        for (int k = 0; k < d.extent.rank; k++)
+            d.extent.dims[k] = view->extent.dims[k + 1];
+        d.extent.dims[d.extent.rank] = 0;
+        d.strides[0] = view->strides[1];
+        d.strides[1] = 1;
+        st = derive(view, &d, out);
+    }
+    amp__lock_release();
+    return st;
+}
+
+/* Nonzero when the view's elements are one run in memory (a rank-1 view,
+ * or a section that spans whole rows). */
+static int is_contiguous(const amp_array_view *v)
+{
+    const int *d = v->extent.dims;
+    if (v->extent.rank == 2)
+        return d[0] == 1 || v->strides[0] == d[1];
+    if (v->extent.rank == 3)
+        return (d[1] == 1 || v->strides[1] == d[2]) &&
+               (d[0] == 1 || v->strides[0] == (int64_t)d[1] * d[2]);
+    return 1;
+}
+
+amp_status amp_array_view_view_as(const amp_array_view *view, amp_extent extent,
+                                  amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_view_as";
+    amp_status st = begin_derive(fn, view, out);
+    if (st != AMP_OK)
+        return st;
+    st = check_extent(fn, extent);
+    char a[48], b[48];
+    if (st == AMP_OK && !is_contiguous(view))
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view's elements are not contiguous (a section of part of its"
+                     " rows), so it cannot be reshaped; copy it first.",
+                     fn);
+    else if (st == AMP_OK && amp_extent_size(extent) != amp_extent_size(view->extent))
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: extent %s has %lld elements and the view %s has %lld; a reshaped view"
+                     " must have as many.",
+                     fn, amp__view_extent_text(extent, a, sizeof a), (long long)amp_extent_size(extent),
+                     amp__view_extent_text(view->extent, b, sizeof b),
+                     (long long)amp_extent_size(view->extent));
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.extent = extent;
+        row_major_strides(&d);
+        st = derive(view, &d, out);
+    }
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_type type,
+                                         amp_array_view **out)
+{
+    static const char fn[] = "amp_array_view_reinterpret_as";
+    amp_status st = begin_derive(fn, view, out);
+    if (st != AMP_OK)
+        return st;
+    size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
+    int64_t bytes = amp_extent_size(view->extent) * (int64_t)from;
+    int64_t at = view->offset * (int64_t)from;
+    if (to == 0)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
+                     " AMP_DOUBLE, or a struct registered with amp_struct_register.",
+                     fn, (int)type);
+    else if (view->extent.rank != 1)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: only a rank-1 view can be reinterpreted (as in C++ AMP); this one has"
+                     " rank %d. Use amp_array_view_view_as() to make it rank 1 first.",
+                     fn, view->extent.rank);
+    else if (bytes % (int64_t)to != 0)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view has %lld bytes, which are not a whole number of %s elements"
+                     " (%zu bytes each).",
+                     fn, (long long)bytes, amp_elem_type_name(type), to);
+    else if (at % (int64_t)to != 0)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                     "%s: the view starts at byte %lld of its data, which is not a multiple of"
+                     " %zu (the size of %s); reinterpret a section that starts on one.",
+                     fn, (long long)at, to, amp_elem_type_name(type));
+    else if (bytes / (int64_t)to > INT32_MAX)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the result would have more than 2^31 - 1"
+                     " elements in one dimension.", fn);
+    if (st == AMP_OK) {
+        amp_array_view d = *view;
+        d.type = type;
+        d.extent = amp_extent_1d((int)(bytes / (int64_t)to));
+        d.offset = at / (int64_t)to;
+        st = derive(view, &d, out);
+    }
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_release(amp_array_view *view)
+{
+    if (!view)
+        return AMP_OK;
+    amp_status st = amp__view_lock_live("amp_array_view_release", view);
+    if (st != AMP_OK)
+        return st;
+    if (view->array) {
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                       "amp_array_view_release: this view belongs to an array; release the"
+                       " array with amp_array_release().");
+    }
+    st = amp__view_unmake(view);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_synchronize(amp_array_view *view)
+{
+    amp_status st = amp__view_lock_live("amp_array_view_synchronize", view);
+    if (st != AMP_OK)
+        return st;
+    rg_box box = amp__view_box(view);
+    void *host;
+    st = amp__coh_host_ready(view->src, &box, AMP_REASON_SYNCHRONIZE, &host);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av)
+{
+    amp_status st = amp__view_lock_live("amp_array_view_synchronize_to", view);
+    if (st != AMP_OK)
+        return st;
+    st = amp__queue_resolve(av, &av);
+    if (st == AMP_OK) {
+        rg_box box = amp__view_box(view);
+        cl_mem mem;
+        st = amp__coh_device_ready(view->src, av, &box, view->label, &mem);
+    }
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_data(amp_array_view *view, void **out)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL.");
+    *out = NULL;
+    amp_status st = amp__view_lock_live("amp_array_view_data", view);
+    if (st != AMP_OK)
+        return st;
+    if (view->is_const) {
+        amp__lock_release();
+        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                       "amp_array_view_data: the view is const; read it with"
+                       " amp_array_view_data_const().");
+    }
+    rg_box box = amp__view_box(view);
+    void *host = NULL;
+    st = amp__coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK)
+        st = amp__coh_host_written(view->src, &box);
+    if (st == AMP_OK)
+        *out = (char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data_const: out is NULL.");
+    *out = NULL;
+    amp_status st = amp__view_lock_live("amp_array_view_data_const", view);
+    if (st != AMP_OK)
+        return st;
+    rg_box box = amp__view_box(view);
+    void *host = NULL;
+    st = amp__coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK)
+        *out = (const char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_discard_data(amp_array_view *view)
+{
+    amp_status st = amp__view_lock_live("amp_array_view_discard_data", view);
+    if (st != AMP_OK)
+        return st;
+    rg_box box = amp__view_box(view);
+    st = amp__coh_discard(view->src, &box);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_refresh(amp_array_view *view)
+{
+    amp_status st = amp__view_lock_live("amp_array_view_refresh", view);
+    if (st != AMP_OK)
+        return st;
+    rg_box box = amp__view_box(view);
+    if (amp__coh_source_user_host(view->src))
+        st = amp__coh_host_written(view->src, &box);
+    amp__lock_release();
+    return st;
+}
+
+/* The getters answer for live handles only: a released one is freed
+ * memory, never read. */
+amp_extent amp_array_view_get_extent(const amp_array_view *view)
+{
+    amp_extent e = {0, {0, 0, 0}};
+    amp__lock_acquire();
+    if (view && amp__view_is_live(view))
+        e = view->extent;
+    amp__lock_release();
+    return e;
+}
+
+amp_elem_type amp_array_view_get_type(const amp_array_view *view)
+{
+    amp__lock_acquire();
+    amp_elem_type t = view && amp__view_is_live(view) ? view->type : (amp_elem_type)0;
+    amp__lock_release();
+    return t;
+}
+
+int amp_array_view_is_const(const amp_array_view *view)
+{
+    amp__lock_acquire();
+    int c = view && amp__view_is_live(view) ? view->is_const : 0;
+    amp__lock_release();
+    return c;
+}
+
+amp_status amp_array_view_get_transfers(const amp_array_view *view, amp_transfer_stats *out)
+{
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get_transfers: out is NULL.");
+    amp_status st = amp__view_lock_live("amp_array_view_get_transfers", view);
+    if (st != AMP_OK)
+        return st;
+    amp__coh_source_stats(view->src, out);
+    amp__lock_release();
+    return AMP_OK;
+}

@@ -1,0 +1,21 @@
+/*
+ * runtime/device/completion.h - handles to wait on (amp/completion.h): a public
+ * call run on another thread, or an OpenCL event (a marker).
+ */
+#ifndef AMP_DEVICE_COMPLETION_H
+#define AMP_DEVICE_COMPLETION_H
+
+#include "amp/completion.h"
+#include "core/clapi.h"
+
+/* Start fn(arg) on a new thread and store its handle in *out; the arg
+ * (malloc'ed) is freed when fn returns. Returns AMP_ERROR_OUT_OF_MEMORY or
+ * AMP_ERROR_RUNTIME (arg freed) when the thread cannot start. */
+amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_completion **out);
+
+/* A handle that completes with ev (owned from now on; released with the
+ * handle). what says what a wait is for, in messages ("Waiting for a
+ * marker on ..."). Returns AMP_ERROR_OUT_OF_MEMORY (ev released). */
+amp_status amp__completion_from_event(cl_event ev, const char *what, amp_completion **out);
+
+#endif

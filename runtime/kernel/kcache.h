@@ -1,0 +1,64 @@
+/*
+ * runtime/kernel/kcache.h - compiled kernels, by call site, capture signature and
+ * device.
+ *
+ * The key is the address of the body's string literal (each call site has
+ * its own), the accelerator, and a 64-bit hash of the spec's few numbers
+ * (ranks, types, tile shape, constants). A repeated call therefore costs one
+ * small hash lookup and a comparison of those numbers: no string work and no
+ * hashing of source. Only a miss generates source; it then loads the
+ * program from the on-disk cache (diskcache.c) when it is there, and
+ * compiles it otherwise.
+ *
+ * All functions expect the runtime lock to be held.
+ */
+#ifndef AMP_KERNEL_KCACHE_H
+#define AMP_KERNEL_KCACHE_H
+
+#include <stdint.h>
+
+#include "device/accel.h"
+#include "kernel/codegen.h"
+
+/* The value last passed to one kernel argument. */
+typedef struct kc_arg {
+    unsigned char size; /* 0: unknown, set it next time */
+    unsigned char bytes[8];
+} kc_arg;
+
+/* Arguments past this many are set on every call. */
+#define KC_ARG_SLOTS 64
+
+typedef struct kc_entry {
+    cl_kernel kernel;
+    const char *name;
+    uint32_t written_mask; /* captures the body may write */
+    size_t max_work_group; /* CL_KERNEL_WORK_GROUP_SIZE */
+    uint64_t local_mem;    /* CL_KERNEL_LOCAL_MEM_SIZE: tile_static bytes */
+    /* Under AMP_CHECK, the generated source, kept to move the checker's
+     * reports to the user's lines; NULL otherwise. */
+    const cg_kernel *generated;
+    /* What each argument holds now. OpenCL keeps a kernel's arguments
+     * between launches, and on a CPU device clSetKernelArg costs about as
+     * much as the launch itself, so a repeated call sets only what changed.
+     * Valid while args_epoch equals amp__coh_mem_epoch(): a buffer made since may
+     * have the handle of one released before, and must be set again. */
+    kc_arg args[KC_ARG_SLOTS];
+    uint64_t args_epoch;
+} kc_entry;
+
+/* The compiled kernel for spec on acc, compiled now if needed. */
+amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out);
+
+/* How many kernels this process compiled from source, how many it loaded
+ * from the disk cache instead, and how many calls found theirs in memory
+ * (for tests and the benchmark). */
+void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
+
+/* Release the kernels compiled from a body that is about to be freed. */
+void amp__kc_forget_body(const char *body);
+
+/* Release every compiled kernel. */
+void amp__kc_clear(void);
+
+#endif

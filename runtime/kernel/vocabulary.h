@@ -1,0 +1,22 @@
+/*
+ * runtime/kernel/vocabulary.h - C++ AMP's in-kernel vocabulary, spelled in OpenCL
+ * C: the prelude every kernel gets, and the entries (atomics, free fences,
+ * fast_math and precise_math) that a kernel gets only when it uses them, so
+ * that generated kernels stay short enough to read.
+ */
+#ifndef AMP_KERNEL_VOCABULARY_H
+#define AMP_KERNEL_VOCABULARY_H
+
+#include <stddef.h>
+
+#include "core/strbuf.h"
+
+/* The prelude of every kernel: tile_static, global/local, the barrier and
+ * the element accessors. */
+const char *amp__vocab_prelude(void);
+
+/* Append the definitions of the entries that text uses, with a comment
+ * heading each group. Returns the number of entries appended. */
+int amp__vocab_append_used(strbuf *out, const char *text, size_t length);
+
+#endif
