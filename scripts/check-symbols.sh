@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Check what a program that links the library can see of it.
+#   scripts/check-symbols.sh LIBAMP_A LIBAMP_SO HEADERS_DIR
+# - libamp.a: every symbol it defines for other objects starts with amp_
+#   (public) or amp__ (internal, the reserved prefix), so that a program's
+#   own sha256 or err_set never collides with one of the library's;
+# - libamp.so: it exports only functions declared in the public headers.
+set -euo pipefail
+static_lib=$1
+shared_lib=$2
+headers=$3
+status=0
+
+bad=$(nm -g --defined-only "$static_lib" | awk 'NF == 3 && $3 !~ /^amp_/ {print "  " $3}' | sort -u)
+if [ -n "$bad" ]; then
+    echo "libamp.a defines symbols outside the amp_/amp__ names:"
+    echo "$bad"
+    status=1
+fi
+
+exported=$(nm -D --defined-only "$shared_lib" | awk 'NF == 3 && $2 != "A" {sub(/@.*/, "", $3); print $3}' | sort -u)
+count=0
+for sym in $exported; do
+    count=$((count + 1))
+    if ! grep -qw -- "$sym" "$headers"/*.h; then
+        echo "libamp.so exports $sym, which no public header declares"
+        status=1
+    fi
+done
+internal=$(nm -g --defined-only "$static_lib" | awk 'NF == 3 && $3 ~ /^amp__/' | wc -l)
+[ "$status" -eq 0 ] && echo "libamp.a: every symbol amp_ or amp__ ($internal internal); libamp.so: $count exports, each declared in amp/"
+exit "$status"
