@@ -187,10 +187,10 @@ static void a_body_using_double_on_a_device_without_it_is_unsupported(void **sta
     spec.rank = 1;
     spec.fp64 = 0;
     cg_kernel k;
-    assert_amp_fails(amp__cg_generate(&spec, "amp_test", &k), AMP_ERROR_UNSUPPORTED_FEATURE,
+    assert_amp_fails(amp__cg_generate(&spec, "amp_test", 0, &k), AMP_ERROR_UNSUPPORTED_FEATURE,
                      "no double precision");
     spec.fp64 = 1;
-    assert_amp_ok(amp__cg_generate(&spec, "amp_test", &k));
+    assert_amp_ok(amp__cg_generate(&spec, "amp_test", 0, &k));
     amp__cg_kernel_free(&k);
 }
 

@@ -4,8 +4,11 @@
  *
  * Data flows one way: dispatch -> kernel cache -> data coherence -> enqueue.
  */
+#include "api/dispatch.h"
+
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "device/accel.h"
@@ -20,7 +23,7 @@
 #include "kernel/kcache.h"
 #include "device/profile.h"
 #include "core/lock.h"
-#include "kernel/snippet.h"
+#include "kernel/lexer.h"
 #include "data/struct_type.h"
 #include "data/texture.h"
 #include "data/view.h"
@@ -193,7 +196,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                 spec->wide = 1;
             /* Buffer, offset (and spare offset), strides, extent. */
             arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
-            offsets += (size_t)v->extent.rank + (size_t)(c->guarded || spec->checked);
+            offsets += (size_t)v->extent.rank + (size_t)spec->checked;
         } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
             const amp_texture *t = cap->value.texture;
             if (!t || !amp__tex_is_live(t))
@@ -260,7 +263,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                        acc->name);
     /* Devices of OpenCL 1.1 and later all have them; only an old device is
      * asked to read the body. */
-    if (!acc->atomics && amp__snip_uses_prefix(k->body, k->body_length, "atomic_"))
+    if (!acc->atomics && amp__lex_text_uses(k->body, k->body_length, "atomic_", 1))
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
                        "parallel_for_each at %s:%d: the kernel uses atomics, and %s has no 32-bit"
                        " atomics on global and local memory (cl_khr_global_int32_base_atomics,"
@@ -306,6 +309,64 @@ static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t val
     return set_arg(e, index, sizeof v, &v, what);
 }
 
+/* A padded domain's sink: where an access outside a view lands, one small
+ * buffer per accelerator, grown to the largest element it has served. Its
+ * content is garbage by design; it is never read back. */
+typedef struct sink {
+    amp_accelerator *acc;
+    cl_mem mem;
+    size_t bytes;
+    struct sink *next;
+} sink;
+static sink *sinks;
+
+static amp_status sink_for(const call *c, const cg_spec *spec, cl_mem *out)
+{
+    amp_accelerator *acc = c->av->acc;
+    size_t bytes = 16;
+    for (int i = 0; i < spec->ncaptures; i++)
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW && amp_elem_size(spec->captures[i].type) > bytes)
+            bytes = amp_elem_size(spec->captures[i].type);
+    sink *s = sinks;
+    while (s && s->acc != acc)
+        s = s->next;
+    if (s && s->bytes >= bytes) {
+        *out = s->mem;
+        return AMP_OK;
+    }
+    cl_int rc = CL_SUCCESS;
+    cl_mem mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    amp__coh_mem_made();
+    if (!mem)
+        return amp__err_cl(rc, "clCreateBuffer", "Allocating the sink of a padded domain");
+    if (!s && !(s = calloc(1, sizeof *s))) {
+        amp__clapi.ReleaseMemObject(mem);
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory running a kernel.");
+    }
+    if (s->mem) {
+        amp__clapi.ReleaseMemObject(s->mem);
+    } else {
+        s->acc = acc;
+        s->next = sinks;
+        sinks = s;
+    }
+    s->mem = mem;
+    s->bytes = bytes;
+    *out = mem;
+    return AMP_OK;
+}
+
+void amp__dispatch_shutdown(void)
+{
+    LOCK_ASSERT_HELD();
+    while (sinks) {
+        sink *s = sinks;
+        sinks = s->next;
+        amp__clapi.ReleaseMemObject(s->mem);
+        free(s);
+    }
+}
+
 /* Make the captured views current on the device and set the kernel's
  * arguments; *nargs is set to how many there are. */
 static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e, cl_uint *nargs)
@@ -336,8 +397,9 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
             st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
             if (st == AMP_OK)
                 st = set_off_arg(e, &arg, spec->wide, v->offset, cap->name);
-            /* The spare element is the one past the data source's end. */
-            if (st == AMP_OK && (spec->guarded || spec->checked))
+            /* AMP_CHECK: the element past the data source's end, from which an
+             * access outside the view is sent out of the buffer. */
+            if (st == AMP_OK && spec->checked)
                 st = set_off_arg(e, &arg, spec->wide,
                                  (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
                                      v->offset,
@@ -371,6 +433,12 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
             cl_int dim = c->guarded ? c->original.dims[d] : c->extent.dims[d];
             st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
         }
+    if (c->guarded && st == AMP_OK) {
+        cl_mem sink = NULL;
+        st = sink_for(c, spec, &sink);
+        if (st == AMP_OK)
+            st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");
+    }
     *nargs = arg;
     return st;
 }

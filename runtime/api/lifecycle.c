@@ -3,6 +3,7 @@
  * releases every layer in the reverse order of the data flow.
  */
 #include "amp/amp.h"
+#include "api/dispatch.h"
 #include "check/checkrun.h"
 #include "core/lock.h"
 #include "data/coherence.h"
@@ -25,6 +26,7 @@ void amp_shutdown(void)
     amp__coh_drop_all_device_copies();
     amp__tex_drop_all_device_memory();
     amp__kc_clear();
+    amp__dispatch_shutdown();
     amp__chk_shutdown();
     amp__dc_reset();
     amp__queue_shutdown();

@@ -3,8 +3,8 @@
  * user's own lines.
  *
  * Drivers report lines of the generated source. The body in it was laid out
- * again by snippet.c, which recorded the first body token of each line, and
- * snippet.c can find those same tokens in the user's file: together they
+ * again by layout.c, which recorded the first body token of each line, and
+ * lexer.c can find those same tokens in the user's file: together they
  * take a (line, column) of the generated source to the user's file, line
  * and column.
  */
@@ -123,7 +123,7 @@ int amp__bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_
         return 0;
     size_t ntokens = src->body_length + 1;
     map->pos = malloc(ntokens * sizeof *map->pos);
-    map->placed = map->pos ? amp__snip_locate(map->owned_text, src->line, src->body,
+    map->placed = map->pos ? amp__lex_locate(map->owned_text, src->line, src->body,
                                          src->body_length, map->pos, ntokens)
                            : 0;
     return map->placed > 0;
@@ -149,8 +149,8 @@ static int names_file(const char *where, size_t n, const char *path)
  * directive. Drivers that honour #line report the file's lines already;
  * others (NVIDIA's) report generated lines, which are the file's lines
  * shifted by where the body starts. An inline body was laid out again by
- * snippet.c, which recorded the first body token of each generated line;
- * amp__snip_locate() found those tokens in the user's file. */
+ * layout.c, which recorded the first body token of each generated line;
+ * amp__lex_locate() found those tokens in the user's file. */
 int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_length, int gen_line,
                 int gen_column, int *line, int *column)
 {
@@ -179,7 +179,7 @@ int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_l
     size_t glen = 0;
     const char *gline = line_of(gen->source, gen_line, &glen);
     size_t ordinal = (size_t)tokens[k] +
-                     (size_t)(gline ? amp__snip_token_at_column(gline, glen, gen_column) : 0);
+                     (size_t)(gline ? amp__lex_token_at_column(gline, glen, gen_column) : 0);
     if (ordinal >= map->placed)
         return 0;
     *line = map->pos[ordinal].line;

@@ -10,7 +10,7 @@
 
 #include "amp/kernel.h"
 #include "kernel/codegen.h"
-#include "kernel/snippet.h"
+#include "kernel/lexer.h"
 #include "core/strbuf.h"
 
 /* Where the lines of a generated kernel's body came from in the user's
@@ -20,7 +20,7 @@ typedef struct bl_source_map {
     const amp_kernel_source *src;
     const char *file_text; /* the text src->file names, or NULL if unreadable */
     char *owned_text;
-    snip_pos *pos; /* where each body token is in file_text */
+    lex_pos *pos; /* where each body token is in file_text */
     size_t placed;
 } bl_source_map;
 

@@ -545,6 +545,16 @@ cl_program amp__dc_program_from_cache(cl_context ctx, cl_device_id dev, const dc
     return NULL;
 }
 
+void amp__dc_remove(const dc_key *key, const char *why)
+{
+    if (!dc_key_usable(key) || !amp__dc_enabled())
+        return;
+    char *path = dc_file_path(key, "", ".bin");
+    if (path)
+        dc_discard(path, NULL, why);
+    free(path);
+}
+
 void amp__dc_store_program(cl_program prog, const dc_key *key)
 {
     if (!dc_key_usable(key) || !amp__dc_enabled())

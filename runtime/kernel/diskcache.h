@@ -113,6 +113,13 @@ cl_program amp__dc_program_from_cache(cl_context ctx, cl_device_id dev, const dc
                                  const char *options);
 
 /*
+ * Remove the file stored for key (a program that loaded but could not make
+ * its kernel), saying why under AMP_TRACE=kernels, so that the next run
+ * compiles and stores it again.
+ */
+void amp__dc_remove(const dc_key *key, const char *why);
+
+/*
  * After prog was built from source for exactly one device: fetch its binary
  * (CL_PROGRAM_BINARY_SIZES, CL_PROGRAM_BINARIES) and amp__dc_store() it under
  * key. Does nothing (and makes no OpenCL call) when the cache is off; any

@@ -4,11 +4,13 @@
 #include "kernel/kcache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <uthash.h>
 
 #include "kernel/buildlog.h"
@@ -35,6 +37,7 @@ typedef struct kc_node {
     kc_entry entry;
     cl_program program;
     char *name;
+    char *file;           /* the call site's file, to tell apart two of one name */
     cg_kernel *generated; /* kept under AMP_CHECK */
     UT_hash_handle hh;
 } kc_node;
@@ -42,15 +45,19 @@ typedef struct kc_node {
 static kc_node *cache;
 static uint64_t n_builds, n_disk_hits, n_hits;
 
+/* Release what a node holds, built or not. */
 static void node_free(kc_node *n)
 {
-    amp__clapi.ReleaseKernel(n->entry.kernel);
-    amp__clapi.ReleaseProgram(n->program);
+    if (n->entry.kernel)
+        amp__clapi.ReleaseKernel(n->entry.kernel);
+    if (n->program)
+        amp__clapi.ReleaseProgram(n->program);
     if (n->generated) {
         amp__cg_kernel_free(n->generated);
         free(n->generated);
     }
     free(n->name);
+    free(n->file);
     free(n);
 }
 
@@ -89,7 +96,18 @@ static uint64_t hash_words(const int64_t *w, int n)
     return h;
 }
 
-/* "amp_<file stem>_<line>", plus "_v<n>" for the nth variant of one site. */
+static uint32_t fnv32(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* "amp_<file stem>_<line>", plus "_v<n>" for the nth variant of one site,
+ * plus "_<hash of the path>" when a call site of another file (of the same
+ * name, in another folder) already has the name: dump files and profile
+ * rows are by name. */
 static char *kernel_name(const amp_kernel_source *src)
 {
     const char *base = strrchr(src->file, '/');
@@ -102,18 +120,58 @@ static char *kernel_name(const amp_kernel_source *src)
         amp__sb_append_n(&sb, ok ? &c : "_", 1);
     }
     amp__sb_printf(&sb, "_%d", src->line);
-    int variants = 0;
+    size_t stem = sb.length;
+    int variants = 0, other_file = 0;
     kc_node *n, *tmp;
     HASH_ITER(hh, cache, n, tmp)
     {
         if (n->key.body == src->body)
             variants++;
+        else if (sb.data && strncmp(n->name, sb.data, stem) == 0 &&
+                 (n->name[stem] == '\0' || n->name[stem] == '_') && strcmp(n->file, src->file) != 0)
+            other_file = 1;
     }
+    if (other_file)
+        amp__sb_printf(&sb, "_%08x", fnv32(src->file));
     if (variants > 0)
         amp__sb_printf(&sb, "_v%d", variants + 1);
     return amp__sb_take(&sb);
 }
 
+/* Whether the file at path is one this library wrote: a regular file of
+ * this user (not a link) that starts as every generated kernel does. */
+static int dumped_by_us(const char *path)
+{
+    static const char header[] = "/*\n * Kernel ";
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+        return 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char start[sizeof header - 1];
+    ssize_t got = read(fd, start, sizeof start);
+    close(fd);
+    return got == (ssize_t)sizeof start && memcmp(start, header, sizeof start) == 0;
+}
+
+static int write_all(int fd, const char *text, size_t n)
+{
+    while (n > 0) {
+        ssize_t put = write(fd, text, n);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return 0;
+        text += put;
+        n -= (size_t)put;
+    }
+    return 1;
+}
+
+/* AMP_DUMP_KERNELS: write the source to <dir>/<name>.cl, never following a
+ * link and never overwriting a file this library did not write (an older
+ * dump is replaced through a temporary file, renamed over it). */
 static void dump_source(const char *name, const char *source)
 {
     const char *dir = amp__env_dump_dir();
@@ -123,17 +181,40 @@ static void dump_source(const char *name, const char *source)
         fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot create %s: %s\n", dir, strerror(errno));
         return;
     }
-    strbuf path = STRBUF_INIT;
+    strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
     amp__sb_printf(&path, "%s/%s.cl", dir, name);
-    FILE *f = path.data ? fopen(path.data, "w") : NULL;
-    if (!f) {
-        fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot write %s: %s\n",
-                path.data ? path.data : dir, strerror(errno));
+    amp__sb_printf(&tmp, "%s/.%s.cl.XXXXXX", dir, name);
+    const char *target = path.data;
+    int fd = -1;
+    if (!path.data || !tmp.data) {
+        fprintf(stderr, "[amp] AMP_DUMP_KERNELS: out of host memory\n");
+    } else if ((fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) >= 0) {
+        /* a new file */
+    } else if (errno != EEXIST) {
+        fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot write %s: %s\n", target, strerror(errno));
+    } else if (!dumped_by_us(target)) {
+        fprintf(stderr,
+                "[amp] AMP_DUMP_KERNELS: %s is there and was not written by this library (or is"
+                " a link): left as it is, and this kernel not written\n",
+                target);
+    } else if ((fd = mkstemp(tmp.data)) < 0) {
+        fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot write in %s: %s\n", dir, strerror(errno));
     } else {
-        fputs(source, f);
-        fclose(f);
+        target = tmp.data; /* renamed over the older dump below */
+    }
+    if (fd >= 0) {
+        int ok = write_all(fd, source, strlen(source));
+        ok &= close(fd) == 0;
+        if (ok && target == tmp.data)
+            ok = rename(tmp.data, path.data) == 0;
+        if (!ok) {
+            fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot write %s: %s\n", path.data,
+                    strerror(errno));
+            unlink(target);
+        }
     }
     amp__sb_free(&path);
+    amp__sb_free(&tmp);
 }
 
 /* The driver's build log, malloc'ed, or NULL when it has none. */
@@ -184,108 +265,171 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The program of gen for acc: from the disk cache when it holds it
- * (*from_disk set), else compiled from source and stored there. */
-static amp_status program_of(const cg_spec *spec, amp_accelerator *acc, const cg_kernel *gen,
-                             cl_program *out, int *from_disk)
+/* A compiled program and what it came from. */
+typedef struct compiled {
+    cg_kernel gen;
+    cl_program program;
+    int from_disk;
+    int compiler_failed; /* the OpenCL compiler refused the source */
+    dc_key key;
+    int have_key;
+} compiled;
+
+/* Generate the kernel (views of force_written passed writable) and make
+ * its program: from the disk cache when it holds it and load allows, else
+ * compiled from source and stored there. */
+static amp_status compile(const cg_spec *spec, amp_accelerator *acc, const char *name,
+                          uint32_t force_written, int load, compiled *c)
 {
+    memset(c, 0, sizeof *c);
+    amp_status st = amp__cg_generate(spec, name, force_written, &c->gen);
+    if (st != AMP_OK)
+        return st;
+    dump_source(name, c->gen.source);
     /* Under AMP_CHECK the simulator compiles with its own options, and its
      * "binaries" are not worth keeping. */
-    int use_disk = !amp__ock_installed() && amp__dc_enabled();
     const char *options = amp__ock_build_options();
-    dc_key key;
-    *from_disk = 0;
-    if (use_disk && amp__dc_make_key(gen->source, options, acc, &key)) {
-        *out = amp__dc_program_from_cache(acc->context, acc->device, &key, options);
-        if (*out) {
-            *from_disk = 1;
-            return AMP_OK;
-        }
-    } else {
-        use_disk = 0;
+    int disk = !amp__ock_installed() && amp__dc_enabled();
+    c->have_key = disk && amp__dc_make_key(c->gen.source, options, acc, &c->key);
+    if (load && c->have_key &&
+        (c->program = amp__dc_program_from_cache(acc->context, acc->device, &c->key, options))) {
+        c->from_disk = 1;
+        return AMP_OK;
     }
     cl_int rc = CL_SUCCESS;
-    const char *text = gen->source;
-    cl_program prog = amp__clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
-    if (!prog)
+    const char *text = c->gen.source;
+    c->program = amp__clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
+    if (!c->program)
         return amp__err_cl(rc, "clCreateProgramWithSource", "Compiling a kernel");
-    rc = amp__clapi.BuildProgram(prog, 1, &acc->device, options, NULL, NULL);
+    rc = amp__clapi.BuildProgram(c->program, 1, &acc->device, options, NULL, NULL);
     if (rc != CL_SUCCESS) {
-        amp_status st = build_failure(prog, acc, spec->source, gen, rc);
-        amp__clapi.ReleaseProgram(prog);
-        return st;
+        c->compiler_failed = 1;
+        return build_failure(c->program, acc, spec->source, &c->gen, rc);
     }
-    if (use_disk)
-        amp__dc_store_program(prog, &key);
-    *out = prog;
+    if (c->have_key)
+        amp__dc_store_program(c->program, &c->key);
     return AMP_OK;
 }
 
-static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node)
+static void compiled_free(compiled *c)
 {
-    cg_kernel gen;
-    amp_status st = amp__cg_generate(spec, node->name, &gen);
-    if (st != AMP_OK)
-        return st;
-    dump_source(node->name, gen.source);
-    node->entry.written_mask = gen.written_mask;
+    if (c->program)
+        amp__clapi.ReleaseProgram(c->program);
+    amp__cg_kernel_free(&c->gen);
+    memset(c, 0, sizeof *c);
+}
 
-    double t0 = now_ms();
-    cl_program prog = NULL;
-    int from_disk = 0;
-    st = program_of(spec, acc, &gen, &prog, &from_disk);
-    if (st == AMP_OK && amp__ock_installed()) {
-        node->generated = malloc(sizeof *node->generated);
-        if (node->generated)
-            *node->generated = gen;
-        else
-            st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
-    }
-    if (!node->generated)
-        amp__cg_kernel_free(&gen);
-    if (st != AMP_OK) {
-        if (prog)
-            amp__clapi.ReleaseProgram(prog);
-        return st;
-    }
+/* Views the kernel passed read only although the body could write them:
+ * neither created const nor found written. */
+static uint32_t read_only_views(const cg_spec *spec, const cg_kernel *gen)
+{
+    uint32_t mask = 0;
+    for (int i = 0; i < spec->ncaptures; i++)
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW && !spec->captures[i].is_const &&
+            !((gen->written_mask >> i) & 1u))
+            mask |= 1u << i;
+    return mask;
+}
+
+/* The kernel object of c's program, with its limits, into node. */
+static amp_status make_kernel(kc_node *node, amp_accelerator *acc, compiled *c)
+{
     cl_int rc = CL_SUCCESS;
-    cl_kernel k = amp__clapi.CreateKernel(prog, node->name, &rc);
-    if (!k) {
-        amp__clapi.ReleaseProgram(prog);
-        return amp__err_cl(rc, "clCreateKernel", "Compiling a kernel");
-    }
+    cl_kernel k = amp__clapi.CreateKernel(c->program, node->name, &rc);
+    const char *call = "clCreateKernel";
     size_t wg = 0;
     cl_ulong lmem = 0;
-    rc = amp__clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg,
-                                      NULL);
-    if (rc == CL_SUCCESS)
-        rc = amp__clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem,
-                                          &lmem, NULL);
+    if (k && (rc = amp__clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                                      sizeof wg, &wg, NULL)) == CL_SUCCESS)
+        rc = amp__clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                               sizeof lmem, &lmem, NULL);
+    if (k && rc != CL_SUCCESS)
+        call = "clGetKernelWorkGroupInfo";
     if (rc != CL_SUCCESS) {
-        amp__clapi.ReleaseKernel(k);
-        amp__clapi.ReleaseProgram(prog);
-        return amp__err_cl(rc, "clGetKernelWorkGroupInfo", "Compiling a kernel");
+        if (k)
+            amp__clapi.ReleaseKernel(k);
+        return amp__err_cl(rc, call, "Compiling a kernel");
     }
-    node->program = prog;
     node->entry.kernel = k;
-    node->entry.name = node->name;
     node->entry.max_work_group = wg ? wg : acc->max_work_group;
     node->entry.local_mem = lmem;
-    node->entry.generated = node->generated;
-    if (from_disk)
-        n_disk_hits++;
-    else
-        n_builds++;
-    if (amp__env_trace_kernels()) {
-        fprintf(stderr, "[amp] %s %s for %s in %.1f ms\n",
-                from_disk ? "loaded from the disk cache" : "compiled", node->name, acc->name,
-                now_ms() - t0);
-        char *log = from_disk ? NULL : build_log(prog, acc);
-        if (log && log[strspn(log, " \t\r\n")])
-            fprintf(stderr, "[amp] build log of %s:\n%s\n", node->name, log);
-        free(log);
-    }
     return AMP_OK;
+}
+
+static void trace_build(const kc_node *node, const amp_accelerator *acc, const compiled *c,
+                        double ms)
+{
+    fprintf(stderr, "[amp] %s %s for %s in %.1f ms\n",
+            c->from_disk ? "loaded from the disk cache" : "compiled", node->name, acc->name, ms);
+    char *log = c->from_disk ? NULL : build_log(c->program, acc);
+    if (log && log[strspn(log, " \t\r\n")])
+        fprintf(stderr, "[amp] build log of %s:\n%s\n", node->name, log);
+    free(log);
+}
+
+/*
+ * Generate, compile and make the kernel of spec into node. Two safety nets:
+ * - a kernel that does not compile while some views are read only is
+ *   built again with them writable: the write analysis may have missed a
+ *   write, which a read-only view's accessor refuses to compile; it never
+ *   runs read only. If that build fails too, its failure is the user's.
+ * - a program from the disk cache that loads but cannot make its kernel is
+ *   removed from the cache and compiled from source.
+ */
+static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node)
+{
+    double t0 = now_ms();
+    compiled c;
+    amp_status st = compile(spec, acc, node->name, 0, 1, &c);
+    uint32_t retry = c.compiler_failed ? read_only_views(spec, &c.gen) : 0;
+    if (st != AMP_OK && retry) {
+        compiled_free(&c);
+        st = compile(spec, acc, node->name, retry, 1, &c);
+        if (st == AMP_OK && amp__env_trace_kernels())
+            fprintf(stderr,
+                    "[amp] %s did not compile with views it reads passed read only: it writes"
+                    " them in a way the write analysis did not see; built again with them"
+                    " written\n",
+                    node->name);
+    }
+    if (st == AMP_OK)
+        st = make_kernel(node, acc, &c);
+    if (st != AMP_OK && c.from_disk) {
+        amp__dc_remove(&c.key, "its program loaded but made no kernel");
+        uint32_t force = retry;
+        compiled_free(&c);
+        st = compile(spec, acc, node->name, force, 0, &c);
+        if (st == AMP_OK)
+            st = make_kernel(node, acc, &c);
+    }
+    if (st == AMP_OK) {
+        node->entry.written_mask = c.gen.written_mask;
+        node->entry.name = node->name;
+        if (c.from_disk)
+            n_disk_hits++;
+        else
+            n_builds++;
+        if (amp__env_trace_kernels())
+            trace_build(node, acc, &c, now_ms() - t0);
+        /* Under AMP_CHECK the generated source is kept, to move the
+         * checker's reports to the user's lines. */
+        if (amp__ock_installed()) {
+            node->generated = malloc(sizeof *node->generated);
+            if (!node->generated) {
+                st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
+            } else {
+                *node->generated = c.gen;
+                memset(&c.gen, 0, sizeof c.gen);
+                node->entry.generated = node->generated;
+            }
+        }
+    }
+    if (st == AMP_OK) {
+        node->program = c.program;
+        c.program = NULL;
+    }
+    compiled_free(&c);
+    return st;
 }
 
 amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out)
@@ -320,14 +464,13 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
     node->nwords = nwords;
     memcpy(node->words, words, (size_t)nwords * sizeof words[0]);
     node->name = kernel_name(spec->source);
-    if (!node->name) {
-        free(node);
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
-    }
-    amp_status st = build(spec, acc, node);
+    node->file = strdup(spec->source->file);
+    amp_status st = node->name && node->file
+                        ? build(spec, acc, node)
+                        : amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                                       "Out of host memory compiling a kernel.");
     if (st != AMP_OK) {
-        free(node->name);
-        free(node);
+        node_free(node);
         return st;
     }
     HASH_ADD(hh, cache, key, sizeof key, node);

@@ -11,7 +11,7 @@
 #include "kernel/kcache.h"
 #include "core/lock.h"
 #include "core/lexicon.h"
-#include "kernel/snippet.h"
+#include "kernel/lexer.h"
 #include "core/strbuf.h"
 
 amp_status amp_kernel_source_load(const char *path, const char *index_name,

@@ -4,7 +4,11 @@
  */
 #include "kernel/vocabulary.h"
 
-#include "kernel/snippet.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/lexer.h"
 
 /* Every generated kernel starts with this: what C++ AMP's kernel language
  * has and OpenCL C spells differently. */
@@ -55,15 +59,20 @@ static const char prelude[] =
     "#define AMP_INDEX_OF_RANK(ix, n) (AMP_RANK_CHECK(sizeof(ix) == n * sizeof(int), n), (ix))\n"
     "#define AMP_INDEX_1(i) \\\n"
     "    (AMP_RANK_CHECK(sizeof(amp_is_integer(i)) == 1 || sizeof(i) == sizeof(int), 1), (i))\n"
-    "/* AMP_AT is where an access lands: the element itself, except in padded\n"
-    "   domains, where threads past the extent are sent to a spare element. */\n"
-    "#define AMP_AT(v, offset) (offset)\n"
+    "/* An element is AMP_PLACE(view, offset): the element itself, except in\n"
+    "   padded domains, where an access outside the view lands on a sink. */\n"
+    "#define AMP_PLACE(v, offset) amp_##v##_ptr[offset]\n"
+    "#define AMP_OFFSET_1(v, i) ((amp_off_t)amp_index_1(i))\n"
+    "#define AMP_OFFSET_2(v, i, j) ((amp_off_t)(i) * amp_##v##_stride0 + (j))\n"
+    "#define AMP_OFFSET_3(v, i, j, k) \\\n"
+    "    ((amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k))\n"
     "#define AMP_PICK2(_1, _2, which, ...) which\n"
     "#define AMP_PICK3(_1, _2, _3, which, ...) which\n"
-    "#define AMP_ELEMENT_1(v, i) amp_##v##_ptr[AMP_AT(v, (amp_off_t)amp_index_1(i))]\n"
-    "#define AMP_ELEMENT_2(v, i, j) amp_##v##_ptr[AMP_AT(v, (amp_off_t)(i) * amp_##v##_stride0 + (j))]\n"
-    "#define AMP_ELEMENT_3(v, i, j, k) \\\n"
-    "    amp_##v##_ptr[AMP_AT(v, (amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k))]\n"
+    "#define AMP_ELEMENT_1(v, i) AMP_PLACE(v, AMP_OFFSET_1(v, i))\n"
+    "#define AMP_ELEMENT_2(v, i, j) AMP_PLACE(v, AMP_OFFSET_2(v, i, j))\n"
+    "#define AMP_ELEMENT_3(v, i, j, k) AMP_PLACE(v, AMP_OFFSET_3(v, i, j, k))\n"
+    "/* The elements of a view the kernel only reads are values, not places. */\n"
+    "#define AMP_READ_ONLY(element) ((void)0, (element))\n"
     "#define AMP_INDEXED_2(v, ix) AMP_ELEMENT_2(v, AMP_INDEX_OF_RANK(ix, 2)[0], (ix)[1])\n"
     "#define AMP_INDEXED_3(v, ix) AMP_ELEMENT_3(v, AMP_INDEX_OF_RANK(ix, 3)[0], (ix)[1], (ix)[2])\n"
     "#define AMP_ACCESS_1(v, ...) AMP_ELEMENT_1(v, AMP_INDEX_1(__VA_ARGS__))\n"
@@ -343,7 +352,7 @@ int amp__vocab_append_used(strbuf *out, const char *text, size_t length)
     int appended = 0;
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         const vocab_entry *e = &entries[i];
-        if (!amp__snip_uses(text, length, e->name))
+        if (!amp__lex_text_uses(text, length, e->name, 0))
             continue;
         if (!headed[e->group]) {
             amp__sb_append(out, group_heading[e->group]);
@@ -353,4 +362,83 @@ int amp__vocab_append_used(strbuf *out, const char *text, size_t length)
         appended++;
     }
     return appended;
+}
+
+/* ---- Names the generated kernel uses ---- */
+
+/* Names the generated code around a body uses besides the prelude's and
+ * the vocabulary's: the index set-up, the kernel's own declarations. */
+static const char *const generated_names[] = {
+    "get_global_id", "get_local_id", "get_group_id", "get_global_size", "get_local_size",
+    "get_num_groups", "get_work_dim", "barrier", "mem_fence", "read_imagei", "read_imageui",
+    "read_imagef", "get_image_width", "get_image_height", "atomic_cmpxchg", "printf",
+    "tile_static", "global", "local", "wait", NULL};
+
+static const char **reserved;
+static size_t nreserved;
+static pthread_once_t reserved_once = PTHREAD_ONCE_INIT;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Collect into reserved (capacity cap) the names text defines or calls:
+ * #define names, names followed by '(' (functions, built-ins, macros),
+ * and OpenCL's CLK_ and M_ constants. A macro's parameters and a
+ * function's locals are not the kernel's names. */
+static void collect(const char *text, size_t cap)
+{
+    lex_tokens toks;
+    if (amp__lex(text, strlen(text), &toks) != AMP_OK)
+        return;
+    const lex_token *t = toks.items;
+    for (size_t i = 0; i < toks.count && nreserved < cap; i++) {
+        if (t[i].kind != LEX_IDENT)
+            continue;
+        int defined = i >= 2 && amp__lex_is(&t[i - 1], "define") && amp__lex_is(&t[i - 2], "#");
+        int called = i + 1 < toks.count && amp__lex_is(&t[i + 1], "(");
+        int constant = (t[i].length > 4 && memcmp(t[i].text, "CLK_", 4) == 0) ||
+                       (t[i].length > 2 && memcmp(t[i].text, "M_", 2) == 0);
+        if (!defined && !called && !constant)
+            continue;
+        char *word = malloc(t[i].length + 1);
+        if (!word)
+            break;
+        memcpy(word, t[i].text, t[i].length);
+        word[t[i].length] = '\0';
+        reserved[nreserved++] = word;
+    }
+    amp__lex_free(&toks);
+}
+
+static void build_reserved(void)
+{
+    size_t cap = 16384;
+    reserved = malloc(cap * sizeof *reserved);
+    if (!reserved)
+        return;
+    for (const char *const *w = generated_names; *w && nreserved < cap; w++)
+        reserved[nreserved++] = *w;
+    collect(prelude, cap);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+        if (nreserved < cap)
+            reserved[nreserved++] = entries[i].name;
+        collect(entries[i].definition, cap);
+    }
+    for (int g = 0; g < GROUPS; g++)
+        collect(group_heading[g], cap);
+    qsort(reserved, nreserved, sizeof *reserved, by_name);
+}
+
+int amp__vocab_reserves(const char *name, size_t length)
+{
+    pthread_once(&reserved_once, build_reserved);
+    char word[128];
+    if (length >= sizeof word)
+        return 0;
+    memcpy(word, name, length);
+    word[length] = '\0';
+    const char *key = word;
+    return reserved && bsearch(&key, reserved, nreserved, sizeof *reserved, by_name) != NULL;
 }

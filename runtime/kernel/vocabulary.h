@@ -19,4 +19,10 @@ const char *amp__vocab_prelude(void);
  * heading each group. Returns the number of entries appended. */
 int amp__vocab_append_used(strbuf *out, const char *text, size_t length);
 
+/* Nonzero when the generated kernel itself uses the identifier name[0 ..
+ * length) outside the body: the prelude's, the vocabulary's, or the index
+ * set-up's names. A body's moved tile_static declaration does not keep
+ * such a name, and AMP_DEFINE may not redefine one. */
+int amp__vocab_reserves(const char *name, size_t length);
+
 #endif

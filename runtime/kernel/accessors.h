@@ -1,0 +1,30 @@
+/*
+ * runtime/kernel/accessors.h - the text through which a generated kernel's
+ * body reaches its captures: view elements and texture texels. The
+ * prelude (vocabulary.c) defines plain accesses; a padded domain and
+ * AMP_CHECK replace parts of them.
+ */
+#ifndef AMP_KERNEL_ACCESSORS_H
+#define AMP_KERNEL_ACCESSORS_H
+
+#include "core/strbuf.h"
+#include "kernel/spec.h"
+
+/* The samplers and macros that every kernel with textures needs, once. */
+void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec);
+
+/* The reading macros of texture c. */
+void amp__accessors_texture(strbuf *sb, const cg_capture *c);
+
+/* AMP_CHECK: view offsets tested against each view's extent, an access
+ * outside it described in the kernel's record (codegen.h). */
+void amp__accessors_checked(strbuf *sb);
+
+/* A padded domain: an access outside a view's extent lands on the sink. */
+void amp__accessors_guarded(strbuf *sb);
+
+/* The accessor macro of view c (an rvalue when the kernel does not write
+ * it), and in a padded domain its landing function. */
+void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guarded);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * runtime/kernel/body.h - reading a kernel body as C: its statements,
+ * scopes and declarations, which declaration each name refers to, its
+ * preprocessor lines, and which captured views it may write.
+ *
+ * A body written inside a macro reaches the runtime as one line of text.
+ * The generated kernel changes it in two ways, and each must keep what the
+ * C means:
+ * - tile_static declarations move to kernel scope, where OpenCL C requires
+ *   __local variables. A moved declaration keeps its name only when that
+ *   name is provably free there: declared nowhere else, used nowhere but
+ *   inside its own scope, and no name the generated kernel uses. Otherwise
+ *   it and exactly the uses that C's scoping gives it are renamed, so an
+ *   inner declaration shadows an outer one only inside its block, and two
+ *   sibling blocks may each declare their own.
+ * - a view the body never writes is passed read only and never copied
+ *   back. Every use of a view is read in its context (body_access.c); any
+ *   form the analysis cannot prove a read counts as a write.
+ *
+ * A body the reader cannot bound (braces or parentheses that do not
+ * balance, nesting deeper than BODY_MAX_NESTING, names that belong to the
+ * generated kernel) is refused with a message that names the place.
+ */
+#ifndef AMP_KERNEL_BODY_H
+#define AMP_KERNEL_BODY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "amp/kernel.h"
+#include "kernel/lexer.h"
+
+/* Braces, parentheses and brackets nested deeper than this are refused
+ * (the OpenCL compilers' own limit, clang's -fbracket-depth, is 256). */
+#define BODY_MAX_NESTING 256
+
+/* What a name the generated kernel declares around the body is. */
+typedef enum body_name_kind {
+    BODY_NAME_VIEW = 1,
+    BODY_NAME_TEXTURE,
+    BODY_NAME_SCALAR,
+    BODY_NAME_CONSTANT, /* an AMP_CONST: a macro */
+    BODY_NAME_FUNCTION, /* an AMP_FUNCTION helper */
+    BODY_NAME_INDEX,
+    BODY_NAME_EXTENT /* <view>_extent, <texture>_extent */
+} body_name_kind;
+
+/* The call the body belongs to: where it was written, the names the
+ * kernel gives it, and the struct types it may use as type names. */
+typedef struct body_context {
+    const char *file;
+    int line;
+    const char *index_name; /* NULL for a helper function */
+    int ncaptures;
+    const char *const *capture_names; /* ncaptures names */
+    const body_name_kind *capture_kinds;
+    int ntypes;
+    const char *const *type_names; /* registered struct types the kernel defines */
+    int function; /* the text is a whole helper function (AMP_FUNCTION), not a body */
+} body_context;
+
+typedef enum body_decl_kind {
+    DECL_VARIABLE = 1,
+    DECL_TYPEDEF,
+    DECL_ENUMERATOR,
+    DECL_TILE_STATIC,
+    DECL_KERNEL /* a name of the generated kernel (a capture, the index, an extent) */
+} body_decl_kind;
+
+typedef struct body_decl {
+    const char *name;
+    uint32_t length;
+    uint8_t kind;     /* a body_decl_kind */
+    uint8_t name_kind; /* DECL_KERNEL: a body_name_kind */
+    int32_t capture;  /* DECL_KERNEL: the capture's index, or -1 */
+    int32_t token;    /* the declarator's token, or -1 for kernel names */
+    uint32_t scope;
+    char *renamed; /* DECL_TILE_STATIC: its name at kernel scope when not its own */
+} body_decl;
+
+/* A resolved token: the declaration it names (>= 0), or one of these. */
+enum {
+    BODY_UNRESOLVED = -1, /* a name declared nowhere in the body: a built-in, a macro */
+    BODY_NOT_A_USE = -2   /* not a name in an expression (a member, a keyword, a declarator) */
+};
+
+/* Token flags. */
+enum {
+    TOK_DIRECTIVE = 1,   /* the AMP_PRAGMA ... word that starts a preprocessor line */
+    TOK_IN_DIRECTIVE = 2, /* a token of a preprocessor line's argument */
+    TOK_HOISTED = 4,     /* a token of a tile_static declaration moved to kernel scope */
+    TOK_MACRO_ARGS = 8,  /* inside the arguments of a function-like AMP_DEFINE macro */
+    TOK_BLOCK = 16,      /* a brace that opens or closes a block of statements */
+    TOK_DIRECTIVE_PAREN = 32, /* the parentheses around a preprocessor line's argument */
+    TOK_DECLARATOR = 64  /* the name a declarator declares (resolved to its declaration) */
+};
+
+/* A tile_static declaration: tokens first .. last (its ';'). */
+typedef struct body_hoist {
+    uint32_t first, last;
+} body_hoist;
+
+typedef struct kbody {
+    lex_tokens tokens;
+    int32_t *resolved; /* per token: a declaration, BODY_UNRESOLVED or BODY_NOT_A_USE */
+    uint8_t *flags;    /* per token */
+    body_decl *decls;
+    size_t ndecls;
+    body_hoist *hoists;
+    size_t nhoists;
+    uint32_t written; /* bit i: capture i is a view the body may write */
+} kbody;
+
+/*
+ * Read the body text[0 .. length) of a kernel with context ctx into *out
+ * (free with amp__body_free, also after a failure). Returns AMP_OK;
+ * AMP_ERROR_KERNEL_BUILD for a body that cannot be bounded (the message
+ * says where and why) or that declares or uses a name the generated kernel
+ * owns; AMP_ERROR_OUT_OF_MEMORY.
+ */
+amp_status amp__body_read(const char *text, size_t length, const body_context *ctx, kbody *out);
+
+void amp__body_free(kbody *b);
+
+/* The text a token is printed as: a moved tile_static's new name, or the
+ * token as written; *length is set. */
+const char *amp__body_token_text(const kbody *b, size_t i, uint32_t *length);
+
+/* Nonzero when the body uses the identifier name as a token (outside its
+ * preprocessor lines too). */
+int amp__body_uses(const kbody *b, const char *name);
+
+/* Nonzero when the body uses an identifier that starts with prefix. */
+int amp__body_uses_prefix(const kbody *b, const char *prefix);
+
+/* ---- body_access.c ---- */
+
+/* Find the captured views the body may write (b->written): every use of a
+ * view that is not provably a read counts as a write. Called by
+ * amp__body_read. */
+void amp__body_find_writes(kbody *b, const body_context *ctx);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * runtime/kernel/layout.c - printing a read body one statement per line.
+ */
+#include "kernel/layout.h"
+
+#include <string.h>
+
+typedef struct printer {
+    const kbody *b;
+    strbuf *out;
+    int indent;        /* spaces at the start of the next line */
+    int base;          /* the body's own indent */
+    int at_line_start; /* nothing printed on the current line yet */
+    int lines;
+    const lex_token *first; /* the first token of the current line */
+    const layout_map *map;
+} printer;
+
+static void mark_line(printer *p, int ordinal)
+{
+    if (p->map && p->map->first_token && p->lines < p->map->max_lines)
+        p->map->first_token[p->lines] = ordinal;
+}
+
+static void newline(printer *p)
+{
+    if (p->at_line_start)
+        return;
+    amp__sb_append(p->out, "\n");
+    p->at_line_start = 1;
+    p->lines++;
+}
+
+/* Print token i, after a space where the user had one. */
+static void emit(printer *p, size_t i, int space)
+{
+    if (p->at_line_start) {
+        amp__sb_indent(p->out, p->indent);
+        p->at_line_start = 0;
+        p->first = &p->b->tokens.items[i];
+        mark_line(p, (int)i);
+    } else if (space) {
+        amp__sb_append(p->out, " ");
+    }
+    uint32_t length;
+    const char *text = amp__body_token_text(p->b, i, &length);
+    amp__sb_append_n(p->out, text, length);
+}
+
+void amp__layout_comment_text(strbuf *out, const char *text, size_t length)
+{
+    for (size_t i = 0; i < length; i++) {
+        char c = text[i];
+        if (c == '\n' || c == '\r')
+            c = ' ';
+        amp__sb_append_n(out, &c, 1);
+        if (c == '*' && i + 1 < length && text[i + 1] == '/')
+            amp__sb_append(out, " ");
+    }
+}
+
+/* The tokens first .. last as the user wrote them, spaced as written. */
+static void original_text(strbuf *sb, const kbody *b, size_t first, size_t last, int comment)
+{
+    for (size_t i = first; i <= last; i++) {
+        const lex_token *t = &b->tokens.items[i];
+        if (i > first && t->space_before && !amp__lex_is(t, ";"))
+            amp__sb_append(sb, " ");
+        if (comment)
+            amp__layout_comment_text(sb, t->text, t->length);
+        else
+            amp__sb_append_n(sb, t->text, t->length);
+    }
+}
+
+static const char *directive_of(const lex_token *t)
+{
+    static const struct {
+        const char *word, *directive;
+    } table[] = {{"AMP_PRAGMA", "#pragma"}, {"AMP_IF", "#if"},     {"AMP_IFDEF", "#ifdef"},
+                 {"AMP_IFNDEF", "#ifndef"}, {"AMP_ELIF", "#elif"}, {"AMP_ELSE", "#else"},
+                 {"AMP_ENDIF", "#endif"},   {"AMP_DEFINE", "#define"}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (amp__lex_is(t, table[i].word))
+            return table[i].directive;
+    return "#error";
+}
+
+/* A preprocessor line of its own, at column 0 as is usual: the directive,
+ * then its argument as written (so AMP_DEFINE(SQ(x) ...) keeps SQ(x) a
+ * function-like macro). Returns the last token it used. */
+static size_t directive_line(printer *p, size_t i)
+{
+    const kbody *b = p->b;
+    newline(p);
+    mark_line(p, (int)i);
+    amp__sb_append(p->out, directive_of(&b->tokens.items[i]));
+    size_t k = i + 1;
+    if (k < b->tokens.count && (b->flags[k] & TOK_DIRECTIVE_PAREN)) {
+        int first = 1;
+        for (k++; k < b->tokens.count && !(b->flags[k] & TOK_DIRECTIVE_PAREN); k++) {
+            const lex_token *t = &b->tokens.items[k];
+            if (first || t->space_before)
+                amp__sb_append(p->out, " ");
+            amp__sb_append_n(p->out, t->text, t->length);
+            first = 0;
+        }
+    } else {
+        k = i;
+    }
+    amp__sb_append(p->out, "\n");
+    p->lines++;
+    return k;
+}
+
+/* A moved tile_static declaration: printed into hoisted under its
+ * kernel-scope names, and replaced in the body by a comment that shows it
+ * as written. Returns the last token it used. */
+static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted, int *hoisted_n)
+{
+    const kbody *b = p->b;
+    if (p->map && p->map->hoisted_token && *hoisted_n < p->map->max_lines)
+        p->map->hoisted_token[*hoisted_n] = (int)h->first;
+    (*hoisted_n)++;
+    const char *renamed = NULL;
+    uint32_t renamed_length = 0;
+    amp__sb_indent(hoisted, p->base);
+    for (size_t i = h->first; i <= h->last; i++) {
+        const lex_token *t = &b->tokens.items[i];
+        uint32_t length;
+        const char *text = amp__body_token_text(b, i, &length);
+        if (text != t->text && !renamed) {
+            renamed = text;
+            renamed_length = length;
+        }
+        if (i > h->first && t->space_before && !amp__lex_is(t, ";"))
+            amp__sb_append(hoisted, " ");
+        amp__sb_append_n(hoisted, text, length);
+    }
+    amp__sb_append(hoisted, "\n");
+
+    newline(p);
+    mark_line(p, (int)h->first);
+    amp__sb_indent(p->out, p->indent);
+    amp__sb_append(p->out, "/* moved to the top of the kernel: ");
+    original_text(p->out, b, h->first, h->last, 1);
+    if (renamed)
+        amp__sb_printf(p->out, " (as %.*s: its name means something else elsewhere)",
+                       (int)renamed_length, renamed);
+    amp__sb_append(p->out, " */\n");
+    p->lines++;
+    return h->last;
+}
+
+int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
+                     const layout_map *map)
+{
+    printer p = {b, out, indent, indent, 1, 0, NULL, map};
+    const lex_token *t = b->tokens.items;
+    size_t n = b->tokens.count;
+    int parens = 0;      /* ( and [ open */
+    int initializers = 0; /* braces open that are not blocks */
+    size_t next_hoist = 0;
+    int hoisted_n = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t f = b->flags[i];
+        if (f & TOK_DIRECTIVE) {
+            i = directive_line(&p, i);
+            continue;
+        }
+        if ((f & TOK_HOISTED) && next_hoist < b->nhoists && b->hoists[next_hoist].first == i &&
+            hoisted) {
+            i = moved_declaration(&p, &b->hoists[next_hoist++], hoisted, &hoisted_n);
+            continue;
+        }
+        const lex_token *tk = &t[i];
+        const lex_token *next = i + 1 < n ? &t[i + 1] : NULL;
+        if (amp__lex_is(tk, "{")) {
+            emit(&p, i, tk->space_before);
+            if (f & TOK_BLOCK) {
+                newline(&p);
+                p.indent += 4;
+            } else {
+                initializers++;
+            }
+        } else if (amp__lex_is(tk, "}")) {
+            if (f & TOK_BLOCK) {
+                newline(&p);
+                p.indent -= 4;
+                if (p.indent < indent)
+                    p.indent = indent;
+                emit(&p, i, 0);
+                /* "} else", "} while (...);" and "};" stay on the line. */
+                if (!(next && (amp__lex_is(next, "else") || amp__lex_is(next, "while") ||
+                               amp__lex_is(next, ";") || amp__lex_is(next, ",") ||
+                               amp__lex_is(next, ")"))))
+                    newline(&p);
+            } else {
+                if (initializers > 0)
+                    initializers--;
+                emit(&p, i, tk->space_before);
+            }
+        } else if (amp__lex_is(tk, ";")) {
+            emit(&p, i, 0);
+            if (parens == 0 && initializers == 0)
+                newline(&p);
+        } else if (amp__lex_is(tk, ":") && parens == 0 && p.first &&
+                   (amp__lex_is(p.first, "case") || amp__lex_is(p.first, "default"))) {
+            emit(&p, i, tk->space_before);
+            newline(&p);
+        } else {
+            if (amp__lex_is(tk, "(") || amp__lex_is(tk, "["))
+                parens++;
+            else if ((amp__lex_is(tk, ")") || amp__lex_is(tk, "]")) && parens > 0)
+                parens--;
+            emit(&p, i, tk->space_before);
+        }
+    }
+    newline(&p);
+    return p.lines;
+}

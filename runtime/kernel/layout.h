@@ -1,0 +1,38 @@
+/*
+ * runtime/kernel/layout.h - printing a body read by body.c as readable
+ * OpenCL C: one statement per line, four spaces per level of braces, the
+ * preprocessor lines on lines of their own, tile_static declarations moved
+ * out, and a map from each printed line back to the body's tokens (for
+ * build errors and AMP_CHECK's reports at the user's lines).
+ */
+#ifndef AMP_KERNEL_LAYOUT_H
+#define AMP_KERNEL_LAYOUT_H
+
+#include "core/strbuf.h"
+#include "kernel/body.h"
+
+/* Where a laid-out body's lines came from. */
+typedef struct layout_map {
+    int *first_token;     /* per printed line: the ordinal of its first body token, or -1 */
+    int *hoisted_token;   /* per moved declaration: the ordinal of its first token */
+    int max_lines;        /* entries of each array */
+} layout_map;
+
+/*
+ * Append the body b to out, starting at indent spaces. Its tile_static
+ * declarations (b->hoists) are appended to hoisted instead, one per line at
+ * indent spaces, under their kernel-scope names, and a comment takes each
+ * one's place in out (hoisted may be NULL only for a body without any).
+ * AMP_PRAGMA(...), AMP_IF(...), ..., AMP_DEFINE(...) become preprocessor
+ * lines. map, when not NULL, receives the origin of each line. Returns the
+ * number of lines appended to out.
+ */
+int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
+                     const layout_map *map);
+
+/* Append text to out as the inside of a C comment: a "*" followed by "/"
+ * is broken so that it cannot end the comment, and line breaks become
+ * spaces. */
+void amp__layout_comment_text(strbuf *out, const char *text, size_t length);
+
+#endif

@@ -1,0 +1,298 @@
+/*
+ * runtime/kernel/lexer.c - tokens of OpenCL C source.
+ */
+#include "kernel/lexer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+/* ASCII only: the locale must not change what a name is. */
+static int is_space(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int is_ident_start(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_ident_char(int c)
+{
+    return is_ident_start(c) || is_digit(c);
+}
+
+/* The punctuators of C that are longer than one byte, longest first. */
+static const char *const long_puncts[] = {"<<=", ">>=", "...", "->", "++", "--", "<<", ">>",
+                                          "<=",  ">=",  "==",  "!=", "&&", "||", "+=", "-=",
+                                          "*=",  "/=",  "%=",  "&=", "^=", "|=", "##"};
+
+typedef struct cursor {
+    const char *p;
+    const char *end;
+    const char *start;
+} cursor;
+
+/* Skip whitespace and comments; nonzero when anything was skipped. A
+ * newline skipped (not one escaped by a backslash) sets *newline. */
+static int skip_blank(cursor *c, int *newline)
+{
+    const char *start = c->p;
+    for (;;) {
+        if (c->end - c->p >= 2 && c->p[0] == '\\' && c->p[1] == '\n') {
+            c->p += 2;
+        } else if (c->p < c->end && is_space((unsigned char)*c->p)) {
+            *newline |= *c->p == '\n';
+            c->p++;
+        } else if (c->end - c->p >= 2 && c->p[0] == '/' && c->p[1] == '/') {
+            while (c->p < c->end && *c->p != '\n')
+                c->p++;
+        } else if (c->end - c->p >= 2 && c->p[0] == '/' && c->p[1] == '*') {
+            c->p += 2;
+            while (c->end - c->p >= 2 && !(c->p[0] == '*' && c->p[1] == '/')) {
+                *newline |= *c->p == '\n';
+                c->p++;
+            }
+            c->p = c->end - c->p >= 2 ? c->p + 2 : c->end;
+        } else {
+            break;
+        }
+    }
+    return c->p != start;
+}
+
+/* The token at c->p (after blanks); 0 at the end of the text. */
+static int next_token(cursor *c, lex_token *t)
+{
+    int newline = c->p == c->start;
+    int space = skip_blank(c, &newline);
+    if (c->p >= c->end)
+        return 0;
+    const char *p = c->p, *end = c->end;
+    const char *start = p;
+    int ch = (unsigned char)*p;
+    lex_kind kind = LEX_PUNCT;
+    if (is_ident_start(ch)) {
+        kind = LEX_IDENT;
+        while (p < end && is_ident_char((unsigned char)*p))
+            p++;
+    } else if (is_digit(ch) || (ch == '.' && end - p >= 2 && is_digit((unsigned char)p[1]))) {
+        /* A preprocessing number: digits, letters, dots, signed exponents. */
+        kind = LEX_NUMBER;
+        p++;
+        while (p < end) {
+            int d = (unsigned char)*p;
+            if ((d == '+' || d == '-') && strchr("eEpP", p[-1]))
+                p++;
+            else if (is_ident_char(d) || d == '.')
+                p++;
+            else
+                break;
+        }
+    } else if (ch == '"' || ch == '\'') {
+        kind = ch == '"' ? LEX_STRING : LEX_CHAR;
+        p++;
+        while (p < end && *p != ch) {
+            if (*p == '\\' && end - p >= 2)
+                p++;
+            p++;
+        }
+        if (p < end)
+            p++;
+    } else {
+        size_t n = 1;
+        for (size_t i = 0; i < sizeof long_puncts / sizeof long_puncts[0]; i++) {
+            size_t len = strlen(long_puncts[i]);
+            if ((size_t)(end - p) >= len && memcmp(p, long_puncts[i], len) == 0) {
+                n = len;
+                break;
+            }
+        }
+        p += n;
+    }
+    t->text = start;
+    t->length = (uint32_t)(p - start);
+    t->kind = (uint8_t)kind;
+    t->space_before = (uint8_t)space;
+    t->line_start = (uint8_t)newline;
+    c->p = p;
+    return 1;
+}
+
+amp_status amp__lex(const char *text, size_t length, lex_tokens *out)
+{
+    out->items = NULL;
+    out->count = 0;
+    if (length > INT32_MAX)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "A kernel body of %zu bytes is longer than the 2^31 bytes the"
+                            " runtime reads.",
+                            length);
+    /* A token takes at least one byte: length + 1 is always enough. */
+    lex_token *items = malloc((length + 1) * sizeof *items);
+    if (!items)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                            "Out of host memory reading a kernel body of %zu bytes.", length);
+    cursor c = {text, text + length, text};
+    size_t n = 0;
+    while (next_token(&c, &items[n]))
+        n++;
+    out->items = items;
+    out->count = n;
+    return AMP_OK;
+}
+
+void amp__lex_free(lex_tokens *tokens)
+{
+    free(tokens->items);
+    tokens->items = NULL;
+    tokens->count = 0;
+}
+
+int amp__lex_is(const lex_token *t, const char *s)
+{
+    size_t n = strlen(s);
+    return t->length == n && memcmp(t->text, s, n) == 0;
+}
+
+int amp__lex_has_prefix(const lex_token *t, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return t->kind == LEX_IDENT && t->length > n && memcmp(t->text, prefix, n) == 0;
+}
+
+int amp__lex_text_uses(const char *text, size_t length, const char *name, int prefix)
+{
+    cursor c = {text, text + length, text};
+    lex_token t;
+    while (next_token(&c, &t))
+        if (t.kind == LEX_IDENT && (prefix ? amp__lex_has_prefix(&t, name) : amp__lex_is(&t, name)))
+            return 1;
+    return 0;
+}
+
+/* ---- Finding the body in the user's file ---- */
+
+/* A cursor over a whole file that counts lines; blanks are skipped as the
+ * preprocessor skips them, backslash-newlines included. */
+typedef struct file_cursor {
+    cursor c;
+    int line;
+    const char *line_start;
+} file_cursor;
+
+static void file_skip_blank(file_cursor *f)
+{
+    const char *p = f->c.p, *end = f->c.end;
+    for (;;) {
+        if (p < end && *p == '\n') {
+            p++;
+            f->line++;
+            f->line_start = p;
+        } else if (p < end && is_space((unsigned char)*p)) {
+            p++;
+        } else if (end - p >= 2 && p[0] == '\\' && p[1] == '\n') {
+            p += 2;
+            f->line++;
+            f->line_start = p;
+        } else if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+            while (p < end && *p != '\n')
+                p++;
+        } else if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+            p += 2;
+            while (end - p >= 2 && !(p[0] == '*' && p[1] == '/')) {
+                if (*p == '\n') {
+                    f->line++;
+                    f->line_start = p + 1;
+                }
+                p++;
+            }
+            p = end - p >= 2 ? p + 2 : end;
+        } else {
+            break;
+        }
+    }
+    f->c.p = p;
+}
+
+static int file_token(file_cursor *f, lex_token *t, lex_pos *pos)
+{
+    file_skip_blank(f);
+    pos->line = f->line;
+    pos->column = (int)(f->c.p - f->line_start) + 1;
+    return next_token(&f->c, t);
+}
+
+static int same(const lex_token *a, const lex_token *b)
+{
+    return a->length == b->length && memcmp(a->text, b->text, a->length) == 0;
+}
+
+size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,
+                       lex_pos *pos, size_t n)
+{
+    file_cursor f = {{file_text, file_text + strlen(file_text), file_text}, 1, file_text};
+    /* Skip to the line of the call. */
+    while (f.line < from_line && f.c.p < f.c.end) {
+        if (*f.c.p == '\n') {
+            f.line++;
+            f.line_start = f.c.p + 1;
+        }
+        f.c.p++;
+    }
+    lex_token first;
+    cursor bc = {body, body + length, body};
+    if (!next_token(&bc, &first))
+        return 0;
+    /* Try each place where the body's first token appears, and keep the
+     * first where every token matches (the body follows the index name and
+     * the captures, so its first token is usually the first '{'). */
+    lex_token t;
+    lex_pos at;
+    while (file_token(&f, &t, &at)) {
+        if (!same(&t, &first))
+            continue;
+        file_cursor g = f;
+        cursor b = {body, body + length, body};
+        lex_token bt, ft;
+        lex_pos fp;
+        size_t placed = 0;
+        int ok = 1;
+        next_token(&b, &bt); /* the first token, already matched */
+        if (placed < n)
+            pos[placed] = at;
+        placed++;
+        while (next_token(&b, &bt)) {
+            if (!file_token(&g, &ft, &fp) || !same(&bt, &ft)) {
+                ok = 0;
+                break;
+            }
+            if (placed < n)
+                pos[placed] = fp;
+            placed++;
+        }
+        if (ok)
+            return placed < n ? placed : n;
+    }
+    return 0;
+}
+
+int amp__lex_token_at_column(const char *line, size_t length, int column)
+{
+    cursor c = {line, line + length, line};
+    lex_token t;
+    int ordinal = -1;
+    while (next_token(&c, &t)) {
+        if ((int)(t.text - line) + 1 > column)
+            break;
+        ordinal++;
+    }
+    return ordinal < 0 ? 0 : ordinal;
+}

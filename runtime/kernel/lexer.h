@@ -1,0 +1,78 @@
+/*
+ * runtime/kernel/lexer.h - the tokens of OpenCL C source: a kernel body as
+ * the preprocessor's stringification left it (one line, comments gone), a
+ * helper's source, or the text of the user's file, to find a body's tokens
+ * in it again.
+ *
+ * The lexer accepts any bytes: what is not an identifier, a number, a
+ * string, a character constant or one of C's punctuators is a token of one
+ * byte, which the compiler will reject with a message at its place.
+ */
+#ifndef AMP_KERNEL_LEXER_H
+#define AMP_KERNEL_LEXER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "amp/status.h"
+
+typedef enum lex_kind {
+    LEX_IDENT = 1,
+    LEX_NUMBER, /* a preprocessing number: 42, 0x1F, 1.5e-3f */
+    LEX_STRING,
+    LEX_CHAR,
+    LEX_PUNCT /* a punctuator, or one byte that is none */
+} lex_kind;
+
+typedef struct lex_token {
+    const char *text; /* into the lexed text, not NUL-terminated */
+    uint32_t length;
+    uint8_t kind;         /* a lex_kind */
+    uint8_t space_before; /* whitespace (or a comment) preceded it */
+    uint8_t line_start;   /* the first token of a line (a backslash-newline continues one) */
+} lex_token;
+
+typedef struct lex_tokens {
+    lex_token *items;
+    size_t count;
+} lex_tokens;
+
+/* The tokens of text[0 .. length), in *out (free with amp__lex_free).
+ * Comments and backslash-newlines count as whitespace. Returns AMP_ERROR_OUT_OF_MEMORY, or
+ * AMP_ERROR_INVALID_ARGUMENT for a text over 2^31 bytes. */
+amp_status amp__lex(const char *text, size_t length, lex_tokens *out);
+
+void amp__lex_free(lex_tokens *tokens);
+
+/* Nonzero when t is the token s (an identifier or punctuator). */
+int amp__lex_is(const lex_token *t, const char *s);
+
+/* Nonzero when t is an identifier that starts with prefix and is longer. */
+int amp__lex_has_prefix(const lex_token *t, const char *prefix);
+
+/* Nonzero when some token of text is the identifier name; when prefix is
+ * nonzero, when some identifier starts with name and is longer. Makes no
+ * allocation (for checks on the dispatch path). */
+int amp__lex_text_uses(const char *text, size_t length, const char *name, int prefix);
+
+/* A place in a file: 1-based line and column. */
+typedef struct lex_pos {
+    int line;
+    int column;
+} lex_pos;
+
+/*
+ * Find the body's tokens in the text of the file it was written in, at or
+ * after line from_line (comments in the file are skipped, as the
+ * preprocessor skipped them), and store where each of the first n tokens
+ * is. Returns the number of tokens placed; 0 when the body is not there
+ * (the file changed since it was compiled).
+ */
+size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,
+                       lex_pos *pos, size_t n);
+
+/* The ordinal, among the tokens of line (a line of laid-out output), of
+ * the token at the 1-based column; the last token when column is past it. */
+int amp__lex_token_at_column(const char *line, size_t length, int column);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * runtime/kernel/spec.h - what a generated kernel depends on besides its
+ * body: the domain, the captures, the device's features (cg_spec), and the
+ * record AMP_CHECK's accessors fill.
+ */
+#ifndef AMP_KERNEL_SPEC_H
+#define AMP_KERNEL_SPEC_H
+
+#include <stdint.h>
+
+#include "amp/kernel.h"
+
+/* What the generated code depends on, besides the body text. Two calls with
+ * equal specs (and the same body) share one compiled kernel. */
+typedef struct cg_capture {
+    const char *name;
+    amp_capture_kind kind;
+    amp_elem_type type; /* the view's, texture's or scalar's element type */
+    int rank;           /* views and textures */
+    int is_const;       /* views created const; textures */
+    int channels;       /* textures: 1, 2 or 4 values per element */
+    int image_kind;     /* textures: a tex_image_kind (texture.h) */
+    long long constant; /* AMP_CONST values; for functions, their source's address */
+    const char *function_source;
+} cg_capture;
+
+typedef struct cg_spec {
+    const amp_kernel_source *source;
+    int rank;
+    int tiled;
+    int tile[AMP_MAX_RANK];
+    int wide;    /* offsets need 64 bits */
+    int guarded; /* a padded domain: threads past the original extent are guarded */
+    int checked; /* AMP_CHECK: every view access is tested against its view's extent */
+    int fp64; /* the device has double precision */
+    int ncaptures;
+    cg_capture captures[AMP_MAX_CAPTURES];
+} cg_spec;
+
+/*
+ * Under AMP_CHECK (cg_spec.checked), a kernel with views takes one more
+ * argument, last: a zeroed buffer of CG_CHECK_SLOTS records of
+ * CG_CHECK_WORDS ints each, where the first access outside a view's extent
+ * at each (line, view) is described. A record's words, by CG_REC_*: the
+ * site ((line * AMP_MAX_CAPTURES + view) * 2 + past + 1, 0 in a free
+ * record: the line is __LINE__ of the access in the generated source, or in
+ * a kernel file's; the view is its position among the kernel's views; past
+ * is 1 for a thread past the original extent of a padded domain, whose
+ * access went to the sink), the index and the view's extent in
+ * C++ AMP's order, and the thread's global index in OpenCL's order. An
+ * index is a long, kept as two words (low, high).
+ */
+#define CG_CHECK_SLOTS 32
+#define CG_CHECK_WORDS 16
+enum {
+    CG_REC_SITE = 0,
+    CG_REC_RANK = 1,   /* the view's rank */
+    CG_REC_INDEX = 2,  /* 3 longs: words 2 to 7 */
+    CG_REC_EXTENT = 8, /* 3 ints */
+    CG_REC_THREAD = 11 /* 3 ints: get_global_id(0), (1), (2) */
+};
+
+#endif
