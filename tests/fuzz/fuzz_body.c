@@ -1,0 +1,54 @@
+/*
+ * tests/fuzz/fuzz_body.c - libFuzzer target: any bytes as a kernel body.
+ * The reader either refuses them with a status and a message, or reads
+ * them; a read body lays out, and every line of the layout maps to a token
+ * of the body. Nothing crashes, reads out of bounds or leaks (ASan).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "kernel/body.h"
+#include "kernel/layout.h"
+
+static const char *const names[] = {"v", "w", "out", "n", "TS", "helper"};
+static const body_name_kind kinds[] = {BODY_NAME_VIEW,   BODY_NAME_VIEW,     BODY_NAME_VIEW,
+                                       BODY_NAME_SCALAR, BODY_NAME_CONSTANT, BODY_NAME_FUNCTION};
+static const char *const types[] = {"particle"};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    body_context ctx = {"fuzz.c", 1, "idx", 6, names, kinds, 1, types, 0};
+    /* The first byte chooses a helper function's reading instead. */
+    if (size > 0 && data[0] == 'F') {
+        ctx.function = 1;
+        ctx.index_name = NULL;
+    }
+    kbody b;
+    if (amp__body_read((const char *)data, size, &ctx, &b) == AMP_OK) {
+        size_t entries = b.tokens.count + 1;
+        int *first = malloc(entries * sizeof *first);
+        int *hoisted = malloc(entries * sizeof *hoisted);
+        layout_map map = {first, hoisted, (int)entries};
+        strbuf out = STRBUF_INIT, moved = STRBUF_INIT;
+        int lines = first && hoisted ? amp__layout_body(&b, 4, &out, &moved, &map) : 0;
+        for (int i = 0; i < lines && i < (int)entries; i++)
+            if (first[i] < -1 || first[i] >= (int)b.tokens.count)
+                abort();
+        for (size_t i = 0; i < b.tokens.count; i++) {
+            uint32_t length;
+            const char *text = amp__body_token_text(&b, i, &length);
+            if (!text || length == 0)
+                abort();
+        }
+        if (b.written & ~(uint32_t)7) /* only the three views can be written */
+            abort();
+        amp__sb_free(&out);
+        amp__sb_free(&moved);
+        free(first);
+        free(hoisted);
+    }
+    amp__body_free(&b);
+    return 0;
+}
