@@ -100,15 +100,15 @@ static amp_status check_names(const cg_spec *spec)
             return refuse_name(spec, "capture", name,
                                "is named like a keyword of OpenCL C, which a kernel cannot use"
                                " as a variable; rename it");
+        if (c->kind == AMP_CAPTURE_CONSTANT && is_opencl_macro(name))
+            return refuse_name(spec, "AMP_CONST", name,
+                               "is a macro OpenCL C defines itself, which the constant would"
+                               " replace; give the constant another name");
         if (strncmp(name, "amp_", 4) == 0 || strncmp(name, "AMP_", 4) == 0 ||
             amp__vocab_reserves(name, strlen(name)))
             return refuse_name(spec, "capture", name,
                                "is a name the generated kernel uses itself (names that start"
                                " with amp_ or AMP_, and the kernel vocabulary's); rename it");
-        if (c->kind == AMP_CAPTURE_CONSTANT && is_opencl_macro(name))
-            return refuse_name(spec, "AMP_CONST", name,
-                               "is a macro OpenCL C defines itself, which the constant would"
-                               " replace; give the constant another name");
         /* Inside the kernel the capture would hide the index (or, as an
          * AMP_CONST, replace it), and the body would not compile. */
         if (strcmp(name, ix) == 0)
