@@ -37,7 +37,9 @@
  *   t(idx) read a texel (0 outside the texture), amp_sample(t, x[, y[, z]])
  *   samples a float texture at normalized coordinates with linear
  *   filtering, t_extent[d] is its extent. Textures are read only.
- * - Each captured scalar is a const variable of the same name and value.
+ * - Each captured scalar is a const variable of the same name and value; a
+ *   captured amp_index or amp_extent is an index<N> or extent<N> value (a
+ *   tiled extent, its extent).
  * - Each AMP_CONST(NAME) is a compile-time constant (#define NAME value), for
  *   tile sizes and array bounds.
  * - tile_static arrays, declared anywhere in the body; they are moved to the
@@ -76,7 +78,9 @@ typedef enum amp_capture_kind {
     AMP_CAPTURE_SCALAR = 2,  /* an int, unsigned, float or double, by value */
     AMP_CAPTURE_CONSTANT = 3, /* an AMP_CONST(NAME), a compile-time constant */
     AMP_CAPTURE_FUNCTION = 4, /* an AMP_FUNCTION, callable from the kernel */
-    AMP_CAPTURE_TEXTURE = 5   /* an amp_texture *, read only, bound by name */
+    AMP_CAPTURE_TEXTURE = 5,  /* an amp_texture *, read only, bound by name */
+    AMP_CAPTURE_INDEX = 6,    /* an amp_index, by value: an index<N> in the kernel */
+    AMP_CAPTURE_EXTENT = 7    /* an amp_extent (or a tiled extent's extent), by value */
 } amp_capture_kind;
 
 /* A named integer constant for the kernel; made by AMP_CONST(). */
@@ -106,6 +110,8 @@ typedef struct amp_capture {
         double d;
         long long constant;
         const char *function_source;
+        amp_index index;
+        amp_extent extent;
     } value;
 } amp_capture;
 
@@ -255,6 +261,9 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
         amp_texture *: amp__capture_texture,                                                       \
         amp_constant: amp__capture_constant,                                                       \
         amp_function: amp__capture_function,                                                       \
+        amp_index: amp__capture_index,                                                             \
+        amp_extent: amp__capture_extent,                                                           \
+        amp_tiled_extent: amp__capture_tiled_extent,                                               \
         int: amp__capture_int,                                                                     \
         unsigned: amp__capture_uint,                                                               \
         float: amp__capture_float,                                                                 \
@@ -289,6 +298,22 @@ static inline amp_capture amp__capture_function(const char *name, amp_function f
 {
     amp_capture c = {f.name, AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function_source = f.source}};
     (void)name;
+    return c;
+}
+static inline amp_capture amp__capture_index(const char *name, amp_index v)
+{
+    amp_capture c = {name, AMP_CAPTURE_INDEX, AMP_INT, {.index = v}};
+    return c;
+}
+static inline amp_capture amp__capture_extent(const char *name, amp_extent v)
+{
+    amp_capture c = {name, AMP_CAPTURE_EXTENT, AMP_INT, {.extent = v}};
+    return c;
+}
+/* A tiled extent is an extent in kernels, as C++ AMP's tiled_extent is. */
+static inline amp_capture amp__capture_tiled_extent(const char *name, amp_tiled_extent v)
+{
+    amp_capture c = {name, AMP_CAPTURE_EXTENT, AMP_INT, {.extent = v.extent}};
     return c;
 }
 static inline amp_capture amp__capture_int(const char *name, int v)

@@ -16,6 +16,17 @@ rank() {
     echo -1
 }
 
+# A module may be split into parts named after it: body.c with
+# body_stmt.c and body_reader.h is one module, "body".
+family() {
+    local dir=$1 name=$2 base=${2%%_*}
+    if [ "$base" != "$name" ] && { [ -e "$dir$base.c" ] || [ -e "$dir$base.h" ]; }; then
+        echo "$base"
+    else
+        echo "$name"
+    fi
+}
+
 status=0
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
@@ -28,7 +39,7 @@ for dir in "$runtime"/*/; do
         continue
     fi
     for file in "$dir"*.[ch]; do
-        module=$(basename "${file%.*}")
+        module=$(family "$dir" "$(basename "${file%.*}")")
         while read -r header; do
             target=${header%%/*}
             other=$(rank "$target")
@@ -39,7 +50,7 @@ for dir in "$runtime"/*/; do
                 echo "runtime/$layer/$(basename "$file") includes \"$header\": $target is a layer above $layer"
                 status=1
             elif [ "$target" = "$layer" ]; then
-                included=$(basename "${header%.h}")
+                included=$(family "$dir" "$(basename "${header%.h}")")
                 [ "$included" != "$module" ] && echo "$layer/$module $layer/$included" >>"$edges"
             fi
         done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$file" | grep -v '^amp/' || true)

@@ -18,7 +18,8 @@
 static const char *const names[] = {"v", "w", "out", "n"};
 static const body_name_kind kinds[] = {BODY_NAME_VIEW, BODY_NAME_VIEW, BODY_NAME_VIEW,
                                        BODY_NAME_SCALAR};
-static const body_context ctx = {"test.c", 1, "idx", 4, names, kinds, 0, NULL, 0};
+static const body_context ctx = {"test.c", 1, "idx", 4, names, kinds, 0, NULL, 0,
+                                  {TYPE_INDEX, 1, 0}, NULL, NULL};
 
 static char laid_out[1 << 16], hoisted_out[4096];
 
@@ -67,8 +68,9 @@ static void one_statement_per_line_with_indented_blocks(void **state)
         }
     }),
                           &lines));
+    /* The index of a rank-1 kernel is an int: idx[0] is idx. */
     assert_string_equal(laid_out, "{\n"
-                                  "    int row = idx[0];\n"
+                                  "    int row = idx;\n"
                                   "    for (int inner = 0; inner < 2; inner++) {\n"
                                   "        out(idx) += v(row, inner) * w(inner, row);\n"
                                   "    }\n"
@@ -201,6 +203,7 @@ static void reads_are_not_writes(void **state)
     assert_int_equal(writes(STRINGIFY({ out(0) = v(0) == w(0); out(1) = fast_math_sqrt(v(1)); })), OUT);
     /* vload takes a const pointer, but &v(...) is still counted as a write */
     assert_int_equal(writes(STRINGIFY({ out(0) = v(w(0)); out(1) = v(w(1) + 1); })), OUT);
+    assert_int_equal(writes(STRINGIFY({ out(0) = v[0] + w[1][2] + v.extent[0] + w.get_extent()[1]; })), OUT);
 }
 
 /* Every form in which C can write an element, or keep a pointer to one. */
@@ -233,8 +236,9 @@ static void every_kind_of_write_is_found(void **state)
         STRINGIFY({ if (n) v(0) = 1; else (v(1)) = 2; }),
         STRINGIFY({ helper(v); }),
         STRINGIFY({ v[0] = 1; }),
-        STRINGIFY({ int x = v[0]; }),
-        STRINGIFY({ int x = v.extent[0]; }),
+        STRINGIFY({ (v[0]) += 1; }),
+        STRINGIFY({ ++v[1]; }),
+        STRINGIFY({ atomic_add(&v[idx], 1); }),
         STRINGIFY({ int x = v(g(0)); v(1) = x; }),
         STRINGIFY({ AMP_DEFINE(SET(i, x) v(i) = x) SET(0, 1); }),
         STRINGIFY({ AMP_DEFINE(INC(e) ((e)++)) INC(v(0)); }),
@@ -292,7 +296,8 @@ static void unbalanced_bodies_are_refused(void **state)
 {
     (void)state;
     assert_amp_fails(lay_out("{ out(0) = 1; ", NULL), AMP_ERROR_KERNEL_BUILD, "never closed");
-    assert_amp_fails(lay_out("{ out(0) = (1; }", NULL), AMP_ERROR_KERNEL_BUILD, "closes");
+    assert_amp_fails(lay_out("{ out(0) = (1; }", NULL), AMP_ERROR_KERNEL_BUILD, "')' was expected");
+    assert_amp_fails(lay_out("{ out(0) = [1); }", NULL), AMP_ERROR_KERNEL_BUILD, "closes");
     assert_amp_fails(lay_out("{ out(0) = 1; } }", NULL), AMP_ERROR_KERNEL_BUILD, "closes nothing");
     assert_amp_fails(lay_out("{ out(0) = 1 }", NULL), AMP_ERROR_KERNEL_BUILD, "';'");
 }

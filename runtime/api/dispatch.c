@@ -125,6 +125,14 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
     return AMP_OK;
 }
 
+/* The bytes of an index or extent value of a rank, as the kernel takes
+ * it: an int, or an int2, int3 (as wide as an int4), int4 or int8. */
+static size_t index_value_bytes(int rank)
+{
+    return rank == 1 ? sizeof(cl_int) : rank == 2 ? sizeof(cl_int2) : rank <= 4 ? sizeof(cl_int4)
+                                                                               : sizeof(cl_int8);
+}
+
 /* Check every capture and describe it in the spec. */
 static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec *spec)
 {
@@ -228,6 +236,19 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                                k->file, k->line, name, (int)cap->type);
             g->type = cap->type;
             arg_bytes += amp_elem_size(cap->type);
+        } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
+            /* amp_index and amp_extent share their layout: rank, then values. */
+            int rank = cap->value.extent.rank;
+            if (rank < 1 || rank > AMP_MAX_RANK)
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                    "parallel_for_each at %s:%d: %s '%s' has rank %d; it must be"
+                                    " 1 to %d.",
+                                    k->file, k->line,
+                                    cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name,
+                                    rank, AMP_MAX_RANK);
+            g->rank = rank;
+            g->type = AMP_INT;
+            arg_bytes += index_value_bytes(rank);
         } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
             g->constant = cap->value.constant;
         } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
@@ -419,6 +440,13 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
                 cl_int dim = t->extent.dims[d];
                 st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
             }
+        } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
+            /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
+            cl_int lanes[8] = {0};
+            int rank = cap->value.extent.rank;
+            for (int d = 0; d < rank; d++)
+                lanes[d] = cap->value.extent.dims[d];
+            st = set_arg(e, &arg, index_value_bytes(rank), lanes, cap->name);
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             size_t size = amp_elem_size(cap->type);
             const void *value = cap->type == AMP_INT      ? (const void *)&cap->value.i

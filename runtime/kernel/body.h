@@ -45,6 +45,25 @@ typedef enum body_name_kind {
     BODY_NAME_EXTENT /* <view>_extent, <texture>_extent */
 } body_name_kind;
 
+/* The types the reader follows through expressions, to spell C++ AMP's
+ * operations on them in OpenCL C: index<N> and extent<N> are int vectors
+ * (amp_index_N, amp_extent_N), on which + and - work as they are, and ==,
+ * contains() and size() are rewritten as calls. */
+typedef enum body_type_kind {
+    TYPE_OTHER = 0,   /* anything the reader does not follow */
+    TYPE_INDEX,       /* index<rank> */
+    TYPE_EXTENT,      /* extent<rank> */
+    TYPE_TILED_INDEX, /* a tiled kernel's index: its global index where an index is due */
+    TYPE_VIEW,        /* a captured view of rank rank */
+    TYPE_FUNCTION     /* a helper; what it returns is the decl's returns */
+} body_type_kind;
+
+typedef struct body_type {
+    uint8_t kind;  /* a body_type_kind */
+    uint8_t rank;  /* 1 to 8 */
+    uint8_t array; /* an array of them: a subscript gives one */
+} body_type;
+
 /* The call the body belongs to: where it was written, the names the
  * kernel gives it, and the struct types it may use as type names. */
 typedef struct body_context {
@@ -57,6 +76,9 @@ typedef struct body_context {
     int ntypes;
     const char *const *type_names; /* registered struct types the kernel defines */
     int function; /* the text is a whole helper function (AMP_FUNCTION), not a body */
+    body_type index_type;            /* the index's: TYPE_INDEX or TYPE_TILED_INDEX */
+    const body_type *capture_types;  /* per capture, or NULL: views, indices, extents */
+    const body_type *capture_returns; /* per capture, or NULL: what a helper returns */
 } body_context;
 
 typedef enum body_decl_kind {
@@ -75,6 +97,8 @@ typedef struct body_decl {
     int32_t capture;  /* DECL_KERNEL: the capture's index, or -1 */
     int32_t token;    /* the declarator's token, or -1 for kernel names */
     uint32_t scope;
+    body_type type;    /* what it is, as far as the reader follows */
+    body_type returns; /* a helper function's result */
     char *renamed; /* DECL_TILE_STATIC: its name at kernel scope when not its own */
 } body_decl;
 
@@ -95,6 +119,12 @@ enum {
     TOK_DECLARATOR = 64  /* the name a declarator declares (resolved to its declaration) */
 };
 
+/* How a token is printed: text before it, instead of it, after it (NULL:
+ * nothing, the token itself, nothing). */
+typedef struct body_edit {
+    char *before, *instead, *after;
+} body_edit;
+
 /* A tile_static declaration: tokens first .. last (its ';'). */
 typedef struct body_hoist {
     uint32_t first, last;
@@ -108,7 +138,10 @@ typedef struct kbody {
     size_t ndecls;
     body_hoist *hoists;
     size_t nhoists;
-    uint32_t written; /* bit i: capture i is a view the body may write */
+    body_edit *edits;   /* per token, or NULL while there are none */
+    uint32_t written;   /* bit i: capture i is a view the body may write */
+    body_type returns;  /* a helper function's result type */
+    uint32_t ranks;     /* bit r: an index or extent of rank r appears */
 } kbody;
 
 /*
@@ -122,9 +155,13 @@ amp_status amp__body_read(const char *text, size_t length, const body_context *c
 
 void amp__body_free(kbody *b);
 
-/* The text a token is printed as: a moved tile_static's new name, or the
- * token as written; *length is set. */
+/* The text a token is printed as: its rewriting, a moved tile_static's
+ * new name, or the token as written; *length is set. */
 const char *amp__body_token_text(const kbody *b, size_t i, uint32_t *length);
+
+/* Text printed before and after token i by a rewriting, or NULL. */
+const char *amp__body_token_before(const kbody *b, size_t i);
+const char *amp__body_token_after(const kbody *b, size_t i);
 
 /* Nonzero when the body uses the identifier name as a token (outside its
  * preprocessor lines too). */

@@ -9,8 +9,8 @@
  * it is neither assigned (=, +=, ...), incremented or decremented, nor the
  * operand of a unary '&' (whose pointer could be written through), nor an
  * argument of a macro the body defines (whose expansion could do either).
- * A bare name, v[...], v.member, or a view named in a preprocessor line is
- * a write. The generated kernel backs this up: a read-only view's accessor
+ * v[...] is an access as v(...) is, and v.extent a read of no data. A bare
+ * name, another member, or a view named in a preprocessor line is a write. The generated kernel backs this up: a read-only view's accessor
  * is an rvalue, so a write the analysis called a read does not compile, and
  * the kernel cache builds it again with the view written (kcache.c).
  */
@@ -131,8 +131,14 @@ static int is_read(const kbody *b, size_t i)
     size_t n = b->tokens.count;
     if (b->flags[i] & TOK_MACRO_ARGS)
         return 0;
-    if (i + 1 >= n || !is_punct(&t[i + 1], "("))
-        return 0; /* the bare name, v[...], v.member: not an access we can bound */
+    /* v.extent and v.get_extent() read the view's shape, not its data. */
+    if (i + 2 < n && is_punct(&t[i + 1], ".") &&
+        (amp__lex_is(&t[i + 2], "extent") || amp__lex_is(&t[i + 2], "get_extent")))
+        return 1;
+    /* v(...) or v[...][...]: an access. The bare name, or another member,
+     * is not an access we can bound. */
+    if (i + 1 >= n || !(is_punct(&t[i + 1], "(") || is_punct(&t[i + 1], "[")))
+        return 0;
     size_t start = i, end = closing(b, i + 1);
     for (;;) {
         /* Members and subscripts of the element: v(i).x, v(i).a[2]. */

@@ -110,7 +110,7 @@ int amp__bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_
         map->file_text = src->body;
         return 1;
     }
-    if (!gen->body_tokens)
+    if (!gen->token_line)
         return 0;
     strbuf text = STRBUF_INIT;
     if (amp__sb_read_file(&text, src->file) != 0) {
@@ -149,7 +149,7 @@ static int names_file(const char *where, size_t n, const char *path)
  * directive. Drivers that honour #line report the file's lines already;
  * others (NVIDIA's) report generated lines, which are the file's lines
  * shifted by where the body starts. An inline body was laid out again by
- * layout.c, which recorded the first body token of each generated line;
+ * layout.c, which recorded where each body token was printed;
  * amp__lex_locate() found those tokens in the user's file. */
 int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_length, int gen_line,
                 int gen_column, int *line, int *column)
@@ -165,25 +165,26 @@ int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_l
         *column = gen_column;
         return 1;
     }
-    /* A line of the body, or a tile_static declaration moved out of it. */
-    const int *tokens = gen->body_tokens;
-    int k = gen_line - gen->body_line, lines = gen->body_lines;
-    if (gen->hoisted_lines > 0 && gen_line >= gen->hoisted_line &&
-        gen_line < gen->hoisted_line + gen->hoisted_lines) {
-        tokens = gen->hoisted_tokens;
-        k = gen_line - gen->hoisted_line;
-        lines = gen->hoisted_lines;
+    /* The token printed on that line at the column, or before it: the
+     * layout recorded where each token of the body went, in the body or
+     * among the tile_static declarations moved out of it. A report without
+     * a column takes the line's first token. */
+    long best = -1, first = -1;
+    for (size_t i = 0; i < gen->ntokens && i < map->placed; i++) {
+        if (gen->token_line[i] != gen_line)
+            continue;
+        if (first < 0 || gen->token_column[i] < gen->token_column[first])
+            first = (long)i;
+        if (gen->token_column[i] <= gen_column &&
+            (best < 0 || gen->token_column[i] >= gen->token_column[best]))
+            best = (long)i;
     }
-    if (map->placed == 0 || k < 0 || k >= lines || tokens[k] < 0)
+    if (best < 0)
+        best = first;
+    if (best < 0)
         return 0;
-    size_t glen = 0;
-    const char *gline = line_of(gen->source, gen_line, &glen);
-    size_t ordinal = (size_t)tokens[k] +
-                     (size_t)(gline ? amp__lex_token_at_column(gline, glen, gen_column) : 0);
-    if (ordinal >= map->placed)
-        return 0;
-    *line = map->pos[ordinal].line;
-    *column = map->pos[ordinal].column;
+    *line = map->pos[best].line;
+    *column = map->pos[best].column;
     return 1;
 }
 

@@ -10,6 +10,7 @@
  */
 #include "kernel/codegen.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +30,11 @@ typedef struct gen {
     cg_kernel *out;
     strbuf sb;
     kbody body;    /* the read body */
-    int checked;   /* AMP_CHECK, and the kernel has views */
-    int read_body; /* body holds a reading */
+    kbody helpers[AMP_MAX_CAPTURES]; /* the read helpers, by capture */
+    int helper_read[AMP_MAX_CAPTURES];
+    uint32_t ranks; /* bit r: the body or a helper uses index functions of rank r */
+    int checked;    /* AMP_CHECK, and the kernel has views */
+    int read_body;  /* body holds a reading */
 } gen;
 
 static const char *elem_cl_name(amp_elem_type t)
@@ -160,27 +164,67 @@ static body_name_kind name_kind(amp_capture_kind k)
     }
 }
 
-/* Read the body with the names the kernel gives it. */
+/* What a capture is to the body reader: a view of its rank, an index or
+ * an extent value. */
+static body_type capture_type(const cg_capture *c)
+{
+    body_type t = {TYPE_OTHER, 0, 0};
+    if (c->kind == AMP_CAPTURE_VIEW) {
+        t.kind = TYPE_VIEW;
+        t.rank = (uint8_t)c->rank;
+    } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
+        t.kind = c->kind == AMP_CAPTURE_INDEX ? TYPE_INDEX : TYPE_EXTENT;
+        t.rank = (uint8_t)c->rank;
+    }
+    return t;
+}
+
+/* Read each helper (into g->helpers), then the body with the names the
+ * kernel gives it, and what each helper returns. */
 static amp_status read_body(gen *g)
 {
     const cg_spec *spec = g->spec;
     const char *names[AMP_MAX_CAPTURES];
     body_name_kind kinds[AMP_MAX_CAPTURES];
-    const char *types[AMP_MAX_CAPTURES];
-    int ntypes = 0;
+    body_type types[AMP_MAX_CAPTURES], returns[AMP_MAX_CAPTURES];
+    const char *structs[AMP_MAX_CAPTURES];
+    int nstructs = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
-        names[i] = spec->captures[i].name;
-        kinds[i] = name_kind(spec->captures[i].kind);
-        const char *type = spec->captures[i].kind == AMP_CAPTURE_VIEW
-                               ? amp__st_name(spec->captures[i].type)
-                               : NULL;
+        const cg_capture *c = &spec->captures[i];
+        names[i] = c->name;
+        kinds[i] = name_kind(c->kind);
+        types[i] = capture_type(c);
+        returns[i] = (body_type){TYPE_OTHER, 0, 0};
+        const char *type = c->kind == AMP_CAPTURE_VIEW ? amp__st_name(c->type) : NULL;
         if (type)
-            types[ntypes++] = type;
+            structs[nstructs++] = type;
     }
+    amp_status st = AMP_OK;
+    for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind != AMP_CAPTURE_FUNCTION)
+            continue;
+        body_context ctx = {spec->source->file, spec->source->line, NULL, 0, NULL, NULL,
+                            nstructs, structs, 1, {TYPE_OTHER, 0, 0}, NULL, NULL};
+        st = amp__body_read(c->function_source, strlen(c->function_source), &ctx,
+                            &g->helpers[i]);
+        g->helper_read[i] = 1;
+        if (st == AMP_OK) {
+            returns[i] = g->helpers[i].returns;
+            g->ranks |= g->helpers[i].ranks;
+        }
+    }
+    if (st != AMP_OK)
+        return st;
+    body_type index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
+                            (uint8_t)spec->rank, 0};
     body_context ctx = {spec->source->file, spec->source->line, spec->source->index_name,
-                        spec->ncaptures, names, kinds, ntypes, types, 0};
+                        spec->ncaptures, names, kinds, nstructs, structs, 0, index_type, types,
+                        returns};
     g->read_body = 1;
-    return amp__body_read(spec->source->body, spec->source->body_length, &ctx, &g->body);
+    st = amp__body_read(spec->source->body, spec->source->body_length, &ctx, &g->body);
+    g->ranks |= g->body.ranks;
+    return st;
 }
 
 /* ---- Emitters, in the program's order ---- */
@@ -202,6 +246,11 @@ static void describe_capture(gen *g, int i)
         amp__sb_printf(sb, " *   %-12s compile-time constant %lld\n", c->name, c->constant);
         break;
     case AMP_CAPTURE_FUNCTION: amp__sb_printf(sb, " *   %-12s helper function\n", c->name); break;
+    case AMP_CAPTURE_INDEX:
+    case AMP_CAPTURE_EXTENT:
+        amp__sb_printf(sb, " *   %-12s %s<%d>, by value\n", c->name,
+                       c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank);
+        break;
     case AMP_CAPTURE_TEXTURE:
         amp__sb_printf(sb, " *   %-12s %s texture of rank %d, %d channel%s, read only (%s%s)\n",
                        c->name, elem_cl_name(c->type), c->rank, c->channels,
@@ -249,12 +298,13 @@ static void emit_prelude(gen *g)
 {
     const cg_spec *spec = g->spec;
     strbuf *sb = &g->sb;
-    amp__sb_append(sb, amp__vocab_prelude());
     amp__sb_printf(sb,
-                   "\n/* Offsets into views: %s bits, since the largest view has %s 2^31"
-                   " elements. */\ntypedef %s amp_off_t;\n",
+                   "/* Offsets into views: %s bits, since the largest view has %s 2^31"
+                   " elements. */\ntypedef %s amp_off_t;\n\n",
                    spec->wide ? "64" : "32", spec->wide ? "at least" : "fewer than",
                    spec->wide ? "long" : "int");
+    amp__sb_append(sb, amp__vocab_prelude());
+    amp__vocab_append_index_functions(sb, g->ranks);
     /* The parts of the vocabulary the body and its helpers use. */
     amp__vocab_append_used(sb, spec->source->body, spec->source->body_length);
     for (int i = 0; i < spec->ncaptures; i++) {
@@ -272,15 +322,12 @@ static void emit_types(gen *g)
         amp__sb_printf(sb,
                        "\n/* tiled_index<...>: where a thread is, globally and in its tile. */\n"
                        "typedef struct amp_tiled_index {\n"
-                       "    int global[%d];\n"
-                       "    int local[%d];\n"
-                       "    int tile[%d];\n"
-                       "    int tile_origin[%d];\n"
-                       "    int tile_extent[%d];\n"
+                       "    amp_index_%d global, local, tile, tile_origin;\n"
+                       "    amp_extent_%d tile_extent;\n"
                        "    int tile_dim0, tile_dim1, tile_dim2;\n"
                        "    amp_tile_barrier barrier;\n"
                        "} amp_tiled_index;\n",
-                       spec->rank, spec->rank, spec->rank, spec->rank, spec->rank);
+                       spec->rank, spec->rank);
     /* The element structs of views, each once. */
     int any = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
@@ -335,27 +382,18 @@ static void emit_accessors(gen *g)
     }
 }
 
-/* Helper functions, in the order they were captured, read and laid out
- * as bodies are, into helpers. */
-static amp_status emit_helpers(const gen *g, strbuf *helpers)
+/* Helper functions, in the order they were captured, laid out as bodies
+ * are. */
+static void emit_helpers(gen *g)
 {
     const cg_spec *spec = g->spec;
-    amp_status st = AMP_OK;
-    for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++) {
-        const cg_capture *c = &spec->captures[i];
-        if (c->kind != AMP_CAPTURE_FUNCTION)
+    for (int i = 0; i < spec->ncaptures; i++) {
+        if (!g->helper_read[i])
             continue;
-        body_context ctx = {spec->source->file, spec->source->line, NULL, 0, NULL, NULL, 0, NULL,
-                            1};
-        kbody helper;
-        st = amp__body_read(c->function_source, strlen(c->function_source), &ctx, &helper);
-        if (st == AMP_OK) {
-            amp__sb_printf(helpers, "\n/* Helper function %s (AMP_FUNCTION). */\n", c->name);
-            amp__layout_body(&helper, 0, helpers, NULL, NULL);
-        }
-        amp__body_free(&helper);
+        amp__sb_printf(&g->sb, "\n/* Helper function %s (AMP_FUNCTION). */\n",
+                       spec->captures[i].name);
+        amp__layout_body(&g->helpers[i], 0, &g->sb, NULL, NULL);
     }
-    return st;
 }
 
 /* The parameters of one view: its buffer, offset, (spare offset,) strides
@@ -394,7 +432,8 @@ static void emit_signature(gen *g)
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_VIEW && c->kind != AMP_CAPTURE_SCALAR &&
-            c->kind != AMP_CAPTURE_TEXTURE)
+            c->kind != AMP_CAPTURE_TEXTURE && c->kind != AMP_CAPTURE_INDEX &&
+            c->kind != AMP_CAPTURE_EXTENT)
             continue;
         if (nparams++)
             amp__sb_append(sb, ",\n");
@@ -402,6 +441,9 @@ static void emit_signature(gen *g)
             view_params(g, c, written(g, i));
         } else if (c->kind == AMP_CAPTURE_SCALAR) {
             amp__sb_printf(sb, "    const %s %s", elem_cl_name(c->type), c->name);
+        } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
+            amp__sb_printf(sb, "    const amp_%s_%d %s",
+                           c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank, c->name);
         } else {
             amp__sb_printf(sb, "    __read_only %s amp_%s_image,\n    ",
                            amp__tex_image_type_name((tex_image_kind)c->image_kind), c->name);
@@ -453,13 +495,27 @@ static void emit_view_setup(gen *g)
         amp__sb_append(sb, "\n");
 }
 
+/* Lane d of an index value: the int itself for rank 1. */
+static void lane(strbuf *sb, const char *value, int rank, int d)
+{
+    if (rank == 1)
+        amp__sb_append(sb, value);
+    else
+        amp__sb_printf(sb, "%s.s%d", value, d);
+}
+
 /* index[d] for d = 0 .. rank-1: C++ AMP's dimension 0 is the slowest, so it
  * is OpenCL's highest dimension, and the last one is OpenCL's dimension 0,
  * which neighbouring work-items share. */
 static void index_from(strbuf *sb, const char *ix, const char *member, const char *fn, int rank)
 {
-    for (int d = 0; d < rank; d++)
-        amp__sb_printf(sb, "    %s%s[%d] = (int)%s(%d);\n", ix, member, d, fn, rank - 1 - d);
+    char value[160];
+    snprintf(value, sizeof value, "%s%s", ix, member);
+    for (int d = 0; d < rank; d++) {
+        amp__sb_append(sb, "    ");
+        lane(sb, value, rank, d);
+        amp__sb_printf(sb, " = (int)%s(%d);\n", fn, rank - 1 - d);
+    }
 }
 
 static void emit_index_setup(gen *g)
@@ -472,14 +528,17 @@ static void emit_index_setup(gen *g)
         index_from(sb, ix, ".global", "get_global_id", spec->rank);
         index_from(sb, ix, ".local", "get_local_id", spec->rank);
         index_from(sb, ix, ".tile", "get_group_id", spec->rank);
-        for (int d = 0; d < spec->rank; d++)
-            amp__sb_printf(sb, "    %s.tile_extent[%d] = %d;\n", ix, d, spec->tile[d]);
+        char value[160];
+        snprintf(value, sizeof value, "%s.tile_extent", ix);
+        for (int d = 0; d < spec->rank; d++) {
+            amp__sb_append(sb, "    ");
+            lane(sb, value, spec->rank, d);
+            amp__sb_printf(sb, " = %d;\n", spec->tile[d]);
+        }
         amp__sb_printf(sb, "    %s.tile_dim0 = %d;\n    %s.tile_dim1 = %d;\n    %s.tile_dim2 = %d;\n",
                        ix, spec->tile[0], ix, spec->rank > 1 ? spec->tile[1] : 0, ix,
                        spec->rank > 2 ? spec->tile[2] : 0);
-        for (int d = 0; d < spec->rank; d++)
-            amp__sb_printf(sb, "    %s.tile_origin[%d] = %s.tile[%d] * %d;\n", ix, d, ix, d,
-                           spec->tile[d]);
+        amp__sb_printf(sb, "    %s.tile_origin = %s.tile * %s.tile_extent;\n", ix, ix, ix);
         amp__sb_printf(sb, "    %s.barrier.done = 0;\n", ix);
         if (spec->guarded)
             amp__sb_append(sb, "    /* A padded domain: threads past the extent still run and"
@@ -487,19 +546,26 @@ static void emit_index_setup(gen *g)
                                " sink. */\n");
         if (g->checked && spec->guarded) {
             amp__sb_append(sb, "    const int amp_past_extent = ");
-            for (int d = 0; d < spec->rank; d++)
-                amp__sb_printf(sb, "%s%s.global[%d] >= amp_domain%d", d ? " || " : "", ix, d, d);
+            snprintf(value, sizeof value, "%s.global", ix);
+            for (int d = 0; d < spec->rank; d++) {
+                amp__sb_append(sb, d ? " || " : "");
+                lane(sb, value, spec->rank, d);
+                amp__sb_printf(sb, " >= amp_domain%d", d);
+            }
             amp__sb_append(sb, ";\n");
         } else if (g->checked) {
             amp__sb_append(sb, "    const int amp_past_extent = 0;\n");
         }
     } else {
-        amp__sb_printf(sb, "    int %s[%d];\n", ix, spec->rank);
+        amp__sb_printf(sb, "    amp_index_%d %s;\n", spec->rank, ix);
         index_from(sb, ix, "", "get_global_id", spec->rank);
         amp__sb_append(sb, "    /* The runtime rounds the thread count up to whole work-groups;\n"
                            "       threads past the extent have nothing to do. */\n    if (");
-        for (int d = 0; d < spec->rank; d++)
-            amp__sb_printf(sb, "%s%s[%d] >= amp_domain%d", d ? " || " : "", ix, d, d);
+        for (int d = 0; d < spec->rank; d++) {
+            amp__sb_append(sb, d ? " || " : "");
+            lane(sb, ix, spec->rank, d);
+            amp__sb_printf(sb, " >= amp_domain%d", d);
+        }
         amp__sb_append(sb, ")\n        return;\n");
         if (g->checked)
             amp__sb_append(sb, "    const int amp_past_extent = 0;\n");
@@ -542,26 +608,24 @@ static void emit_kernel_body(gen *g)
         amp__sb_append(&body, "#line 1 ");
         append_c_string(&body, src->file);
         amp__sb_append(&body, "\n");
-        amp__sb_append_n(&body, src->body, src->body_length);
+        amp__layout_verbatim(&g->body, src->body, &body);
         amp__sb_append(&body, "\n");
     } else {
-        /* A line holds at least one token, so one entry per token (and
-         * one more) is enough. */
-        size_t entries = g->body.tokens.count + 1;
-        out->body_tokens = malloc(entries * sizeof *out->body_tokens);
-        out->hoisted_tokens = malloc(entries * sizeof *out->hoisted_tokens);
-        layout_map map = {out->body_tokens, out->hoisted_tokens, (int)entries};
-        if (out->body_tokens && out->hoisted_tokens)
+        out->ntokens = g->body.tokens.count;
+        out->token_line = malloc((out->ntokens + 1) * sizeof *out->token_line);
+        out->token_column = malloc((out->ntokens + 1) * sizeof *out->token_column);
+        layout_map map = {out->token_line, out->token_column};
+        if (out->token_line && out->token_column)
             out->body_lines = amp__layout_body(&g->body, 4, &body, &hoisted, &map);
         else
             body.failed = 1;
     }
+    int hoisted_line = 0;
     if (hoisted.length) {
         amp__sb_append(&g->sb,
                        "    /* tile_static declarations, at kernel scope as OpenCL C requires. */\n");
         /* Their lines map back to the user's, as the body's do. */
-        out->hoisted_line = 1 + count_lines(g->sb.data);
-        out->hoisted_lines = count_lines(hoisted.data);
+        hoisted_line = 1 + count_lines(g->sb.data);
         amp__sb_append(&g->sb, hoisted.data);
         amp__sb_append(&g->sb, "\n");
     }
@@ -581,6 +645,12 @@ static void emit_kernel_body(gen *g)
     }
     amp__sb_append(&g->sb, body.data ? body.data : "");
     amp__sb_append(&g->sb, "}\n");
+    /* Each token's line, from the body's (or the moved declarations')
+     * first line. */
+    for (size_t i = 0; out->token_line && i < out->ntokens; i++) {
+        int l = out->token_line[i];
+        out->token_line[i] = l >= 0 ? out->body_line + l : l < -1 ? hoisted_line + (-2 - l) : -1;
+    }
     if (amp__sb_failed(&body) || amp__sb_failed(&hoisted))
         g->sb.failed = 1;
     amp__sb_free(&body);
@@ -646,26 +716,23 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
         if (spec->checked)
             st = name_views(&g);
     }
-    strbuf helpers = STRBUF_INIT;
-    if (st == AMP_OK)
-        st = emit_helpers(&g, &helpers);
     if (st == AMP_OK) {
         emit_header(&g);
         emit_prelude(&g);
         emit_types(&g);
         emit_accessors(&g);
-        amp__sb_append_n(&g.sb, helpers.data ? helpers.data : "", helpers.length);
-        if (amp__sb_failed(&helpers))
-            g.sb.failed = 1;
+        emit_helpers(&g);
         emit_signature(&g);
         emit_kernel_body(&g);
         out->source = amp__sb_take(&g.sb);
         if (!out->source)
             st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory generating a kernel.");
     }
-    amp__sb_free(&helpers);
     if (g.read_body)
         amp__body_free(&g.body);
+    for (int i = 0; i < AMP_MAX_CAPTURES; i++)
+        if (g.helper_read[i])
+            amp__body_free(&g.helpers[i]);
     amp__sb_free(&g.sb);
     if (st != AMP_OK)
         amp__cg_kernel_free(out);
@@ -675,11 +742,11 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
 void amp__cg_kernel_free(cg_kernel *k)
 {
     free(k->source);
-    free(k->body_tokens);
-    free(k->hoisted_tokens);
+    free(k->token_line);
+    free(k->token_column);
     free(k->view_names);
     k->view_names = NULL;
     k->source = NULL;
-    k->body_tokens = NULL;
-    k->hoisted_tokens = NULL;
+    k->token_line = NULL;
+    k->token_column = NULL;
 }

@@ -20,10 +20,9 @@ typedef struct cg_kernel {
     char *view_names;      /* and their names, each ending in a NUL, in order */
     int body_line;         /* the generated line where the body starts */
     int body_lines;        /* how many lines the laid-out body has */
-    int *body_tokens;      /* per body line: the ordinal of its first body token, or -1 */
-    int hoisted_line;      /* the generated line of the first hoisted tile_static declaration */
-    int hoisted_lines;     /* how many there are (0: none) */
-    int *hoisted_tokens;   /* per hoisted line: the ordinal of its first body token */
+    size_t ntokens;        /* the body's tokens, for the two below */
+    int *token_line;       /* per body token: the generated line it is printed on, or -1 */
+    int *token_column;     /* and its 1-based column there */
 } cg_kernel;
 
 /*

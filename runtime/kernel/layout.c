@@ -12,14 +12,18 @@ typedef struct printer {
     int base;          /* the body's own indent */
     int at_line_start; /* nothing printed on the current line yet */
     int lines;
+    size_t line_offset;     /* where the current line starts in out */
     const lex_token *first; /* the first token of the current line */
     const layout_map *map;
 } printer;
 
-static void mark_line(printer *p, int ordinal)
+/* Token i starts here, at the current line's current column. */
+static void place(printer *p, size_t i)
 {
-    if (p->map && p->map->first_token && p->lines < p->map->max_lines)
-        p->map->first_token[p->lines] = ordinal;
+    if (p->map) {
+        p->map->token_line[i] = p->lines;
+        p->map->token_column[i] = (int)(p->out->length - p->line_offset) + 1;
+    }
 }
 
 static void newline(printer *p)
@@ -29,22 +33,61 @@ static void newline(printer *p)
     amp__sb_append(p->out, "\n");
     p->at_line_start = 1;
     p->lines++;
+    p->line_offset = p->out->length;
 }
 
-/* Print token i, after a space where the user had one. */
+/* A line of its own ended by hand (a preprocessor line, a comment). */
+static void line_done(printer *p)
+{
+    amp__sb_append(p->out, "\n");
+    p->lines++;
+    p->line_offset = p->out->length;
+}
+
+/* Print token i as the reader rewrote it, after a space where the user had
+ * one (none before a rewriting that starts with ',' or ')', nor for one
+ * that prints nothing). */
 static void emit(printer *p, size_t i, int space)
 {
+    uint32_t length;
+    const char *text = amp__body_token_text(p->b, i, &length);
+    const char *before = amp__body_token_before(p->b, i);
+    const char *after = amp__body_token_after(p->b, i);
+    if (length == 0 && !before && !after)
+        return;
     if (p->at_line_start) {
         amp__sb_indent(p->out, p->indent);
         p->at_line_start = 0;
         p->first = &p->b->tokens.items[i];
-        mark_line(p, (int)i);
-    } else if (space) {
+    } else if (space && !(length > 0 && !before && (text[0] == ',' || text[0] == ')'))) {
         amp__sb_append(p->out, " ");
     }
-    uint32_t length;
-    const char *text = amp__body_token_text(p->b, i, &length);
+    place(p, i);
+    if (before)
+        amp__sb_append(p->out, before);
     amp__sb_append_n(p->out, text, length);
+    if (after)
+        amp__sb_append(p->out, after);
+}
+
+void amp__layout_verbatim(const kbody *b, const char *text, strbuf *out)
+{
+    const char *at = text;
+    for (size_t i = 0; i < b->tokens.count; i++) {
+        const lex_token *t = &b->tokens.items[i];
+        amp__sb_append_n(out, at, (size_t)(t->text - at));
+        const char *before = amp__body_token_before(b, i);
+        const char *after = amp__body_token_after(b, i);
+        uint32_t length;
+        const char *printed = amp__body_token_text(b, i, &length);
+        if (before)
+            amp__sb_append(out, before);
+        amp__sb_append_n(out, printed, length);
+        if (after)
+            amp__sb_append(out, after);
+        at = t->text + t->length;
+    }
+    amp__sb_append(out, at);
 }
 
 void amp__layout_comment_text(strbuf *out, const char *text, size_t length)
@@ -93,7 +136,7 @@ static size_t directive_line(printer *p, size_t i)
 {
     const kbody *b = p->b;
     newline(p);
-    mark_line(p, (int)i);
+    place(p, i);
     amp__sb_append(p->out, directive_of(&b->tokens.items[i]));
     size_t k = i + 1;
     if (k < b->tokens.count && (b->flags[k] & TOK_DIRECTIVE_PAREN)) {
@@ -108,8 +151,7 @@ static size_t directive_line(printer *p, size_t i)
     } else {
         k = i;
     }
-    amp__sb_append(p->out, "\n");
-    p->lines++;
+    line_done(p);
     return k;
 }
 
@@ -119,9 +161,7 @@ static size_t directive_line(printer *p, size_t i)
 static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted, int *hoisted_n)
 {
     const kbody *b = p->b;
-    if (p->map && p->map->hoisted_token && *hoisted_n < p->map->max_lines)
-        p->map->hoisted_token[*hoisted_n] = (int)h->first;
-    (*hoisted_n)++;
+    size_t line_start = hoisted->length;
     const char *renamed = NULL;
     uint32_t renamed_length = 0;
     amp__sb_indent(hoisted, p->base);
@@ -129,33 +169,49 @@ static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted
         const lex_token *t = &b->tokens.items[i];
         uint32_t length;
         const char *text = amp__body_token_text(b, i, &length);
-        if (text != t->text && !renamed) {
+        const char *before = amp__body_token_before(b, i);
+        const char *after = amp__body_token_after(b, i);
+        int declared = b->flags[i] & TOK_DECLARATOR;
+        if (declared && text != t->text && !renamed) {
             renamed = text;
             renamed_length = length;
         }
+        if (length == 0 && !before && !after)
+            continue;
         if (i > h->first && t->space_before && !amp__lex_is(t, ";"))
             amp__sb_append(hoisted, " ");
+        if (p->map) {
+            p->map->token_line[i] = -2 - *hoisted_n;
+            p->map->token_column[i] = (int)(hoisted->length - line_start) + 1;
+        }
+        if (before)
+            amp__sb_append(hoisted, before);
         amp__sb_append_n(hoisted, text, length);
+        if (after)
+            amp__sb_append(hoisted, after);
     }
     amp__sb_append(hoisted, "\n");
+    (*hoisted_n)++;
 
     newline(p);
-    mark_line(p, (int)h->first);
     amp__sb_indent(p->out, p->indent);
     amp__sb_append(p->out, "/* moved to the top of the kernel: ");
     original_text(p->out, b, h->first, h->last, 1);
     if (renamed)
         amp__sb_printf(p->out, " (as %.*s: its name means something else elsewhere)",
                        (int)renamed_length, renamed);
-    amp__sb_append(p->out, " */\n");
-    p->lines++;
+    amp__sb_append(p->out, " */");
+    line_done(p);
     return h->last;
 }
 
 int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
                      const layout_map *map)
 {
-    printer p = {b, out, indent, indent, 1, 0, NULL, map};
+    printer p = {b, out, indent, indent, 1, 0, out->length, NULL, map};
+    if (map)
+        for (size_t i = 0; i < b->tokens.count; i++)
+            map->token_line[i] = map->token_column[i] = -1;
     const lex_token *t = b->tokens.items;
     size_t n = b->tokens.count;
     int parens = 0;      /* ( and [ open */

@@ -11,11 +11,13 @@
 #include "core/strbuf.h"
 #include "kernel/body.h"
 
-/* Where a laid-out body's lines came from. */
+/* Where each token of a laid-out body was printed, for taking a
+ * compiler's line and column back to the user's token: per token, its line
+ * (from 0) and 1-based column in out, or in hoisted (a line h there is
+ * recorded as -2 - h), or -1 when it printed nothing. */
 typedef struct layout_map {
-    int *first_token;     /* per printed line: the ordinal of its first body token, or -1 */
-    int *hoisted_token;   /* per moved declaration: the ordinal of its first token */
-    int max_lines;        /* entries of each array */
+    int *token_line;
+    int *token_column;
 } layout_map;
 
 /*
@@ -24,11 +26,16 @@ typedef struct layout_map {
  * indent spaces, under their kernel-scope names, and a comment takes each
  * one's place in out (hoisted may be NULL only for a body without any).
  * AMP_PRAGMA(...), AMP_IF(...), ..., AMP_DEFINE(...) become preprocessor
- * lines. map, when not NULL, receives the origin of each line. Returns the
- * number of lines appended to out.
+ * lines. map, when not NULL, receives where each token was printed (arrays
+ * of one entry per token). Returns the number of lines appended to out.
  */
 int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
                      const layout_map *map);
+
+/* Append the body b as written (its spacing, its lines), each token as the
+ * reader rewrote it: a kernel file, whose lines must stay where they are.
+ * text is what b was read from, NUL-terminated. */
+void amp__layout_verbatim(const kbody *b, const char *text, strbuf *out);
 
 /* Append text to out as the inside of a C comment: a "*" followed by "/"
  * is broken so that it cannot end the comment, and line breaks become

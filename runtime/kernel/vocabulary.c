@@ -10,6 +10,8 @@
 
 #include "kernel/lexer.h"
 
+#include <stdint.h>
+
 /* Every generated kernel starts with this: what C++ AMP's kernel language
  * has and OpenCL C spells differently. */
 static const char prelude[] =
@@ -36,45 +38,77 @@ static const char prelude[] =
     "#define wait_with_global_memory_fence() done = (barrier(CLK_GLOBAL_MEM_FENCE), 1)\n"
     "#define wait_with_tile_static_memory_fence() done = (barrier(CLK_LOCAL_MEM_FENCE), 1)\n"
     "\n"
-    "/* Element access: v(i), v(i, j), v(i, j, k), or v(index). A rank-1 view's\n"
-    "   one argument is an integer or a whole index (idx, t_idx.global): the\n"
-    "   overloads of amp_index_1 tell them apart. */\n"
-    "int __attribute__((overloadable)) amp_index_1(int i) { return i; }\n"
-    "uint __attribute__((overloadable)) amp_index_1(uint i) { return i; }\n"
-    "long __attribute__((overloadable)) amp_index_1(long i) { return i; }\n"
-    "ulong __attribute__((overloadable)) amp_index_1(ulong i) { return i; }\n"
-    "int __attribute__((overloadable)) amp_index_1(const int *index) { return index[0]; }\n"
-    "/* An index must have its view's rank. An index is an array of rank ints,\n"
-    "   so its size tells its rank; a rank-1 view also takes an integer, which\n"
-    "   amp_is_integer's overloads (declared only, for sizeof) tell apart. A\n"
-    "   mismatch stops the build with an error that names it, on the line of\n"
-    "   the access. */\n"
-    "char __attribute__((overloadable)) amp_is_integer(int);\n"
-    "char __attribute__((overloadable)) amp_is_integer(uint);\n"
-    "char __attribute__((overloadable)) amp_is_integer(long);\n"
-    "char __attribute__((overloadable)) amp_is_integer(ulong);\n"
-    "int __attribute__((overloadable)) amp_is_integer(const int *);\n"
+    "/* index<N> and extent<N>: an int for rank 1, int vectors for ranks 2 to 4,\n"
+    "   int8 for ranks 5 to 8 (with unused lanes). + - * / work on them as on\n"
+    "   C++ AMP's; the body's == and contains() become the functions below. */\n"
+    "typedef int amp_index_1;\ntypedef int amp_extent_1;\n"
+    "typedef int2 amp_index_2;\ntypedef int2 amp_extent_2;\n"
+    "typedef int3 amp_index_3;\ntypedef int3 amp_extent_3;\n"
+    "typedef int4 amp_index_4;\ntypedef int4 amp_extent_4;\n"
+    "typedef int8 amp_index_5;\ntypedef int8 amp_extent_5;\n"
+    "typedef int8 amp_index_6;\ntypedef int8 amp_extent_6;\n"
+    "typedef int8 amp_index_7;\ntypedef int8 amp_extent_7;\n"
+    "typedef int8 amp_index_8;\ntypedef int8 amp_extent_8;\n"
+    "\n"
+    "/* Element access: v(i), v(i, j), v(i, j, k), or v(index), where an index\n"
+    "   (index<N>, idx, t_idx.global) is an int for rank 1 and an int vector\n"
+    "   for ranks 2 to 4 (int8 up to rank 8). A rank-1 view's one argument is an\n"
+    "   integer of any width; the overloads of amp_index_1 take each. */\n"
+    "int __attribute__((overloadable)) amp_to_index_1(int i) { return i; }\n"
+    "uint __attribute__((overloadable)) amp_to_index_1(uint i) { return i; }\n"
+    "long __attribute__((overloadable)) amp_to_index_1(long i) { return i; }\n"
+    "ulong __attribute__((overloadable)) amp_to_index_1(ulong i) { return i; }\n"
+    "int __attribute__((overloadable)) amp_to_index_1(const int *index) { return index[0]; }\n"
+    "int2 __attribute__((overloadable)) amp_to_index_2(int2 index) { return index; }\n"
+    "int2 __attribute__((overloadable)) amp_to_index_2(const int *index) { return (int2)(index[0], index[1]); }\n"
+    "int3 __attribute__((overloadable)) amp_to_index_3(int3 index) { return index; }\n"
+    "int3 __attribute__((overloadable)) amp_to_index_3(const int *index) { return (int3)(index[0], index[1], index[2]); }\n"
+    "/* An index must have its view's rank: amp_rank_of's overloads (declared\n"
+    "   only, for sizeof) give an index's rank as their size (64: an array of\n"
+    "   ints, whose own size tells). A mismatch stops the build with an error\n"
+    "   that names it, on the line of the access. */\n"
+    "typedef struct { char rank[1]; } amp_rank_1;\n"
+    "typedef struct { char rank[2]; } amp_rank_2;\n"
+    "typedef struct { char rank[3]; } amp_rank_3;\n"
+    "typedef struct { char rank[4]; } amp_rank_4;\n"
+    "typedef struct { char rank[8]; } amp_rank_8;\n"
+    "typedef struct { char rank[64]; } amp_rank_array;\n"
+    "amp_rank_1 __attribute__((overloadable)) amp_rank_of(int);\n"
+    "amp_rank_1 __attribute__((overloadable)) amp_rank_of(uint);\n"
+    "amp_rank_1 __attribute__((overloadable)) amp_rank_of(long);\n"
+    "amp_rank_1 __attribute__((overloadable)) amp_rank_of(ulong);\n"
+    "amp_rank_2 __attribute__((overloadable)) amp_rank_of(int2);\n"
+    "amp_rank_3 __attribute__((overloadable)) amp_rank_of(int3);\n"
+    "amp_rank_4 __attribute__((overloadable)) amp_rank_of(int4);\n"
+    "amp_rank_8 __attribute__((overloadable)) amp_rank_of(int8);\n"
+    "amp_rank_array __attribute__((overloadable)) amp_rank_of(const int *);\n"
     "#define AMP_RANK_CHECK(ok, n) \\\n"
     "    (void)sizeof(struct { char view_of_rank_##n##_given_an_index_of_another_rank[(ok) ? 1 : -1]; })\n"
-    "#define AMP_INDEX_OF_RANK(ix, n) (AMP_RANK_CHECK(sizeof(ix) == n * sizeof(int), n), (ix))\n"
-    "#define AMP_INDEX_1(i) \\\n"
-    "    (AMP_RANK_CHECK(sizeof(amp_is_integer(i)) == 1 || sizeof(i) == sizeof(int), 1), (i))\n"
+    "#define AMP_HAS_RANK(ix, n) \\\n"
+    "    (sizeof(amp_rank_of(ix)) == n || (sizeof(amp_rank_of(ix)) == 64 && sizeof(ix) == n * sizeof(int)))\n"
+    "#define AMP_INDEX_OF_RANK(ix, n) (AMP_RANK_CHECK(AMP_HAS_RANK(ix, n), n), (ix))\n"
+    "#define AMP_INDEX_1(i) (AMP_RANK_CHECK(AMP_HAS_RANK(i, 1), 1), (i))\n"
     "/* An element is AMP_PLACE(view, offset): the element itself, except in\n"
-    "   padded domains, where an access outside the view lands on a sink. */\n"
+    "   padded domains, where an access outside the view lands on a sink. The\n"
+    "   offset of an index is computed once, by a function. */\n"
     "#define AMP_PLACE(v, offset) amp_##v##_ptr[offset]\n"
-    "#define AMP_OFFSET_1(v, i) ((amp_off_t)amp_index_1(i))\n"
-    "#define AMP_OFFSET_2(v, i, j) ((amp_off_t)(i) * amp_##v##_stride0 + (j))\n"
-    "#define AMP_OFFSET_3(v, i, j, k) \\\n"
-    "    ((amp_off_t)(i) * amp_##v##_stride0 + (amp_off_t)(j) * amp_##v##_stride1 + (k))\n"
+    "amp_off_t amp_offset_2(int2 x, amp_off_t stride0) { return (amp_off_t)x.s0 * stride0 + x.s1; }\n"
+    "amp_off_t amp_offset_3(int3 x, amp_off_t stride0, amp_off_t stride1)\n"
+    "{\n"
+    "    return (amp_off_t)x.s0 * stride0 + (amp_off_t)x.s1 * stride1 + x.s2;\n"
+    "}\n"
+    "#define AMP_OFFSET_1(v, i) ((amp_off_t)(i))\n"
+    "#define AMP_OFFSET_2(v, x) amp_offset_2(x, amp_##v##_stride0)\n"
+    "#define AMP_OFFSET_3(v, x) amp_offset_3(x, amp_##v##_stride0, amp_##v##_stride1)\n"
     "#define AMP_PICK2(_1, _2, which, ...) which\n"
     "#define AMP_PICK3(_1, _2, _3, which, ...) which\n"
-    "#define AMP_ELEMENT_1(v, i) AMP_PLACE(v, AMP_OFFSET_1(v, i))\n"
-    "#define AMP_ELEMENT_2(v, i, j) AMP_PLACE(v, AMP_OFFSET_2(v, i, j))\n"
-    "#define AMP_ELEMENT_3(v, i, j, k) AMP_PLACE(v, AMP_OFFSET_3(v, i, j, k))\n"
+    "#define AMP_ELEMENT_1(v, i) AMP_PLACE(v, AMP_OFFSET_1(v, amp_to_index_1(i)))\n"
+    "#define AMP_ELEMENT_2(v, i, j) AMP_PLACE(v, AMP_OFFSET_2(v, (int2)((i), (j))))\n"
+    "#define AMP_ELEMENT_3(v, i, j, k) AMP_PLACE(v, AMP_OFFSET_3(v, (int3)((i), (j), (k))))\n"
     "/* The elements of a view the kernel only reads are values, not places. */\n"
     "#define AMP_READ_ONLY(element) ((void)0, (element))\n"
-    "#define AMP_INDEXED_2(v, ix) AMP_ELEMENT_2(v, AMP_INDEX_OF_RANK(ix, 2)[0], (ix)[1])\n"
-    "#define AMP_INDEXED_3(v, ix) AMP_ELEMENT_3(v, AMP_INDEX_OF_RANK(ix, 3)[0], (ix)[1], (ix)[2])\n"
+    "#define AMP_INDEXED_2(v, ix) AMP_PLACE(v, AMP_OFFSET_2(v, amp_to_index_2(AMP_INDEX_OF_RANK(ix, 2))))\n"
+    "#define AMP_INDEXED_3(v, ix) AMP_PLACE(v, AMP_OFFSET_3(v, amp_to_index_3(AMP_INDEX_OF_RANK(ix, 3))))\n"
     "#define AMP_ACCESS_1(v, ...) AMP_ELEMENT_1(v, AMP_INDEX_1(__VA_ARGS__))\n"
     "#define AMP_ACCESS_2(v, ...) AMP_PICK2(__VA_ARGS__, AMP_ELEMENT_2, AMP_INDEXED_2, )(v, __VA_ARGS__)\n"
     "#define AMP_ACCESS_3(v, ...) \\\n"
@@ -362,6 +396,68 @@ int amp__vocab_append_used(strbuf *out, const char *text, size_t length)
         appended++;
     }
     return appended;
+}
+
+/* ---- Index and extent functions ---- */
+
+/* Lane d of a value of rank n: the int itself for rank 1. */
+static void index_lane(strbuf *out, const char *name, int rank, int d)
+{
+    if (rank == 1)
+        amp__sb_append(out, name);
+    else
+        amp__sb_printf(out, "%s.s%d", name, d);
+}
+
+void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks)
+{
+    if (!(ranks & 0x1feu))
+        return;
+    amp__sb_append(out, "\n/* index<N> and extent<N>: the body's p == q, e.contains(p), e.size() and\n"
+                        "   v.extent, for the ranks it uses. */\n");
+    for (int n = 1; n <= 8; n++) {
+        if (!(ranks & (1u << n)))
+            continue;
+        amp__sb_printf(out, "int amp_equal_%d(amp_index_%d a, amp_index_%d b)\n{\n    return ", n, n,
+                       n);
+        for (int d = 0; d < n; d++) {
+            amp__sb_append(out, d ? " && " : "");
+            index_lane(out, "a", n, d);
+            amp__sb_append(out, " == ");
+            index_lane(out, "b", n, d);
+        }
+        amp__sb_printf(out, ";\n}\nint amp_contains_%d(amp_extent_%d e, amp_index_%d p)\n{\n    return ",
+                       n, n, n);
+        for (int d = 0; d < n; d++) {
+            amp__sb_append(out, d ? " && " : "");
+            index_lane(out, "p", n, d);
+            amp__sb_append(out, " >= 0 && ");
+            index_lane(out, "p", n, d);
+            amp__sb_append(out, " < ");
+            index_lane(out, "e", n, d);
+        }
+        amp__sb_printf(out, ";\n}\nuint amp_size_%d(amp_extent_%d e)\n{\n    return ", n, n);
+        for (int d = 0; d < n; d++) {
+            amp__sb_append(out, d ? " * " : "(uint)");
+            index_lane(out, "e", n, d);
+        }
+        amp__sb_printf(out, ";\n}\namp_extent_%d amp_extent_of_%d(const int *e)\n{\n    return ", n, n);
+        if (n == 1) {
+            amp__sb_append(out, "e[0]");
+        } else {
+            amp__sb_printf(out, "(amp_extent_%d)(", n);
+            int lanes = n <= 4 ? n : 8;
+            for (int d = 0; d < lanes; d++) {
+                amp__sb_append(out, d ? ", " : "");
+                if (d < n)
+                    amp__sb_printf(out, "e[%d]", d);
+                else
+                    amp__sb_append(out, "0");
+            }
+            amp__sb_append(out, ")");
+        }
+        amp__sb_append(out, ";\n}\n");
+    }
 }
 
 /* ---- Names the generated kernel uses ---- */

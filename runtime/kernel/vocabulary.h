@@ -8,6 +8,7 @@
 #define AMP_KERNEL_VOCABULARY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/strbuf.h"
 
@@ -18,6 +19,11 @@ const char *amp__vocab_prelude(void);
 /* Append the definitions of the entries that text uses, with a comment
  * heading each group. Returns the number of entries appended. */
 int amp__vocab_append_used(strbuf *out, const char *text, size_t length);
+
+/* Append the functions through which a body compares indices and asks an
+ * extent (amp_equal_N, amp_contains_N, amp_size_N, amp_extent_of_N), for
+ * each rank N whose bit is set in ranks. */
+void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks);
 
 /* Nonzero when the generated kernel itself uses the identifier name[0 ..
  * length) outside the body: the prelude's, the vocabulary's, or the index

@@ -19,7 +19,9 @@ static const char *const types[] = {"particle"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    body_context ctx = {"fuzz.c", 1, "idx", 6, names, kinds, 1, types, 0};
+    body_type views[6] = {{TYPE_VIEW, 2, 0}, {TYPE_VIEW, 1, 0}, {TYPE_VIEW, 3, 0}};
+    body_context ctx = {"fuzz.c", 1, "idx", 6, names, kinds, 1, types, 0,
+                        {TYPE_INDEX, 2, 0}, views, NULL};
     /* The first byte chooses a helper function's reading instead. */
     if (size > 0 && data[0] == 'F') {
         ctx.function = 1;
@@ -28,13 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kbody b;
     if (amp__body_read((const char *)data, size, &ctx, &b) == AMP_OK) {
         size_t entries = b.tokens.count + 1;
-        int *first = malloc(entries * sizeof *first);
-        int *hoisted = malloc(entries * sizeof *hoisted);
-        layout_map map = {first, hoisted, (int)entries};
+        int *lines_of = malloc(entries * sizeof *lines_of);
+        int *columns = malloc(entries * sizeof *columns);
+        layout_map map = {lines_of, columns};
         strbuf out = STRBUF_INIT, moved = STRBUF_INIT;
-        int lines = first && hoisted ? amp__layout_body(&b, 4, &out, &moved, &map) : 0;
-        for (int i = 0; i < lines && i < (int)entries; i++)
-            if (first[i] < -1 || first[i] >= (int)b.tokens.count)
+        int lines = lines_of && columns ? amp__layout_body(&b, 4, &out, &moved, &map) : 0;
+        for (size_t i = 0; lines_of && columns && i < b.tokens.count; i++)
+            if (lines_of[i] >= lines || (lines_of[i] >= 0 && columns[i] < 1))
                 abort();
         for (size_t i = 0; i < b.tokens.count; i++) {
             uint32_t length;
@@ -46,8 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         amp__sb_free(&out);
         amp__sb_free(&moved);
-        free(first);
-        free(hoisted);
+        free(lines_of);
+        free(columns);
     }
     amp__body_free(&b);
     return 0;

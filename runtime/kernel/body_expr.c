@@ -1,0 +1,708 @@
+/*
+ * runtime/kernel/body_expr.c - the body reader's expressions: C's grammar
+ * by precedence, names resolved, and the types of index and extent values
+ * followed so that C++ AMP's spellings become OpenCL C:
+ *
+ *   p == q, p != q            amp_equal_N(p, q), !amp_equal_N(p, q)
+ *   e.contains(p), e.size()   amp_contains_N(e, p), amp_size_N(e)
+ *   v.extent, v.get_extent()  amp_extent_of_N(v_extent)
+ *   v[idx], v[i][j]           v(idx), v(i, j)
+ *   v(t_idx), v[t_idx]        v(t_idx.global)
+ *   index<2>(i, j)            (amp_index_2)(i, j)
+ *   p[0] of an index<1>       p (an index<1> is an int)
+ *
+ * Index and extent values are OpenCL int vectors, so + - * / between them
+ * and with ints need no rewriting. An expression the grammar here does not
+ * take is walked flat to its end, its names resolved: it is printed as
+ * written, and the compiler judges it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/body_reader.h"
+
+#define fail amp__body_fail
+#define expect amp__body_expect
+#define enter amp__body_enter
+#define leave amp__body_leave
+
+typedef body_value value;
+
+static const value nothing = {{TYPE_OTHER, 0, 0}, -1, -1};
+
+static value other(long first, long last)
+{
+    value v = {{TYPE_OTHER, 0, 0}, first, last};
+    return v;
+}
+
+static int indexlike(body_type t)
+{
+    return !t.array && (t.kind == TYPE_INDEX || t.kind == TYPE_EXTENT ||
+                        t.kind == TYPE_TILED_INDEX);
+}
+
+/* Where an index is due, a tiled index stands for its global index. */
+static value as_index(reader *r, value v)
+{
+    if (v.type.kind == TYPE_TILED_INDEX && !v.type.array && v.last >= 0) {
+        amp__body_edit_after(r, (size_t)v.last, ".global");
+        v.type.kind = TYPE_INDEX;
+    }
+    return v;
+}
+
+/* The index of the previous token consumed, in the body. */
+static long last_consumed(const reader *r)
+{
+    return r->at > 0 && r->at - 1 < r->n ? (long)r->order[r->at - 1] : -1;
+}
+
+static value assignment(reader *r);
+static value comma_expression(reader *r);
+static value unary(reader *r);
+
+/* ---- Flat walking, for what the grammar does not take ---- */
+
+static int ends_here(const reader *r, const char *const *terminators)
+{
+    const lex_token *t = peek(r, 0);
+    return t->kind == LEX_PUNCT && amp__body_word_in(t, terminators);
+}
+
+/* Walk to a terminator at bracket depth 0, resolving names; brackets nest
+ * flat on a stack, and an unmatched closing one ends the walk. */
+static void flat(reader *r, const char *const *terminators)
+{
+    char open[BODY_MAX_NESTING + 1];
+    uint8_t macro_args[BODY_MAX_NESTING + 1];
+    int depth = 0, in_macro = 0;
+    const lex_token *prev = &amp__body_eof;
+    while (!at_end(r)) {
+        const lex_token *t = peek(r, 0);
+        if (depth == 0 && ends_here(r, terminators))
+            return;
+        if (t->kind == LEX_PUNCT && t->length == 1 && strchr("([{", t->text[0])) {
+            if (!enter(r))
+                return;
+            int is_macro = prev->kind == LEX_IDENT && amp__body_function_macro(r, prev) != NULL;
+            open[depth] = t->text[0];
+            macro_args[depth] = (uint8_t)is_macro;
+            in_macro += is_macro;
+            depth++;
+            mark(r, BODY_NOT_A_USE);
+        } else if (t->kind == LEX_PUNCT && t->length == 1 && strchr(")]}", t->text[0])) {
+            if (depth == 0)
+                return; /* the caller's bracket */
+            static const char match[] = {[')'] = '(', [']'] = '[', ['}'] = '{'};
+            if (open[depth - 1] != match[(unsigned char)t->text[0]]) {
+                fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'%c' closes '%c'", t->text[0],
+                     open[depth - 1]);
+                return;
+            }
+            depth--;
+            in_macro -= macro_args[depth];
+            leave(r);
+            mark(r, BODY_NOT_A_USE);
+        } else if (t->kind == LEX_IDENT) {
+            if (amp__lex_is(prev, ".") || amp__lex_is(prev, "->") || amp__body_is_keyword(t) ||
+                amp__lex_is(prev, "struct") || amp__lex_is(prev, "union") ||
+                amp__lex_is(prev, "enum"))
+                mark(r, BODY_NOT_A_USE);
+            else
+                mark(r, amp__body_lookup(r, t));
+        } else {
+            mark(r, BODY_NOT_A_USE);
+        }
+        if (in_macro)
+            r->b->flags[index_at(r, 0)] |= TOK_MACRO_ARGS;
+        prev = t;
+        advance(r);
+    }
+    if (depth > 0)
+        fail(r, -1, AMP_ERROR_KERNEL_BUILD, "a '%c' is never closed", open[depth - 1]);
+}
+
+static const char *const to_close_paren[] = {")", NULL};
+static const char *const to_close_brace[] = {"}", NULL};
+
+/* A bracketed group walked flat, from its opening token to its closing
+ * one. */
+static void flat_group(reader *r, const char *open, const char *const *close)
+{
+    expect(r, open);
+    if (r->status != AMP_OK || !enter(r))
+        return;
+    flat(r, close);
+    leave(r);
+    expect(r, close[0]);
+}
+
+/* ---- Rewritings ---- */
+
+static void rewrite(reader *r, long i, const char *text)
+{
+    if (i >= 0)
+        amp__body_edit_instead(r, (size_t)i, text);
+}
+
+static void prefix(reader *r, long i, const char *fmt, int rank)
+{
+    char text[48];
+    snprintf(text, sizeof text, fmt, rank);
+    if (i >= 0)
+        amp__body_edit_before(r, (size_t)i, text);
+    r->b->ranks |= 1u << rank;
+}
+
+/* ---- Primary expressions ---- */
+
+/* index<N>(a, b, ...) or extent<N>(...): a vector of the type. An index<1>
+ * is an int; ranks 5 to 7 fill an int8 with zeros. */
+static value construction(reader *r)
+{
+    long first = cur(r);
+    body_type type;
+    amp__body_template_type(r, &type);
+    if (r->status != AMP_OK)
+        return nothing;
+    if (type.kind == TYPE_TILED_INDEX) {
+        fail(r, first, AMP_ERROR_KERNEL_BUILD, "a tiled_index is the kernel's own; it cannot be made");
+        return nothing;
+    }
+    char spelled[32];
+    snprintf(spelled, sizeof spelled, "(amp_%s_%d)", type.kind == TYPE_INDEX ? "index" : "extent",
+             type.rank);
+    rewrite(r, first, type.rank == 1 ? "(int)" : spelled);
+    long open = cur(r);
+    expect(r, "(");
+    if (r->status != AMP_OK || !enter(r))
+        return nothing;
+    int args = 0;
+    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+        assignment(r);
+        args++;
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    leave(r);
+    long close = cur(r);
+    expect(r, ")");
+    if (args == 0)
+        amp__body_edit_after(r, (size_t)open, "0");
+    else if (args != type.rank && !(type.rank == 1 && args == 1))
+        fail(r, first, AMP_ERROR_KERNEL_BUILD, "%s<%d> takes %d values, and %d are given",
+             type.kind == TYPE_INDEX ? "index" : "extent", type.rank, type.rank, args);
+    else if (type.rank > 4 && type.rank < 8 && close >= 0)
+        amp__body_edit_before(r, (size_t)close, type.rank == 5   ? ", 0, 0, 0"
+                                                : type.rank == 6 ? ", 0, 0"
+                                                                 : ", 0");
+    value v = {type, first, close};
+    return v;
+}
+
+static value primary(reader *r)
+{
+    const lex_token *t = peek(r, 0);
+    long first = cur(r);
+    if (t->kind == LEX_IDENT && !amp__body_is_keyword(t) &&
+        (amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 1, "<") &&
+        amp__body_lookup(r, t) == BODY_UNRESOLVED)
+        return construction(r);
+    if (t->kind == LEX_IDENT && amp__lex_is(t, "concurrency") && is(r, 1, ":")) {
+        fail(r, first, AMP_ERROR_KERNEL_BUILD,
+             "C has no namespaces: write fast_math_sqrt for fast_math::sqrt, precise_math_erf"
+             " for precise_math::erf, and index<2> for concurrency::index<2>");
+        return nothing;
+    }
+    if (t->kind == LEX_IDENT && !amp__body_is_keyword(t)) {
+        int32_t d = amp__body_lookup(r, t);
+        mark(r, d);
+        advance(r);
+        value v = other(first, first);
+        if (d >= 0) {
+            const body_decl *decl = &r->b->decls[d];
+            v.type = decl->type;
+            if (decl->kind == DECL_KERNEL && decl->name_kind == BODY_NAME_FUNCTION)
+                v.type.kind = TYPE_FUNCTION;
+        }
+        return v;
+    }
+    if (t->kind == LEX_NUMBER || t->kind == LEX_STRING || t->kind == LEX_CHAR ||
+        amp__lex_is(t, "true") || amp__lex_is(t, "false")) {
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        /* "a" "b": adjacent strings are one */
+        while (t->kind == LEX_STRING && peek(r, 0)->kind == LEX_STRING) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+        }
+        return other(first, last_consumed(r));
+    }
+    if (amp__lex_is(t, "(")) {
+        expect(r, "(");
+        if (r->status != AMP_OK || !enter(r))
+            return nothing;
+        value inner = comma_expression(r);
+        leave(r);
+        long close = cur(r);
+        expect(r, ")");
+        inner.first = first;
+        inner.last = close;
+        return inner;
+    }
+    if (amp__lex_is(t, "{")) {
+        flat_group(r, "{", to_close_brace);
+        return other(first, last_consumed(r));
+    }
+    return nothing; /* not an expression's start: the caller walks on flat */
+}
+
+/* ---- Postfix ---- */
+
+/* The arguments of a call, each an assignment expression. A view's, or a
+ * helper's, tiled index arguments stand for their global index. Returns
+ * the number of arguments; the ')' is consumed. */
+static int arguments(reader *r, int indices_due, int macro)
+{
+    size_t open = index_at(r, 0);
+    expect(r, "(");
+    if (r->status != AMP_OK || !enter(r))
+        return 0;
+    int n = 0;
+    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+        value a = assignment(r);
+        if (a.first < 0) {
+            static const char *const ends[] = {",", ")", NULL};
+            flat(r, ends);
+        }
+        if (indices_due)
+            as_index(r, a);
+        n++;
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    leave(r);
+    size_t close = index_at(r, 0);
+    expect(r, ")");
+    if (macro && close != SIZE_MAX)
+        for (size_t i = open + 1; i < close; i++)
+            r->b->flags[i] |= TOK_MACRO_ARGS;
+    return n;
+}
+
+/* v[...][...] of a captured view: all of the view's subscripts at once,
+ * rewritten as v(...). */
+static value view_subscripts(reader *r, value v)
+{
+    int rank = v.type.rank;
+    long opening = cur(r);
+    for (int k = 0; k < rank && is(r, 0, "["); k++) {
+        long open = cur(r);
+        expect(r, "[");
+        if (r->status != AMP_OK || !enter(r))
+            return nothing;
+        value s = comma_expression(r);
+        leave(r);
+        long close = cur(r);
+        expect(r, "]");
+        if (r->status != AMP_OK)
+            return nothing;
+        if (k == 0 && indexlike(s.type)) {
+            as_index(r, s);
+            rewrite(r, open, "(");
+            rewrite(r, close, ")");
+            return other(v.first, close);
+        }
+        rewrite(r, open, k == 0 ? "(" : ", ");
+        rewrite(r, close, k == rank - 1 ? ")" : "");
+        if (k == rank - 1)
+            return other(v.first, close);
+    }
+    fail(r, opening, AMP_ERROR_KERNEL_BUILD,
+         "v[i] of a view of rank %d is a projection, a view of rank %d: in a kernel, give all %d"
+         " subscripts (v[i][j]) or an index (v[idx]), or write v(i, j)",
+         rank, rank - 1, rank);
+    return nothing;
+}
+
+/* A member of a value the reader follows: a tiled index's indices and
+ * tile extent, a view's extent, an extent's contains() and size(). */
+static value member(reader *r, value v)
+{
+    long dot = cur(r);
+    advance(r);
+    mark(r, BODY_NOT_A_USE);
+    long name = cur(r);
+    const lex_token *m = peek(r, 0);
+    if (m->kind != LEX_IDENT) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "a member's name was expected after '.'");
+        return nothing;
+    }
+    advance(r);
+    int rank = v.type.rank;
+    if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
+        if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
+            amp__lex_is(m, "tile_origin")) {
+            value out = {{TYPE_INDEX, (uint8_t)rank, 0}, v.first, name};
+            return out;
+        }
+        if (amp__lex_is(m, "tile_extent")) {
+            value out = {{TYPE_EXTENT, (uint8_t)rank, 0}, v.first, name};
+            return out;
+        }
+        return other(v.first, name);
+    }
+    if (v.type.kind == TYPE_VIEW && v.first == v.last) {
+        int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
+        if (amp__lex_is(m, "extent") || call) {
+            const lex_token *view = &r->tok[v.first];
+            char text[96];
+            snprintf(text, sizeof text, "amp_extent_of_%d(%.*s_extent)", rank, (int)view->length,
+                     view->text);
+            r->b->ranks |= 1u << rank;
+            rewrite(r, v.first, text);
+            rewrite(r, dot, "");
+            rewrite(r, name, "");
+            long last = name;
+            if (call) {
+                rewrite(r, cur(r), "");
+                expect(r, "(");
+                last = cur(r);
+                rewrite(r, last, "");
+                expect(r, ")");
+            }
+            value out = {{TYPE_EXTENT, (uint8_t)rank, 0}, v.first, last};
+            return out;
+        }
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a view's %.*s is not offered inside kernels; its extent is v.extent (or"
+             " v.get_extent()) and its elements v(i) or v[i]",
+             (int)m->length, m->text);
+        return nothing;
+    }
+    if (v.type.kind == TYPE_EXTENT && !v.type.array &&
+        (amp__lex_is(m, "contains") || amp__lex_is(m, "size")) && is(r, 0, "(")) {
+        int contains = amp__lex_is(m, "contains");
+        prefix(r, v.first, contains ? "amp_contains_%d(" : "amp_size_%d(", rank);
+        rewrite(r, dot, contains ? ", " : "");
+        rewrite(r, name, "");
+        long open = cur(r);
+        rewrite(r, open, "");
+        expect(r, "(");
+        if (contains && r->status == AMP_OK && enter(r)) {
+            value p = as_index(r, assignment(r));
+            if (p.type.kind == TYPE_INDEX && p.type.rank != rank)
+                fail(r, p.first, AMP_ERROR_KERNEL_BUILD,
+                     "an extent of rank %d cannot contain an index of rank %d", rank,
+                     p.type.rank);
+            leave(r);
+        }
+        long close = cur(r);
+        expect(r, ")");
+        return other(v.first, close);
+    }
+    return other(v.first, name);
+}
+
+static value postfix(reader *r)
+{
+    value v = primary(r);
+    if (v.first < 0)
+        return v;
+    while (r->status == AMP_OK && !at_end(r)) {
+        const lex_token *t = peek(r, 0);
+        if (amp__lex_is(t, "[")) {
+            if (v.type.kind == TYPE_VIEW && !v.type.array) {
+                v = view_subscripts(r, v);
+                continue;
+            }
+            long open = cur(r);
+            expect(r, "[");
+            if (r->status != AMP_OK || !enter(r))
+                return nothing;
+            comma_expression(r);
+            leave(r);
+            long close = cur(r);
+            expect(r, "]");
+            body_type type = v.type;
+            if (type.array) {
+                type.array = 0;
+            } else if (indexlike(type) && type.rank == 1) {
+                /* An index<1> or extent<1> is an int: p[0] is p. */
+                rewrite(r, open, "");
+                for (long i = open + 1; i < close; i++)
+                    rewrite(r, i, "");
+                rewrite(r, close, "");
+                type.kind = TYPE_OTHER;
+            } else {
+                type.kind = TYPE_OTHER;
+            }
+            value out = {type, v.first, close};
+            v = out;
+        } else if (amp__lex_is(t, "(")) {
+            int view = v.type.kind == TYPE_VIEW && !v.type.array;
+            int helper = v.type.kind == TYPE_FUNCTION;
+            const body_macro *macro =
+                v.first == v.last ? amp__body_function_macro(r, &r->tok[v.first]) : NULL;
+            arguments(r, view || helper, macro != NULL);
+            value out = other(v.first, last_consumed(r));
+            if (helper)
+                out.type = r->b->decls[r->b->resolved[v.first]].returns;
+            v = out;
+        } else if (amp__lex_is(t, ".")) {
+            v = member(r, v);
+        } else if (amp__lex_is(t, "->")) {
+            advance(r);
+            mark(r, BODY_NOT_A_USE);
+            long name = cur(r);
+            advance(r);
+            v = other(v.first, name);
+        } else if (amp__lex_is(t, "++") || amp__lex_is(t, "--")) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            v.last = last_consumed(r);
+        } else {
+            break;
+        }
+        if (v.first < 0)
+            return v;
+    }
+    return v;
+}
+
+/* ---- Unary ---- */
+
+/* Whether '(' at the current place opens a cast: a type follows. */
+static int cast_starts(reader *r)
+{
+    if (!is(r, 0, "("))
+        return 0;
+    const lex_token *t = peek(r, 1);
+    if (t->kind != LEX_IDENT)
+        return 0;
+    if ((amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 2, "<"))
+        return amp__body_lookup(r, t) == BODY_UNRESOLVED;
+    if (amp__body_is_keyword(t))
+        return amp__body_is_specifier(t);
+    int32_t d = amp__body_lookup(r, t);
+    if (d >= 0)
+        return r->b->decls[d].kind == DECL_TYPEDEF;
+    for (int i = 0; i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i]))
+            return 1;
+    return 0;
+}
+
+static value unary(reader *r)
+{
+    static const char *const prefix_ops[] = {"++", "--", "&", "*", "+", "-", "~", "!", NULL};
+    const lex_token *t = peek(r, 0);
+    long first = cur(r);
+    if (t->kind == LEX_PUNCT && amp__body_word_in(t, prefix_ops)) {
+        int sign = amp__lex_is(t, "+") || amp__lex_is(t, "-");
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        if (!enter(r))
+            return nothing;
+        value v = unary(r);
+        leave(r);
+        if (v.first < 0)
+            return v;
+        value out = {sign && indexlike(v.type) ? as_index(r, v).type : (body_type){TYPE_OTHER, 0, 0},
+                     first, v.last};
+        return out;
+    }
+    if (amp__lex_is(t, "sizeof")) {
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        if (cast_starts(r)) {
+            flat_group(r, "(", to_close_paren);
+            return other(first, last_consumed(r));
+        }
+        if (!enter(r))
+            return nothing;
+        value v = unary(r);
+        leave(r);
+        return other(first, v.last);
+    }
+    if (cast_starts(r)) {
+        expect(r, "(");
+        body_type type = {TYPE_OTHER, 0, 0};
+        if (!amp__body_template_type(r, &type))
+            type.kind = TYPE_OTHER;
+        if (r->status != AMP_OK || !enter(r))
+            return nothing;
+        int pointer = 0;
+        while (!at_end(r) && !is(r, 0, ")")) {
+            pointer |= is(r, 0, "*");
+            const lex_token *w = peek(r, 0);
+            if (w->kind == LEX_IDENT && !amp__body_is_keyword(w))
+                mark(r, amp__body_lookup(r, w));
+            else
+                mark(r, BODY_NOT_A_USE);
+            advance(r);
+        }
+        leave(r);
+        expect(r, ")");
+        value v;
+        if (is(r, 0, "{")) {
+            flat_group(r, "{", to_close_brace);
+            v = other(first, last_consumed(r));
+        } else {
+            if (!enter(r))
+                return nothing;
+            v = unary(r);
+            leave(r);
+        }
+        if (v.first < 0)
+            return v;
+        value out = {pointer ? (body_type){TYPE_OTHER, 0, 0} : type, first, v.last};
+        return out;
+    }
+    return postfix(r);
+}
+
+/* ---- Binary and the rest ---- */
+
+static int precedence(const lex_token *t)
+{
+    static const struct {
+        const char *op;
+        int prec;
+    } table[] = {{"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6}, {"!=", 6},
+                 {"<", 7},  {">", 7},  {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9},
+                 {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
+    if (t->kind != LEX_PUNCT)
+        return 0;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (amp__lex_is(t, table[i].op))
+            return table[i].prec;
+    return 0;
+}
+
+/* lhs op rhs, with the types the reader follows. */
+static value combine(reader *r, long op, value lhs, value rhs)
+{
+    const lex_token *t = &r->tok[op];
+    value out = other(lhs.first, rhs.last);
+    int li = indexlike(lhs.type), ri = indexlike(rhs.type);
+    if (!li && !ri)
+        return out;
+    lhs = as_index(r, lhs);
+    rhs = as_index(r, rhs);
+    int rank = li ? lhs.type.rank : rhs.type.rank;
+    if (li && ri && lhs.type.rank != rhs.type.rank) {
+        fail(r, op, AMP_ERROR_KERNEL_BUILD, "an index or extent of rank %d meets one of rank %d",
+             lhs.type.rank, rhs.type.rank);
+        return out;
+    }
+    if (amp__lex_is(t, "==") || amp__lex_is(t, "!=")) {
+        if (!(li && ri)) {
+            fail(r, op, AMP_ERROR_KERNEL_BUILD,
+                 "an index or extent compares only with another of its rank");
+            return out;
+        }
+        prefix(r, lhs.first, amp__lex_is(t, "==") ? "amp_equal_%d(" : "!amp_equal_%d(", rank);
+        rewrite(r, op, ",");
+        amp__body_edit_after(r, (size_t)rhs.last, ")");
+        return out;
+    }
+    if (amp__lex_is(t, "+") || amp__lex_is(t, "-") || amp__lex_is(t, "*") ||
+        amp__lex_is(t, "/") || amp__lex_is(t, "%")) {
+        out.type = li ? lhs.type : rhs.type;
+        return out;
+    }
+    return out;
+}
+
+static value binary(reader *r, int min)
+{
+    value lhs = unary(r);
+    if (lhs.first < 0)
+        return lhs;
+    for (;;) {
+        int prec = precedence(peek(r, 0));
+        if (prec == 0 || prec < min || r->status != AMP_OK)
+            return lhs;
+        long op = cur(r);
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        value rhs = binary(r, prec + 1);
+        if (rhs.first < 0)
+            return nothing;
+        lhs = combine(r, op, lhs, rhs);
+    }
+}
+
+static value conditional(reader *r)
+{
+    value c = binary(r, 1);
+    if (c.first < 0 || !is(r, 0, "?"))
+        return c;
+    expect(r, "?");
+    if (!enter(r))
+        return nothing;
+    value a = comma_expression(r);
+    expect(r, ":");
+    value b = conditional(r);
+    leave(r);
+    if (a.first < 0 || b.first < 0)
+        return nothing;
+    value out = other(c.first, b.last);
+    if (indexlike(a.type) && a.type.kind == b.type.kind && a.type.rank == b.type.rank)
+        out.type = a.type;
+    return out;
+}
+
+static value assignment(reader *r)
+{
+    static const char *const ops[] = {"=",  "+=", "-=", "*=",  "/=",  "%=", "&=",
+                                      "|=", "^=", "<<=", ">>=", NULL};
+    value lhs = conditional(r);
+    if (lhs.first < 0 || !amp__body_word_in(peek(r, 0), ops) || peek(r, 0)->kind != LEX_PUNCT)
+        return lhs;
+    mark(r, BODY_NOT_A_USE);
+    advance(r);
+    if (!enter(r))
+        return nothing;
+    value rhs = assignment(r);
+    leave(r);
+    if (rhs.first < 0)
+        return nothing;
+    if (lhs.type.kind == TYPE_INDEX)
+        as_index(r, rhs);
+    value out = {lhs.type, lhs.first, rhs.last};
+    return out;
+}
+
+static value comma_expression(reader *r)
+{
+    value v = assignment(r);
+    while (v.first >= 0 && is(r, 0, ",") && r->status == AMP_OK) {
+        expect(r, ",");
+        value next = assignment(r);
+        if (next.first < 0)
+            return nothing;
+        v = next;
+    }
+    return v;
+}
+
+body_value amp__body_expression(reader *r, const char *const *terminators)
+{
+    long first = cur(r);
+    int commas = !amp__body_word_in(&(lex_token){",", 1, LEX_PUNCT, 0, 0}, terminators);
+    value v = commas ? comma_expression(r) : assignment(r);
+    if (r->status != AMP_OK)
+        return v;
+    /* What the grammar did not take, to the terminator, as it is. */
+    if (!at_end(r) && !ends_here(r, terminators)) {
+        flat(r, terminators);
+        return other(first, last_consumed(r));
+    }
+    return v;
+}

@@ -1,0 +1,577 @@
+/*
+ * runtime/kernel/body_stmt.c - the body reader's statements and
+ * declarations: where scopes begin and end, which tokens declare which
+ * names, of which type, and which tile_static declarations move.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/body_reader.h"
+
+#define fail amp__body_fail
+#define expect amp__body_expect
+#define enter amp__body_enter
+#define leave amp__body_leave
+
+static const char *const until_paren[] = {")", NULL};
+static const char *const until_bracket[] = {"]", NULL};
+static const char *const until_brace[] = {"}", NULL};
+static const char *const until_semicolon[] = {";", NULL};
+static const char *const until_colon[] = {":", ";", NULL};
+static const char *const until_declarator_end[] = {",", ";", NULL};
+
+/* ( expression ) */
+static void parenthesized(reader *r)
+{
+    expect(r, "(");
+    if (r->status != AMP_OK || !enter(r))
+        return;
+    amp__body_expression(r, until_paren);
+    leave(r);
+    expect(r, ")");
+}
+
+/* Skip a bracketed group whose names declare nothing outside it (an
+ * attribute's arguments), resolving its names as uses, which errs on the
+ * side of renaming. */
+static void skip_group(reader *r, const char *open, const char *const *close)
+{
+    expect(r, open);
+    if (r->status != AMP_OK || !enter(r))
+        return;
+    amp__body_expression(r, close);
+    leave(r);
+    expect(r, close[0]);
+}
+
+/* ---- Types ---- */
+
+static int is_type_name(reader *r, const lex_token *t)
+{
+    int32_t d = amp__body_lookup(r, t);
+    if (d >= 0)
+        return r->b->decls[d].kind == DECL_TYPEDEF;
+    for (int i = 0; i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i]))
+            return 1;
+    return 0;
+}
+
+/* C++ AMP's class templates a kernel may name as types. */
+static int template_name(reader *r, size_t k)
+{
+    const lex_token *t = peek(r, k);
+    return (amp__lex_is(t, "index") || amp__lex_is(t, "extent") ||
+            amp__lex_is(t, "tiled_index")) &&
+           is(r, k + 1, "<") && amp__body_lookup(r, t) == BODY_UNRESOLVED;
+}
+
+int amp__body_template_type(reader *r, body_type *type)
+{
+    if (!template_name(r, 0))
+        return 0;
+    long name = cur(r);
+    const lex_token *t = peek(r, 0);
+    int tiled = amp__lex_is(t, "tiled_index");
+    int is_index = amp__lex_is(t, "index");
+    mark(r, BODY_NOT_A_USE);
+    advance(r);
+    amp__body_edit_instead(r, (size_t)cur(r), "");
+    expect(r, "<");
+    /* index<N>, extent<N>: the rank, a number. tiled_index<D0, ...>: the
+     * tile's dimensions, one per rank. */
+    int rank = 0;
+    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ">")) {
+        const lex_token *arg = peek(r, 0);
+        if (!tiled && (arg->kind != LEX_NUMBER || arg->length > 2)) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                 "the rank of %s<N> must be written as a number from 1 to 8",
+                 is_index ? "index" : "extent");
+            return 1;
+        }
+        if (!tiled)
+            rank = atoi(arg->text);
+        else if (!amp__lex_is(arg, ","))
+            rank++;
+        amp__body_edit_instead(r, (size_t)cur(r), "");
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+    }
+    if (r->status == AMP_OK && (rank < 1 || rank > (tiled ? 3 : 8))) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to %d",
+             tiled ? "tiled_index" : is_index ? "index" : "extent", rank, tiled ? 3 : 8);
+        return 1;
+    }
+    if (r->status == AMP_OK)
+        amp__body_edit_instead(r, (size_t)cur(r), "");
+    expect(r, ">");
+    char spelled[32];
+    if (tiled)
+        snprintf(spelled, sizeof spelled, "amp_tiled_index");
+    else
+        snprintf(spelled, sizeof spelled, "amp_%s_%d", is_index ? "index" : "extent", rank);
+    amp__body_edit_instead(r, (size_t)name, spelled);
+    type->kind = tiled ? TYPE_TILED_INDEX : is_index ? TYPE_INDEX : TYPE_EXTENT;
+    type->rank = (uint8_t)rank;
+    type->array = 0;
+    r->b->ranks |= 1u << rank;
+    return 1;
+}
+
+/* ---- Declarations ---- */
+
+/* The position after the __attribute__((...)) groups that start at k. */
+static size_t past_attributes(const reader *r, size_t k)
+{
+    while (is(r, k, "__attribute__") && is(r, k + 1, "(")) {
+        size_t nest = 0;
+        k++;
+        do {
+            if (is(r, k, "("))
+                nest++;
+            else if (is(r, k, ")"))
+                nest--;
+            k++;
+        } while (nest > 0 && index_at(r, k) != SIZE_MAX);
+    }
+    return k;
+}
+
+int amp__body_declaration_starts(reader *r)
+{
+    size_t k0 = past_attributes(r, 0);
+    const lex_token *t = peek(r, k0);
+    if (t->kind != LEX_IDENT)
+        return 0;
+    if (template_name(r, k0))
+        return 1;
+    if (amp__body_is_keyword(t) || amp__lex_is(t, "inline"))
+        return amp__body_is_specifier(t);
+    if (is_type_name(r, t))
+        return 1;
+    if (amp__body_lookup(r, t) != BODY_UNRESOLVED)
+        return 0; /* a variable, a capture, the index: an expression */
+    /* An unknown name (a type from an AMP_DEFINE, say) followed by a
+     * declarator: "T x", "T *x;", "T **p = ...". Two names in a row are a
+     * declaration in C; "a * b;" alone is the ambiguous case, and a name
+     * known as nothing else is taken as a type there. */
+    size_t k = k0 + 1;
+    while (is(r, k, "*") || amp__body_word_in(peek(r, k), amp__body_pointer_qualifiers))
+        k++;
+    const lex_token *after = peek(r, k);
+    if (after->kind != LEX_IDENT || amp__body_is_keyword(after))
+        return 0;
+    if (k == k0 + 1)
+        return 1;
+    const lex_token *next = peek(r, k + 1);
+    return amp__lex_is(next, ";") || amp__lex_is(next, ",") || amp__lex_is(next, "=") ||
+           amp__lex_is(next, "[") || amp__lex_is(next, ")");
+}
+
+/* enum [tag] { A, B = expr, ... }: enumerators are names in this scope. */
+static void enum_body(reader *r)
+{
+    expect(r, "{");
+    if (r->status != AMP_OK || !enter(r))
+        return;
+    while (!at_end(r) && !is(r, 0, "}")) {
+        const lex_token *t = peek(r, 0);
+        if (t->kind != LEX_IDENT) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "an enumerator's name was expected");
+            break;
+        }
+        mark(r, BODY_NOT_A_USE);
+        int32_t id = amp__body_declare(r, t->text, t->length, DECL_ENUMERATOR, (int32_t)cur(r));
+        advance(r);
+        if (is(r, 0, "=")) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            static const char *const ends[] = {",", "}", NULL};
+            amp__body_expression(r, ends);
+        }
+        amp__body_make_visible(r, id);
+        if (is(r, 0, ","))
+            expect(r, ",");
+        else
+            break;
+    }
+    leave(r);
+    expect(r, "}");
+}
+
+/* { members }: a member's name (a name before ';', ',', '[' or ':') is
+ * the struct's, not a use; other names (types, sizes) are uses. */
+static void struct_body(reader *r)
+{
+    size_t open = index_at(r, 0);
+    skip_group(r, "{", until_brace);
+    size_t close = index_at(r, 0) == SIZE_MAX ? r->b->tokens.count : index_at(r, 0);
+    for (size_t i = open + 1; i + 1 < close && r->status == AMP_OK; i++) {
+        const lex_token *next = &r->tok[i + 1];
+        if (r->tok[i].kind == LEX_IDENT && (amp__lex_is(next, ";") || amp__lex_is(next, ",") ||
+                                           amp__lex_is(next, "[") || amp__lex_is(next, ":")))
+            r->b->resolved[i] = BODY_NOT_A_USE;
+    }
+}
+
+typedef struct specifiers {
+    int tile_static;
+    int typedef_;
+    int type_seen;
+    body_type type; /* an index or extent type, else TYPE_OTHER */
+} specifiers;
+
+/* A declaration's specifiers: storage, qualifiers, one type. */
+static void read_specifiers(reader *r, specifiers *s)
+{
+    while (!at_end(r)) {
+        const lex_token *t = peek(r, 0);
+        if (amp__lex_is(t, "__attribute__")) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            skip_group(r, "(", until_paren);
+        } else if (amp__lex_is(t, "auto") && !s->type_seen) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                 "C has no auto: write the type (int, float, index<2>, extent<2>, ...)");
+            return;
+        } else if (!s->type_seen && amp__body_template_type(r, &s->type)) {
+            s->type_seen = 1;
+        } else if (amp__lex_is(t, "struct") || amp__lex_is(t, "union") ||
+                   amp__lex_is(t, "enum")) {
+            int is_enum = amp__lex_is(t, "enum");
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            if (peek(r, 0)->kind == LEX_IDENT && !amp__body_is_keyword(peek(r, 0))) {
+                mark(r, BODY_NOT_A_USE); /* a tag */
+                advance(r);
+            }
+            if (is(r, 0, "{")) {
+                if (is_enum)
+                    enum_body(r);
+                else
+                    struct_body(r);
+            }
+            s->type_seen = 1;
+        } else if (amp__body_is_specifier(t)) {
+            s->tile_static |= amp__lex_is(t, "tile_static");
+            s->typedef_ |= amp__lex_is(t, "typedef");
+            if (!amp__body_word_in(t, amp__body_pointer_qualifiers) &&
+                !amp__lex_is(t, "tile_static") && !amp__lex_is(t, "typedef"))
+                s->type_seen = 1;
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+        } else if (t->kind == LEX_IDENT && !s->type_seen && !amp__body_is_keyword(t) &&
+                   (is_type_name(r, t) || amp__body_lookup(r, t) == BODY_UNRESOLVED)) {
+            int32_t d = amp__body_lookup(r, t);
+            mark(r, d); /* a typedef's use, or an unknown type */
+            if (d >= 0)
+                s->type = r->b->decls[d].type; /* a typedef of index<2> */
+            advance(r);
+            s->type_seen = 1;
+        } else {
+            return;
+        }
+    }
+}
+
+/* A declarator: '*'s and qualifiers, the name (perhaps in parentheses),
+ * then array and function suffixes. Returns the name's token, or -1 for a
+ * declarator without one; *pointer and *array say what it made of the
+ * specifiers' type. */
+static long read_declarator(reader *r, int *pointer, int *array)
+{
+    if (!enter(r))
+        return -1;
+    long name = -1;
+    while (is(r, 0, "*") || amp__body_word_in(peek(r, 0), amp__body_pointer_qualifiers) ||
+           is(r, 0, "__attribute__")) {
+        if (is(r, 0, "__attribute__")) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            skip_group(r, "(", until_paren);
+        } else {
+            *pointer |= is(r, 0, "*");
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+        }
+    }
+    if (is(r, 0, "(") && !is(r, 1, ")")) {
+        expect(r, "(");
+        name = read_declarator(r, pointer, array);
+        expect(r, ")");
+    } else if (peek(r, 0)->kind == LEX_IDENT && !amp__body_is_keyword(peek(r, 0))) {
+        name = cur(r);
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+    }
+    while (r->status == AMP_OK && (is(r, 0, "[") || is(r, 0, "("))) {
+        if (is(r, 0, "[")) {
+            *array = 1;
+            skip_group(r, "[", until_bracket);
+        } else {
+            /* A prototype in a body: its parameters' names are its own. */
+            size_t open = index_at(r, 0);
+            skip_group(r, "(", until_paren);
+            for (size_t i = open; i < index_at(r, 0) && i < r->b->tokens.count; i++)
+                if (!(r->b->flags[i] & TOK_DECLARATOR))
+                    r->b->resolved[i] = BODY_NOT_A_USE;
+            *pointer = 1;
+        }
+    }
+    leave(r);
+    return name;
+}
+
+/* Declare the declarator named by token name with the specifiers' type. */
+static int32_t declare_named(reader *r, const specifiers *s, long name, int pointer, int array)
+{
+    if (name < 0)
+        return -1;
+    const lex_token *t = &r->tok[name];
+    body_decl_kind kind = s->typedef_       ? DECL_TYPEDEF
+                          : s->tile_static ? DECL_TILE_STATIC
+                                           : DECL_VARIABLE;
+    int32_t id = amp__body_declare(r, t->text, t->length, kind, (int32_t)name);
+    if (id >= 0 && !pointer && s->type.kind != TYPE_OTHER) {
+        r->b->decls[id].type = s->type;
+        r->b->decls[id].type.array = (uint8_t)array;
+    }
+    return id;
+}
+
+void amp__body_declaration(reader *r, int hoistable)
+{
+    long first = cur(r);
+    specifiers s;
+    memset(&s, 0, sizeof s);
+    read_specifiers(r, &s);
+    while (r->status == AMP_OK && !is(r, 0, ";")) {
+        int pointer = 0, array = 0;
+        long name = read_declarator(r, &pointer, &array);
+        int32_t id = declare_named(r, &s, name, pointer, array);
+        /* A name is in scope from the end of its declarator, so its own
+         * initializer already sees it. */
+        amp__body_make_visible(r, id);
+        if (is(r, 0, "=")) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            body_value value = amp__body_expression(r, until_declarator_end);
+            /* index<2> p = t_idx: the tiled index's global index. */
+            if (id >= 0 && r->b->decls[id].type.kind == TYPE_INDEX &&
+                value.type.kind == TYPE_TILED_INDEX && value.last >= 0)
+                amp__body_edit_after(r, (size_t)value.last, ".global");
+        }
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    if (r->status != AMP_OK)
+        return;
+    if (!is(r, 0, ";")) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "a declaration should end with ';' here");
+        return;
+    }
+    long last = cur(r);
+    expect(r, ";");
+    if (s.tile_static && hoistable && first >= 0) {
+        kbody *b = r->b;
+        body_hoist *grown = realloc(b->hoists, (b->nhoists + 1) * sizeof *grown);
+        if (!grown) {
+            amp__body_no_memory(r);
+            return;
+        }
+        b->hoists = grown;
+        b->hoists[b->nhoists++] = (body_hoist){(uint32_t)first, (uint32_t)last};
+        for (long i = first; i <= last; i++)
+            b->flags[i] |= TOK_HOISTED;
+    }
+}
+
+/* ---- Statements ---- */
+
+static void read_statement(reader *r);
+
+static void read_item(reader *r)
+{
+    if (amp__body_declaration_starts(r))
+        amp__body_declaration(r, 1);
+    else
+        read_statement(r);
+}
+
+/* { items } */
+static void read_block(reader *r)
+{
+    size_t open = index_at(r, 0);
+    expect(r, "{");
+    if (r->status != AMP_OK)
+        return;
+    r->b->flags[open] |= TOK_BLOCK;
+    scope_mark m = amp__body_scope_open(r);
+    while (!at_end(r) && !is(r, 0, "}"))
+        read_item(r);
+    if (r->status == AMP_OK && at_end(r))
+        fail(r, (long)open, AMP_ERROR_KERNEL_BUILD, "this '{' is never closed");
+    if (r->status == AMP_OK) {
+        r->b->flags[index_at(r, 0)] |= TOK_BLOCK;
+        expect(r, "}");
+    }
+    amp__body_scope_close(r, m);
+}
+
+static void read_for(reader *r)
+{
+    expect(r, "for");
+    scope_mark m = amp__body_scope_open(r);
+    expect(r, "(");
+    if (r->status == AMP_OK && enter(r)) {
+        if (is(r, 0, ";"))
+            expect(r, ";");
+        else if (amp__body_declaration_starts(r))
+            amp__body_declaration(r, 0);
+        else {
+            amp__body_expression(r, until_semicolon);
+            expect(r, ";");
+        }
+        amp__body_expression(r, until_semicolon);
+        expect(r, ";");
+        amp__body_expression(r, until_paren);
+        leave(r);
+        expect(r, ")");
+        read_statement(r);
+    }
+    amp__body_scope_close(r, m);
+}
+
+static void read_statement(reader *r)
+{
+    if (r->status != AMP_OK || !enter(r))
+        return;
+    const lex_token *t = peek(r, 0);
+    if (amp__lex_is(t, "{")) {
+        read_block(r);
+    } else if (amp__lex_is(t, "if")) {
+        /* else-if chains loop here rather than nest. */
+        for (;;) {
+            expect(r, "if");
+            parenthesized(r);
+            read_statement(r);
+            if (!is(r, 0, "else") || r->status != AMP_OK)
+                break;
+            expect(r, "else");
+            if (!is(r, 0, "if")) {
+                read_statement(r);
+                break;
+            }
+        }
+    } else if (amp__lex_is(t, "while") || amp__lex_is(t, "switch")) {
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        parenthesized(r);
+        read_statement(r);
+    } else if (amp__lex_is(t, "do")) {
+        expect(r, "do");
+        read_statement(r);
+        expect(r, "while");
+        parenthesized(r);
+        expect(r, ";");
+    } else if (amp__lex_is(t, "for")) {
+        read_for(r);
+    } else if (amp__lex_is(t, "case")) {
+        expect(r, "case");
+        amp__body_expression(r, until_colon);
+        expect(r, ":");
+    } else if (amp__lex_is(t, "default")) {
+        expect(r, "default");
+        expect(r, ":");
+    } else if (amp__lex_is(t, "return")) {
+        expect(r, "return");
+        amp__body_expression(r, until_semicolon);
+        expect(r, ";");
+    } else if (amp__lex_is(t, "break") || amp__lex_is(t, "continue")) {
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        expect(r, ";");
+    } else if (amp__lex_is(t, "goto")) {
+        expect(r, "goto");
+        mark(r, BODY_NOT_A_USE); /* a label */
+        advance(r);
+        expect(r, ";");
+    } else if (amp__lex_is(t, "__attribute__")) {
+        /* __attribute__((opencl_unroll_hint)) before a loop */
+        expect(r, "__attribute__");
+        skip_group(r, "(", until_paren);
+        read_statement(r);
+    } else if (t->kind == LEX_IDENT && !amp__body_is_keyword(t) && is(r, 1, ":")) {
+        mark(r, BODY_NOT_A_USE); /* a label */
+        advance(r);
+        expect(r, ":");
+    } else if (amp__lex_is(t, ";")) {
+        expect(r, ";");
+    } else if (amp__lex_is(t, "}") || amp__lex_is(t, ")") || amp__lex_is(t, "]")) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'%.1s' closes nothing", t->text);
+    } else {
+        amp__body_expression(r, until_semicolon);
+        if (r->status == AMP_OK && !is(r, 0, ";"))
+            fail(r, at_end(r) ? -1 : cur(r), AMP_ERROR_KERNEL_BUILD, "%s",
+                 at_end(r) ? "the last statement has no ';'" : "';' was expected here");
+        else
+            expect(r, ";");
+    }
+    leave(r);
+}
+
+void amp__body_items(reader *r)
+{
+    while (!at_end(r))
+        read_item(r);
+}
+
+/* A helper's parameter list: each parameter declared, with its type, in
+ * the function's scope. */
+static void read_parameters(reader *r)
+{
+    expect(r, "(");
+    if (is(r, 0, "void") && is(r, 1, ")")) {
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+    }
+    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+        specifiers s;
+        memset(&s, 0, sizeof s);
+        read_specifiers(r, &s);
+        int pointer = 0, array = 0;
+        long name = read_declarator(r, &pointer, &array);
+        amp__body_make_visible(r, declare_named(r, &s, name, pointer, array));
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    expect(r, ")");
+}
+
+void amp__body_function(reader *r)
+{
+    specifiers s;
+    memset(&s, 0, sizeof s);
+    read_specifiers(r, &s);
+    r->b->returns = s.type;
+    while (is(r, 0, "*")) {
+        r->b->returns.kind = TYPE_OTHER;
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+    }
+    if (peek(r, 0)->kind != LEX_IDENT) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "a helper function's name was expected");
+        return;
+    }
+    mark(r, BODY_NOT_A_USE); /* the function's own name */
+    advance(r);
+    scope_mark m = amp__body_scope_open(r);
+    read_parameters(r);
+    read_block(r);
+    amp__body_scope_close(r, m);
+    if (r->status == AMP_OK && !at_end(r))
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "a helper function ends with its body's '}'");
+}
