@@ -18,8 +18,13 @@
 static const char *const names[] = {"v", "w", "out", "n"};
 static const body_name_kind kinds[] = {BODY_NAME_VIEW, BODY_NAME_VIEW, BODY_NAME_VIEW,
                                        BODY_NAME_SCALAR};
-static const body_context ctx = {"test.c", 1, "idx", 4, names, kinds, 0, NULL, 0,
-                                  {TYPE_INDEX, 1, 0}, NULL, NULL};
+static const body_context ctx = {.file = "test.c",
+                                 .line = 1,
+                                 .index_name = "idx",
+                                 .ncaptures = 4,
+                                 .capture_names = names,
+                                 .capture_kinds = kinds,
+                                 .index_type = {TYPE_INDEX, 1, 0, 0, 0}};
 
 static char laid_out[1 << 16], hoisted_out[4096];
 

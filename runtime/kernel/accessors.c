@@ -254,3 +254,71 @@ void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guard
     else
         amp__sb_printf(sb, "#define %s(...) AMP_ACCESS_%d(%s, __VA_ARGS__)\n", n, c->rank, n);
 }
+
+/* The offset of index x in a view value v of rank n, as C text. */
+static void value_offset(strbuf *sb, const char *v, const char *x, int rank)
+{
+    if (rank == 1)
+        amp__sb_printf(sb, "(amp_off_t)%s", x);
+    else if (rank == 2)
+        amp__sb_printf(sb, "amp_offset_2(%s, %s.amp_stride[0])", x, v);
+    else
+        amp__sb_printf(sb, "amp_offset_3(%s, %s.amp_stride[0], %s.amp_stride[1])", x, v, v);
+}
+
+void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int guarded)
+{
+    const char *e = elem_cl_name(elem);
+    int strides = rank > 1 ? rank - 1 : 1;
+    amp__sb_printf(sb,
+                   "\n/* array_view<%s, %d> inside the kernel: a view as a value (a section, a\n"
+                   "   projection, a helper's parameter). */\n"
+                   "typedef struct amp_view_%s_%d {\n"
+                   "    __global %s *amp_ptr;        /* its element 0 */\n"
+                   "    amp_off_t amp_stride[%d];     /* elements between consecutive indices */\n"
+                   "    int amp_extent[%d];\n"
+                   "    __global %s *amp_sink;       /* a padded domain's sink */\n"
+                   "} amp_view_%s_%d;\n",
+                   e, rank, e, rank, e, strides, rank, e, e, rank);
+    amp__sb_printf(sb, "__global %s *amp_element_%s_%d(amp_view_%s_%d v, amp_index_%d x)\n{\n", e,
+                   e, rank, e, rank, rank);
+    if (guarded)
+        amp__sb_printf(sb,
+                       "    if (!amp_contains_%d(amp_extent_of_%d(v.amp_extent), x))\n"
+                       "        return v.amp_sink;\n",
+                       rank, rank);
+    amp__sb_append(sb, "    return v.amp_ptr + ");
+    value_offset(sb, "v", "x", rank);
+    amp__sb_append(sb, ";\n}\n");
+    amp__sb_printf(sb,
+                   "amp_view_%s_%d amp_section_%s_%d(amp_view_%s_%d v, amp_index_%d origin,"
+                   " amp_extent_%d e)\n{\n    v.amp_ptr += ",
+                   e, rank, e, rank, e, rank, rank, rank);
+    value_offset(sb, "v", "origin", rank);
+    amp__sb_append(sb, ";\n");
+    for (int d = 0; d < rank; d++) {
+        if (rank == 1)
+            amp__sb_append(sb, "    v.amp_extent[0] = e;\n");
+        else
+            amp__sb_printf(sb, "    v.amp_extent[%d] = e.s%d;\n", d, d);
+    }
+    amp__sb_printf(sb,
+                   "    return v;\n}\n"
+                   "amp_view_%s_%d amp_section_from_%s_%d(amp_view_%s_%d v, amp_index_%d origin)\n"
+                   "{\n    return amp_section_%s_%d(v, origin, amp_extent_of_%d(v.amp_extent) -"
+                   " origin);\n}\n",
+                   e, rank, e, rank, e, rank, rank, e, rank, rank);
+    if (rank < 2)
+        return;
+    amp__sb_printf(sb,
+                   "amp_view_%s_%d amp_project_%s_%d(amp_view_%s_%d v, int i)\n"
+                   "{\n"
+                   "    amp_view_%s_%d p;\n"
+                   "    p.amp_ptr = v.amp_ptr + (amp_off_t)i * v.amp_stride[0];\n"
+                   "    p.amp_stride[0] = %s;\n",
+                   e, rank - 1, e, rank, e, rank, e, rank - 1,
+                   rank == 3 ? "v.amp_stride[1]" : "1");
+    for (int d = 0; d + 1 < rank; d++)
+        amp__sb_printf(sb, "    p.amp_extent[%d] = v.amp_extent[%d];\n", d, d + 1);
+    amp__sb_append(sb, "    p.amp_sink = v.amp_sink;\n    return p;\n}\n");
+}

@@ -27,4 +27,10 @@ void amp__accessors_guarded(strbuf *sb);
  * it), and in a padded domain its landing function. */
 void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guarded);
 
+/* A view as a value, array_view<elem, rank> in the body: its struct
+ * amp_view_E_N and its functions (element, section, section from an
+ * origin, and for rank 2 and 3 projection, which needs the type of rank -
+ * 1 first). In a padded domain an element outside the view is the sink. */
+void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int guarded);
+
 #endif

@@ -18,6 +18,7 @@
 
 #include "core/error.h"
 #include "core/lexicon.h"
+#include "amp/array_view.h"
 #include "core/strbuf.h"
 #include "kernel/body_reader.h"
 
@@ -283,6 +284,43 @@ void amp__body_edit_after(reader *r, size_t i, const char *text)
         e->after = joined(r, e->after, text);
 }
 
+/* ---- Views as values ---- */
+
+const char *amp__body_elem_name(uint16_t elem)
+{
+    return amp_elem_type_name((amp_elem_type)elem);
+}
+
+void amp__body_value_type_name(body_type t, char *buf, size_t n)
+{
+    snprintf(buf, n, "amp_view_%s_%d", amp__body_elem_name(t.elem), t.rank);
+}
+
+void amp__body_use_value_type(reader *r, body_type t)
+{
+    kbody *b = r->b;
+    if (t.rank > 3) {
+        amp__body_fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                       "views of rank %d as values (sections, projections, helper parameters)"
+                       " are offered up to rank 3",
+                       t.rank);
+        return;
+    }
+    for (int i = 0; i < b->nvalue_types; i++)
+        if (b->value_types[i].elem == t.elem && b->value_types[i].rank == t.rank)
+            return;
+    if (b->nvalue_types == BODY_MAX_VALUE_TYPES) {
+        amp__body_fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                       "more than %d kinds of view values in one kernel", BODY_MAX_VALUE_TYPES);
+        return;
+    }
+    t.kind = TYPE_VIEW_VALUE;
+    t.is_const = 0;
+    t.array = 0;
+    b->value_types[b->nvalue_types++] = t;
+    b->ranks |= 1u << t.rank;
+}
+
 /* ---- Reading ---- */
 
 /* The names the kernel declares around the body, at its outermost scope. */
@@ -340,7 +378,7 @@ amp_status amp__body_read(const char *text, size_t length, const body_context *c
     if (r.status == AMP_OK) {
         r.tok = out->tokens.items;
         out->resolved = malloc((n + 1) * sizeof *out->resolved);
-        out->flags = calloc(n + 1, 1);
+        out->flags = calloc(n + 1, sizeof *out->flags);
         r.order = malloc((n + 1) * sizeof *r.order);
         if (!out->resolved || !out->flags || !r.order)
             amp__body_no_memory(&r);

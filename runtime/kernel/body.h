@@ -55,14 +55,20 @@ typedef enum body_type_kind {
     TYPE_EXTENT,      /* extent<rank> */
     TYPE_TILED_INDEX, /* a tiled kernel's index: its global index where an index is due */
     TYPE_VIEW,        /* a captured view of rank rank */
-    TYPE_FUNCTION     /* a helper; what it returns is the decl's returns */
+    TYPE_FUNCTION,    /* a helper; what it returns is the decl's returns */
+    TYPE_VIEW_VALUE   /* array_view<T, N>: a view as a value (a section, a helper's
+                         parameter), amp_view_T_N in the kernel */
 } body_type_kind;
 
 typedef struct body_type {
-    uint8_t kind;  /* a body_type_kind */
-    uint8_t rank;  /* 1 to 8 */
-    uint8_t array; /* an array of them: a subscript gives one */
+    uint8_t kind;     /* a body_type_kind */
+    uint8_t rank;     /* 1 to 8 */
+    uint8_t array;    /* an array of them: a subscript gives one */
+    uint8_t is_const; /* views: read only (array_view<const T, N>, a const view) */
+    uint16_t elem;    /* views: the element type (an amp_elem_type) */
 } body_type;
+
+#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0})
 
 /* The call the body belongs to: where it was written, the names the
  * kernel gives it, and the struct types it may use as type names. */
@@ -75,10 +81,12 @@ typedef struct body_context {
     const body_name_kind *capture_kinds;
     int ntypes;
     const char *const *type_names; /* registered struct types the kernel defines */
+    const amp_elem_type *type_ids; /* and their element types */
     int function; /* the text is a whole helper function (AMP_FUNCTION), not a body */
     body_type index_type;            /* the index's: TYPE_INDEX or TYPE_TILED_INDEX */
     const body_type *capture_types;  /* per capture, or NULL: views, indices, extents */
     const body_type *capture_returns; /* per capture, or NULL: what a helper returns */
+    const struct kbody *const *capture_helpers; /* per capture, or NULL: a helper's reading */
 } body_context;
 
 typedef enum body_decl_kind {
@@ -116,7 +124,10 @@ enum {
     TOK_MACRO_ARGS = 8,  /* inside the arguments of a function-like AMP_DEFINE macro */
     TOK_BLOCK = 16,      /* a brace that opens or closes a block of statements */
     TOK_DIRECTIVE_PAREN = 32, /* the parentheses around a preprocessor line's argument */
-    TOK_DECLARATOR = 64  /* the name a declarator declares (resolved to its declaration) */
+    TOK_DECLARATOR = 64, /* the name a declarator declares (resolved to its declaration) */
+    TOK_READ_VALUE = 128, /* a captured view made a value only read (a const parameter) */
+    TOK_VALUE_USE = 256   /* a captured view made a value (a section, a projection, an
+                             argument): not an element access */
 };
 
 /* How a token is printed: text before it, instead of it, after it (NULL:
@@ -130,10 +141,14 @@ typedef struct body_hoist {
     uint32_t first, last;
 } body_hoist;
 
+/* Views as values a body or helper uses: each (element type, rank) once. */
+#define BODY_MAX_VALUE_TYPES 32
+#define BODY_MAX_PARAMS 16
+
 typedef struct kbody {
     lex_tokens tokens;
     int32_t *resolved; /* per token: a declaration, BODY_UNRESOLVED or BODY_NOT_A_USE */
-    uint8_t *flags;    /* per token */
+    uint16_t *flags;   /* per token: TOK_ flags */
     body_decl *decls;
     size_t ndecls;
     body_hoist *hoists;
@@ -142,6 +157,11 @@ typedef struct kbody {
     uint32_t written;   /* bit i: capture i is a view the body may write */
     body_type returns;  /* a helper function's result type */
     uint32_t ranks;     /* bit r: an index or extent of rank r appears */
+    uint32_t values;    /* bit i: captured view i is used as a value (amp_v_value) */
+    body_type value_types[BODY_MAX_VALUE_TYPES]; /* view values used, by (elem, rank) */
+    int nvalue_types;
+    body_type params[BODY_MAX_PARAMS]; /* a helper's parameters' types */
+    int nparams;        /* how many (more than BODY_MAX_PARAMS: the rest unknown) */
 } kbody;
 
 /*

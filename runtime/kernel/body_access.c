@@ -131,6 +131,10 @@ static int is_read(const kbody *b, size_t i)
     size_t n = b->tokens.count;
     if (b->flags[i] & TOK_MACRO_ARGS)
         return 0;
+    /* Made a value (a section, a projection, an argument): read only when
+     * the value went only where a const view was due. */
+    if (b->flags[i] & TOK_VALUE_USE)
+        return (b->flags[i] & TOK_READ_VALUE) != 0;
     /* v.extent and v.get_extent() read the view's shape, not its data. */
     if (i + 2 < n && is_punct(&t[i + 1], ".") &&
         (amp__lex_is(&t[i + 2], "extent") || amp__lex_is(&t[i + 2], "get_extent")))
@@ -160,7 +164,7 @@ static int is_read(const kbody *b, size_t i)
         }
         break;
     }
-    const uint8_t directive = TOK_DIRECTIVE | TOK_IN_DIRECTIVE;
+    const uint16_t directive = TOK_DIRECTIVE | TOK_IN_DIRECTIVE;
     if (end + 1 < n) {
         const lex_token *after = &t[end + 1];
         if ((b->flags[end + 1] & directive) || is_assignment(after) || is_punct(after, "++") ||

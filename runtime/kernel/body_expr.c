@@ -29,11 +29,17 @@
 
 typedef body_value value;
 
-static const value nothing = {{TYPE_OTHER, 0, 0}, -1, -1};
+static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0}, -1, -1, -1};
 
 static value other(long first, long last)
 {
-    value v = {{TYPE_OTHER, 0, 0}, first, last};
+    value v = {{TYPE_OTHER, 0, 0, 0, 0}, first, last, -1};
+    return v;
+}
+
+static value typed(body_type type, long first, long last)
+{
+    value v = {type, first, last, -1};
     return v;
 }
 
@@ -199,8 +205,7 @@ static value construction(reader *r)
         amp__body_edit_before(r, (size_t)close, type.rank == 5   ? ", 0, 0, 0"
                                                 : type.rank == 6 ? ", 0, 0"
                                                                  : ", 0");
-    value v = {type, first, close};
-    return v;
+    return typed(type, first, close);
 }
 
 static value primary(reader *r)
@@ -227,6 +232,8 @@ static value primary(reader *r)
             v.type = decl->type;
             if (decl->kind == DECL_KERNEL && decl->name_kind == BODY_NAME_FUNCTION)
                 v.type.kind = TYPE_FUNCTION;
+            if (v.type.kind == TYPE_VIEW)
+                v.root = first;
         }
         return v;
     }
@@ -262,16 +269,28 @@ static value primary(reader *r)
 
 /* ---- Postfix ---- */
 
-/* The arguments of a call, each an assignment expression. A view's, or a
- * helper's, tiled index arguments stand for their global index. Returns
- * the number of arguments; the ')' is consumed. */
-static int arguments(reader *r, int indices_due, int macro)
+/* A call's arguments, as the reader saw them. */
+typedef struct call_args {
+    int n;
+    value arg[8];       /* the first 8 */
+    long comma[8];      /* the token after argument k, when it is a ',' */
+    long open, close;   /* the parentheses */
+} call_args;
+
+/* The arguments of a call, each an assignment expression; the ')' is
+ * consumed. A view's, or a helper's, tiled index arguments stand for their
+ * global index (indices_due). A helper's view parameter declared const
+ * (params, of nparams) only reads the captured view given to it. */
+static void arguments(reader *r, int indices_due, int macro, const body_type *params, int nparams,
+                      call_args *out)
 {
+    memset(out, 0, sizeof *out);
+    out->open = cur(r);
+    out->close = -1;
     size_t open = index_at(r, 0);
     expect(r, "(");
     if (r->status != AMP_OK || !enter(r))
-        return 0;
-    int n = 0;
+        return;
     while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         value a = assignment(r);
         if (a.first < 0) {
@@ -279,54 +298,200 @@ static int arguments(reader *r, int indices_due, int macro)
             flat(r, ends);
         }
         if (indices_due)
-            as_index(r, a);
-        n++;
+            a = as_index(r, a);
+        const body_type *param =
+            params && out->n < nparams && out->n < BODY_MAX_PARAMS ? &params[out->n] : NULL;
+        if (param && param->kind == TYPE_VIEW_VALUE && param->is_const && a.root >= 0)
+            r->b->flags[a.root] |= TOK_READ_VALUE;
+        if (param && param->kind == TYPE_VIEW_VALUE && !param->is_const &&
+            a.type.kind == TYPE_VIEW_VALUE && a.type.is_const)
+            fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+                 "a const view is given to a helper whose parameter may write it: declare the"
+                 " parameter array_view<const T, N>");
+        if (out->n < 8) {
+            out->arg[out->n] = a;
+            out->comma[out->n] = is(r, 0, ",") ? cur(r) : -1;
+        }
+        out->n++;
         if (!is(r, 0, ","))
             break;
         expect(r, ",");
     }
     leave(r);
+    out->close = cur(r);
     size_t close = index_at(r, 0);
     expect(r, ")");
     if (macro && close != SIZE_MAX)
         for (size_t i = open + 1; i < close; i++)
             r->b->flags[i] |= TOK_MACRO_ARGS;
-    return n;
+}
+
+/* ---- Views as values ---- */
+
+/* A captured view used as a value (a section's, a projection's, an
+ * argument's): the kernel's amp_<v>_value. */
+static value capture_as_value(reader *r, value v)
+{
+    const body_decl *decl = &r->b->decls[r->b->resolved[v.first]];
+    char name[128];
+    snprintf(name, sizeof name, "amp_%.*s_value", (int)decl->length, decl->name);
+    rewrite(r, v.first, name);
+    r->b->values |= 1u << decl->capture;
+    r->b->flags[v.first] |= TOK_VALUE_USE;
+    body_type t = v.type;
+    t.kind = TYPE_VIEW_VALUE;
+    amp__body_use_value_type(r, t);
+    value out = typed(t, v.first, v.last);
+    out.root = v.first;
+    return out;
+}
+
+/* The name of a view value's function: amp_element_float_2, ... */
+static void value_function(char *buf, size_t n, const char *what, body_type t)
+{
+    snprintf(buf, n, "%samp_%s_%s_%d(", t.is_const && strcmp(what, "element") == 0 ? "AMP_READ_ONLY(" : "",
+             what, amp__body_elem_name(t.elem), t.rank);
+}
+
+/* The element of a view value given by args (an index, or rank ints):
+ * amp_element_E_N(v, index)[0], an rvalue when the view is const. */
+static value value_element(reader *r, value v, const call_args *a, int subscript)
+{
+    int rank = v.type.rank;
+    char text[160];
+    int by_index = a->n == 1 && indexlike(a->arg[0].type);
+    if (!by_index && a->n != rank) {
+        fail(r, a->open, AMP_ERROR_KERNEL_BUILD,
+             "a view of rank %d takes %d subscripts or an index<%d>, and %d are given", rank,
+             rank, rank, a->n);
+        return nothing;
+    }
+    if (by_index && a->arg[0].type.rank != rank) {
+        fail(r, a->open, AMP_ERROR_KERNEL_BUILD,
+             "a view of rank %d is given an index of rank %d", rank, a->arg[0].type.rank);
+        return nothing;
+    }
+    value_function(text, sizeof text, "element", v.type);
+    amp__body_edit_before(r, (size_t)v.first, text);
+    if (by_index)
+        snprintf(text, sizeof text, ", ");
+    else if (rank == 1)
+        snprintf(text, sizeof text, ", (int)(");
+    else
+        snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
+    rewrite(r, a->open, text);
+    snprintf(text, sizeof text, "%s)[0]%s", by_index ? "" : ")", v.type.is_const ? ")" : "");
+    rewrite(r, a->close, text);
+    (void)subscript;
+    r->b->ranks |= 1u << rank;
+    return other(v.first, a->close);
+}
+
+/* v[i] of a view value of rank 2 or 3: a view of one rank less. */
+static value value_projection(reader *r, value v, long open, long close)
+{
+    char text[160];
+    value_function(text, sizeof text, "project", v.type);
+    amp__body_edit_before(r, (size_t)v.first, text);
+    rewrite(r, open, ", ");
+    rewrite(r, close, ")");
+    body_type t = v.type;
+    t.rank--;
+    amp__body_use_value_type(r, t);
+    value out = typed(t, v.first, close);
+    out.root = v.root;
+    return out;
+}
+
+/* v.section(...) of a view value: (origin, extent), (origin) to the end,
+ * (extent) from the start, or the origin's and extent's ints. */
+static value value_section(reader *r, value v, long dot, long name)
+{
+    int rank = v.type.rank;
+    rewrite(r, dot, "");
+    rewrite(r, name, "");
+    call_args a;
+    arguments(r, 1, 0, NULL, 0, &a);
+    if (r->status != AMP_OK)
+        return nothing;
+    char text[160];
+    const char *function = "section";
+    if (a.n == 2 * rank && rank > 1) {
+        snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
+        rewrite(r, a.open, text);
+        snprintf(text, sizeof text, "), (amp_extent_%d)(", rank);
+        rewrite(r, a.comma[rank - 1], text);
+        rewrite(r, a.close, "))");
+    } else if (a.n == 2) {
+        rewrite(r, a.open, ", ");
+    } else if (a.n == 1 && a.arg[0].type.kind == TYPE_EXTENT) {
+        snprintf(text, sizeof text, rank == 1 ? ", 0, " : ", (amp_index_%d)(0), ", rank);
+        rewrite(r, a.open, text);
+    } else if (a.n == 1) {
+        function = "section_from";
+        rewrite(r, a.open, ", ");
+    } else {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a view of rank %d's section takes (origin, extent), (origin), (extent) or %d"
+             " ints, and %d values are given",
+             rank, 2 * rank, a.n);
+        return nothing;
+    }
+    body_type t = v.type;
+    t.is_const = 0;
+    value_function(text, sizeof text, function, t);
+    amp__body_edit_before(r, (size_t)v.first, text);
+    r->b->ranks |= 1u << rank;
+    value out = typed(v.type, v.first, a.close);
+    out.root = v.root;
+    return out;
 }
 
 /* v[...][...] of a captured view: all of the view's subscripts at once,
- * rewritten as v(...). */
+ * rewritten as v(...); fewer than its rank make a projection, a view
+ * value of lower rank. */
 static value view_subscripts(reader *r, value v)
 {
     int rank = v.type.rank;
-    long opening = cur(r);
-    for (int k = 0; k < rank && is(r, 0, "["); k++) {
-        long open = cur(r);
+    long opens[8], closes[8];
+    int k = 0;
+    for (; k < rank && is(r, 0, "["); k++) {
+        opens[k] = cur(r);
         expect(r, "[");
         if (r->status != AMP_OK || !enter(r))
             return nothing;
         value s = comma_expression(r);
         leave(r);
-        long close = cur(r);
+        closes[k] = cur(r);
         expect(r, "]");
         if (r->status != AMP_OK)
             return nothing;
-        if (k == 0 && indexlike(s.type)) {
+        /* An index of the view's rank names an element; an index<1> is an
+         * int, and subscripts a projection like any int. */
+        if (k == 0 && indexlike(s.type) && s.type.rank > 1) {
+            if (s.type.rank != rank) {
+                fail(r, opens[0], AMP_ERROR_KERNEL_BUILD,
+                     "a view of rank %d is given an index of rank %d", rank, s.type.rank);
+                return nothing;
+            }
             as_index(r, s);
-            rewrite(r, open, "(");
-            rewrite(r, close, ")");
-            return other(v.first, close);
+            rewrite(r, opens[0], "(");
+            rewrite(r, closes[0], ")");
+            return other(v.first, closes[0]);
         }
-        rewrite(r, open, k == 0 ? "(" : ", ");
-        rewrite(r, close, k == rank - 1 ? ")" : "");
-        if (k == rank - 1)
-            return other(v.first, close);
     }
-    fail(r, opening, AMP_ERROR_KERNEL_BUILD,
-         "v[i] of a view of rank %d is a projection, a view of rank %d: in a kernel, give all %d"
-         " subscripts (v[i][j]) or an index (v[idx]), or write v(i, j)",
-         rank, rank - 1, rank);
-    return nothing;
+    if (k == rank) {
+        for (int j = 0; j < k; j++) {
+            rewrite(r, opens[j], j == 0 ? "(" : ", ");
+            rewrite(r, closes[j], j == k - 1 ? ")" : "");
+        }
+        return other(v.first, closes[k - 1]);
+    }
+    /* A projection per subscript, of the view as a value. */
+    value out = capture_as_value(r, v);
+    for (int j = 0; j < k && r->status == AMP_OK; j++)
+        out = value_projection(r, out, opens[j], closes[j]);
+    return out;
 }
 
 /* A member of a value the reader follows: a tiled index's indices and
@@ -347,12 +512,10 @@ static value member(reader *r, value v)
     if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
         if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
             amp__lex_is(m, "tile_origin")) {
-            value out = {{TYPE_INDEX, (uint8_t)rank, 0}, v.first, name};
-            return out;
+            return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0}, v.first, name);
         }
         if (amp__lex_is(m, "tile_extent")) {
-            value out = {{TYPE_EXTENT, (uint8_t)rank, 0}, v.first, name};
-            return out;
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0}, v.first, name);
         }
         return other(v.first, name);
     }
@@ -375,12 +538,38 @@ static value member(reader *r, value v)
                 rewrite(r, last, "");
                 expect(r, ")");
             }
-            value out = {{TYPE_EXTENT, (uint8_t)rank, 0}, v.first, last};
-            return out;
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0}, v.first, last);
         }
+        if (amp__lex_is(m, "section") && is(r, 0, "("))
+            return value_section(r, capture_as_value(r, v), dot, name);
         fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a view's %.*s is not offered inside kernels; its extent is v.extent (or"
-             " v.get_extent()) and its elements v(i) or v[i]",
+             "a view's %.*s is not offered inside kernels; there a view has its extent"
+             " (v.extent, v.get_extent()), its elements (v(i), v[i]), sections"
+             " (v.section(origin, extent)) and projections (v[i])",
+             (int)m->length, m->text);
+        return nothing;
+    }
+    if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
+        int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
+        if (amp__lex_is(m, "extent") || call) {
+            prefix(r, v.first, "amp_extent_of_%d(", rank);
+            rewrite(r, dot, ".amp_extent)");
+            rewrite(r, name, "");
+            long last = name;
+            if (call) {
+                rewrite(r, cur(r), "");
+                expect(r, "(");
+                last = cur(r);
+                rewrite(r, last, "");
+                expect(r, ")");
+            }
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0}, v.first, last);
+        }
+        if (amp__lex_is(m, "section") && is(r, 0, "("))
+            return value_section(r, v, dot, name);
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a view's %.*s is not offered inside kernels; there a view has its extent, its"
+             " elements, sections and projections",
              (int)m->length, m->text);
         return nothing;
     }
@@ -420,6 +609,30 @@ static value postfix(reader *r)
                 v = view_subscripts(r, v);
                 continue;
             }
+            if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
+                long open = cur(r);
+                expect(r, "[");
+                if (r->status != AMP_OK || !enter(r))
+                    return nothing;
+                value sub = as_index(r, comma_expression(r));
+                leave(r);
+                long close = cur(r);
+                expect(r, "]");
+                if (r->status != AMP_OK)
+                    return nothing;
+                if (v.type.rank == 1 || (indexlike(sub.type) && sub.type.rank > 1)) {
+                    call_args a;
+                    memset(&a, 0, sizeof a);
+                    a.n = 1;
+                    a.arg[0] = sub;
+                    a.open = open;
+                    a.close = close;
+                    v = value_element(r, v, &a, 1);
+                } else {
+                    v = value_projection(r, v, open, close);
+                }
+                continue;
+            }
             long open = cur(r);
             expect(r, "[");
             if (r->status != AMP_OK || !enter(r))
@@ -441,18 +654,29 @@ static value postfix(reader *r)
             } else {
                 type.kind = TYPE_OTHER;
             }
-            value out = {type, v.first, close};
+            value out = typed(type, v.first, close);
             v = out;
         } else if (amp__lex_is(t, "(")) {
             int view = v.type.kind == TYPE_VIEW && !v.type.array;
             int helper = v.type.kind == TYPE_FUNCTION;
             const body_macro *macro =
                 v.first == v.last ? amp__body_function_macro(r, &r->tok[v.first]) : NULL;
-            arguments(r, view || helper, macro != NULL);
-            value out = other(v.first, last_consumed(r));
-            if (helper)
-                out.type = r->b->decls[r->b->resolved[v.first]].returns;
-            v = out;
+            const kbody *callee = NULL;
+            if (helper && r->ctx->capture_helpers) {
+                const body_decl *decl = &r->b->decls[r->b->resolved[v.first]];
+                callee = decl->capture >= 0 ? r->ctx->capture_helpers[decl->capture] : NULL;
+            }
+            call_args a;
+            arguments(r, view || helper || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,
+                      callee ? callee->params : NULL, callee ? callee->nparams : 0, &a);
+            if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
+                v = value_element(r, v, &a, 0);
+            } else {
+                value out = other(v.first, last_consumed(r));
+                if (helper)
+                    out.type = r->b->decls[r->b->resolved[v.first]].returns;
+                v = out;
+            }
         } else if (amp__lex_is(t, ".")) {
             v = member(r, v);
         } else if (amp__lex_is(t, "->")) {
@@ -471,6 +695,10 @@ static value postfix(reader *r)
         if (v.first < 0)
             return v;
     }
+    /* A captured view named alone is used as a value: given to a helper,
+     * or kept in an array_view variable. */
+    if (v.type.kind == TYPE_VIEW && !v.type.array && v.first == v.last && r->status == AMP_OK)
+        v = capture_as_value(r, v);
     return v;
 }
 
@@ -512,9 +740,8 @@ static value unary(reader *r)
         leave(r);
         if (v.first < 0)
             return v;
-        value out = {sign && indexlike(v.type) ? as_index(r, v).type : (body_type){TYPE_OTHER, 0, 0},
-                     first, v.last};
-        return out;
+        return typed(sign && indexlike(v.type) ? as_index(r, v).type : BODY_TYPE_OTHER, first,
+                     v.last);
     }
     if (amp__lex_is(t, "sizeof")) {
         mark(r, BODY_NOT_A_USE);
@@ -531,7 +758,7 @@ static value unary(reader *r)
     }
     if (cast_starts(r)) {
         expect(r, "(");
-        body_type type = {TYPE_OTHER, 0, 0};
+        body_type type = BODY_TYPE_OTHER;
         if (!amp__body_template_type(r, &type))
             type.kind = TYPE_OTHER;
         if (r->status != AMP_OK || !enter(r))
@@ -560,8 +787,7 @@ static value unary(reader *r)
         }
         if (v.first < 0)
             return v;
-        value out = {pointer ? (body_type){TYPE_OTHER, 0, 0} : type, first, v.last};
-        return out;
+        return typed(pointer ? BODY_TYPE_OTHER : type, first, v.last);
     }
     return postfix(r);
 }
@@ -675,7 +901,8 @@ static value assignment(reader *r)
         return nothing;
     if (lhs.type.kind == TYPE_INDEX)
         as_index(r, rhs);
-    value out = {lhs.type, lhs.first, rhs.last};
+    value out = typed(lhs.type, lhs.first, rhs.last);
+    out.root = rhs.root;
     return out;
 }
 

@@ -146,6 +146,17 @@ void amp__body_edit_before(reader *r, size_t i, const char *text);
 void amp__body_edit_instead(reader *r, size_t i, const char *text);
 void amp__body_edit_after(reader *r, size_t i, const char *text);
 
+/* ---- Views as values (body.c) ---- */
+
+/* Record that the kernel needs the view value type t (array_view<T, N>),
+ * for its struct and functions. */
+void amp__body_use_value_type(reader *r, body_type t);
+/* The kernel's name of a view value type, "amp_view_float_2", into buf. */
+void amp__body_value_type_name(body_type t, char *buf, size_t n);
+/* The name of an element type in kernel functions' names ("float",
+ * "uint", a struct's name). */
+const char *amp__body_elem_name(uint16_t elem);
+
 /* ---- Statements and declarations (body_stmt.c) ---- */
 
 /* Whether the tokens at the current place start a declaration. */
@@ -168,6 +179,7 @@ int amp__body_template_type(reader *r, body_type *type);
 typedef struct body_value {
     body_type type;
     long first, last;
+    long root; /* a view value made from a captured view: the capture's token, else -1 */
 } body_value;
 
 /* An expression up to (not over) one of terminators at bracket depth 0

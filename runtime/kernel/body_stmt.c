@@ -63,8 +63,86 @@ static int template_name(reader *r, size_t k)
 {
     const lex_token *t = peek(r, k);
     return (amp__lex_is(t, "index") || amp__lex_is(t, "extent") ||
-            amp__lex_is(t, "tiled_index")) &&
+            amp__lex_is(t, "tiled_index") || amp__lex_is(t, "array_view") ||
+            amp__lex_is(t, "array")) &&
            is(r, k + 1, "<") && amp__body_lookup(r, t) == BODY_UNRESOLVED;
+}
+
+/* Consume the current token, printing nothing for it. */
+static void drop(reader *r)
+{
+    amp__body_edit_instead(r, (size_t)cur(r), "");
+    mark(r, BODY_NOT_A_USE);
+    advance(r);
+}
+
+/* The element type of array_view<T, N>: int, unsigned (int), uint, float,
+ * double, or a registered struct. Consumes it; 0 when it is none. */
+static uint16_t element_type(reader *r)
+{
+    static const struct {
+        const char *word;
+        amp_elem_type type;
+    } words[] = {{"int", AMP_INT}, {"uint", AMP_UINT}, {"float", AMP_FLOAT}, {"double", AMP_DOUBLE}};
+    const lex_token *t = peek(r, 0);
+    if (amp__lex_is(t, "unsigned")) {
+        drop(r);
+        if (is(r, 0, "int"))
+            drop(r);
+        return AMP_UINT;
+    }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (amp__lex_is(t, words[i].word)) {
+            drop(r);
+            return (uint16_t)words[i].type;
+        }
+    for (int i = 0; r->ctx->type_ids && i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i])) {
+            drop(r);
+            return (uint16_t)r->ctx->type_ids[i];
+        }
+    return 0;
+}
+
+/* array_view<[const] T, N> and array<T, N> (a parameter's C++ reference
+ * '&' after it dropped): a view as a value. */
+static void view_template(reader *r, long name, body_type *type)
+{
+    int is_array = amp__lex_is(&r->tok[name], "array");
+    drop(r); /* '<' */
+    int is_const = 0;
+    if (is(r, 0, "const")) {
+        is_const = 1;
+        drop(r);
+    }
+    long at = cur(r);
+    uint16_t elem = element_type(r);
+    if (!elem) {
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "a view's elements are int, unsigned, float, double or a struct the kernel's views"
+             " hold (AMP_STRUCT)");
+        return;
+    }
+    if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write %s<T, N> with the rank N as a number",
+             is_array ? "array" : "array_view");
+        return;
+    }
+    drop(r);
+    int rank = atoi(peek(r, 0)->text);
+    drop(r);
+    drop(r); /* '>' */
+    if (rank < 1 || rank > 3) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "a view of rank %d as a value: ranks 1 to 3", rank);
+        return;
+    }
+    if (is(r, 0, "&"))
+        drop(r); /* C++'s reference: a view value is already a reference to its data */
+    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem};
+    amp__body_use_value_type(r, *type);
+    char spelled[96];
+    amp__body_value_type_name(*type, spelled, sizeof spelled);
+    amp__body_edit_instead(r, (size_t)name, spelled);
 }
 
 int amp__body_template_type(reader *r, body_type *type)
@@ -73,10 +151,14 @@ int amp__body_template_type(reader *r, body_type *type)
         return 0;
     long name = cur(r);
     const lex_token *t = peek(r, 0);
-    int tiled = amp__lex_is(t, "tiled_index");
-    int is_index = amp__lex_is(t, "index");
     mark(r, BODY_NOT_A_USE);
     advance(r);
+    if (amp__lex_is(t, "array_view") || amp__lex_is(t, "array")) {
+        view_template(r, name, type);
+        return 1;
+    }
+    int tiled = amp__lex_is(t, "tiled_index");
+    int is_index = amp__lex_is(t, "index");
     amp__body_edit_instead(r, (size_t)cur(r), "");
     expect(r, "<");
     /* index<N>, extent<N>: the rank, a number. tiled_index<D0, ...>: the
@@ -94,9 +176,7 @@ int amp__body_template_type(reader *r, body_type *type)
             rank = atoi(arg->text);
         else if (!amp__lex_is(arg, ","))
             rank++;
-        amp__body_edit_instead(r, (size_t)cur(r), "");
-        mark(r, BODY_NOT_A_USE);
-        advance(r);
+        drop(r);
     }
     if (r->status == AMP_OK && (rank < 1 || rank > (tiled ? 3 : 8))) {
         fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to %d",
@@ -112,9 +192,8 @@ int amp__body_template_type(reader *r, body_type *type)
     else
         snprintf(spelled, sizeof spelled, "amp_%s_%d", is_index ? "index" : "extent", rank);
     amp__body_edit_instead(r, (size_t)name, spelled);
-    type->kind = tiled ? TYPE_TILED_INDEX : is_index ? TYPE_INDEX : TYPE_EXTENT;
-    type->rank = (uint8_t)rank;
-    type->array = 0;
+    *type = (body_type){(uint8_t)(tiled ? TYPE_TILED_INDEX : is_index ? TYPE_INDEX : TYPE_EXTENT),
+                        (uint8_t)rank, 0, 0, 0};
     r->b->ranks |= 1u << rank;
     return 1;
 }
@@ -219,7 +298,7 @@ typedef struct specifiers {
     int tile_static;
     int typedef_;
     int type_seen;
-    body_type type; /* an index or extent type, else TYPE_OTHER */
+    body_type type; /* an index, extent or view value type, else TYPE_OTHER */
 } specifiers;
 
 /* A declaration's specifiers: storage, qualifiers, one type. */
@@ -357,10 +436,19 @@ void amp__body_declaration(reader *r, int hoistable)
             mark(r, BODY_NOT_A_USE);
             advance(r);
             body_value value = amp__body_expression(r, until_declarator_end);
+            body_type to = id >= 0 ? r->b->decls[id].type : BODY_TYPE_OTHER;
             /* index<2> p = t_idx: the tiled index's global index. */
-            if (id >= 0 && r->b->decls[id].type.kind == TYPE_INDEX &&
-                value.type.kind == TYPE_TILED_INDEX && value.last >= 0)
+            if (to.kind == TYPE_INDEX && value.type.kind == TYPE_TILED_INDEX && value.last >= 0)
                 amp__body_edit_after(r, (size_t)value.last, ".global");
+            /* A const view made of a captured view only reads it; a const
+             * view may not become a writable one. */
+            if (to.kind == TYPE_VIEW_VALUE && to.is_const && value.root >= 0)
+                r->b->flags[value.root] |= TOK_READ_VALUE;
+            if (to.kind == TYPE_VIEW_VALUE && !to.is_const &&
+                value.type.kind == TYPE_VIEW_VALUE && value.type.is_const)
+                fail(r, value.first, AMP_ERROR_KERNEL_BUILD,
+                     "a const view cannot be kept in a writable array_view: declare it"
+                     " array_view<const T, N>");
         }
         if (!is(r, 0, ","))
             break;
@@ -543,7 +631,12 @@ static void read_parameters(reader *r)
         read_specifiers(r, &s);
         int pointer = 0, array = 0;
         long name = read_declarator(r, &pointer, &array);
-        amp__body_make_visible(r, declare_named(r, &s, name, pointer, array));
+        int32_t id = declare_named(r, &s, name, pointer, array);
+        amp__body_make_visible(r, id);
+        kbody *b = r->b;
+        if (b->nparams < BODY_MAX_PARAMS)
+            b->params[b->nparams] = id >= 0 ? b->decls[id].type : BODY_TYPE_OTHER;
+        b->nparams++;
         if (!is(r, 0, ","))
             break;
         expect(r, ",");

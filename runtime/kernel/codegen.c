@@ -168,10 +168,12 @@ static body_name_kind name_kind(amp_capture_kind k)
  * an extent value. */
 static body_type capture_type(const cg_capture *c)
 {
-    body_type t = {TYPE_OTHER, 0, 0};
+    body_type t = BODY_TYPE_OTHER;
     if (c->kind == AMP_CAPTURE_VIEW) {
         t.kind = TYPE_VIEW;
         t.rank = (uint8_t)c->rank;
+        t.elem = (uint16_t)c->type;
+        t.is_const = (uint8_t)c->is_const;
     } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
         t.kind = c->kind == AMP_CAPTURE_INDEX ? TYPE_INDEX : TYPE_EXTENT;
         t.rank = (uint8_t)c->rank;
@@ -180,47 +182,71 @@ static body_type capture_type(const cg_capture *c)
 }
 
 /* Read each helper (into g->helpers), then the body with the names the
- * kernel gives it, and what each helper returns. */
+ * kernel gives it, what each helper returns and takes. */
 static amp_status read_body(gen *g)
 {
     const cg_spec *spec = g->spec;
     const char *names[AMP_MAX_CAPTURES];
     body_name_kind kinds[AMP_MAX_CAPTURES];
     body_type types[AMP_MAX_CAPTURES], returns[AMP_MAX_CAPTURES];
+    const kbody *helpers[AMP_MAX_CAPTURES];
     const char *structs[AMP_MAX_CAPTURES];
+    amp_elem_type struct_ids[AMP_MAX_CAPTURES];
     int nstructs = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         names[i] = c->name;
         kinds[i] = name_kind(c->kind);
         types[i] = capture_type(c);
-        returns[i] = (body_type){TYPE_OTHER, 0, 0};
+        returns[i] = BODY_TYPE_OTHER;
+        helpers[i] = NULL;
         const char *type = c->kind == AMP_CAPTURE_VIEW ? amp__st_name(c->type) : NULL;
-        if (type)
+        int seen = 0;
+        for (int j = 0; j < nstructs; j++)
+            seen |= struct_ids[j] == c->type;
+        if (type && !seen) {
+            struct_ids[nstructs] = c->type;
             structs[nstructs++] = type;
+        }
     }
     amp_status st = AMP_OK;
     for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_FUNCTION)
             continue;
-        body_context ctx = {spec->source->file, spec->source->line, NULL, 0, NULL, NULL,
-                            nstructs, structs, 1, {TYPE_OTHER, 0, 0}, NULL, NULL};
+        body_context ctx = {.file = spec->source->file,
+                            .line = spec->source->line,
+                            .ntypes = nstructs,
+                            .type_names = structs,
+                            .type_ids = struct_ids,
+                            .function = 1};
         st = amp__body_read(c->function_source, strlen(c->function_source), &ctx,
                             &g->helpers[i]);
         g->helper_read[i] = 1;
         if (st == AMP_OK) {
             returns[i] = g->helpers[i].returns;
+            helpers[i] = &g->helpers[i];
             g->ranks |= g->helpers[i].ranks;
         }
     }
     if (st != AMP_OK)
         return st;
-    body_type index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
-                            (uint8_t)spec->rank, 0};
-    body_context ctx = {spec->source->file, spec->source->line, spec->source->index_name,
-                        spec->ncaptures, names, kinds, nstructs, structs, 0, index_type, types,
-                        returns};
+    body_context ctx = {
+        .file = spec->source->file,
+        .line = spec->source->line,
+        .index_name = spec->source->index_name,
+        .ncaptures = spec->ncaptures,
+        .capture_names = names,
+        .capture_kinds = kinds,
+        .ntypes = nstructs,
+        .type_names = structs,
+        .type_ids = struct_ids,
+        .index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
+                       (uint8_t)spec->rank, 0, 0, 0},
+        .capture_types = types,
+        .capture_returns = returns,
+        .capture_helpers = helpers,
+    };
     g->read_body = 1;
     st = amp__body_read(spec->source->body, spec->source->body_length, &ctx, &g->body);
     g->ranks |= g->body.ranks;
@@ -345,6 +371,44 @@ static void emit_types(gen *g)
     }
 }
 
+/* The AMP_CONST captures, before anything (a helper, say) uses them. */
+static void emit_constants(gen *g)
+{
+    int any = 0;
+    for (int i = 0; i < g->spec->ncaptures; i++) {
+        const cg_capture *c = &g->spec->captures[i];
+        if (c->kind != AMP_CAPTURE_CONSTANT)
+            continue;
+        if (!any)
+            amp__sb_append(&g->sb, "\n/* Compile-time constants (AMP_CONST). */\n");
+        any = 1;
+        amp__sb_printf(&g->sb, "#define %s %lld\n", c->name, c->constant);
+    }
+}
+
+/* The view value types the body and its helpers use, lower ranks first
+ * (a projection returns the rank below). */
+static void emit_view_values(gen *g)
+{
+    for (int rank = 1; rank <= 3; rank++) {
+        amp_elem_type done[BODY_MAX_VALUE_TYPES * (AMP_MAX_CAPTURES + 1)];
+        int ndone = 0;
+        for (int k = -1; k < g->spec->ncaptures; k++) {
+            const kbody *b = k < 0 ? &g->body : g->helper_read[k] ? &g->helpers[k] : NULL;
+            for (int i = 0; b && i < b->nvalue_types; i++) {
+                const body_type *t = &b->value_types[i];
+                int seen = 0;
+                for (int j = 0; j < ndone; j++)
+                    seen |= done[j] == (amp_elem_type)t->elem;
+                if (t->rank != rank || seen)
+                    continue;
+                done[ndone++] = (amp_elem_type)t->elem;
+                amp__accessors_view_value(&g->sb, (amp_elem_type)t->elem, rank, g->spec->guarded);
+            }
+        }
+    }
+}
+
 static void emit_accessors(gen *g)
 {
     const cg_spec *spec = g->spec;
@@ -353,16 +417,7 @@ static void emit_accessors(gen *g)
         amp__accessors_guarded(sb);
     if (g->checked)
         amp__accessors_checked(sb);
-    int any_constant = 0, nview = 0, any_texture = 0;
-    for (int i = 0; i < spec->ncaptures; i++) {
-        const cg_capture *c = &spec->captures[i];
-        if (c->kind != AMP_CAPTURE_CONSTANT)
-            continue;
-        if (!any_constant)
-            amp__sb_append(sb, "\n/* Compile-time constants (AMP_CONST). */\n");
-        any_constant = 1;
-        amp__sb_printf(sb, "#define %s %lld\n", c->name, c->constant);
-    }
+    int nview = 0, any_texture = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_VIEW)
@@ -490,6 +545,24 @@ static void emit_view_setup(gen *g)
         for (int d = 0; d < c->rank; d++)
             amp__sb_printf(sb, "%samp_%s_extent%d", d ? ", " : "", c->name, d);
         amp__sb_append(sb, "};\n");
+        if (c->kind == AMP_CAPTURE_VIEW && ((g->body.values >> i) & 1u)) {
+            /* The view as a value, for its sections and projections and the
+             * helpers it is given to. */
+            const char *e = elem_cl_name(c->type);
+            amp__sb_printf(sb, "    amp_view_%s_%d amp_%s_value = {(__global %s *)amp_%s_ptr, {", e,
+                           c->rank, c->name, e, c->name);
+            if (c->rank == 1)
+                amp__sb_append(sb, "1");
+            for (int d = 0; d + 1 < c->rank; d++)
+                amp__sb_printf(sb, "%samp_%s_stride%d", d ? ", " : "", c->name, d);
+            amp__sb_printf(sb, "}, {");
+            for (int d = 0; d < c->rank; d++)
+                amp__sb_printf(sb, "%samp_%s_extent%d", d ? ", " : "", c->name, d);
+            if (spec->guarded)
+                amp__sb_printf(sb, "}, (__global %s *)amp_sink};\n", e);
+            else
+                amp__sb_append(sb, "}, 0};\n");
+        }
     }
     if (spec->ncaptures)
         amp__sb_append(sb, "\n");
@@ -720,8 +793,10 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
         emit_header(&g);
         emit_prelude(&g);
         emit_types(&g);
-        emit_accessors(&g);
+        emit_constants(&g);
+        emit_view_values(&g);
         emit_helpers(&g);
+        emit_accessors(&g);
         emit_signature(&g);
         emit_kernel_body(&g);
         out->source = amp__sb_take(&g.sb);

@@ -219,7 +219,7 @@ int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
     size_t next_hoist = 0;
     int hoisted_n = 0;
     for (size_t i = 0; i < n; i++) {
-        uint8_t f = b->flags[i];
+        uint16_t f = b->flags[i];
         if (f & TOK_DIRECTIVE) {
             i = directive_line(&p, i);
             continue;

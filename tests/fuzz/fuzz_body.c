@@ -19,9 +19,16 @@ static const char *const types[] = {"particle"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    body_type views[6] = {{TYPE_VIEW, 2, 0}, {TYPE_VIEW, 1, 0}, {TYPE_VIEW, 3, 0}};
-    body_context ctx = {"fuzz.c", 1, "idx", 6, names, kinds, 1, types, 0,
-                        {TYPE_INDEX, 2, 0}, views, NULL};
+    body_type views[6] = {{TYPE_VIEW, 2, 0, 0, AMP_INT}, {TYPE_VIEW, 1, 0, 1, AMP_FLOAT},
+                          {TYPE_VIEW, 3, 0, 0, AMP_UINT}};
+    body_context ctx = {.file = "fuzz.c",
+                        .line = 1,
+                        .index_name = "idx",
+                        .ncaptures = 6,
+                        .capture_names = names,
+                        .capture_kinds = kinds,
+                        .index_type = {TYPE_INDEX, 2, 0, 0, 0},
+                        .capture_types = views};
     /* The first byte chooses a helper function's reading instead. */
     if (size > 0 && data[0] == 'F') {
         ctx.function = 1;
