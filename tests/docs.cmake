@@ -23,6 +23,7 @@ set(AMP_DOC_BLOCKS_ARGS
   "--cc=${CMAKE_C_COMPILER}"
   "--cflags=${CMAKE_C_FLAGS}"
   "--lib=$<TARGET_FILE:amp>"
+  "--include=${AMP_GENERATED_INCLUDE_DIR}"
   "--libs=${amp_doc_libs}"
   "--work=${CMAKE_CURRENT_BINARY_DIR}/doc-blocks")
 
