@@ -54,7 +54,12 @@ foreach(dir LIBDIR INCLUDEDIR)
     set(AMP_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
   endif()
 endforeach()
-set(AMP_PC_LIBS_PRIVATE "-pthread")
+# What libamp.a needs at link time (pkg-config --static): OpenCL, threads,
+# dlopen. OpenCL is named in Libs.private, not Requires.private: the headers
+# use no OpenCL type, so a program linked with libamp.so needs no OpenCL
+# flags, and `pkg-config amp` then works whether or not the OpenCL loader
+# installed an OpenCL.pc.
+set(AMP_PC_LIBS_PRIVATE "-lOpenCL -pthread")
 foreach(lib ${CMAKE_DL_LIBS})
   string(APPEND AMP_PC_LIBS_PRIVATE " -l${lib}")
 endforeach()

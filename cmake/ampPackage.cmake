@@ -14,7 +14,9 @@
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME amp)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Each package's description is its component's: the first line is the
+# synopsis (CPack adds no summary of its own while
+# CPACK_PACKAGE_DESCRIPTION_SUMMARY keeps its default).
 set(AMP_PACKAGE_CONTACT "amp maintainers <maintainers@users.noreply.a-seed-25a0f921.example>"
   CACHE STRING "The Maintainer field of the .deb packages")
 set(CPACK_PACKAGE_CONTACT "${AMP_PACKAGE_CONTACT}")
@@ -31,6 +33,10 @@ set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL runtime development tools)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(amp_recommends "pocl-opencl-icd | opencl-icd")
+set(amp_about "amp brings C++ AMP's programming model to C11: parallel_for_each over an
+extent, array_views that move data to the device and back lazily, and
+tiles with tile_static memory and barriers, on any OpenCL device.
+")
 
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libamp${AMP_SOVERSION})
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
@@ -40,32 +46,28 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "${amp_recommends}")
 # within one SONAME a later version serves programs built with an earlier.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "${PROJECT_DESCRIPTION} (shared library)
- amp brings C++ AMP's programming model to C11: parallel_for_each over an
- extent, array_views that move data to the device and back lazily, and
- tiles with tile_static memory and barriers, on any OpenCL device.
- .
- This package holds the shared library. A program needs an OpenCL driver
- to run kernels: PoCL runs them on the CPU.")
+set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "C++ AMP's tile-parallel model in C for OpenCL - shared library
+${amp_about}
+This package holds the shared library. Kernels run on an OpenCL driver:
+PoCL runs them on the CPU.")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libamp-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
   "libamp${AMP_SOVERSION} (= ${PROJECT_VERSION}), ocl-icd-opencl-dev | opencl-dev")
-set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "${PROJECT_DESCRIPTION} (development files)
- amp brings C++ AMP's programming model to C11: parallel_for_each over an
- extent, array_views that move data to the device and back lazily, and
- tiles with tile_static memory and barriers, on any OpenCL device.
- .
- This package holds the headers, the static library, the pkg-config file
- (amp.pc), the CMake package (find_package(amp)) and the documentation.")
+set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "C++ AMP's tile-parallel model in C for OpenCL - development files
+${amp_about}
+This package holds the headers, the static library, the pkg-config file
+(amp.pc), the CMake package (find_package(amp)) and the documentation.")
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME amp-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "${amp_recommends}")
-set(CPACK_COMPONENT_TOOLS_DESCRIPTION "${PROJECT_DESCRIPTION} (tools)
- amp-info lists every OpenCL device the amp library can use, with what a
- kernel author needs to know of it, and which one is the default and why.")
+set(CPACK_COMPONENT_TOOLS_DESCRIPTION "C++ AMP's tile-parallel model in C for OpenCL - tools
+${amp_about}
+This package holds amp-info, which lists every OpenCL device the library
+can use, with what a kernel author needs to know of it, and which one is
+the default and why.")
 
 include(CPack)
