@@ -4,7 +4,7 @@
 # the three packages with what they depend on and recommend; then amp-info
 # runs, and the README's first example is built with pkg-config and run.
 # Needs root and access to a Debian mirror; takes a few minutes and about
-# 1 GB in DIR. Not part of the test suite (deb_package checks the packages
+# 2 GB in DIR. Not part of the test suite (deb_package checks the packages
 # without a network, in a scratch root); run it when the packaging changes.
 #   scripts/deb-fresh-debian.sh [DIR]     default: /tmp/amp-fresh-debian
 # Environment: MIRROR (default http://deb.debian.org/debian). DIR is removed
