@@ -136,7 +136,12 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 echo "== pkg-config"
 if ! command -v pkg-config >/dev/null; then
-  fail "pkg-config is not installed (scripts/setup.sh --deps)"
+  # Where nothing can be installed (scripts/gpu-run.sh's machine); CI has it.
+  if [ "${CI:-}" = true ]; then
+    fail "pkg-config is not installed (scripts/setup.sh --deps)"
+  else
+    echo "skipped: pkg-config is not installed"
+  fi
 else
   export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
   [ -n "$sysroot" ] && export PKG_CONFIG_SYSROOT_DIR="$sysroot"

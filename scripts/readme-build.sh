@@ -176,6 +176,11 @@ for d in "${defines[@]}"; do
 done
 
 installed_pkgconfig() {
+  # Where nothing can be installed (scripts/gpu-run.sh's machine); CI has it.
+  if ! command -v pkg-config >/dev/null && [ "${CI:-}" != true ]; then
+    echo "skipped: pkg-config is not installed"
+    return 0
+  fi
   PKG_CONFIG_PATH="$pc_path${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" run_cc "$work/pkg-config" "$pkgconfig_line" &&
     LD_LIBRARY_PATH="$run_path" run_program pkg-config "$work/pkg-config/my_program" yes
 }
@@ -207,4 +212,4 @@ if [ "$failures" -gt 0 ]; then
   echo "readme-build.sh: $failures of the README's ways failed" >&2
   exit 1
 fi
-echo "all five built and ran"
+echo "the README's ways built and ran"
