@@ -103,7 +103,13 @@ if ! command -v apt-get >/dev/null; then
   fail "apt-get is missing"
 elif ! apt-get install --simulate "${debs[@]}" > "$work/apt.log" 2>&1; then
   cat "$work/apt.log" >&2
-  fail "apt-get cannot install the packages here"
+  if [ "${CI:-}" != true ] && ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+    # A machine without package lists (scripts/gpu-run.sh's) knows only what
+    # is installed; CI runs apt-get update in scripts/setup.sh.
+    echo "skipped: apt-get has no package lists here to find the dependencies in"
+  else
+    fail "apt-get cannot install the packages here"
+  fi
 else
   grep -E '^(Inst|Conf) ' "$work/apt.log" | sed 's/^/  /'
 fi
