@@ -5,6 +5,10 @@
 #                                    change, with how many lines; exit 1 if any
 #   scripts/check-format.sh --count  the same, and the total, without failing
 #   scripts/check-format.sh --fix    format them in place
+# A file where formatting would change the text of a kernel body or another
+# stringified macro argument is never formatted: it is named with the line
+# to protect with /* clang-format off */ ... /* clang-format on */, and the
+# run fails (scripts/stringified-args.py).
 # The files: *.c and *.h under runtime/ amp/ tests/ samples/ bench/ tools/,
 # but amp/capture_map.h (written by cmake/gen_capture_map.py) and
 # tests/docs/ (fixtures whose line numbers tests check).
@@ -53,30 +57,59 @@ for f in "${files[@]}"; do
   esac
 done
 
-if [ "$mode" = fix ]; then
-  "$cf" --style=file -i "${selected[@]}"
-  echo "formatted ${#selected[@]} files with $("$cf" --version)"
-  exit 0
+# Each file is formatted into a temporary copy. Formatting must not change
+# what # makes of a kernel body or another stringified argument
+# (scripts/stringified-args.py): a file where it would is left as it is and
+# named, with the line to put between /* clang-format off */ and
+# /* clang-format on */.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "${selected[@]}"; do
+  mkdir -p "$tmp/$(dirname "$f")"
+  "$cf" --style=file "$f" > "$tmp/$f"
+done
+unsafe_files=" "
+if ! python3 scripts/stringified-args.py "$tmp" "${selected[@]}" > "$tmp/report"; then
+  sed '/^unsafe:$/,$d' "$tmp/report" >&2
+  unsafe_files+="$(sed '1,/^unsafe:$/d' "$tmp/report" | tr '\n' ' ')"
 fi
-
 total=0
 changed=0
+unsafe=0
 for f in "${selected[@]}"; do
+  if [[ $unsafe_files == *" $f "* ]]; then
+    unsafe=$((unsafe + 1))
+    continue
+  fi
   # The lines of the file that formatting would replace or remove.
-  n=$("$cf" --style=file "$f" |
-      diff --unchanged-line-format= --old-line-format='%L' --new-line-format= "$f" - | wc -l || true)
-  if [ "$n" -gt 0 ]; then
+  n=$(diff --unchanged-line-format= --old-line-format='%L' --new-line-format= "$f" "$tmp/$f" | wc -l || true)
+  [ "$n" -gt 0 ] || continue
+  total=$((total + n))
+  changed=$((changed + 1))
+  if [ "$mode" = fix ]; then
+    cat "$tmp/$f" > "$f"
+  else
     echo "$f: $n lines"
-    total=$((total + n))
-    changed=$((changed + 1))
   fi
 done
+if [ "$unsafe" -gt 0 ]; then
+  echo "check-format.sh: $unsafe files are left as they are, where formatting would change a" \
+       "stringified argument (above): put /* clang-format off */ and /* clang-format on */" \
+       "around those statements" >&2
+fi
+if [ "$mode" = fix ]; then
+  echo "check-format.sh: formatted $changed of ${#selected[@]} files ($total lines) with $("$cf" --version)"
+  [ "$unsafe" -eq 0 ]
+  exit
+fi
 lines=$(cat "${selected[@]}" | wc -l)
-if [ "$changed" -eq 0 ]; then
+if [ "$changed" -eq 0 ] && [ "$unsafe" -eq 0 ]; then
   echo "check-format.sh: ${#selected[@]} files formatted as .clang-format says"
   exit 0
 fi
-echo "check-format.sh: $changed of ${#selected[@]} files, $total of $lines lines, differ from .clang-format" \
-     "(scripts/check-format.sh --fix formats them)"
-[ "$mode" = count ] && exit 0
+if [ "$changed" -gt 0 ]; then
+  echo "check-format.sh: $changed of ${#selected[@]} files, $total of $lines lines, differ from" \
+       ".clang-format (scripts/check-format.sh --fix formats them)"
+fi
+[ "$mode" = count ] && [ "$unsafe" -eq 0 ] && exit 0
 exit 1
