@@ -36,11 +36,11 @@
 #include "texture.h"
 #include "transfer.h"
 
-/* The library's version. */
-#define AMP_VERSION_MAJOR 0
-#define AMP_VERSION_MINOR 1
-#define AMP_VERSION_PATCH 0
-#define AMP_VERSION_STRING "0.1.0"
+/* The headers' version: AMP_VERSION_MAJOR, _MINOR, _PATCH and _STRING.
+ * amp/version.h is generated from the build's project(VERSION): it lies in
+ * the build tree's include/ (on the include path of whatever links
+ * amp::amp) or, installed, next to this header. */
+#include <amp/version.h>
 
 #ifdef __cplusplus
 extern "C" {

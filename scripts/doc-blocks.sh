@@ -9,6 +9,8 @@
 #     --cflags=F    extra compiler flags, one string (the sanitizer flags of
 #                   an ASan build, say)
 #     --lib=PATH    the library (default: DIR/runtime/libamp.a)
+#     --include=D   the build's generated headers, amp/version.h
+#                   (default: DIR/include)
 #     --libs=L      what the library needs, one string
 #                   (default: -lOpenCL -pthread -ldl -lm)
 #     --work=DIR    where the generated sources and programs go
@@ -51,6 +53,7 @@ build=build
 cc=cc
 cflags=""
 lib=""
+include=""
 libs="-lOpenCL -pthread -ldl -lm"
 work=""
 files=()
@@ -60,6 +63,7 @@ for arg in "$@"; do
     --cc=*) cc=${arg#*=} ;;
     --cflags=*) cflags=${arg#*=} ;;
     --lib=*) lib=${arg#*=} ;;
+    --include=*) include=${arg#*=} ;;
     --libs=*) libs=${arg#*=} ;;
     --work=*) work=${arg#*=} ;;
     -*) echo "doc-blocks.sh: unknown option $arg" >&2; exit 2 ;;
@@ -68,6 +72,7 @@ for arg in "$@"; do
 done
 [ -n "$lib" ] || lib="$build/runtime/libamp.a"
 [ -n "$work" ] || work="$build/doc-blocks"
+[ -n "$include" ] || include="$build/include"
 if [ ${#files[@]} -eq 0 ]; then
   echo "usage: scripts/doc-blocks.sh [--build=DIR] FILE.md..." >&2
   exit 2
@@ -155,7 +160,7 @@ for md in "${files[@]}"; do
     exe="$work/${stem}_$n"
     warn=(-Wall -Wextra -Werror)
     [ "$kind" = fragment ] && warn+=(-Wno-unused-variable -Wno-unused-but-set-variable)
-    if ! "$cc" -std=c11 "${warn[@]}" "${cflag_list[@]}" -g -I"$root" -I"$work" \
+    if ! "$cc" -std=c11 "${warn[@]}" "${cflag_list[@]}" -g -I"$root" -I"$include" -I"$work" \
          "$src" "$lib" "${lib_list[@]}" -o "$exe" > "$exe.out" 2>&1; then
       echo "$md:$line: the block does not compile:"
       cat "$exe.out"

@@ -23,6 +23,7 @@ set(AMP_DOC_BLOCKS_ARGS
   "--cc=${CMAKE_C_COMPILER}"
   "--cflags=${CMAKE_C_FLAGS}"
   "--lib=$<TARGET_FILE:amp>"
+  "--include=${AMP_GENERATED_INCLUDE_DIR}"
   "--libs=${amp_doc_libs}"
   "--work=${CMAKE_CURRENT_BINARY_DIR}/doc-blocks")
 
@@ -61,11 +62,13 @@ add_test(NAME api_index_catches_gaps
 set_tests_properties(api_index_catches_gaps PROPERTIES LABELS "docs")
 
 # readme_build: the README's "Your own program" commands, run as written
-# (the cc line, and the CMake snippet in a project of its own), build and
-# run tests/docs/my_program.c (scripts/readme-build.sh).
+# (the installed ways against this build installed into a temporary
+# prefix: pkg-config, find_package, the plain cc line; and in the tree: the
+# cc line, and the CMake snippet with add_subdirectory), build and run
+# tests/docs/my_program.c (scripts/readme-build.sh).
 add_test(NAME readme_build
   COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/readme-build.sh
-          "--cc=${CMAKE_C_COMPILER}" "--cflags=${CMAKE_C_FLAGS}" "--lib=$<TARGET_FILE:amp>"
+          "--cc=${CMAKE_C_COMPILER}" "--cflags=${CMAKE_C_FLAGS}" "--build=${PROJECT_BINARY_DIR}"
           "--work=${CMAKE_CURRENT_BINARY_DIR}/readme-build" "--generator=${CMAKE_GENERATOR}"
           "-DCMAKE_PREFIX_PATH=${CMAKE_PREFIX_PATH}" "-DCMAKE_INCLUDE_PATH=${CMAKE_INCLUDE_PATH}"
           "-DCMAKE_LIBRARY_PATH=${CMAKE_LIBRARY_PATH}")
