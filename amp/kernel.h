@@ -93,7 +93,10 @@ typedef struct amp_constant {
  * by AMP_FUNCTION() and captured by its name. */
 typedef struct amp_function {
     const char *name;
-    const char *source; /* OpenCL C: the whole definition */
+    const char *source; /* OpenCL C: the whole definition, host macros expanded */
+    const char *file;   /* where it is defined, for build errors inside it */
+    int line;
+    void (*host)(void); /* an AMP_SHARED_FUNCTION's host twin, as written; else NULL */
 } amp_function;
 
 /* One captured variable: its name in the kernel, and its value. */
@@ -109,7 +112,7 @@ typedef struct amp_capture {
         float f;
         double d;
         long long constant;
-        const char *function_source;
+        amp_function function;
         amp_index index;
         amp_extent extent;
     } value;
@@ -230,10 +233,31 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 /* A helper function for kernels, at file scope:
  *     AMP_FUNCTION(float, lerp, (float a, float b, float t), { return a + (b - a) * t; });
  * then AMP_CAPTURE(..., lerp) makes lerp callable in that kernel. The body is
- * OpenCL C, as a kernel body is. Capture a function before the functions
- * that call it. */
+ * OpenCL C, as a kernel body is, and host macros expand in it as they do in
+ * a kernel body. Capture a function before the functions that call it. */
 #define AMP_FUNCTION(ret, name, params, ...)                                                       \
-    static const amp_function name = {#name, #ret " " #name #params " " #__VA_ARGS__}
+    static const amp_function name = {#name, AMP__STRING(ret name params __VA_ARGS__), __FILE__,   \
+                                      __LINE__, NULL}
+
+/* A function for both sides (C++ AMP's restrict(cpu, amp)), at file scope:
+ *     AMP_SHARED_FUNCTION(float, lerp, (float a, float b, float t), { return a + (b - a) * t; });
+ * defines lerp, a static C function that host code calls as written, and
+ * its OpenCL C twin, which a kernel captures as AMP_SHARED(lerp):
+ *     AMP_PARALLEL_FOR_EACH(e, idx, AMP_CAPTURE(v, AMP_SHARED(lerp)), {
+ *         v(idx) = lerp(v(idx), 1.0f, 0.5f); });
+ * The body is compiled twice, so it must mean the same in C and in OpenCL
+ * C: scalars, registered struct types (amp/struct_type.h), other shared
+ * functions, and C++ AMP's math functions, which amp/math.h gives the host
+ * under the kernels' names (fast_math_sqrt, precise_math_sqrtf ...). Host
+ * macros expand in it once, for both sides. */
+#define AMP_SHARED_FUNCTION(ret, name, params, ...)                                                \
+    static ret name params __VA_ARGS__                                                             \
+    static const amp_function AMP_SHARED(name) = {                                                 \
+        #name, AMP__STRING(ret name params __VA_ARGS__), __FILE__, __LINE__, (void (*)(void))name}
+
+/* The kernel's side of an AMP_SHARED_FUNCTION, to capture:
+ * AMP_CAPTURE(..., AMP_SHARED(lerp)). */
+#define AMP_SHARED(name) amp__shared_##name
 
 /* parallel_for_each(extent, [=](index<N> idx) restrict(amp) { body }) */
 #define AMP_PARALLEL_FOR_EACH(domain, index, captures, ...)                                        \
@@ -253,6 +277,10 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
                                 (captures))
 
 /* ---- Internals of AMP_CAPTURE ---- */
+
+/* The text of its arguments after their macros expanded: the arguments of a
+ * macro that passes them on are expanded before # sees them. */
+#define AMP__STRING(...) #__VA_ARGS__
 
 #define AMP__CAPTURE_ONE(x)                                                                        \
     _Generic((x),                                                                                  \
@@ -296,7 +324,7 @@ static inline amp_capture amp__capture_constant(const char *name, amp_constant k
 }
 static inline amp_capture amp__capture_function(const char *name, amp_function f)
 {
-    amp_capture c = {f.name, AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function_source = f.source}};
+    amp_capture c = {f.name, AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function = f}};
     (void)name;
     return c;
 }

@@ -83,6 +83,89 @@ static void a_kernel_that_does_not_compile_names_the_users_line(void **state)
     assert_int_equal(data[3], 4);
 }
 
+#define HELPER_SCALE 3
+#define HELPER_TWICE(x) ((x) * 2)
+
+/* Host macros expand in a helper's body, as in a kernel's. */
+AMP_FUNCTION(int, six_times, (int x), { return HELPER_TWICE(x) * HELPER_SCALE; });
+
+static const int broken_helper_line = __LINE__ + 1;
+AMP_FUNCTION(int, broken_helper, (int x), {
+    int y = HELPER_TWICE(x);
+    return y + undeclared_in_helper;
+});
+
+static void host_macros_expand_in_helpers(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, six_times), {
+        v(idx[0]) = six_times(idx[0]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(data[i], 6 * i);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void expect_at(const char *msg, const char *file_line_col, const char *source_line,
+                      int line, int column)
+{
+    char where[256];
+    snprintf(where, sizeof where, "%s", file_line_col);
+    if (!strstr(msg, where))
+        fail_msg("no \"%s\" in:\n%s", where, msg);
+    char caret[160];
+    snprintf(caret, sizeof caret, "%5d | %s\n      | %*s^", line, source_line, column - 1, "");
+    if (!strstr(msg, caret))
+        fail_msg("no \"%s\" in:\n%s", caret, msg);
+}
+
+static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, broken_helper), {
+        v(idx[0]) = broken_helper(idx[0]);
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    char where[160];
+    snprintf(where, sizeof where,
+             "test_errors.c:%d:16: error: use of undeclared identifier 'undeclared_in_helper'",
+             broken_helper_line + 2);
+    expect_at(amp_last_error(), where, "    return y + undeclared_in_helper;",
+              broken_helper_line + 2, 16);
+    /* The generated source says where the helper is written. */
+    snprintf(where, sizeof where, "Helper function broken_helper (AMP_FUNCTION at %s:%d)",
+             __FILE__, broken_helper_line);
+    assert_non_null(strstr(amp_last_error(), where));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void a_build_error_after_a_host_macro_names_the_users_column(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    int line = __LINE__ + 2;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        v(idx[0]) = HELPER_TWICE(idx[0]) + HELPER_SCALE + not_declared_here;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    char where[160];
+    snprintf(where, sizeof where,
+             "test_errors.c:%d:59: error: use of undeclared identifier 'not_declared_here'", line);
+    expect_at(amp_last_error(), where,
+              "        v(idx[0]) = HELPER_TWICE(idx[0]) + HELPER_SCALE + not_declared_here;", line,
+              59);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 static void null_and_released_views_are_refused(void **state)
 {
     (void)state;
@@ -180,6 +263,9 @@ int main(void)
         cmocka_unit_test(tile_over_the_work_group_limit_is_a_device_limit),
         cmocka_unit_test(bad_domains_are_invalid_compute_domains),
         cmocka_unit_test(a_kernel_that_does_not_compile_names_the_users_line),
+        cmocka_unit_test(host_macros_expand_in_helpers),
+        cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
+        cmocka_unit_test(a_build_error_after_a_host_macro_names_the_users_column),
         cmocka_unit_test(null_and_released_views_are_refused),
         cmocka_unit_test(captures_kernels_cannot_take_are_named),
         cmocka_unit_test(null_kernel_source_is_refused),

@@ -252,12 +252,16 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
             g->constant = cap->value.constant;
         } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
-            if (!cap->value.function_source)
+            const amp_function *f = &cap->value.function;
+            if (!f->source)
                 return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                                "parallel_for_each at %s:%d: function '%s' has no source.", k->file,
                                k->line, name);
-            g->function_source = cap->value.function_source;
-            g->constant = (long long)(uintptr_t)cap->value.function_source;
+            g->function_source = f->source;
+            /* A function made without AMP_FUNCTION may not say where it is. */
+            g->function_file = f->file ? f->file : k->file;
+            g->function_line = f->file ? f->line : k->line;
+            g->constant = (long long)(uintptr_t)f->source;
         } else {
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                            "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",

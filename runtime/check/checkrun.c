@@ -28,8 +28,8 @@ static cl_context record_context;
 
 typedef struct problem {
     const ock_report *first; /* the first report of this kind at this place */
-    int line, column;        /* in the user's file; 0 when outside the body */
-    int other_line, other_column;
+    bl_place at;             /* in the user's file; line 0 when outside their texts */
+    bl_place other;
     size_t times;
     const char *view;   /* an access outside a view's extent: the view, or NULL */
     const cl_int *slot; /* and its record, when there is one */
@@ -106,9 +106,13 @@ static int view_named(const cg_kernel *gen, const char *name, size_t n)
  * the simulator points at the accessor's name for a read, and at the '='
  * for a write, so the view named under the column, else the nearest one
  * called to its left on that line. -1 when there is none. */
-static int view_near(const bl_source_map *map, const cg_kernel *gen, int line, int column)
+static int view_near(const bl_source_map *map, const cg_kernel *gen, const bl_place *place)
 {
-    const char *p = map->file_text;
+    /* Only the body's accessors keep records. */
+    if (place->text != map->body)
+        return -1;
+    int line = place->line, column = place->column;
+    const char *p = amp__bl_file_text(map, place);
     for (int l = 1; p && l < line; l++) {
         p = strchr(p, '\n');
         if (p)
@@ -181,12 +185,12 @@ static void find_view(const bl_source_map *map, const cg_kernel *gen, const cl_i
     const ock_report *r = p->first;
     int race = r->category == OCK_DATA_RACE;
     if (!gen || gen->nviews == 0 || (!race && r->category != OCK_INVALID_ACCESS) ||
-        p->line == 0 || !strstr(r->kind, "global memory"))
+        p->at.line == 0 || !strstr(r->kind, "global memory"))
         return;
-    int view = view_near(map, gen, p->line, p->column);
+    int view = view_near(map, gen, &p->at);
     p->slot = record_of(words, r->line, view, race);
-    if (!p->slot && race && p->other_line > 0) {
-        view = view_near(map, gen, p->other_line, p->other_column);
+    if (!p->slot && race && p->other.line > 0) {
+        view = view_near(map, gen, &p->other);
         p->slot = record_of(words, r->other_line, view, 1);
     }
     /* Without a record the index was inside the extent (or the records
@@ -261,26 +265,27 @@ static void map_report(const bl_source_map *map, int mapped, const ock_report *r
     p->times = 1;
     if (!mapped)
         return;
-    if (r->line > 0 &&
-        !amp__bl_map_find(map, r->file, strlen(r->file), r->line, r->column, &p->line, &p->column))
-        p->line = p->column = 0;
+    if (r->line > 0 && !amp__bl_map_find(map, r->file, strlen(r->file), r->line, r->column, &p->at))
+        memset(&p->at, 0, sizeof p->at);
     if (r->other_line > 0 && !amp__bl_map_find(map, r->other_file, strlen(r->other_file),
-                                          r->other_line, r->other_column, &p->other_line,
-                                          &p->other_column))
-        p->other_line = p->other_column = 0;
+                                               r->other_line, r->other_column, &p->other))
+        memset(&p->other, 0, sizeof p->other);
+}
+
+static int same_place(const bl_place *a, const bl_place *b)
+{
+    return a->text == b->text && a->line == b->line && a->column == b->column;
 }
 
 static int same_problem(const problem *a, const problem *b)
 {
     if (a->first->category != b->first->category)
         return 0;
-    if (a->line == 0 && b->line == 0) /* unplaced: tell them apart by their first line */
+    if (a->at.line == 0 && b->at.line == 0) /* unplaced: tell them apart by their first line */
         return strcmp(a->first->kind, b->first->kind) == 0;
     /* A race between lines 5 and 9 is the race between 9 and 5. */
-    int direct = a->line == b->line && a->column == b->column && a->other_line == b->other_line &&
-                 a->other_column == b->other_column;
-    int swapped = a->line == b->other_line && a->column == b->other_column &&
-                  a->other_line == b->line && a->other_column == b->column;
+    int direct = same_place(&a->at, &b->at) && same_place(&a->other, &b->other);
+    int swapped = same_place(&a->at, &b->other) && same_place(&a->other, &b->at);
     return direct || swapped;
 }
 
@@ -295,12 +300,11 @@ static void describe(strbuf *out, const bl_source_map *map, const problem *p, in
         if (p->times > 1)
             amp__sb_printf(&msg, " (%zu times)", p->times);
     }
-    if (p->line > 0) {
-        amp__bl_print_at(out, map, p->line, p->column, "error", msg.data, msg.length);
-        if (p->other_line > 0 && (p->other_line != p->line || p->other_column != p->column)) {
+    if (p->at.line > 0) {
+        amp__bl_print_at(out, map, &p->at, "error", msg.data, msg.length);
+        if (p->other.line > 0 && !same_place(&p->other, &p->at)) {
             static const char other[] = "the other access of the race";
-            amp__bl_print_at(out, map, p->other_line, p->other_column, "note", other,
-                        sizeof other - 1);
+            amp__bl_print_at(out, map, &p->other, "note", other, sizeof other - 1);
         }
     } else {
         /* Outside the user's body (the prelude, or the API): the raw report
@@ -338,11 +342,11 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const a
 
     bl_source_map map;
     memset(&map, 0, sizeof map);
+    map.src = src; /* for the unplaced reports' file and line */
+    map.body = -1;
     int mapped = gen && amp__bl_map_open(&map, gen, src);
-    if (!mapped) {
+    if (!mapped)
         amp__bl_map_close(&map);
-        map.src = src; /* for the unplaced reports' file and line */
-    }
     problem *problems = calloc(count, sizeof *problems);
     size_t nproblems = 0;
     for (size_t i = 0; problems && i < count; i++) {

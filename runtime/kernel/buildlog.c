@@ -82,22 +82,56 @@ static int parse_diagnostic(const char *s, size_t n, diagnostic *d)
     return 0;
 }
 
-void amp__bl_print_at(strbuf *out, const bl_source_map *map, int line, int column,
-                 const char *severity, const char *message, size_t message_length)
+const char *amp__bl_file_text(const bl_source_map *map, const bl_place *at)
+{
+    return at->text >= 0 && at->text < map->ntexts ? map->texts[at->text].file_text : NULL;
+}
+
+void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,
+                      const char *severity, const char *message, size_t message_length)
 {
     size_t ulen = 0;
-    const char *uline = map->file_text ? line_of(map->file_text, line, &ulen) : NULL;
-    amp__sb_printf(out, "%s:%d:%d: %s: ", map->src->file, line, column, severity);
+    const char *file_text = amp__bl_file_text(map, at);
+    const char *file = at->text >= 0 && at->text < map->ntexts ? map->texts[at->text].file
+                                                                 : map->src->file;
+    const char *uline = file_text ? line_of(file_text, at->line, &ulen) : NULL;
+    amp__sb_printf(out, "%s:%d:%d: %s: ", file, at->line, at->column, severity);
     amp__sb_append_n(out, message, message_length);
     amp__sb_append(out, "\n");
     if (uline) {
-        amp__sb_printf(out, "%5d | ", line);
+        amp__sb_printf(out, "%5d | ", at->line);
         amp__sb_append_n(out, uline, ulen);
         amp__sb_append(out, "\n      | ");
-        for (int c = 1; c < column; c++)
+        for (int c = 1; c < at->column; c++)
             amp__sb_append(out, (size_t)(c - 1) < ulen && uline[c - 1] == '\t' ? "\t" : " ");
         amp__sb_append(out, "^\n");
     }
+}
+
+/* Read the file of a text (the text of an earlier one, when they share
+ * it) and find the text's tokens in it. Returns 1 when they were found. */
+static int open_text(bl_source_map *map, bl_text *t, const cg_text *gen)
+{
+    t->file = gen->file;
+    t->gen = gen;
+    for (bl_text *o = map->texts; o < t && !t->file_text; o++)
+        if (o->owned_text && strcmp(o->file, gen->file) == 0)
+            t->file_text = o->owned_text;
+    if (!t->file_text) {
+        strbuf text = STRBUF_INIT;
+        if (amp__sb_read_file(&text, gen->file) == 0)
+            t->owned_text = amp__sb_take(&text);
+        amp__sb_free(&text);
+        t->file_text = t->owned_text;
+    }
+    if (!t->file_text || !gen->token_line)
+        return 0;
+    size_t ntokens = gen->ntokens + 1;
+    t->pos = malloc(ntokens * sizeof *t->pos);
+    t->placed = t->pos ? amp__lex_locate(t->file_text, gen->line, gen->text, gen->length, t->pos,
+                                         ntokens, gen->locate_flags)
+                       : 0;
+    return t->placed > 0;
 }
 
 int amp__bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_source *src)
@@ -105,28 +139,25 @@ int amp__bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_
     memset(map, 0, sizeof *map);
     map->gen = gen;
     map->src = src;
+    map->body = -1;
+    int found = 0;
     if (src->from_file) {
         /* The body is the file's text, as written. */
-        map->file_text = src->body;
-        return 1;
+        bl_text *t = &map->texts[map->ntexts];
+        map->body = map->ntexts++;
+        t->file = src->file;
+        t->file_text = src->body;
+        found = 1;
     }
-    if (!gen->token_line)
-        return 0;
-    strbuf text = STRBUF_INIT;
-    if (amp__sb_read_file(&text, src->file) != 0) {
-        amp__sb_free(&text);
-        return 0;
+    for (int i = 0; i < gen->ntexts; i++) {
+        bl_text *t = &map->texts[map->ntexts++];
+        if (open_text(map, t, &gen->texts[i])) {
+            found = 1;
+            if (gen->texts[i].text == src->body)
+                map->body = map->ntexts - 1;
+        }
     }
-    map->owned_text = amp__sb_take(&text);
-    map->file_text = map->owned_text;
-    if (!map->owned_text)
-        return 0;
-    size_t ntokens = src->body_length + 1;
-    map->pos = malloc(ntokens * sizeof *map->pos);
-    map->placed = map->pos ? amp__lex_locate(map->owned_text, src->line, src->body,
-                                         src->body_length, map->pos, ntokens)
-                           : 0;
-    return map->placed > 0;
+    return found;
 }
 
 /* Whether where[0..n) names path: all of it, or its last component alone
@@ -148,51 +179,67 @@ static int names_file(const char *where, size_t n, const char *path)
 /* A body from a file is in the generated source as written, after a #line
  * directive. Drivers that honour #line report the file's lines already;
  * others (NVIDIA's) report generated lines, which are the file's lines
- * shifted by where the body starts. An inline body was laid out again by
- * layout.c, which recorded where each body token was printed;
- * amp__lex_locate() found those tokens in the user's file. */
+ * shifted by where the body starts. An inline body and the helpers were
+ * laid out again by layout.c, which recorded where each token was printed;
+ * amp__lex_locate() found those tokens in the user's files. */
 int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_length, int gen_line,
-                int gen_column, int *line, int *column)
+                     int gen_column, bl_place *at)
 {
     const cg_kernel *gen = map->gen;
     const amp_kernel_source *src = map->src;
-    if (src->from_file) {
+    if (src->from_file && map->body >= 0) {
         int honoured = where && names_file(where, where_length, src->file);
         int l = honoured ? gen_line : gen_line - gen->body_line + 1;
-        if (l < 1 || l > gen->body_lines)
+        if (l >= 1 && l <= gen->body_lines) {
+            at->text = map->body;
+            at->line = l;
+            at->column = gen_column;
+            return 1;
+        }
+        if (honoured)
             return 0;
-        *line = l;
-        *column = gen_column;
-        return 1;
     }
     /* The token printed on that line at the column, or before it: the
-     * layout recorded where each token of the body went, in the body or
-     * among the tile_static declarations moved out of it. A report without
-     * a column takes the line's first token. */
-    long best = -1, first = -1;
-    for (size_t i = 0; i < gen->ntokens && i < map->placed; i++) {
-        if (gen->token_line[i] != gen_line)
+     * layout recorded where each token went, in the body, among the
+     * tile_static declarations moved out of it, or in a helper. A report
+     * without a column takes the line's first token. */
+    for (int k = 0; k < map->ntexts; k++) {
+        const bl_text *t = &map->texts[k];
+        const cg_text *g = t->gen;
+        if (!g)
             continue;
-        if (first < 0 || gen->token_column[i] < gen->token_column[first])
-            first = (long)i;
-        if (gen->token_column[i] <= gen_column &&
-            (best < 0 || gen->token_column[i] >= gen->token_column[best]))
-            best = (long)i;
+        long best = -1, first = -1;
+        for (size_t i = 0; i < g->ntokens && i < t->placed; i++) {
+            if (g->token_line[i] != gen_line)
+                continue;
+            if (first < 0 || g->token_column[i] < g->token_column[first])
+                first = (long)i;
+            if (g->token_column[i] <= gen_column &&
+                (best < 0 || g->token_column[i] >= g->token_column[best]))
+                best = (long)i;
+        }
+        if (best < 0)
+            best = first;
+        if (best < 0)
+            continue;
+        at->text = k;
+        at->line = t->pos[best].line;
+        at->column = t->pos[best].column;
+        return 1;
     }
-    if (best < 0)
-        best = first;
-    if (best < 0)
-        return 0;
-    *line = map->pos[best].line;
-    *column = map->pos[best].column;
-    return 1;
+    return 0;
 }
 
 void amp__bl_map_close(bl_source_map *map)
 {
-    free(map->pos);
-    free(map->owned_text);
+    for (int i = 0; i < map->ntexts; i++) {
+        free(map->texts[i].pos);
+        free(map->texts[i].owned_text);
+    }
+    const amp_kernel_source *src = map->src;
     memset(map, 0, sizeof *map);
+    map->src = src; /* for unplaced reports' file and line */
+    map->body = -1;
 }
 
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
@@ -210,10 +257,10 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
         diagnostic d;
-        int line, column;
+        bl_place at;
         if (parse_diagnostic(p, n, &d) &&
-            amp__bl_map_find(&map, d.where, d.where_length, d.line, d.column, &line, &column)) {
-            amp__bl_print_at(out, &map, line, column, d.severity, d.message, d.message_length);
+            amp__bl_map_find(&map, d.where, d.where_length, d.line, d.column, &at)) {
+            amp__bl_print_at(out, &map, &at, d.severity, d.message, d.message_length);
             mapped++;
         }
         p += n + (eol ? 1 : 0);

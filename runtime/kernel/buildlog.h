@@ -13,33 +13,53 @@
 #include "kernel/lexer.h"
 #include "core/strbuf.h"
 
-/* Where the lines of a generated kernel's body came from in the user's
- * file. Open with amp__bl_map_open(), close with amp__bl_map_close(). */
+/* One text of the user's in their file: the body, or a helper function. */
+typedef struct bl_text {
+    const char *file;
+    const char *file_text; /* the text of file, or NULL if unreadable */
+    char *owned_text;
+    const cg_text *gen;    /* where its tokens went in the generated source */
+    lex_pos *pos;          /* where each of its tokens is in file_text */
+    size_t placed;
+} bl_text;
+
+/* Where the lines of a generated kernel came from in the user's files.
+ * Open with amp__bl_map_open(), close with amp__bl_map_close(). */
 typedef struct bl_source_map {
     const cg_kernel *gen;
     const amp_kernel_source *src;
-    const char *file_text; /* the text src->file names, or NULL if unreadable */
-    char *owned_text;
-    lex_pos *pos; /* where each body token is in file_text */
-    size_t placed;
+    int ntexts;
+    bl_text texts[1 + AMP_MAX_CAPTURES];
+    int body; /* which text is the body; -1 when it could not be found */
 } bl_source_map;
 
-/* Prepare the map of gen's body to src's file (reads the file). Returns 1
- * when lines can be mapped; 0 when not (the file cannot be read or no
- * longer holds the body). Either way, call amp__bl_map_close(). */
+/* A place in one of the map's texts: its file's 1-based line and column. */
+typedef struct bl_place {
+    int text;
+    int line;
+    int column;
+} bl_place;
+
+/* Prepare the map of gen's body and helpers to src's file and theirs (reads
+ * the files). Returns 1 when any lines can be mapped; 0 when none can (the
+ * files cannot be read or no longer hold the texts). Either way, call
+ * amp__bl_map_close(). */
 int amp__bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_source *src);
 
 /* Move (gen_line, gen_column) of the generated source to the user's file:
- * *line and *column, 1-based. where is the file name the tool reported (for
- * a driver that honoured the #line of a kernel file), may be NULL. Returns
- * 0 when the position is outside the body. */
+ * *at. where is the file name the tool reported (for a driver that
+ * honoured the #line of a kernel file), may be NULL. Returns 0 when the
+ * position is outside the user's texts. */
 int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_length, int gen_line,
-                int gen_column, int *line, int *column);
+                     int gen_column, bl_place *at);
+
+/* The text of the file a place is in, or NULL. */
+const char *amp__bl_file_text(const bl_source_map *map, const bl_place *at);
 
 /* Append "file:line:col: severity: message", the user's line and a caret
  * under column, as a C compiler prints a diagnostic. */
-void amp__bl_print_at(strbuf *out, const bl_source_map *map, int line, int column,
-                 const char *severity, const char *message, size_t message_length);
+void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,
+                      const char *severity, const char *message, size_t message_length);
 
 void amp__bl_map_close(bl_source_map *map);
 

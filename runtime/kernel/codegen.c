@@ -24,6 +24,9 @@
 #include "kernel/vocabulary.h"
 
 /* What the emitters share. */
+/* The most struct types one kernel can know. */
+#define CG_MAX_STRUCTS 64
+
 typedef struct gen {
     const cg_spec *spec;
     const char *name;
@@ -35,6 +38,9 @@ typedef struct gen {
     uint32_t ranks; /* bit r: the body or a helper uses index functions of rank r */
     int checked;    /* AMP_CHECK, and the kernel has views */
     int read_body;  /* body holds a reading */
+    int nstructs;   /* the struct types the kernel knows: its views' and those it names */
+    const char *struct_names[CG_MAX_STRUCTS];
+    amp_elem_type struct_ids[CG_MAX_STRUCTS];
 } gen;
 
 static const char *elem_cl_name(amp_elem_type t)
@@ -150,6 +156,56 @@ static amp_status check_struct_names(const cg_spec *spec, amp_elem_type type)
     return AMP_OK;
 }
 
+/* Know the struct type t, once. */
+static amp_status know_struct(gen *g, amp_elem_type t)
+{
+    for (int j = 0; j < g->nstructs; j++)
+        if (g->struct_ids[j] == t)
+            return AMP_OK;
+    if (g->nstructs == CG_MAX_STRUCTS)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "parallel_for_each at %s:%d: the kernel names more than %d struct"
+                            " types; split it.",
+                            g->spec->source->file, g->spec->source->line, CG_MAX_STRUCTS);
+    amp_status st = check_struct_names(g->spec, t);
+    if (st == AMP_OK && amp__st_has_double(t) && !g->spec->fp64)
+        st = amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                          "The kernel at %s:%d uses struct '%s', which holds double, and the"
+                          " device has no double precision. Use float, or choose an"
+                          " accelerator whose info says supports_double.",
+                          g->spec->source->file, g->spec->source->line, amp__st_name(t));
+    if (st == AMP_OK) {
+        g->struct_ids[g->nstructs] = t;
+        g->struct_names[g->nstructs++] = amp__st_name(t);
+    }
+    return st;
+}
+
+/* The struct types a kernel knows: those of its views, and every
+ * registered struct type that the body or a helper names, as a C++ type
+ * is known wherever its definition is visible. */
+static amp_status collect_structs(gen *g)
+{
+    const cg_spec *spec = g->spec;
+    amp_status st = AMP_OK;
+    for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++)
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW && amp__st_name(spec->captures[i].type))
+            st = know_struct(g, spec->captures[i].type);
+    for (amp_elem_type t = (amp_elem_type)ST_FIRST_TYPE; st == AMP_OK && amp__st_name(t);
+         t = (amp_elem_type)(t + 1)) {
+        const char *name = amp__st_name(t);
+        int named = amp__lex_text_uses(spec->source->body, spec->source->body_length, name, 0);
+        for (int i = 0; i < spec->ncaptures && !named; i++) {
+            const cg_capture *c = &spec->captures[i];
+            named = c->kind == AMP_CAPTURE_FUNCTION &&
+                    amp__lex_text_uses(c->function_source, strlen(c->function_source), name, 0);
+        }
+        if (named)
+            st = know_struct(g, t);
+    }
+    return st;
+}
+
 /* ---- The body ---- */
 
 static body_name_kind name_kind(amp_capture_kind k)
@@ -190,9 +246,6 @@ static amp_status read_body(gen *g)
     body_name_kind kinds[AMP_MAX_CAPTURES];
     body_type types[AMP_MAX_CAPTURES], returns[AMP_MAX_CAPTURES];
     const kbody *helpers[AMP_MAX_CAPTURES];
-    const char *structs[AMP_MAX_CAPTURES];
-    amp_elem_type struct_ids[AMP_MAX_CAPTURES];
-    int nstructs = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         names[i] = c->name;
@@ -200,25 +253,17 @@ static amp_status read_body(gen *g)
         types[i] = capture_type(c);
         returns[i] = BODY_TYPE_OTHER;
         helpers[i] = NULL;
-        const char *type = c->kind == AMP_CAPTURE_VIEW ? amp__st_name(c->type) : NULL;
-        int seen = 0;
-        for (int j = 0; j < nstructs; j++)
-            seen |= struct_ids[j] == c->type;
-        if (type && !seen) {
-            struct_ids[nstructs] = c->type;
-            structs[nstructs++] = type;
-        }
     }
     amp_status st = AMP_OK;
     for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_FUNCTION)
             continue;
-        body_context ctx = {.file = spec->source->file,
-                            .line = spec->source->line,
-                            .ntypes = nstructs,
-                            .type_names = structs,
-                            .type_ids = struct_ids,
+        body_context ctx = {.file = c->function_file,
+                            .line = c->function_line,
+                            .ntypes = g->nstructs,
+                            .type_names = g->struct_names,
+                            .type_ids = g->struct_ids,
                             .function = 1};
         st = amp__body_read(c->function_source, strlen(c->function_source), &ctx,
                             &g->helpers[i]);
@@ -238,9 +283,9 @@ static amp_status read_body(gen *g)
         .ncaptures = spec->ncaptures,
         .capture_names = names,
         .capture_kinds = kinds,
-        .ntypes = nstructs,
-        .type_names = structs,
-        .type_ids = struct_ids,
+        .ntypes = g->nstructs,
+        .type_names = g->struct_names,
+        .type_ids = g->struct_ids,
         .index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
                        (uint8_t)spec->rank, 0, 0, 0},
         .capture_types = types,
@@ -354,21 +399,11 @@ static void emit_types(gen *g)
                        "    amp_tile_barrier barrier;\n"
                        "} amp_tiled_index;\n",
                        spec->rank, spec->rank);
-    /* The element structs of views, each once. */
-    int any = 0;
-    for (int i = 0; i < spec->ncaptures; i++) {
-        const cg_capture *c = &spec->captures[i];
-        const char *def = c->kind == AMP_CAPTURE_VIEW ? amp__st_cl_source(c->type) : NULL;
-        int seen = 0;
-        for (int j = 0; j < i && def; j++)
-            seen |= spec->captures[j].kind == AMP_CAPTURE_VIEW && spec->captures[j].type == c->type;
-        if (!def || seen)
-            continue;
-        if (!any)
-            amp__sb_append(sb, "\n/* Element structs (AMP_STRUCT), laid out as on the host. */\n");
-        any = 1;
-        amp__sb_append(sb, def);
-    }
+    /* The struct types the kernel knows, each once. */
+    if (g->nstructs)
+        amp__sb_append(sb, "\n/* Struct types (AMP_STRUCT), laid out as on the host. */\n");
+    for (int i = 0; i < g->nstructs; i++)
+        amp__sb_append(sb, amp__st_cl_source(g->struct_ids[i]));
 }
 
 /* The AMP_CONST captures, before anything (a helper, say) uses them. */
@@ -437,17 +472,56 @@ static void emit_accessors(gen *g)
     }
 }
 
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* A text whose tokens layout will place: room for where each goes. */
+static cg_text *new_text(gen *g, const char *file, int line, const char *text, size_t length,
+                         size_t ntokens, int locate_flags)
+{
+    cg_text *t = &g->out->texts[g->out->ntexts++];
+    t->file = file;
+    t->line = line;
+    t->text = text;
+    t->length = length;
+    t->locate_flags = locate_flags;
+    t->ntokens = ntokens;
+    t->token_line = malloc((ntokens + 1) * sizeof *t->token_line);
+    t->token_column = malloc((ntokens + 1) * sizeof *t->token_column);
+    if (!t->token_line || !t->token_column)
+        g->sb.failed = 1;
+    return t;
+}
+
 /* Helper functions, in the order they were captured, laid out as bodies
- * are. */
+ * are; where their tokens went is kept, so that a build error inside one
+ * names the user's line. */
 static void emit_helpers(gen *g)
 {
     const cg_spec *spec = g->spec;
     for (int i = 0; i < spec->ncaptures; i++) {
         if (!g->helper_read[i])
             continue;
-        amp__sb_printf(&g->sb, "\n/* Helper function %s (AMP_FUNCTION). */\n",
-                       spec->captures[i].name);
-        amp__layout_body(&g->helpers[i], 0, &g->sb, NULL, NULL);
+        const cg_capture *c = &spec->captures[i];
+        amp__sb_printf(&g->sb, "\n/* Helper function %s (AMP_FUNCTION at ", c->name);
+        amp__layout_comment_text(&g->sb, c->function_file, strlen(c->function_file));
+        amp__sb_printf(&g->sb, ":%d). */\n", c->function_line);
+        cg_text *t = new_text(g, c->function_file, c->function_line, c->function_source,
+                              strlen(c->function_source), g->helpers[i].tokens.count,
+                              LEX_LOCATE_MACROS | LEX_LOCATE_MACRO_ARGS);
+        if (g->sb.failed)
+            return;
+        int first_line = 1 + count_lines(g->sb.data);
+        layout_map map = {t->token_line, t->token_column};
+        amp__layout_body(&g->helpers[i], 0, &g->sb, NULL, &map);
+        for (size_t k = 0; k < t->ntokens; k++)
+            if (t->token_line[k] >= 0)
+                t->token_line[k] += first_line;
     }
 }
 
@@ -645,14 +719,6 @@ static void emit_index_setup(gen *g)
     }
 }
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; s && *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* A file name in a #line directive: a C string. */
 static void append_c_string(strbuf *sb, const char *s)
 {
@@ -677,6 +743,7 @@ static void emit_kernel_body(gen *g)
     const amp_kernel_source *src = spec->source;
     cg_kernel *out = g->out;
     strbuf body = STRBUF_INIT, hoisted = STRBUF_INIT;
+    cg_text *text = NULL;
     if (src->from_file) {
         amp__sb_append(&body, "#line 1 ");
         append_c_string(&body, src->file);
@@ -684,14 +751,11 @@ static void emit_kernel_body(gen *g)
         amp__layout_verbatim(&g->body, src->body, &body);
         amp__sb_append(&body, "\n");
     } else {
-        out->ntokens = g->body.tokens.count;
-        out->token_line = malloc((out->ntokens + 1) * sizeof *out->token_line);
-        out->token_column = malloc((out->ntokens + 1) * sizeof *out->token_column);
-        layout_map map = {out->token_line, out->token_column};
-        if (out->token_line && out->token_column)
+        text = new_text(g, src->file, src->line, src->body, src->body_length,
+                        g->body.tokens.count, LEX_LOCATE_MACROS);
+        layout_map map = {text->token_line, text->token_column};
+        if (!g->sb.failed)
             out->body_lines = amp__layout_body(&g->body, 4, &body, &hoisted, &map);
-        else
-            body.failed = 1;
     }
     int hoisted_line = 0;
     if (hoisted.length) {
@@ -720,9 +784,9 @@ static void emit_kernel_body(gen *g)
     amp__sb_append(&g->sb, "}\n");
     /* Each token's line, from the body's (or the moved declarations')
      * first line. */
-    for (size_t i = 0; out->token_line && i < out->ntokens; i++) {
-        int l = out->token_line[i];
-        out->token_line[i] = l >= 0 ? out->body_line + l : l < -1 ? hoisted_line + (-2 - l) : -1;
+    for (size_t i = 0; text && !g->sb.failed && i < text->ntokens; i++) {
+        int l = text->token_line[i];
+        text->token_line[i] = l >= 0 ? out->body_line + l : l < -1 ? hoisted_line + (-2 - l) : -1;
     }
     if (amp__sb_failed(&body) || amp__sb_failed(&hoisted))
         g->sb.failed = 1;
@@ -768,9 +832,8 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
     out->rank = spec->rank;
 
     amp_status st = check_names(spec);
-    for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++)
-        if (spec->captures[i].kind == AMP_CAPTURE_VIEW)
-            st = check_struct_names(spec, spec->captures[i].type);
+    if (st == AMP_OK)
+        st = collect_structs(&g);
     if (st == AMP_OK)
         st = read_body(&g);
     if (st == AMP_OK && !spec->fp64 && amp__body_uses(&g.body, "double"))
@@ -817,11 +880,14 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
 void amp__cg_kernel_free(cg_kernel *k)
 {
     free(k->source);
-    free(k->token_line);
-    free(k->token_column);
+    for (int i = 0; i < k->ntexts; i++) {
+        free(k->texts[i].token_line);
+        free(k->texts[i].token_column);
+        k->texts[i].token_line = NULL;
+        k->texts[i].token_column = NULL;
+    }
+    k->ntexts = 0;
     free(k->view_names);
     k->view_names = NULL;
     k->source = NULL;
-    k->token_line = NULL;
-    k->token_column = NULL;
 }

@@ -11,6 +11,19 @@
 #include "core/strbuf.h"
 #include "kernel/spec.h"
 
+/* Where the tokens of one text the user wrote went in the generated
+ * source: the body, or a helper function (AMP_FUNCTION). */
+typedef struct cg_text {
+    const char *file; /* where the text is written: file and line */
+    int line;
+    const char *text; /* the text as the macro made it */
+    size_t length;
+    int locate_flags;  /* LEX_LOCATE_*: how to find the text in the file */
+    size_t ntokens;    /* its tokens, for the two below */
+    int *token_line;   /* per token: the generated line it is printed on, or -1 */
+    int *token_column; /* and its 1-based column there */
+} cg_text;
+
 typedef struct cg_kernel {
     char *source;          /* the whole OpenCL C program */
     uint32_t written_mask; /* bit i: capture i is a view the body may write */
@@ -20,9 +33,8 @@ typedef struct cg_kernel {
     char *view_names;      /* and their names, each ending in a NUL, in order */
     int body_line;         /* the generated line where the body starts */
     int body_lines;        /* how many lines the laid-out body has */
-    size_t ntokens;        /* the body's tokens, for the two below */
-    int *token_line;       /* per body token: the generated line it is printed on, or -1 */
-    int *token_column;     /* and its 1-based column there */
+    int ntexts;            /* the texts below: the helpers' and the inline body's */
+    cg_text texts[1 + AMP_MAX_CAPTURES];
 } cg_kernel;
 
 /*

@@ -235,51 +235,114 @@ static int same(const lex_token *a, const lex_token *b)
     return a->length == b->length && memcmp(a->text, b->text, a->length) == 0;
 }
 
-size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,
-                       lex_pos *pos, size_t n)
+/* Store p as the place of the next token, if there is room. */
+static void put(lex_pos *pos, size_t n, size_t *placed, lex_pos p)
 {
-    file_cursor f = {{file_text, file_text + strlen(file_text), file_text}, 1, file_text};
-    /* Skip to the line of the call. */
-    while (f.line < from_line && f.c.p < f.c.end) {
-        if (*f.c.p == '\n') {
-            f.line++;
-            f.line_start = f.c.p + 1;
+    if (*placed < n)
+        pos[*placed] = p;
+    (*placed)++;
+}
+
+/* After a name in the file that the body does not have: skip the
+ * parenthesized arguments that follow it, if any, and read the token after
+ * the whole macro use into *t and *at. 0 when the file ends first (then *t
+ * is empty). */
+static int after_macro_use(file_cursor *f, lex_token *t, lex_pos *at)
+{
+    if (!file_token(f, t, at))
+        return 0;
+    if (!amp__lex_is(t, "("))
+        return 1;
+    int depth = 1;
+    while (depth > 0 && file_token(f, t, at))
+        depth += amp__lex_is(t, "(") ? 1 : amp__lex_is(t, ")") ? -1 : 0;
+    return depth == 0 && file_token(f, t, at);
+}
+
+/* The most tokens one macro use is taken to expand to. */
+#define LEX_MAX_EXPANSION 4096
+
+/* Match the body's tokens one by one from the file cursor g, whose
+ * previous token (at *first) matched the body's first. Returns the number
+ * of tokens placed, or 0 when the body is not there. */
+static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t length,
+                         lex_pos *pos, size_t n, int flags)
+{
+    cursor b = {body, body + length, body};
+    lex_token bt, ft;
+    lex_pos fp;
+    size_t placed = 0;
+    next_token(&b, &bt); /* the first token, already matched */
+    put(pos, n, &placed, first);
+    int more = next_token(&b, &bt);
+    while (more) {
+        if (!file_token(&g, &ft, &fp))
+            return 0;
+        if (same(&bt, &ft)) {
+            put(pos, n, &placed, fp);
+            more = next_token(&b, &bt);
+            continue;
         }
-        f.c.p++;
+        /* The commas between a macro's arguments are not in the text
+         * their # made. */
+        if ((flags & LEX_LOCATE_MACRO_ARGS) && amp__lex_is(&ft, ","))
+            continue;
+        if (!(flags & LEX_LOCATE_MACROS) || ft.kind != LEX_IDENT)
+            return 0;
+        /* A host macro: the body holds its expansion. Its tokens are all
+         * placed at the macro's name, up to the file's token after the
+         * macro use (a body ending inside the expansion ends there). */
+        lex_pos name = fp;
+        file_cursor after = g;
+        int resume = after_macro_use(&after, &ft, &fp);
+        size_t taken = 0;
+        while (more && !(resume && same(&bt, &ft))) {
+            if (++taken > LEX_MAX_EXPANSION)
+                return 0;
+            put(pos, n, &placed, name);
+            more = next_token(&b, &bt);
+        }
+        if (!more)
+            break;
+        g = after;
+        put(pos, n, &placed, fp);
+        more = next_token(&b, &bt);
     }
+    return placed < n ? placed : n;
+}
+
+size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,
+                       lex_pos *pos, size_t n, int flags)
+{
     lex_token first;
     cursor bc = {body, body + length, body};
     if (!next_token(&bc, &first))
         return 0;
     /* Try each place where the body's first token appears, and keep the
      * first where every token matches (the body follows the index name and
-     * the captures, so its first token is usually the first '{'). */
-    lex_token t;
-    lex_pos at;
-    while (file_token(&f, &t, &at)) {
-        if (!same(&t, &first))
-            continue;
-        file_cursor g = f;
-        cursor b = {body, body + length, body};
-        lex_token bt, ft;
-        lex_pos fp;
-        size_t placed = 0;
-        int ok = 1;
-        next_token(&b, &bt); /* the first token, already matched */
-        if (placed < n)
-            pos[placed] = at;
-        placed++;
-        while (next_token(&b, &bt)) {
-            if (!file_token(&g, &ft, &fp) || !same(&bt, &ft)) {
-                ok = 0;
-                break;
+     * the captures, so its first token is usually the first '{'); only when
+     * none does, take host macros into account, which could otherwise make
+     * a wrong place match. */
+    int passes[2] = {flags & ~LEX_LOCATE_MACROS, flags};
+    for (int pass = 0; pass < ((flags & LEX_LOCATE_MACROS) ? 2 : 1); pass++) {
+        file_cursor f = {{file_text, file_text + strlen(file_text), file_text}, 1, file_text};
+        /* Skip to the line of the call. */
+        while (f.line < from_line && f.c.p < f.c.end) {
+            if (*f.c.p == '\n') {
+                f.line++;
+                f.line_start = f.c.p + 1;
             }
-            if (placed < n)
-                pos[placed] = fp;
-            placed++;
+            f.c.p++;
         }
-        if (ok)
-            return placed < n ? placed : n;
+        lex_token t;
+        lex_pos at;
+        while (file_token(&f, &t, &at)) {
+            if (!same(&t, &first))
+                continue;
+            size_t placed = match_from(f, at, body, length, pos, n, passes[pass]);
+            if (placed)
+                return placed;
+        }
     }
     return 0;
 }

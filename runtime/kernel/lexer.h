@@ -61,15 +61,28 @@ typedef struct lex_pos {
     int column;
 } lex_pos;
 
+/* How amp__lex_locate() matches a body with its file. */
+enum {
+    /* Host macros expanded in the body: a name in the file the body does
+     * not have, with its arguments, stands for the body's tokens up to the
+     * file's next token; they are all placed at the name. */
+    LEX_LOCATE_MACROS = 1,
+    /* The body is the arguments of a macro joined by # (AMP_FUNCTION's
+     * return type, name, parameters and body): the commas between them in
+     * the file are not in it. */
+    LEX_LOCATE_MACRO_ARGS = 2
+};
+
 /*
  * Find the body's tokens in the text of the file it was written in, at or
  * after line from_line (comments in the file are skipped, as the
  * preprocessor skipped them), and store where each of the first n tokens
- * is. Returns the number of tokens placed; 0 when the body is not there
- * (the file changed since it was compiled).
+ * is. flags: LEX_LOCATE_* or 0 for the tokens exactly as written. Returns
+ * the number of tokens placed; 0 when the body is not there (the file
+ * changed since it was compiled).
  */
 size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,
-                       lex_pos *pos, size_t n);
+                       lex_pos *pos, size_t n, int flags);
 
 /* The ordinal, among the tokens of line (a line of laid-out output), of
  * the token at the 1-based column; the last token when column is past it. */

@@ -22,6 +22,8 @@ typedef struct cg_capture {
     int image_kind;     /* textures: a tex_image_kind (texture.h) */
     long long constant; /* AMP_CONST values; for functions, their source's address */
     const char *function_source;
+    const char *function_file; /* where the function is defined */
+    int function_line;
 } cg_capture;
 
 typedef struct cg_spec {
