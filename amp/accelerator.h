@@ -194,12 +194,26 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
  * Release everything the library holds: kernels, device memory, queues
  * (created views too) and contexts. Array views still alive are
  * synchronized back to host memory and lose their device copies; they stay
- * valid and usable. Accelerator and view handles obtained before are
- * invalid afterwards. Calling any other
- * function afterwards starts the library afresh. Optional: a process may
- * exit without it.
+ * valid and usable. Arrays and textures stay valid handles whose data was
+ * lost with the device: calls that read or write it return
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED, and they can be released. Accelerator
+ * and accelerator view handles obtained before are released: calls given
+ * one return AMP_ERROR_INVALID_ARGUMENT. Completions and kernel sources
+ * stay valid. Calling any other function afterwards starts the library
+ * afresh. Optional: a process may exit without it.
+ *
+ * Returns AMP_OK, or the status of the first view whose data could not be
+ * copied back (AMP_ERROR_ACCELERATOR_VIEW_REMOVED when its device was lost;
+ * its host memory then keeps what was last copied back). Everything is
+ * released either way.
  */
-void amp_shutdown(void);
+amp_status amp_shutdown(void);
+
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_accelerator_create_view(...) AMP__MADE_AT(amp_accelerator_create_view, __VA_ARGS__)
+#define amp_accelerator_view_create_marker(...) \
+    AMP__MADE_AT(amp_accelerator_view_create_marker, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

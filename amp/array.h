@@ -150,6 +150,18 @@ amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out);
  */
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out);
 
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_array_create(...) AMP__MADE_AT(amp_array_create, __VA_ARGS__)
+#define amp_array_create_from_host(...) AMP__MADE_AT(amp_array_create_from_host, __VA_ARGS__)
+#define amp_array_create_from_view(...) AMP__MADE_AT(amp_array_create_from_view, __VA_ARGS__)
+#define amp_array_create_from_array(...) AMP__MADE_AT(amp_array_create_from_array, __VA_ARGS__)
+#define amp_array_view_create_from_array(...) \
+    AMP__MADE_AT(amp_array_view_create_from_array, __VA_ARGS__)
+#define amp_copy_async(...) AMP__MADE_AT(amp_copy_async, __VA_ARGS__)
+#define amp_array_view_synchronize_async(...) \
+    AMP__MADE_AT(amp_array_view_synchronize_async, __VA_ARGS__)
+
 #ifdef __cplusplus
 }
 #endif

@@ -188,6 +188,16 @@ amp_elem_type amp_array_view_get_type(const amp_array_view *view);
 /* Nonzero when the view is read-only. */
 int amp_array_view_is_const(const amp_array_view *view);
 
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_array_view_create(...) AMP__MADE_AT(amp_array_view_create, __VA_ARGS__)
+#define amp_array_view_create_const(...) AMP__MADE_AT(amp_array_view_create_const, __VA_ARGS__)
+#define amp_array_view_create_extent(...) AMP__MADE_AT(amp_array_view_create_extent, __VA_ARGS__)
+#define amp_array_view_section(...) AMP__MADE_AT(amp_array_view_section, __VA_ARGS__)
+#define amp_array_view_project(...) AMP__MADE_AT(amp_array_view_project, __VA_ARGS__)
+#define amp_array_view_view_as(...) AMP__MADE_AT(amp_array_view_view_as, __VA_ARGS__)
+#define amp_array_view_reinterpret_as(...) AMP__MADE_AT(amp_array_view_reinterpret_as, __VA_ARGS__)
+
 #ifdef __cplusplus
 }
 #endif

@@ -135,16 +135,25 @@ typedef struct amp_kernel_source {
  * are, and build errors name the file's own lines. index_name is the name
  * the body gives its index ("idx", "t_idx"). Release with
  * amp_kernel_source_release(); the kernel compiled from it stays cached
- * until then. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL argument or an
- * index name that is not an identifier, AMP_ERROR_RUNTIME (with the
- * system's reason) when the file cannot be read, AMP_ERROR_OUT_OF_MEMORY.
+ * until then. Only a regular file of at most 16 MiB is read: a device,
+ * a FIFO or a folder is refused without reading (and without waiting).
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL argument, an index name
+ * that is not an identifier, a path that is not a regular file or a file
+ * over 16 MiB; AMP_ERROR_RUNTIME (with the system's reason) when the file
+ * cannot be opened or read; AMP_ERROR_OUT_OF_MEMORY.
  */
 amp_status amp_kernel_source_load(const char *path, const char *index_name,
                                   amp_kernel_source **out);
 
-/* Release a kernel source loaded from a file, and the kernels compiled from
- * it. NULL is a no-op. */
-void amp_kernel_source_release(amp_kernel_source *source);
+/*
+ * Release a kernel source loaded from a file, and the kernels compiled from
+ * it. NULL is a no-op that returns AMP_OK. Returns
+ * AMP_ERROR_INVALID_ARGUMENT, with the handle untouched, for a source
+ * already released, a source made by AMP_KERNEL_SOURCE(...) (it belongs to
+ * its call site and is never released) or any other pointer the library
+ * did not make.
+ */
+amp_status amp_kernel_source_release(amp_kernel_source *source);
 
 /*
  * Run kernel once for every index of domain, on the accelerator view av
@@ -317,6 +326,10 @@ static inline amp_capture amp__capture_unsupported(const char *name, ...)
     amp_capture c = {name, AMP_CAPTURE_INVALID, (amp_elem_type)0, {.constant = 0}};
     return c;
 }
+
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_kernel_source_load(...) AMP__MADE_AT(amp_kernel_source_load, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

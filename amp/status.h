@@ -89,6 +89,21 @@ typedef void (*amp_error_callback)(amp_status status, const char *message, void 
  */
 void amp_set_error_callback(amp_error_callback fn, void *user_data);
 
+/*
+ * Internal, for the leak report (AMP_LEAKS=1 lists at exit every handle
+ * the program made and never released, with the file and line that made
+ * it). Each function that makes a handle is also a function-like macro of
+ * the same name, defined after its declaration with AMP__MADE_AT: it tells
+ * the library the caller's __FILE__ and __LINE__, then calls the function.
+ * The function itself is unchanged: &amp_array_view_create and
+ * (amp_array_view_create)(...) call it without the macro, and the handles
+ * they make are listed without a line.
+ */
+void amp__handle_site(const char *file, int line, const char *call);
+amp_status amp__handle_site_end(amp_status status);
+#define AMP__MADE_AT(name, ...)                                                                    \
+    (amp__handle_site(__FILE__, __LINE__, #name), amp__handle_site_end(name(__VA_ARGS__)))
+
 #ifdef __cplusplus
 }
 #endif
