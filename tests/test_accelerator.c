@@ -188,7 +188,7 @@ static void set_default_works_only_before_first_use(void **state)
     assert_amp_ok(amp_accelerator_set_default(b));
     assert_amp_ok(amp_accelerator_set_default(b)); /* the same one again: fine */
     assert_amp_fails(amp_accelerator_set_default(NULL), AMP_ERROR_INVALID_ARGUMENT,
-                     "not an accelerator");
+                     "the accelerator is NULL");
     assert_amp_ok(amp_accelerator_get_default(&def));
     assert_ptr_equal(def, b);
     /* Used now: fixed. */

@@ -55,7 +55,8 @@ static void a_created_view_is_a_new_queue_of_its_accelerator(void **state)
     assert_int_equal(amp_accelerator_view_get_queuing_mode(imm), 0);
     assert_amp_fails(amp_accelerator_view_release(imm), AMP_ERROR_INVALID_ARGUMENT,
                      "amp_accelerator_view_release: the accelerator view");
-    assert_amp_fails(amp_accelerator_view_wait(imm), AMP_ERROR_INVALID_ARGUMENT, "was released");
+    assert_amp_fails(amp_accelerator_view_wait(imm), AMP_ERROR_INVALID_ARGUMENT,
+                     "was already released");
     /* A default view is the library's: releasing it changes nothing. */
     assert_amp_ok(amp_accelerator_view_release(def));
     assert_amp_ok(amp_accelerator_view_wait(def));
@@ -74,11 +75,11 @@ static void bad_view_arguments_are_refused(void **state)
                      AMP_ERROR_INVALID_ARGUMENT, "queuing mode 7 is neither");
     assert_null(v);
     assert_amp_fails(amp_accelerator_create_view((amp_accelerator *)&bogus, AMP_QUEUING_AUTOMATIC, &v),
-                     AMP_ERROR_INVALID_ARGUMENT, "not an accelerator from amp_accelerator_get()");
+                     AMP_ERROR_INVALID_ARGUMENT, "is not an accelerator the library made");
     assert_amp_fails(amp_accelerator_get_default_view((amp_accelerator *)&bogus, &v),
                      AMP_ERROR_INVALID_ARGUMENT, "not an accelerator");
     assert_amp_fails(amp_accelerator_view_flush(NULL), AMP_ERROR_INVALID_ARGUMENT,
-                     "amp_accelerator_view_flush: view is NULL");
+                     "amp_accelerator_view_flush: the accelerator view is NULL");
     assert_amp_fails(amp_accelerator_view_create_marker(NULL, &m), AMP_ERROR_INVALID_ARGUMENT,
                      "view is NULL");
     assert_null(m);
@@ -94,9 +95,9 @@ static void bad_view_arguments_are_refused(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out, &o));
     assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON((amp_accelerator_view *)&bogus, amp_extent_1d(4), i,
                                               AMP_CAPTURE(o), { o(i) = 1; }),
-                     AMP_ERROR_INVALID_ARGUMENT, "was released (or was never created");
+                     AMP_ERROR_INVALID_ARGUMENT, "is not an accelerator view the library made");
     assert_amp_fails(amp_array_create(AMP_INT, amp_extent_1d(4), (amp_accelerator_view *)&bogus, &a),
-                     AMP_ERROR_INVALID_ARGUMENT, "was released");
+                     AMP_ERROR_INVALID_ARGUMENT, "is not an accelerator view the library made");
     assert_null(a);
     assert_amp_ok(amp_array_view_release(o));
     assert_int_equal(out[0], 0);
