@@ -500,6 +500,10 @@ static amp_status run(call *c)
         st = bind_and_ready(c, &spec, e, &nargs);
     if (st == AMP_OK && spec.checked)
         st = amp__chk_before_run(acc->context, c->av->queue, e, nargs);
+    /* Back-pressure: a bounded number of launches in flight on the queue;
+     * a wait that fails leaves nothing queued. */
+    if (st == AMP_OK)
+        st = amp__queue_make_room(c->av);
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
