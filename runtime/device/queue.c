@@ -24,15 +24,6 @@
 #include "device/oclcheck.h"
 #include "device/profile.h"
 
-/* Kernels launched on a queue between two markers. A launch that starts a
- * new span first waits for the marker two spans back, so a queue has at
- * most 2 x QUEUE_SPAN launches in flight: the host waits for the device
- * instead of piling up commands (PoCL holds about 0.7 KB of host memory
- * per command until it runs, and runs a small kernel more slowly than the
- * host queues it). The device always has a span queued, so it never idles
- * for the wait. */
-#define QUEUE_SPAN 1024
-
 static void CL_CALLBACK context_notify(const char *msg, const void *info, size_t n, void *user)
 {
     if (amp__ock_installed())
