@@ -276,7 +276,8 @@ static void an_accelerator_after_shutdown_is_refused(void **state)
     assert_amp_fails(amp_accelerator_get_info(acc, &info), IA, "amp_shutdown()");
     assert_amp_fails(amp_accelerator_get_info(acc, &info), IA, "amp_accelerator_get");
     assert_amp_fails(amp_accelerator_set_default(acc), IA, "was already released");
-    assert_amp_fails(amp_accelerator_view_wait(av), IA, "amp_accelerator_view_wait: the accelerator view");
+    assert_amp_fails(amp_accelerator_view_wait(av), IA,
+                     "amp_accelerator_view_wait: the accelerator view");
     assert_amp_fails(amp_accelerator_view_wait(av), IA, "was already released");
     assert_amp_fails(amp_accelerator_view_release(created), IA, "was already released");
     assert_null(amp_accelerator_view_get_accelerator(av));

@@ -161,7 +161,8 @@ static void a_queue_holds_a_bounded_number_of_launches(void **state)
     assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
     /* Compiled and uploaded, and the queue idle, before it is held. */
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1; }));
+    assert_amp_ok(
+        AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1; }));
     assert_amp_ok(amp_accelerator_view_wait(av));
 
     gate_keeper k = {hold_queue(av), 3 * QUEUE_SPAN, -1};
