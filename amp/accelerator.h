@@ -4,7 +4,9 @@
  *
  * Every device of every OpenCL platform on the machine is an accelerator.
  * The library owns accelerators: they live until amp_shutdown() and are
- * never released by the caller. Each accelerator has a default view (its
+ * never released by the caller; after amp_shutdown() a handle from before
+ * is refused (AMP_ERROR_INVALID_ARGUMENT), and amp_accelerator_get() gives
+ * the new ones. Each accelerator has a default view (its
  * first queue), also the library's. More views (queues) of one accelerator
  * come from amp_accelerator_create_view(); they share the accelerator's
  * OpenCL context, so data moves between them without a host round trip,
@@ -13,8 +15,10 @@
  *
  * The default accelerator is the first GPU found, else the first CPU device
  * (PoCL). The environment variable AMP_DEVICE picks another one, by its index
- * in the enumeration order or by a case-insensitive substring of
- * "platform name / device name".
+ * in the enumeration order or by a case-insensitive part of "platform name /
+ * device name", or, when no name has it, of the platform's vendor, version
+ * or ICD suffix: AMP_DEVICE=pocl finds PoCL, whose platform is called
+ * "Portable Computing Language", through its vendor and version.
  *
  * AMP_SPLIT_CPU=N (N >= 2) presents each CPU device as N accelerators, its
  * sub-devices made with clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY), each
@@ -85,7 +89,8 @@ amp_status amp_accelerator_get_default(amp_accelerator **out);
  * on the default, amp_accelerator_get_default() or AMP_DEVICE's choice.
  * Until then a later call replaces an earlier one. Setting the default it
  * already is returns AMP_OK. Returns
- * AMP_ERROR_INVALID_ARGUMENT for a handle not from amp_accelerator_get(),
+ * AMP_ERROR_INVALID_ARGUMENT for NULL or a handle not from
+ * amp_accelerator_get() (made up, or from before amp_shutdown()),
  * AMP_ERROR_INVALID_OPERATION (naming the current default) once it is in
  * use, AMP_ERROR_NO_DEVICE when there are no devices.
  */
@@ -99,8 +104,11 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc);
 const char *amp_accelerator_default_reason(void);
 
 /*
- * Fill *info with what the accelerator is. Returns AMP_ERROR_INVALID_ARGUMENT
- * for a NULL argument.
+ * Fill *info with what the accelerator is; its strings belong to the
+ * library and stay valid until amp_shutdown(). Returns
+ * AMP_ERROR_INVALID_ARGUMENT, with *info untouched, for a NULL argument or
+ * an acc that is not a listed accelerator (made up, or released by
+ * amp_shutdown()).
  */
 amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_info *info);
 
@@ -108,7 +116,8 @@ amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_
  * Store the accelerator's default view (its first queue) in *out. A NULL
  * acc means the default accelerator. Returns the statuses of
  * amp_accelerator_get_default, AMP_ERROR_RUNTIME when the queue cannot be
- * made, AMP_ERROR_INVALID_ARGUMENT for a NULL out.
+ * made, AMP_ERROR_INVALID_ARGUMENT for a NULL out or an acc not from
+ * amp_accelerator_get() (made up, or from before amp_shutdown()).
  */
 amp_status amp_accelerator_get_default_view(amp_accelerator *acc, amp_accelerator_view **out);
 
@@ -146,8 +155,9 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
  * Arrays bound to the view hold references of their own; when the last one
  * goes, the view's queued work is left to finish and its queue is released.
  * A default view belongs to the library: releasing it does nothing. NULL
- * is a no-op. Returns AMP_ERROR_INVALID_ARGUMENT for a handle already
- * released (or never created).
+ * is a no-op. Returns AMP_ERROR_INVALID_ARGUMENT for a view the caller
+ * released already (also while arrays bound to it keep it: their
+ * references stay theirs), never created, or ended by amp_shutdown().
  */
 amp_status amp_accelerator_view_release(amp_accelerator_view *view);
 
@@ -163,7 +173,8 @@ int amp_accelerator_view_is_default(const amp_accelerator_view *view);
 
 /*
  * Wait until everything queued on the view has finished. Returns
- * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view;
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view (or one from
+ * before amp_shutdown());
  * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when the device was lost or a kernel
  * aborted (after that, every call on the accelerator returns it, until
  * amp_shutdown()); AMP_ERROR_RUNTIME for other OpenCL failures.

@@ -163,9 +163,10 @@ amp_status amp_kernel_source_release(amp_kernel_source *source);
  * kernel is queued; amp_array_view_synchronize() waits for its results.
  *
  * Returns AMP_OK, or:
- * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a NULL or released view or
- *   texture, a capture of a type kernels cannot take, a capture that is not
- *   a name;
+ * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a kernel source released with
+ *   amp_kernel_source_release() (never read), a NULL or released view,
+ *   array or texture, a capture of a type kernels cannot take, a capture
+ *   that is not a name;
  * - AMP_ERROR_INVALID_OPERATION: an array or a texture that lives on
  *   another accelerator;
  * - AMP_ERROR_INVALID_COMPUTE_DOMAIN: a rank outside 1..3, a dimension <= 0,
@@ -173,8 +174,8 @@ amp_status amp_kernel_source_release(amp_kernel_source *source);
  * - AMP_ERROR_KERNEL_BUILD: the kernel did not compile (the message has the
  *   build log and the numbered generated source);
  * - AMP_ERROR_UNSUPPORTED_FEATURE: double used on a device without it;
- * - AMP_ERROR_ACCELERATOR_VIEW_REMOVED: the device was lost, or a texture's
- *   data was lost with it (amp_shutdown);
+ * - AMP_ERROR_ACCELERATOR_VIEW_REMOVED: the device was lost, or an
+ *   array's or a texture's data was lost with it (amp_shutdown);
  * - AMP_ERROR_OUT_OF_MEMORY, AMP_ERROR_DEVICE_LIMIT, AMP_ERROR_RUNTIME,
  *   AMP_ERROR_NO_DEVICE.
  * On failure no data has moved to the host and the host memory of every

@@ -18,7 +18,11 @@ typedef enum amp_status {
     /* The call did what it was asked. */
     AMP_OK = 0,
     /* A NULL or released handle, a NULL pointer, a rank or element type
-     * that does not fit the call. */
+     * that does not fit the call. A "released" handle, in the comments of
+     * the functions, is any pointer that is not a live handle of the kind
+     * the call takes: one released, one made up or never the library's, one
+     * of another kind; the library never reads through such a pointer, and
+     * the message says which it is and what to do. */
     AMP_ERROR_INVALID_ARGUMENT = -1,
     /* C++ AMP's invalid_compute_domain: an extent with a dimension <= 0, an
      * extent that its tile does not divide, or more threads than the device
