@@ -197,34 +197,35 @@ typedef struct end {
 } end;
 
 /* The view an array or view end stands for, checked as the end `which`
- * ("source", "destination") of the call fn; NULL for a host end. */
+ * ("source", "destination"; NULL for the one end of the call) of the call
+ * fn; NULL for a host end. */
 static amp_status end_view(const char *fn, const char *which, amp_data d,
                            const amp_array_view **v)
 {
     char role[32], data_of[48];
-    snprintf(role, sizeof role, "%s ", which);
+    snprintf(role, sizeof role, "%s%s", which ? which : "", which ? " " : "");
     *v = NULL;
     amp_status st = AMP_OK;
     if (d.kind == AMP_DATA_ARRAY) {
         st = amp__handle_check_as(fn, role, d.as.array, HD_ARRAY);
         if (st == AMP_OK)
             *v = d.as.array->whole;
-        snprintf(data_of, sizeof data_of, "%s array", which);
+        snprintf(data_of, sizeof data_of, "%sarray", role);
     } else if (d.kind == AMP_DATA_VIEW) {
         st = amp__handle_check_as(fn, role, d.as.view, HD_VIEW);
         if (st == AMP_OK)
             *v = d.as.view;
-        snprintf(data_of, sizeof data_of, "%s view", which);
+        snprintf(data_of, sizeof data_of, "%sview", role);
     } else if (d.kind == AMP_DATA_HOST) {
         if (!d.as.host_const)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s host pointer is NULL.",
-                                fn, which);
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %shost pointer is NULL.",
+                                fn, role);
         return AMP_OK;
     } else {
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: the %s is not an array, view or host pointer (kind %d); make it"
-                            " with amp_data_of().",
-                            fn, which, (int)d.kind);
+                            "%s: the %send is not an array, view or host pointer (kind %d);"
+                            " make it with amp_data_of().",
+                            fn, role, (int)d.kind);
     }
     if (st == AMP_OK)
         st = amp__view_check_data(fn, data_of, *v);
@@ -392,37 +393,30 @@ amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, co
     return st;
 }
 
-amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
-                                        amp_array **out)
+/* An array with the type, extent and contents of from, a view or an array. */
+static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_view *av,
+                                 amp_array **out)
 {
-    static const char fn[] = "amp_array_create_from_view";
     if (!out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
-    amp_status st = amp__view_check(fn, view);
+    const amp_array_view *v = NULL;
+    amp_status st = end_view(fn, NULL, from, &v);
     if (st == AMP_OK)
-        st = amp__view_check_data(fn, "view", view);
-    if (st == AMP_OK)
-        st = create_filled(fn, view->type, view->extent, amp_data_view(view), av, out);
+        st = create_filled(fn, v->type, v->extent, from, av, out);
     amp__lock_release();
     return st;
+}
+
+amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
+                                        amp_array **out)
+{
+    return create_copy_of("amp_array_create_from_view", amp_data_view(view), av, out);
 }
 
 amp_status(amp_array_create_from_array)(const amp_array *array, amp_accelerator_view *av,
                                          amp_array **out)
 {
-    static const char fn[] = "amp_array_create_from_array";
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp__lock_acquire();
-    amp_status st = check_array(fn, array);
-    if (st == AMP_OK)
-        st = amp__view_check_data(fn, "array", array->whole);
-    if (st == AMP_OK)
-        st = create_filled(fn, array->whole->type, array->whole->extent, amp_data_array(array),
-                           av, out);
-    amp__lock_release();
-    return st;
+    return create_copy_of("amp_array_create_from_array", amp_data_array(array), av, out);
 }

@@ -152,6 +152,23 @@ static amp_status check_image_support(const char *fn, const amp_accelerator *acc
     return AMP_OK;
 }
 
+/* A limit of images of rank 2 or 3 on one dimension, from the last. */
+typedef struct image_limit {
+    const char *what;
+    cl_device_info query;
+    const char *name;
+} image_limit;
+
+#define IMAGE_LIMIT(what, query) {what, query, #query}
+static const image_limit limits_2d[2] = {
+    IMAGE_LIMIT("width", CL_DEVICE_IMAGE2D_MAX_WIDTH),
+    IMAGE_LIMIT("height", CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
+static const image_limit limits_3d[3] = {
+    IMAGE_LIMIT("width", CL_DEVICE_IMAGE3D_MAX_WIDTH),
+    IMAGE_LIMIT("height", CL_DEVICE_IMAGE3D_MAX_HEIGHT),
+    IMAGE_LIMIT("depth", CL_DEVICE_IMAGE3D_MAX_DEPTH)};
+#undef IMAGE_LIMIT
+
 /* Check that acc can hold a texture of this shape, and choose the image
  * kind (and, for a folded one, its row width). */
 static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_extent e,
@@ -180,31 +197,20 @@ static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_e
                            fn, e.dims[0], acc->name, limit,
                            (unsigned long long)max_w * (unsigned long long)max_h);
         }
-    } else if (e.rank == 2) {
-        size_t max_w = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
-        size_t max_h = device_size(acc, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
-        /* C++ AMP's dimension 0 is the rows: the image's height. */
-        if ((size_t)e.dims[1] > max_w)
-            return over_limit(fn, "width (dimension 1)", e.dims[1], max_w,
-                              "CL_DEVICE_IMAGE2D_MAX_WIDTH", acc);
-        if ((size_t)e.dims[0] > max_h)
-            return over_limit(fn, "height (dimension 0)", e.dims[0], max_h,
-                              "CL_DEVICE_IMAGE2D_MAX_HEIGHT", acc);
-        *kind = TEX_IMAGE_2D;
     } else {
-        size_t max_w = device_size(acc, CL_DEVICE_IMAGE3D_MAX_WIDTH);
-        size_t max_h = device_size(acc, CL_DEVICE_IMAGE3D_MAX_HEIGHT);
-        size_t max_d = device_size(acc, CL_DEVICE_IMAGE3D_MAX_DEPTH);
-        if ((size_t)e.dims[2] > max_w)
-            return over_limit(fn, "width (dimension 2)", e.dims[2], max_w,
-                              "CL_DEVICE_IMAGE3D_MAX_WIDTH", acc);
-        if ((size_t)e.dims[1] > max_h)
-            return over_limit(fn, "height (dimension 1)", e.dims[1], max_h,
-                              "CL_DEVICE_IMAGE3D_MAX_HEIGHT", acc);
-        if ((size_t)e.dims[0] > max_d)
-            return over_limit(fn, "depth (dimension 0)", e.dims[0], max_d,
-                              "CL_DEVICE_IMAGE3D_MAX_DEPTH", acc);
-        *kind = TEX_IMAGE_3D;
+        /* C++ AMP's dimension 0 is the slowest: the image's height in rank
+         * 2, its depth in rank 3. Each dimension, from the last. */
+        const image_limit *limits = e.rank == 2 ? limits_2d : limits_3d;
+        for (int k = 0; k < e.rank; k++) {
+            int d = e.rank - 1 - k;
+            size_t max = device_size(acc, limits[k].query);
+            if ((size_t)e.dims[d] > max) {
+                char what[32];
+                snprintf(what, sizeof what, "%s (dimension %d)", limits[k].what, d);
+                return over_limit(fn, what, e.dims[d], max, limits[k].name, acc);
+            }
+        }
+        *kind = e.rank == 2 ? TEX_IMAGE_2D : TEX_IMAGE_3D;
     }
     return AMP_OK;
 }
@@ -529,84 +535,70 @@ static amp_status check_copy(const char *fn, const amp_texture *t, const void *h
     return AMP_OK;
 }
 
-amp_status amp_texture_copy_to_host(const amp_texture *texture, void *dst, size_t dst_bytes)
+/* Copy the whole texture to host memory (to_host) or from it, as the call
+ * fn. */
+static amp_status copy_with_host(const char *fn, const amp_texture *texture, const void *host,
+                                 size_t host_bytes, int to_host)
 {
-    static const char fn[] = "amp_texture_copy_to_host";
     amp__lock_acquire();
     amp_status st = check_texture(fn, texture);
     if (st == AMP_OK)
-        st = check_copy(fn, texture, dst, dst_bytes);
+        st = check_copy(fn, texture, host, host_bytes);
+    /* The ledger counts the copy in the texture's own figures. The queue
+     * is in order: kernels queued before an upload that read the texture
+     * see the old contents. */
+    amp_texture *t = (amp_texture *)texture;
     if (st == AMP_OK)
-        st = download((amp_texture *)texture, dst, fn); /* the ledger counts this copy */
+        st = to_host ? download(t, (void *)host, fn) : upload(t, host, fn);
     amp__lock_release();
     return st;
+}
+
+amp_status amp_texture_copy_to_host(const amp_texture *texture, void *dst, size_t dst_bytes)
+{
+    return copy_with_host("amp_texture_copy_to_host", texture, dst, dst_bytes, 1);
 }
 
 amp_status amp_texture_copy_from_host(amp_texture *texture, const void *src, size_t src_bytes)
 {
-    static const char fn[] = "amp_texture_copy_from_host";
-    amp__lock_acquire();
-    amp_status st = check_texture(fn, texture);
-    if (st == AMP_OK)
-        st = check_copy(fn, texture, src, src_bytes);
-    /* The queue is in order: kernels queued before that read the texture
-     * see the old contents. */
-    if (st == AMP_OK)
-        st = upload(texture, src, fn);
-    amp__lock_release();
-    return st;
+    return copy_with_host("amp_texture_copy_from_host", texture, src, src_bytes, 0);
 }
 
-/* The getters answer for live handles only: a released one is never
- * read. */
-amp_extent amp_texture_get_extent(const amp_texture *texture)
+/* What the getters read: a copy of a live texture, taken under the lock,
+ * or zeros for any other pointer (a released one is never read). */
+static amp_texture texture_at(const amp_texture *texture)
 {
-    amp_extent e = {0, {0, 0, 0}};
+    amp_texture copy = {0};
     amp__lock_acquire();
     if (amp__tex_is_live(texture))
-        e = texture->extent;
+        copy = *texture;
     amp__lock_release();
-    return e;
+    return copy;
+}
+
+amp_extent amp_texture_get_extent(const amp_texture *texture)
+{
+    return texture_at(texture).extent;
 }
 
 amp_elem_type amp_texture_get_type(const amp_texture *texture)
 {
-    amp_elem_type type = (amp_elem_type)0;
-    amp__lock_acquire();
-    if (amp__tex_is_live(texture))
-        type = texture->type;
-    amp__lock_release();
-    return type;
+    return texture_at(texture).type;
 }
 
 int amp_texture_get_channels(const amp_texture *texture)
 {
-    int channels = 0;
-    amp__lock_acquire();
-    if (amp__tex_is_live(texture))
-        channels = texture->channels;
-    amp__lock_release();
-    return channels;
+    return texture_at(texture).channels;
 }
 
 size_t amp_texture_get_bytes(const amp_texture *texture)
 {
-    size_t bytes = 0;
-    amp__lock_acquire();
-    if (amp__tex_is_live(texture))
-        bytes = texture->bytes;
-    amp__lock_release();
-    return bytes;
+    return texture_at(texture).bytes;
 }
 
 amp_accelerator_view *amp_texture_get_accelerator_view(const amp_texture *texture)
 {
-    amp_accelerator_view *av = NULL;
-    amp__lock_acquire();
-    if (amp__tex_is_live(texture))
-        av = texture->av;
-    amp__lock_release();
-    return av;
+    return texture_at(texture).av;
 }
 
 amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_stats *out)

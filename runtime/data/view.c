@@ -262,6 +262,35 @@ amp_status(amp_array_view_create_extent)(amp_elem_type type, amp_extent extent,
     return st;
 }
 
+/* What a derived view is asked for: the arguments of the call that makes it. */
+typedef struct derivation {
+    amp_index origin;   /* a section's */
+    amp_extent extent;  /* a section's, a reshaped view's */
+    int i;              /* a projection's */
+    amp_elem_type type; /* a reinterpreted view's */
+} derivation;
+
+/* The part of a derived view that differs from its parent's: check the
+ * request against the parent view and call derive(). */
+typedef amp_status (*deriver)(const char *fn, const amp_array_view *view, const derivation *how,
+                              amp_array_view **out);
+
+/* A call that makes a view from another: out cleared, the parent checked
+ * under the lock, then make. */
+static amp_status derived_view(const char *fn, const amp_array_view *view, deriver make,
+                               const derivation *how, amp_array_view **out)
+{
+    amp_status st = clear_out(fn, out);
+    if (st != AMP_OK)
+        return st;
+    amp__lock_acquire();
+    st = amp__view_check(fn, view);
+    if (st == AMP_OK)
+        st = make(fn, view, how, out);
+    amp__lock_release();
+    return st;
+}
+
 /* A new handle onto the same data as parent: its type, extent, offset and
  * strides are taken from *derived. */
 static amp_status derive(const amp_array_view *parent, const amp_array_view *derived,
@@ -292,9 +321,11 @@ const char *amp__view_extent_text(amp_extent e, char *buf, size_t n)
     return buf;
 }
 
-static amp_status section_of(const char *fn, const amp_array_view *view, amp_index origin,
-                             amp_extent extent, amp_array_view **out)
+static amp_status section_of(const char *fn, const amp_array_view *view, const derivation *how,
+                             amp_array_view **out)
 {
+    amp_index origin = how->origin;
+    amp_extent extent = how->extent;
     amp_status st = check_extent(fn, extent);
     if (st == AMP_OK && (origin.rank != view->extent.rank || extent.rank != view->extent.rank))
         st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
@@ -327,21 +358,14 @@ static amp_status section_of(const char *fn, const amp_array_view *view, amp_ind
 amp_status(amp_array_view_section)(const amp_array_view *view, amp_index origin,
                                     amp_extent extent, amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_section";
-    amp_status st = clear_out(fn, out);
-    if (st != AMP_OK)
-        return st;
-    amp__lock_acquire();
-    st = amp__view_check(fn, view);
-    if (st == AMP_OK)
-        st = section_of(fn, view, origin, extent, out);
-    amp__lock_release();
-    return st;
+    derivation how = {.origin = origin, .extent = extent};
+    return derived_view("amp_array_view_section", view, section_of, &how, out);
 }
 
-static amp_status projection_of(const char *fn, const amp_array_view *view, int i,
-                                amp_array_view **out)
+static amp_status projection_of(const char *fn, const amp_array_view *view,
+                                const derivation *how, amp_array_view **out)
 {
+    int i = how->i;
     if (view->extent.rank < 2)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: a view of rank 1 has no projection (it would have rank 0); read"
@@ -364,16 +388,8 @@ static amp_status projection_of(const char *fn, const amp_array_view *view, int 
 
 amp_status(amp_array_view_project)(const amp_array_view *view, int i, amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_project";
-    amp_status st = clear_out(fn, out);
-    if (st != AMP_OK)
-        return st;
-    amp__lock_acquire();
-    st = amp__view_check(fn, view);
-    if (st == AMP_OK)
-        st = projection_of(fn, view, i, out);
-    amp__lock_release();
-    return st;
+    derivation how = {.i = i};
+    return derived_view("amp_array_view_project", view, projection_of, &how, out);
 }
 
 /* Nonzero when the view's elements are one run in memory (a rank-1 view,
@@ -389,9 +405,10 @@ static int is_contiguous(const amp_array_view *v)
     return 1;
 }
 
-static amp_status reshaped(const char *fn, const amp_array_view *view, amp_extent extent,
+static amp_status reshaped(const char *fn, const amp_array_view *view, const derivation *how,
                            amp_array_view **out)
 {
+    amp_extent extent = how->extent;
     amp_status st = check_extent(fn, extent);
     if (st != AMP_OK)
         return st;
@@ -418,21 +435,14 @@ static amp_status reshaped(const char *fn, const amp_array_view *view, amp_exten
 amp_status(amp_array_view_view_as)(const amp_array_view *view, amp_extent extent,
                                     amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_view_as";
-    amp_status st = clear_out(fn, out);
-    if (st != AMP_OK)
-        return st;
-    amp__lock_acquire();
-    st = amp__view_check(fn, view);
-    if (st == AMP_OK)
-        st = reshaped(fn, view, extent, out);
-    amp__lock_release();
-    return st;
+    derivation how = {.extent = extent};
+    return derived_view("amp_array_view_view_as", view, reshaped, &how, out);
 }
 
-static amp_status reinterpreted(const char *fn, const amp_array_view *view, amp_elem_type type,
-                                amp_array_view **out)
+static amp_status reinterpreted(const char *fn, const amp_array_view *view,
+                                const derivation *how, amp_array_view **out)
 {
+    amp_elem_type type = how->type;
     size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
     int64_t bytes = amp_extent_size(view->extent) * (int64_t)from;
     int64_t at = view->offset * (int64_t)from;
@@ -473,16 +483,8 @@ static amp_status reinterpreted(const char *fn, const amp_array_view *view, amp_
 amp_status(amp_array_view_reinterpret_as)(const amp_array_view *view, amp_elem_type type,
                                            amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_reinterpret_as";
-    amp_status st = clear_out(fn, out);
-    if (st != AMP_OK)
-        return st;
-    amp__lock_acquire();
-    st = amp__view_check(fn, view);
-    if (st == AMP_OK)
-        st = reinterpreted(fn, view, type, out);
-    amp__lock_release();
-    return st;
+    derivation how = {.type = type};
+    return derived_view("amp_array_view_reinterpret_as", view, reinterpreted, &how, out);
 }
 
 amp_status amp_array_view_release(amp_array_view *view)
@@ -616,32 +618,31 @@ amp_status amp_array_view_refresh(amp_array_view *view)
     return st;
 }
 
-/* The getters answer for live handles only: a released one is never
- * read. */
-amp_extent amp_array_view_get_extent(const amp_array_view *view)
+/* What the getters read: a copy of a live view, taken under the lock, or
+ * zeros for any other pointer (a released one is never read). */
+static amp_array_view view_at(const amp_array_view *view)
 {
-    amp_extent e = {0, {0, 0, 0}};
+    amp_array_view copy = {0};
     amp__lock_acquire();
     if (amp__view_is_live(view))
-        e = view->extent;
+        copy = *view;
     amp__lock_release();
-    return e;
+    return copy;
+}
+
+amp_extent amp_array_view_get_extent(const amp_array_view *view)
+{
+    return view_at(view).extent;
 }
 
 amp_elem_type amp_array_view_get_type(const amp_array_view *view)
 {
-    amp__lock_acquire();
-    amp_elem_type t = amp__view_is_live(view) ? view->type : (amp_elem_type)0;
-    amp__lock_release();
-    return t;
+    return view_at(view).type;
 }
 
 int amp_array_view_is_const(const amp_array_view *view)
 {
-    amp__lock_acquire();
-    int c = amp__view_is_live(view) ? view->is_const : 0;
-    amp__lock_release();
-    return c;
+    return view_at(view).is_const;
 }
 
 amp_status amp_array_view_get_transfers(const amp_array_view *view, amp_transfer_stats *out)

@@ -33,28 +33,43 @@ static const char install_hint[] =
     " works; for a GPU, install its vendor's OpenCL driver (and check that a file in"
     " /etc/OpenCL/vendors names it).";
 
+/* clGetDeviceInfo or clGetPlatformInfo, for info_string. */
+typedef cl_int (*info_query)(const void *object, cl_uint what, size_t size, void *value,
+                             size_t *size_ret);
+
+static cl_int device_info(const void *object, cl_uint what, size_t size, void *value,
+                          size_t *size_ret)
+{
+    return amp__clapi.GetDeviceInfo((cl_device_id)object, what, size, value, size_ret);
+}
+
+static cl_int platform_info(const void *object, cl_uint what, size_t size, void *value,
+                            size_t *size_ret)
+{
+    return amp__clapi.GetPlatformInfo((cl_platform_id)object, what, size, value, size_ret);
+}
+
 /* A string property of a device or platform, malloc'ed; "" when the query
  * fails, so that a strange driver cannot stop enumeration. */
-static char *device_string(cl_device_id dev, cl_device_info what)
+static char *info_string(info_query query, const void *object, cl_uint what)
 {
     size_t size = 0;
-    if (amp__clapi.GetDeviceInfo(dev, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+    if (query(object, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
         return calloc(1, 1);
     char *s = calloc(1, size + 1);
-    if (s && amp__clapi.GetDeviceInfo(dev, what, size, s, NULL) != CL_SUCCESS)
+    if (s && query(object, what, size, s, NULL) != CL_SUCCESS)
         s[0] = '\0';
     return s;
 }
 
+static char *device_string(cl_device_id dev, cl_device_info what)
+{
+    return info_string(device_info, dev, what);
+}
+
 static char *platform_string(cl_platform_id p, cl_platform_info what)
 {
-    size_t size = 0;
-    if (amp__clapi.GetPlatformInfo(p, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
-        return calloc(1, 1);
-    char *s = calloc(1, size + 1);
-    if (s && amp__clapi.GetPlatformInfo(p, what, size, s, NULL) != CL_SUCCESS)
-        s[0] = '\0';
-    return s;
+    return info_string(platform_info, p, what);
 }
 
 static void acc_free(amp_accelerator *a)

@@ -364,28 +364,37 @@ amp_status amp_accelerator_view_release(amp_accelerator_view *view)
     return st;
 }
 
+/* What the getters read: a live view's accelerator, mode and whether it is
+ * the default, taken under the lock; zeros for any other pointer. */
+typedef struct view_facts {
+    amp_accelerator *acc;
+    amp_queuing_mode mode;
+    int is_default;
+} view_facts;
+
+static view_facts facts_of(const amp_accelerator_view *view)
+{
+    view_facts f = {NULL, (amp_queuing_mode)0, 0};
+    amp__lock_acquire();
+    if (amp__queue_is_live(view))
+        f = (view_facts){view->acc, view->mode, is_default(view)};
+    amp__lock_release();
+    return f;
+}
+
 amp_accelerator *amp_accelerator_view_get_accelerator(const amp_accelerator_view *view)
 {
-    amp__lock_acquire();
-    amp_accelerator *acc = amp__queue_is_live(view) ? view->acc : NULL;
-    amp__lock_release();
-    return acc;
+    return facts_of(view).acc;
 }
 
 amp_queuing_mode amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view)
 {
-    amp__lock_acquire();
-    amp_queuing_mode mode = amp__queue_is_live(view) ? view->mode : (amp_queuing_mode)0;
-    amp__lock_release();
-    return mode;
+    return facts_of(view).mode;
 }
 
 int amp_accelerator_view_is_default(const amp_accelerator_view *view)
 {
-    amp__lock_acquire();
-    int yes = amp__queue_is_live(view) && is_default(view);
-    amp__lock_release();
-    return yes;
+    return facts_of(view).is_default;
 }
 
 amp_status amp_accelerator_view_wait(amp_accelerator_view *view)
