@@ -10,12 +10,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_util.h"
+
+/* Internals, only to hold a queue back behind a user event. */
+#include "device/queue.h"
 
 #define IA AMP_ERROR_INVALID_ARGUMENT
 #define REMOVED AMP_ERROR_ACCELERATOR_VIEW_REMOVED
@@ -75,6 +80,62 @@ static void waiting_on_a_released_completion_is_refused(void **state)
     assert_amp_fails(amp_completion_is_done(thread_done, &done), IA, "was already released");
     assert_int_equal(done, -1);
     assert_amp_ok(amp_array_view_release(v));
+}
+
+static void pause_ms(long ms)
+{
+    nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL);
+}
+
+typedef struct waiter {
+    amp_completion *c;
+    amp_status status;
+} waiter;
+
+static void *wait_on(void *p)
+{
+    waiter *w = p;
+    w->status = amp_completion_wait(w->c);
+    return NULL;
+}
+
+static void *open_later(void *gate)
+{
+    pause_ms(300);
+    clSetUserEventStatus((cl_event)gate, CL_COMPLETE);
+    return NULL;
+}
+
+static void a_completion_released_while_another_thread_waits(void **state)
+{
+    (void)state;
+    /* A marker behind a closed gate: the wait on it is certainly in
+     * progress when the release comes. */
+    amp_accelerator_view *av;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
+    cl_int rc;
+    cl_event gate = clCreateUserEvent(av->acc->context, &rc);
+    assert_int_equal(rc, CL_SUCCESS);
+    assert_int_equal(clEnqueueBarrierWithWaitList(av->queue, 1, &gate, NULL), CL_SUCCESS);
+    amp_completion *c = NULL;
+    assert_amp_ok(amp_accelerator_view_create_marker(av, &c));
+    waiter w = {c, AMP_ERROR_RUNTIME};
+    pthread_t waiting, opener;
+    assert_int_equal(pthread_create(&waiting, NULL, wait_on, &w), 0);
+    pause_ms(100);
+    int done = 1;
+    assert_amp_ok(amp_completion_is_done(c, &done));
+    assert_int_equal(done, 0);
+    assert_int_equal(pthread_create(&opener, NULL, open_later, gate), 0);
+    /* Released at once for later calls; both waits end when the marker
+     * does, and the last frees the handle. */
+    assert_amp_ok(amp_completion_release(c));
+    pthread_join(waiting, NULL);
+    pthread_join(opener, NULL);
+    assert_int_equal(w.status, AMP_OK);
+    assert_amp_fails(amp_completion_wait(c), IA, "was already released");
+    clReleaseEvent(gate);
+    assert_amp_ok(amp_accelerator_view_release(av));
 }
 
 static void a_made_up_completion_is_refused(void **state)
@@ -380,6 +441,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_completion_released_twice_is_refused),
         cmocka_unit_test(waiting_on_a_released_completion_is_refused),
+        cmocka_unit_test(a_completion_released_while_another_thread_waits),
         cmocka_unit_test(a_made_up_completion_is_refused),
         cmocka_unit_test(a_handle_of_another_kind_is_named),
         cmocka_unit_test(a_kernel_source_released_twice_is_refused),
