@@ -19,7 +19,9 @@
 
 #include "test_util.h"
 
-/* Internals, only to hold a queue back behind a user event. */
+/* Internals, only to hold a queue back behind a user event and to make an
+ * OpenCL call fail. */
+#include "core/clapi.h"
 #include "device/queue.h"
 
 #define IA AMP_ERROR_INVALID_ARGUMENT
@@ -421,6 +423,42 @@ static void an_array_copied_after_shutdown_says_its_data_is_lost(void **state)
     assert_amp_ok(amp_array_release(arr));
 }
 
+/* ---- amp_shutdown() says when a view's data could not be copied back ---- */
+
+static void shutdown_reports_a_copy_back_that_failed(void **state)
+{
+    (void)state;
+    int data[16];
+    for (int i = 0; i < 16; i++)
+        data[i] = i;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(v), { v(idx) *= 3; }));
+    /* The shutdown's first OpenCL call, the read of the kernel's result,
+     * fails: the status says so, where it used to be dropped. */
+    amp__clapi_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
+    amp_clear_error();
+    amp_status st = amp_shutdown();
+    amp__clapi_inject_fault(0, CL_SUCCESS);
+    assert_int_equal(st, AMP_ERROR_RUNTIME);
+    assert_non_null(strstr(amp_last_error(),
+                           "Copying a view back to the host: clEnqueueReadBuffer failed"));
+    /* Releasing the device copies tries once more (here it succeeds): the
+     * host holds the old data or the result, never anything else. */
+    for (int i = 0; i < 16; i++)
+        assert_true(data[i] == i || data[i] == 3 * i);
+    for (int i = 0; i < 16; i++)
+        data[i] = i;
+    assert_amp_ok(amp_array_view_refresh(v));
+    /* The view is still a handle, and the library starts afresh. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(v), { v(idx) += 1; }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(data[i], i + 1);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_shutdown());
+}
+
 /* ---- NULL ---- */
 
 static void releasing_null_does_nothing(void **state)
@@ -453,6 +491,7 @@ int main(void)
         cmocka_unit_test(an_accelerator_after_shutdown_is_refused),
         cmocka_unit_test(an_accelerator_view_released_twice_is_refused),
         cmocka_unit_test(an_array_copied_after_shutdown_says_its_data_is_lost),
+        cmocka_unit_test(shutdown_reports_a_copy_back_that_failed),
         cmocka_unit_test(releasing_null_does_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
