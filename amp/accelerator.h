@@ -4,7 +4,9 @@
  *
  * Every device of every OpenCL platform on the machine is an accelerator.
  * The library owns accelerators: they live until amp_shutdown() and are
- * never released by the caller. Each accelerator has a default view (its
+ * never released by the caller; after amp_shutdown() a handle from before
+ * is refused (AMP_ERROR_INVALID_ARGUMENT), and amp_accelerator_get() gives
+ * the new ones. Each accelerator has a default view (its
  * first queue), also the library's. More views (queues) of one accelerator
  * come from amp_accelerator_create_view(); they share the accelerator's
  * OpenCL context, so data moves between them without a host round trip,
@@ -13,8 +15,10 @@
  *
  * The default accelerator is the first GPU found, else the first CPU device
  * (PoCL). The environment variable AMP_DEVICE picks another one, by its index
- * in the enumeration order or by a case-insensitive substring of
- * "platform name / device name".
+ * in the enumeration order or by a case-insensitive part of "platform name /
+ * device name", or, when no name has it, of the platform's vendor, version
+ * or ICD suffix: AMP_DEVICE=pocl finds PoCL, whose platform is called
+ * "Portable Computing Language", through its vendor and version.
  *
  * AMP_SPLIT_CPU=N (N >= 2) presents each CPU device as N accelerators, its
  * sub-devices made with clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY), each
@@ -85,7 +89,8 @@ amp_status amp_accelerator_get_default(amp_accelerator **out);
  * on the default, amp_accelerator_get_default() or AMP_DEVICE's choice.
  * Until then a later call replaces an earlier one. Setting the default it
  * already is returns AMP_OK. Returns
- * AMP_ERROR_INVALID_ARGUMENT for a handle not from amp_accelerator_get(),
+ * AMP_ERROR_INVALID_ARGUMENT for NULL or a handle not from
+ * amp_accelerator_get() (made up, or from before amp_shutdown()),
  * AMP_ERROR_INVALID_OPERATION (naming the current default) once it is in
  * use, AMP_ERROR_NO_DEVICE when there are no devices.
  */
@@ -99,8 +104,11 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc);
 const char *amp_accelerator_default_reason(void);
 
 /*
- * Fill *info with what the accelerator is. Returns AMP_ERROR_INVALID_ARGUMENT
- * for a NULL argument.
+ * Fill *info with what the accelerator is; its strings belong to the
+ * library and stay valid until amp_shutdown(). Returns
+ * AMP_ERROR_INVALID_ARGUMENT, with *info untouched, for a NULL argument or
+ * an acc that is not a listed accelerator (made up, or released by
+ * amp_shutdown()).
  */
 amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_info *info);
 
@@ -108,7 +116,8 @@ amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_
  * Store the accelerator's default view (its first queue) in *out. A NULL
  * acc means the default accelerator. Returns the statuses of
  * amp_accelerator_get_default, AMP_ERROR_RUNTIME when the queue cannot be
- * made, AMP_ERROR_INVALID_ARGUMENT for a NULL out.
+ * made, AMP_ERROR_INVALID_ARGUMENT for a NULL out or an acc not from
+ * amp_accelerator_get() (made up, or from before amp_shutdown()).
  */
 amp_status amp_accelerator_get_default_view(amp_accelerator *acc, amp_accelerator_view **out);
 
@@ -146,8 +155,9 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
  * Arrays bound to the view hold references of their own; when the last one
  * goes, the view's queued work is left to finish and its queue is released.
  * A default view belongs to the library: releasing it does nothing. NULL
- * is a no-op. Returns AMP_ERROR_INVALID_ARGUMENT for a handle already
- * released (or never created).
+ * is a no-op. Returns AMP_ERROR_INVALID_ARGUMENT for a view the caller
+ * released already (also while arrays bound to it keep it: their
+ * references stay theirs), never created, or ended by amp_shutdown().
  */
 amp_status amp_accelerator_view_release(amp_accelerator_view *view);
 
@@ -163,7 +173,8 @@ int amp_accelerator_view_is_default(const amp_accelerator_view *view);
 
 /*
  * Wait until everything queued on the view has finished. Returns
- * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view;
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view (or one from
+ * before amp_shutdown());
  * AMP_ERROR_ACCELERATOR_VIEW_REMOVED when the device was lost or a kernel
  * aborted (after that, every call on the accelerator returns it, until
  * amp_shutdown()); AMP_ERROR_RUNTIME for other OpenCL failures.
@@ -194,12 +205,28 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
  * Release everything the library holds: kernels, device memory, queues
  * (created views too) and contexts. Array views still alive are
  * synchronized back to host memory and lose their device copies; they stay
- * valid and usable. Accelerator and view handles obtained before are
- * invalid afterwards. Calling any other
- * function afterwards starts the library afresh. Optional: a process may
- * exit without it.
+ * valid and usable. Arrays and textures stay valid handles whose data was
+ * lost with the device: calls that read or write it return
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED, and they can be released. Accelerator
+ * and accelerator view handles obtained before are released: calls given
+ * one return AMP_ERROR_INVALID_ARGUMENT. Completions and kernel sources
+ * stay valid. Calling any other function afterwards starts the library
+ * afresh. Optional: a process may exit without it.
+ *
+ * Returns AMP_OK when every view's data was copied back; else the status
+ * of the first copy back that failed (AMP_ERROR_ACCELERATOR_VIEW_REMOVED
+ * when its device was lost), with its message. The copy is tried once more
+ * as the device copies are released, so the host memory holds the newest
+ * data that could be copied, and never anything else. Everything is
+ * released either way.
  */
-void amp_shutdown(void);
+amp_status amp_shutdown(void);
+
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_accelerator_create_view(...) AMP__MADE_AT(amp_accelerator_create_view, __VA_ARGS__)
+#define amp_accelerator_view_create_marker(...) \
+    AMP__MADE_AT(amp_accelerator_view_create_marker, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

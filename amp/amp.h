@@ -20,6 +20,14 @@
  * handle (a released handle then gives AMP_ERROR_INVALID_ARGUMENT, never
  * another object), and amp_shutdown() against every other call. The whole
  * contract is in docs/reliability.md.
+ *
+ * Handles: every handle the library hands out is known by its address,
+ * which is never handed out again. A released, made-up or foreign pointer,
+ * a second release, or a handle used after amp_shutdown() released it,
+ * gets AMP_ERROR_INVALID_ARGUMENT with a message naming the call; releasing
+ * NULL does nothing. With AMP_LEAKS=1 in the environment, the handles the
+ * program made and never released are listed on stderr at exit, each with
+ * the file and line that made it.
  */
 #ifndef AMP_AMP_H
 #define AMP_AMP_H

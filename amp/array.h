@@ -9,6 +9,11 @@
  * of the array (amp_array_view_create_from_array). A kernel on another
  * accelerator that captures the array gets AMP_ERROR_INVALID_OPERATION:
  * copy it there first.
+ *
+ * The device holds an array's only copy: amp_shutdown() loses it. The array
+ * and its views stay handles (release them as usual), and every call that
+ * would read or write their data returns AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+ * leaving the other end of a copy untouched.
  */
 #ifndef AMP_ARRAY_H
 #define AMP_ARRAY_H
@@ -46,7 +51,9 @@ amp_status amp_array_create_from_host(amp_elem_type type, amp_extent extent, con
 /*
  * A new array on av (NULL: the default accelerator view) with the type,
  * extent and contents of a view or of another array: copied now, on the
- * device when both are there.
+ * device when both are there. Statuses as amp_array_create() and
+ * amp_copy(): AMP_ERROR_INVALID_ARGUMENT for a NULL or released view or
+ * array, AMP_ERROR_ACCELERATOR_VIEW_REMOVED for one whose data was lost.
  */
 amp_status amp_array_create_from_view(const amp_array_view *view, amp_accelerator_view *av,
                                       amp_array **out);
@@ -60,8 +67,9 @@ amp_status amp_array_create_from_array(const amp_array *array, amp_accelerator_v
  */
 amp_status amp_array_release(amp_array *array);
 
-/* The array's extent (rank 0 for NULL), element type (0 for NULL), and the
- * accelerator view it lives on (NULL for NULL). */
+/* The array's extent (rank 0 for a NULL or released array), element type
+ * (0 then), and the accelerator view it lives on (NULL then, and after
+ * amp_shutdown() released that view). */
 amp_extent amp_array_get_extent(const amp_array *array);
 amp_elem_type amp_array_get_type(const amp_array *array);
 amp_accelerator_view *amp_array_get_accelerator_view(const amp_array *array);
@@ -125,8 +133,10 @@ static inline amp_data amp_data_host(const void *p)
  * moves once, from where src is current to where dst lives (device to
  * device when both are on one accelerator); the ledger counts it as reason
  * "copy". Returns AMP_ERROR_INVALID_ARGUMENT for NULL, released or
- * mismatched ends, a const view as dst, or two host ends; OpenCL failures
- * as amp_array_view_synchronize().
+ * mismatched ends, a const view as dst, or two host ends;
+ * AMP_ERROR_ACCELERATOR_VIEW_REMOVED for an array, or a view of one, whose
+ * data amp_shutdown() released (the other end is left as it was); OpenCL
+ * failures as amp_array_view_synchronize().
  *   AMP_COPY(a, view)   is amp_copy(amp_data_of(a), amp_data_of(view))
  */
 amp_status amp_copy(amp_data src, amp_data dst);
@@ -149,6 +159,18 @@ amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out);
  * current. Leave the view alone until then.
  */
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out);
+
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_array_create(...) AMP__MADE_AT(amp_array_create, __VA_ARGS__)
+#define amp_array_create_from_host(...) AMP__MADE_AT(amp_array_create_from_host, __VA_ARGS__)
+#define amp_array_create_from_view(...) AMP__MADE_AT(amp_array_create_from_view, __VA_ARGS__)
+#define amp_array_create_from_array(...) AMP__MADE_AT(amp_array_create_from_array, __VA_ARGS__)
+#define amp_array_view_create_from_array(...) \
+    AMP__MADE_AT(amp_array_view_create_from_array, __VA_ARGS__)
+#define amp_copy_async(...) AMP__MADE_AT(amp_copy_async, __VA_ARGS__)
+#define amp_array_view_synchronize_async(...) \
+    AMP__MADE_AT(amp_array_view_synchronize_async, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

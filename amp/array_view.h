@@ -88,7 +88,8 @@ amp_status amp_array_view_release(amp_array_view *view);
  * holds the newest copy, if the host copy is stale. Waits for kernels that
  * write the view. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL or released
  * view, AMP_ERROR_ACCELERATOR_VIEW_REMOVED when the device was lost or a
- * kernel aborted, AMP_ERROR_RUNTIME for other OpenCL failures.
+ * kernel aborted, or for a view of an array whose data amp_shutdown()
+ * released with its device; AMP_ERROR_RUNTIME for other OpenCL failures.
  */
 amp_status amp_array_view_synchronize(amp_array_view *view);
 
@@ -179,14 +180,24 @@ amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_ty
  */
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av);
 
-/* The view's extent; rank 0 for a NULL view. */
+/* The view's extent; rank 0 for a NULL or released view. */
 amp_extent amp_array_view_get_extent(const amp_array_view *view);
 
-/* The view's element type; 0 for a NULL view. */
+/* The view's element type; 0 for a NULL or released view. */
 amp_elem_type amp_array_view_get_type(const amp_array_view *view);
 
-/* Nonzero when the view is read-only. */
+/* Nonzero when the view is read-only; 0 for a NULL or released view. */
 int amp_array_view_is_const(const amp_array_view *view);
+
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_array_view_create(...) AMP__MADE_AT(amp_array_view_create, __VA_ARGS__)
+#define amp_array_view_create_const(...) AMP__MADE_AT(amp_array_view_create_const, __VA_ARGS__)
+#define amp_array_view_create_extent(...) AMP__MADE_AT(amp_array_view_create_extent, __VA_ARGS__)
+#define amp_array_view_section(...) AMP__MADE_AT(amp_array_view_section, __VA_ARGS__)
+#define amp_array_view_project(...) AMP__MADE_AT(amp_array_view_project, __VA_ARGS__)
+#define amp_array_view_view_as(...) AMP__MADE_AT(amp_array_view_view_as, __VA_ARGS__)
+#define amp_array_view_reinterpret_as(...) AMP__MADE_AT(amp_array_view_reinterpret_as, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

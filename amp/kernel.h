@@ -144,16 +144,25 @@ typedef struct amp_kernel_source {
  * are, and build errors name the file's own lines. index_name is the name
  * the body gives its index ("idx", "t_idx"). Release with
  * amp_kernel_source_release(); the kernel compiled from it stays cached
- * until then. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL argument or an
- * index name that is not an identifier, AMP_ERROR_RUNTIME (with the
- * system's reason) when the file cannot be read, AMP_ERROR_OUT_OF_MEMORY.
+ * until then. Only a regular file of at most 16 MiB is read: a device,
+ * a FIFO or a folder is refused without reading (and without waiting).
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL argument, an index name
+ * that is not an identifier, a path that is not a regular file or a file
+ * over 16 MiB; AMP_ERROR_RUNTIME (with the system's reason) when the file
+ * cannot be opened or read; AMP_ERROR_OUT_OF_MEMORY.
  */
 amp_status amp_kernel_source_load(const char *path, const char *index_name,
                                   amp_kernel_source **out);
 
-/* Release a kernel source loaded from a file, and the kernels compiled from
- * it. NULL is a no-op. */
-void amp_kernel_source_release(amp_kernel_source *source);
+/*
+ * Release a kernel source loaded from a file, and the kernels compiled from
+ * it. NULL is a no-op that returns AMP_OK. Returns
+ * AMP_ERROR_INVALID_ARGUMENT, with the handle untouched, for a source
+ * already released, a source made by AMP_KERNEL_SOURCE(...) (it belongs to
+ * its call site and is never released) or any other pointer the library
+ * did not make.
+ */
+amp_status amp_kernel_source_release(amp_kernel_source *source);
 
 /*
  * Run kernel once for every index of domain, on the accelerator view av
@@ -163,9 +172,10 @@ void amp_kernel_source_release(amp_kernel_source *source);
  * kernel is queued; amp_array_view_synchronize() waits for its results.
  *
  * Returns AMP_OK, or:
- * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a NULL or released view or
- *   texture, a capture of a type kernels cannot take, a capture that is not
- *   a name;
+ * - AMP_ERROR_INVALID_ARGUMENT: NULL kernel, a kernel source released with
+ *   amp_kernel_source_release() (never read), a NULL or released view,
+ *   array or texture, a capture of a type kernels cannot take, a capture
+ *   that is not a name;
  * - AMP_ERROR_INVALID_OPERATION: an array or a texture that lives on
  *   another accelerator;
  * - AMP_ERROR_INVALID_COMPUTE_DOMAIN: a rank outside 1..3, a dimension <= 0,
@@ -173,8 +183,8 @@ void amp_kernel_source_release(amp_kernel_source *source);
  * - AMP_ERROR_KERNEL_BUILD: the kernel did not compile (the message has the
  *   build log and the numbered generated source);
  * - AMP_ERROR_UNSUPPORTED_FEATURE: double used on a device without it;
- * - AMP_ERROR_ACCELERATOR_VIEW_REMOVED: the device was lost, or a texture's
- *   data was lost with it (amp_shutdown);
+ * - AMP_ERROR_ACCELERATOR_VIEW_REMOVED: the device was lost, or an
+ *   array's or a texture's data was lost with it (amp_shutdown);
  * - AMP_ERROR_OUT_OF_MEMORY, AMP_ERROR_DEVICE_LIMIT, AMP_ERROR_RUNTIME,
  *   AMP_ERROR_NO_DEVICE.
  * On failure no data has moved to the host and the host memory of every
@@ -370,6 +380,10 @@ static inline amp_capture amp__capture_unsupported(const char *name, ...)
     amp_capture c = {name, AMP_CAPTURE_INVALID, (amp_elem_type)0, {.constant = 0}};
     return c;
 }
+
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_kernel_source_load(...) AMP__MADE_AT(amp_kernel_source_load, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

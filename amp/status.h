@@ -18,7 +18,11 @@ typedef enum amp_status {
     /* The call did what it was asked. */
     AMP_OK = 0,
     /* A NULL or released handle, a NULL pointer, a rank or element type
-     * that does not fit the call. */
+     * that does not fit the call. A "released" handle, in the comments of
+     * the functions, is any pointer that is not a live handle of the kind
+     * the call takes: one released, one made up or never the library's, one
+     * of another kind; the library never reads through such a pointer, and
+     * the message says which it is and what to do. */
     AMP_ERROR_INVALID_ARGUMENT = -1,
     /* C++ AMP's invalid_compute_domain: an extent with a dimension <= 0, an
      * extent that its tile does not divide, or more threads than the device
@@ -88,6 +92,21 @@ typedef void (*amp_error_callback)(amp_status status, const char *message, void 
  * that happen at the same time.
  */
 void amp_set_error_callback(amp_error_callback fn, void *user_data);
+
+/*
+ * Internal, for the leak report (AMP_LEAKS=1 lists at exit every handle
+ * the program made and never released, with the file and line that made
+ * it). Each function that makes a handle is also a function-like macro of
+ * the same name, defined after its declaration with AMP__MADE_AT: it tells
+ * the library the caller's __FILE__ and __LINE__, then calls the function.
+ * The function itself is unchanged: &amp_array_view_create and
+ * (amp_array_view_create)(...) call it without the macro, and the handles
+ * they make are listed without a line.
+ */
+void amp__handle_site(const char *file, int line, const char *call);
+amp_status amp__handle_site_end(amp_status status);
+#define AMP__MADE_AT(name, ...)                                                                    \
+    (amp__handle_site(__FILE__, __LINE__, #name), amp__handle_site_end(name(__VA_ARGS__)))
 
 #ifdef __cplusplus
 }

@@ -103,6 +103,10 @@ amp_accelerator_view *amp_texture_get_accelerator_view(const amp_texture *textur
  */
 amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_stats *out);
 
+/* The functions above that make a handle, as macros that also record the
+ * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#define amp_texture_create(...) AMP__MADE_AT(amp_texture_create, __VA_ARGS__)
+
 #ifdef __cplusplus
 }
 #endif

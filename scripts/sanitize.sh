@@ -3,7 +3,10 @@
 # build-asan, and run the whole CTest suite there (on the default device:
 # PoCL in CI). Any sanitizer report fails the run: ASan and LeakSanitizer
 # exit nonzero on their first error, and UBSan is made to abort
-# (-fno-sanitize-recover=undefined). Extra arguments go to ctest.
+# (-fno-sanitize-recover=undefined). The build keeps assert() on (no
+# NDEBUG), so that every internal function that needs the runtime lock checks
+# that its caller holds it (LOCK_ASSERT_HELD, runtime/core/lock.h): a failed
+# assertion aborts the test. Extra arguments go to ctest.
 #
 # Leaks inside PoCL, LLVM, Oclgrind and the ICD loader, which the library
 # cannot free, are suppressed in scripts/lsan.supp; each entry says why.
@@ -13,8 +16,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+# RelWithDebInfo's flags without its -DNDEBUG: optimized, with asserts.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON \
-      "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" \
+      "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g" \
+      "-DCMAKE_EXE_LINKER_FLAGS=$flags" \
       "-DCMAKE_SHARED_LINKER_FLAGS=$flags" >/dev/null
 cmake --build build-asan
 

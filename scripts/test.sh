@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Run the whole test suite: install missing packages (scripts/setup.sh
-# --deps), build with warnings as errors, and run every test through CTest.
-# Extra arguments go to ctest.
+# --deps), build with warnings as errors, and run every test through CTest;
+# then the same in the Release configuration (-O3, NDEBUG: another
+# optimizer and other stack layouts), in build-release. Extra arguments go
+# to ctest.
 #
 # With CI=true in the environment (as CI runs it, through .ci/run), or with
 # --sanitize as the first argument, the memory checks follow: the suite again
 # built with AddressSanitizer and UBSan (scripts/sanitize.sh, in build-asan),
-# the threads test under ThreadSanitizer (scripts/tsan.sh, in build-tsan),
+# with the debug checks on (assert: LOCK_ASSERT_HELD, in every internal
+# function that needs the runtime lock), the threads test under
+# ThreadSanitizer (scripts/tsan.sh, in build-tsan),
 # then the samples and unit tests of this build under valgrind
 # (scripts/valgrind.sh). Any sanitizer or valgrind report fails the run.
 # docs/reliability.md says what they check and how long they take.
@@ -24,6 +28,10 @@ scripts/setup.sh --deps
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure "$@"
+
+cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DAMP_WERROR=ON >/dev/null
+cmake --build build-release
+ctest --test-dir build-release --output-on-failure "$@"
 
 if [ "$memory_checks" = yes ]; then
   # All three run, so that one report does not hide another.

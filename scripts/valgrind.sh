@@ -4,7 +4,8 @@
 # or possible) fails the run.
 #   scripts/valgrind.sh [BUILD_DIR]      default: build (made by scripts/test.sh)
 # Environment: JOBS (programs at once, default: the number of CPUs);
-# WARMUP=no skips the first pass (below) when PoCL's cache is already warm.
+# WARMUP=no skips the first pass (below) when PoCL's cache is already warm;
+# ONLY=REGEX runs only the tests whose names match (bash's =~), as ctest -R.
 # Each program's valgrind report is written to BUILD_DIR/valgrind/; those
 # with errors are printed.
 #
@@ -136,6 +137,7 @@ pass() {
   local toolname=$1 report=$2 i
   for i in "${order[@]}"; do
     local name=${names[i]} reason
+    [[ -n ${ONLY:-} && ! $name =~ $ONLY ]] && continue
     reason=$(skip_reason "$name" "$(tr '\n' ' ' <<< "${envs[i]}")")
     if [ -n "$reason" ]; then
       [ "$report" = yes ] && printf '%-36s skipped: %s\n' "$name" "$reason"

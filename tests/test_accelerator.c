@@ -121,6 +121,45 @@ static void amp_device_picks_by_name_substring_in_any_case(void **state)
     assert_string_equal(chosen.device_path, path);
 }
 
+/* The docs' own example: AMP_DEVICE=pocl finds PoCL, whose platform is
+ * called "Portable Computing Language", through its vendor ("The pocl
+ * project"), version ("OpenCL 3.0 PoCL 3.1 ...") or ICD suffix ("POCL"). */
+static void amp_device_pocl_finds_pocl_by_its_other_names(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    assert_amp_ok(amp_accelerator_count(&n));
+    char path[256] = "";
+    for (size_t i = 0; i < n && !path[0]; i++) {
+        amp_accelerator *acc;
+        assert_amp_ok(amp_accelerator_get(i, &acc));
+        char vendor[256] = "";
+        clGetPlatformInfo(acc->platform, CL_PLATFORM_VENDOR, sizeof vendor - 1, vendor, NULL);
+        amp_accelerator_info info;
+        assert_amp_ok(amp_accelerator_get_info(acc, &info));
+        if (strstr(vendor, "pocl") && !strstr(info.platform, "pocl") &&
+            !strstr(info.platform, "PoCL"))
+            snprintf(path, sizeof path, "%s", info.device_path);
+    }
+    if (!path[0]) {
+        print_message("no PoCL platform here whose name lacks \"pocl\": nothing to check\n");
+        skip();
+    }
+    static const char *const spellings[] = {"pocl", "POCL", "PoCL"};
+    for (int k = 0; k < 3; k++) {
+        setenv("AMP_DEVICE", spellings[k], 1);
+        amp_shutdown();
+        amp_accelerator *def = NULL;
+        amp_accelerator_info chosen;
+        assert_amp_ok(amp_accelerator_get_default(&def));
+        assert_amp_ok(amp_accelerator_get_info(def, &chosen));
+        assert_string_equal(chosen.device_path, path);
+        char reason[32];
+        snprintf(reason, sizeof reason, "AMP_DEVICE=%s", spellings[k]);
+        assert_string_equal(amp_accelerator_default_reason(), reason);
+    }
+}
+
 static void amp_device_that_matches_nothing_lists_the_devices(void **state)
 {
     (void)state;
@@ -188,7 +227,7 @@ static void set_default_works_only_before_first_use(void **state)
     assert_amp_ok(amp_accelerator_set_default(b));
     assert_amp_ok(amp_accelerator_set_default(b)); /* the same one again: fine */
     assert_amp_fails(amp_accelerator_set_default(NULL), AMP_ERROR_INVALID_ARGUMENT,
-                     "not an accelerator");
+                     "the accelerator is NULL");
     assert_amp_ok(amp_accelerator_get_default(&def));
     assert_ptr_equal(def, b);
     /* Used now: fixed. */
@@ -530,6 +569,7 @@ int main(void)
         cmocka_unit_test_setup(default_is_a_gpu_if_there_is_one_else_the_cpu, fresh),
         cmocka_unit_test_setup(amp_device_picks_by_index, fresh),
         cmocka_unit_test_setup(amp_device_picks_by_name_substring_in_any_case, fresh),
+        cmocka_unit_test_setup(amp_device_pocl_finds_pocl_by_its_other_names, fresh),
         cmocka_unit_test_setup(amp_device_that_matches_nothing_lists_the_devices, fresh),
         cmocka_unit_test_setup(default_view_belongs_to_default_accelerator, fresh),
         cmocka_unit_test_setup(null_arguments_are_refused, fresh),

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_util.h"
@@ -1441,6 +1442,140 @@ static amp_status kernel_file_is_a_folder(void)
     return st;
 }
 
+/* ==== Handles: released, foreign or made up, and used after amp_shutdown ==== */
+
+/* An address nothing is mapped at: a library that read it would crash. */
+#define MADE_UP ((void *)(uintptr_t)0x40)
+
+static amp_completion *a_marker(void)
+{
+    amp_accelerator_view *av;
+    amp_completion *c = NULL;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
+    assert_amp_ok(amp_accelerator_view_create_marker(av, &c));
+    return c;
+}
+
+static amp_status completion_released_twice(void)
+{
+    amp_completion *c = a_marker();
+    assert_amp_ok(amp_completion_release(c));
+    return amp_completion_release(c);
+}
+
+static amp_status completion_waited_on_after_release(void)
+{
+    amp_completion *c = NULL;
+    assert_amp_ok(amp_array_view_synchronize_async(view_of(AMP_INT, amp_extent_1d(N), F.ints), &c));
+    assert_amp_ok(amp_completion_release(c));
+    return amp_completion_wait(c);
+}
+
+static amp_status completion_made_up(void)
+{
+    int done = 0;
+    return amp_completion_is_done((amp_completion *)MADE_UP, &done);
+}
+
+static amp_status completion_of_another_kind(void)
+{
+    int done = 0;
+    return amp_completion_is_done((amp_completion *)(void *)view_of(AMP_INT, amp_extent_1d(N),
+                                                                    F.ints),
+                                  &done);
+}
+
+static amp_status kernel_source_released_twice(void)
+{
+    amp_kernel_source *src = NULL;
+    assert_amp_ok(amp_kernel_source_load(kernel_file("v(i) = 1;\n"), "i", &src));
+    assert_amp_ok(amp_kernel_source_release(src));
+    return amp_kernel_source_release(src);
+}
+
+static amp_status kernel_source_literal_released(void)
+{
+    return amp_kernel_source_release((amp_kernel_source *)AMP_KERNEL_SOURCE(i, { (void)i; }));
+}
+
+static amp_status released_kernel_source_dispatched(void)
+{
+    amp_kernel_source *src = NULL;
+    assert_amp_ok(amp_kernel_source_load(kernel_file("v(i) = 1;\n"), "i", &src));
+    assert_amp_ok(amp_kernel_source_release(src));
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    return amp_parallel_for_each(NULL, amp_extent_1d(N), src, AMP_CAPTURE(v));
+}
+
+static amp_status accelerator_info_of_made_up(void)
+{
+    amp_accelerator_info info;
+    return amp_accelerator_get_info((const amp_accelerator *)MADE_UP, &info);
+}
+
+static amp_status accelerator_info_after_shutdown(void)
+{
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_amp_ok(amp_shutdown());
+    return amp_accelerator_get_info(acc, &info);
+}
+
+static amp_status accelerator_view_released_twice(void)
+{
+    amp_accelerator_view *av;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
+    assert_amp_ok(amp_accelerator_view_release(av));
+    return amp_accelerator_view_release(av);
+}
+
+static amp_status array_copied_to_host_after_shutdown(void)
+{
+    /* The array holds other values than F.ints: the canary check after the
+     * case finds any byte the copy wrote. */
+    amp_array *a = NULL;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(N), F.grid, NULL, &a));
+    track_array(a);
+    assert_amp_ok(amp_shutdown());
+    return AMP_COPY(a, F.ints);
+}
+
+static amp_status view_of_array_synchronized_after_shutdown(void)
+{
+    amp_array *a = array_of(AMP_INT, amp_extent_1d(N));
+    amp_array_view *v = NULL;
+    assert_amp_ok(amp_array_view_create_from_array(a, &v));
+    track(v, 0);
+    assert_amp_ok(amp_shutdown());
+    return amp_array_view_synchronize(v);
+}
+
+static amp_status kernel_file_dev_zero(void)
+{
+    amp_kernel_source *src = NULL;
+    return amp_kernel_source_load("/dev/zero", "idx", &src);
+}
+
+static amp_status kernel_file_fifo(void)
+{
+    kernel_file("");
+    unlink(F.path);
+    if (mkfifo(F.path, 0600) != 0)
+        fail_msg("cannot make a FIFO at %s", F.path);
+    amp_kernel_source *src = NULL;
+    return amp_kernel_source_load(F.path, "idx", &src);
+}
+
+static amp_status kernel_file_too_large(void)
+{
+    kernel_file("");
+    if (truncate(F.path, (off_t)64 * 1024 * 1024) != 0) /* sparse: no disk used */
+        fail_msg("cannot grow %s", F.path);
+    amp_kernel_source *src = NULL;
+    return amp_kernel_source_load(F.path, "idx", &src);
+}
+
 /* ==== Allocations larger than the device ==== */
 
 static amp_status view_larger_than_device_memory(void)
@@ -2067,6 +2202,7 @@ static amp_status copy_from_released_array(void)
 {
     amp_array *gone = released_array();
     amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    snprintf(F.also, sizeof F.also, "amp_copy: the source array %p", (void *)gone);
     return AMP_COPY(gone, v);
 }
 
@@ -2074,6 +2210,7 @@ static amp_status copy_into_released_array(void)
 {
     amp_array *gone = released_array();
     amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    snprintf(F.also, sizeof F.also, "amp_copy: the destination array %p", (void *)gone);
     return AMP_COPY(v, gone);
 }
 
@@ -2191,8 +2328,8 @@ static const bad_case table[] = {
     ROW("null", null_accelerator_count, IA, "count is NULL"),
     ROW("null", null_accelerator_get_out, IA, "amp_accelerator_get: out is NULL"),
     ROW("null", null_accelerator_get_default_out, IA, "amp_accelerator_get_default: out is NULL"),
-    ROW("null", null_accelerator_info_acc, IA, "must not be NULL"),
-    ROW("null", null_accelerator_info_out, IA, "must not be NULL"),
+    ROW("null", null_accelerator_info_acc, IA, "amp_accelerator_get_info: the accelerator is NULL"),
+    ROW("null", null_accelerator_info_out, IA, "amp_accelerator_get_info: info is NULL"),
     ROW("null", null_default_view_out, IA, "amp_accelerator_get_default_view: out is NULL"),
     ROW("null", null_accelerator_view_wait, IA, "view is NULL"),
     ROW("null", null_accelerator_of_view, AMP_OK, NULL),
@@ -2226,16 +2363,15 @@ static const bad_case table[] = {
     ROW("null", null_capture_items, IA, "2 captures; a kernel takes 0 to 32"),
     ROW("null", null_capture_name, IA, "capture '(null)' is not a variable name"),
     ROW("null", null_function_source, IA, "function 'helper' has no source"),
-    ROW("null", null_set_default, IA,
-        "amp_accelerator_set_default: NULL is not an accelerator from amp_accelerator_get()"),
+    ROW("null", null_set_default, IA, "amp_accelerator_set_default: the accelerator is NULL"),
     ROW("null", null_created_view_out, IA, "amp_accelerator_create_view: out is NULL"),
     ROW("null", null_accelerator_view_release_is_a_no_op, AMP_OK, NULL),
     ROW("null", null_accelerator_view_getters, AMP_OK, NULL),
-    ROW("null", null_accelerator_view_flush, IA, "amp_accelerator_view_flush: view is NULL"),
-    ROW("null", null_marker_view, IA, "amp_accelerator_view_create_marker: view is NULL"),
+    ROW("null", null_accelerator_view_flush, IA, "amp_accelerator_view_flush: the accelerator view is NULL"),
+    ROW("null", null_marker_view, IA, "amp_accelerator_view_create_marker: the accelerator view is NULL"),
     ROW("null", null_marker_out, IA, "amp_accelerator_view_create_marker: out is NULL"),
-    ROW("null", null_completion_wait, IA, "amp_completion_wait: the handle is NULL"),
-    ROW("null", null_completion_is_done, IA, "amp_completion_is_done: the handle is NULL"),
+    ROW("null", null_completion_wait, IA, "amp_completion_wait: the completion is NULL"),
+    ROW("null", null_completion_is_done, IA, "amp_completion_is_done: the completion is NULL"),
     ROW("null", null_completion_is_done_out, IA, "amp_completion_is_done: done is NULL"),
     ROW("null", null_completion_release_is_a_no_op, AMP_OK, NULL),
     ROW("null", null_extent_view_out, IA, "amp_array_view_create_extent: out is NULL"),
@@ -2385,7 +2521,34 @@ static const bad_case table[] = {
     ROW("build", build_error_in_kernel_file, KB, "not_declared_here"),
     ROW("build", kernel_file_missing, AMP_ERROR_RUNTIME,
         "cannot read /nonexistent/kernel.cl: No such file or directory"),
-    ROW("build", kernel_file_is_a_folder, AMP_ERROR_RUNTIME, "Is a directory"),
+    ROW("build", kernel_file_is_a_folder, IA, "is not a regular file (a directory)"),
+
+    /* Handles: released, foreign or made up, of another kind, and used
+     * after amp_shutdown() (tests/test_handles.c has more). */
+    ROW("handle", completion_released_twice, IA,
+        "amp_completion_release: the completion"),
+    ROW("handle", completion_waited_on_after_release, IA,
+        "was already released (by amp_completion_release())"),
+    ROW("handle", completion_made_up, IA, "is not a completion the library made"),
+    ROW("handle", completion_of_another_kind, IA, "is a view, not a completion"),
+    ROW("handle", kernel_source_released_twice, IA,
+        "was already released (by amp_kernel_source_release())"),
+    ROW("handle", kernel_source_literal_released, IA,
+        "a source made by AMP_KERNEL_SOURCE(...) belongs to its call site"),
+    ROW("handle", released_kernel_source_dispatched, IA,
+        "parallel_for_each: the kernel source"),
+    ROW("handle", accelerator_info_of_made_up, IA, "is not an accelerator the library made"),
+    ROW("handle", accelerator_info_after_shutdown, IA,
+        "was already released (amp_shutdown() releases every accelerator)"),
+    ROW("handle", accelerator_view_released_twice, IA,
+        "amp_accelerator_view_release: the accelerator view"),
+    ROW("handle", array_copied_to_host_after_shutdown, AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+        "amp_copy: the source array's data was lost with its accelerator"),
+    ROW("handle", view_of_array_synchronized_after_shutdown, AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+        "amp_array_view_synchronize: the view's data was lost"),
+    ROW("handle", kernel_file_dev_zero, IA, "/dev/zero is not a regular file (a character device)"),
+    ROW("handle", kernel_file_fifo, IA, "is not a regular file (a FIFO)"),
+    ROW("handle", kernel_file_too_large, IA, "has 67108864 bytes; a kernel file has at most"),
 
     /* Allocations larger than the device: the message names the view. */
     ROW("memory", view_larger_than_device_memory, OOM, "View 'huge' needs"),
@@ -2402,7 +2565,7 @@ static const bad_case table[] = {
     ROW("release", transfers_of_released, IA, "already released"),
     ROW("release", capture_released, IA, "view 'gone' is released"),
     ROW("release", capture_released_tiled, IA, "view 'gone' is released"),
-    ROW("release", release_never_created, IA, "or was never created"),
+    ROW("release", release_never_created, IA, "is not a view the library made"),
     ROW("release", capture_never_created, IA, "view 'fake' is released (or was never created)"),
     ROW("release", release_stale_handle_after_address_reuse, IA, "already released"),
     ROW("release", getters_of_released, AMP_OK, NULL),
@@ -2514,8 +2677,8 @@ static const bad_case table[] = {
     ROW("array", copy_extent_with_dims_past_its_rank, AMP_OK, NULL),
     ROW("array", copy_element_sizes_differ, IA,
         "amp_copy: the source holds int and the destination double"),
-    ROW("array", copy_from_released_array, IA, "amp_copy: the source array is released"),
-    ROW("array", copy_into_released_array, IA, "amp_copy: the destination array is released"),
+    ROW("array", copy_from_released_array, IA, "was already released (by amp_array_release())"),
+    ROW("array", copy_into_released_array, IA, "was already released (by amp_array_release())"),
     ROW("array", copy_array_into_null_host, IA, "amp_copy: the destination host pointer is NULL"),
     ROW("array", capture_released_array, IA, "array 'gone' is released (or was never created)"),
     ROW("array", capture_null_array, IA, "array 'none' is NULL"),

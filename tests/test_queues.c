@@ -1,10 +1,14 @@
 /*
  * tests/test_queues.c - accelerator views: more than one queue per
  * accelerator, queuing modes, flush, markers, the lifetime of created
- * views; and two accelerators made of one CPU (AMP_SPLIT_CPU=2): the wrong
+ * views, the bound on launches in flight; and two accelerators made of one
+ * CPU (AMP_SPLIT_CPU=2): the wrong
  * accelerator's array, copies across, and host views used on both.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "test_util.h"
 
@@ -55,7 +59,8 @@ static void a_created_view_is_a_new_queue_of_its_accelerator(void **state)
     assert_int_equal(amp_accelerator_view_get_queuing_mode(imm), 0);
     assert_amp_fails(amp_accelerator_view_release(imm), AMP_ERROR_INVALID_ARGUMENT,
                      "amp_accelerator_view_release: the accelerator view");
-    assert_amp_fails(amp_accelerator_view_wait(imm), AMP_ERROR_INVALID_ARGUMENT, "was released");
+    assert_amp_fails(amp_accelerator_view_wait(imm), AMP_ERROR_INVALID_ARGUMENT,
+                     "was already released");
     /* A default view is the library's: releasing it changes nothing. */
     assert_amp_ok(amp_accelerator_view_release(def));
     assert_amp_ok(amp_accelerator_view_wait(def));
@@ -74,11 +79,11 @@ static void bad_view_arguments_are_refused(void **state)
                      AMP_ERROR_INVALID_ARGUMENT, "queuing mode 7 is neither");
     assert_null(v);
     assert_amp_fails(amp_accelerator_create_view((amp_accelerator *)&bogus, AMP_QUEUING_AUTOMATIC, &v),
-                     AMP_ERROR_INVALID_ARGUMENT, "not an accelerator from amp_accelerator_get()");
+                     AMP_ERROR_INVALID_ARGUMENT, "is not an accelerator the library made");
     assert_amp_fails(amp_accelerator_get_default_view((amp_accelerator *)&bogus, &v),
                      AMP_ERROR_INVALID_ARGUMENT, "not an accelerator");
     assert_amp_fails(amp_accelerator_view_flush(NULL), AMP_ERROR_INVALID_ARGUMENT,
-                     "amp_accelerator_view_flush: view is NULL");
+                     "amp_accelerator_view_flush: the accelerator view is NULL");
     assert_amp_fails(amp_accelerator_view_create_marker(NULL, &m), AMP_ERROR_INVALID_ARGUMENT,
                      "view is NULL");
     assert_null(m);
@@ -94,9 +99,9 @@ static void bad_view_arguments_are_refused(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out, &o));
     assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON((amp_accelerator_view *)&bogus, amp_extent_1d(4), i,
                                               AMP_CAPTURE(o), { o(i) = 1; }),
-                     AMP_ERROR_INVALID_ARGUMENT, "was released (or was never created");
+                     AMP_ERROR_INVALID_ARGUMENT, "is not an accelerator view the library made");
     assert_amp_fails(amp_array_create(AMP_INT, amp_extent_1d(4), (amp_accelerator_view *)&bogus, &a),
-                     AMP_ERROR_INVALID_ARGUMENT, "was released");
+                     AMP_ERROR_INVALID_ARGUMENT, "is not an accelerator view the library made");
     assert_null(a);
     assert_amp_ok(amp_array_view_release(o));
     assert_int_equal(out[0], 0);
@@ -112,6 +117,77 @@ static cl_event hold_queue(amp_accelerator_view *av)
     assert_int_equal(clEnqueueBarrierWithWaitList(av->queue, 1, &gate, NULL), CL_SUCCESS);
     assert_int_equal(clFlush(av->queue), CL_SUCCESS);
     return gate;
+}
+
+/* ---- Back-pressure: launches in flight on a queue are bounded ---- */
+
+/* Launches that have returned, and the count when they stopped coming. */
+static atomic_long returned_launches;
+
+typedef struct gate_keeper {
+    cl_event gate;
+    long total;    /* launches the test makes */
+    long at_stall; /* launches returned while the queue was held */
+} gate_keeper;
+
+/* Open the gate once the launches stop returning for a second (the
+ * library waits for the device), or once all of them have. */
+static void *open_when_stalled(void *p)
+{
+    gate_keeper *k = p;
+    long last = -1;
+    int still = 0;
+    while (still < 5) {
+        nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+        long now = atomic_load(&returned_launches);
+        if (now >= k->total)
+            break;
+        still = now == last ? still + 1 : 0;
+        last = now;
+    }
+    k->at_stall = atomic_load(&returned_launches);
+    clSetUserEventStatus(k->gate, CL_COMPLETE);
+    return NULL;
+}
+
+static void a_queue_holds_a_bounded_number_of_launches(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    static int data[N];
+    memset(data, 0, sizeof data);
+    amp_accelerator_view *av;
+    amp_array_view *v;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    /* Compiled and uploaded, and the queue idle, before it is held. */
+    assert_amp_ok(
+        AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1; }));
+    assert_amp_ok(amp_accelerator_view_wait(av));
+
+    gate_keeper k = {hold_queue(av), 3 * QUEUE_SPAN, -1};
+    atomic_store(&returned_launches, 0);
+    pthread_t keeper;
+    assert_int_equal(pthread_create(&keeper, NULL, open_when_stalled, &k), 0);
+    for (long n = 0; n < k.total; n++) {
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(N), i, AMP_CAPTURE(v),
+                                               { v(i) += 1; }));
+        atomic_fetch_add(&returned_launches, 1);
+    }
+    pthread_join(keeper, NULL);
+    clReleaseEvent(k.gate);
+    print_message("launches returned while the queue was held: %ld of %ld\n", k.at_stall,
+                  k.total);
+    /* Held, the queue ran nothing: the launches stopped at the bound, and
+     * went on once it ran again. */
+    if (k.at_stall < QUEUE_SPAN || k.at_stall > 2 * QUEUE_SPAN)
+        fail_msg("%ld launches returned while the queue ran nothing; the bound is %d", k.at_stall,
+                 2 * QUEUE_SPAN);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(data[i], k.total + 1);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_accelerator_view_release(av));
 }
 
 /* The queues that markers and barriers went to, through amp__clapi. */
@@ -472,6 +548,7 @@ int main(void)
         cmocka_unit_test_setup(an_array_keeps_its_released_view, fresh),
         cmocka_unit_test_setup(a_marker_on_an_idle_queue_is_done_at_once, fresh),
         cmocka_unit_test_setup(a_marker_after_a_failed_command_says_the_view_was_removed, fresh),
+        cmocka_unit_test_setup(a_queue_holds_a_bounded_number_of_launches, fresh),
         cmocka_unit_test_setup(the_split_cpu_is_two_accelerators, fresh),
         cmocka_unit_test_setup(an_array_on_one_accelerator_is_refused_on_the_other, fresh),
         cmocka_unit_test_setup(a_copy_across_accelerators_goes_through_the_host, fresh),

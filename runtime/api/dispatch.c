@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "device/oclcheck.h"
 #include "kernel/kcache.h"
+#include "kernel/kernel_file.h"
 #include "device/profile.h"
 #include "core/lock.h"
 #include "kernel/lexer.h"
@@ -38,6 +39,7 @@ typedef struct call {
     amp_accelerator_view *av;
     int guarded;         /* a padded tiled domain */
     amp_extent original; /* its extent before padding */
+    int tile_rank;
 } call;
 
 static void extent_text(char *buf, size_t size, const int *dims, int rank)
@@ -189,6 +191,11 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                 return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                                "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
                                name, v ? "released (or was never created)" : "NULL");
+            if (amp__view_data_lost(v))
+                return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                               "parallel_for_each at %s:%d: %s '%s' lost its data with its"
+                               " accelerator (amp_shutdown). Make the array again.",
+                               k->file, k->line, v->array ? "array" : "view", name);
             amp_accelerator *home = amp__coh_source_home(v->src);
             if (v->array && home && home != acc)
                 return amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -593,6 +600,10 @@ static amp_status run(call *c)
         st = bind_and_ready(c, &spec, e, &nargs);
     if (st == AMP_OK && spec.checked)
         st = amp__chk_before_run(acc->context, c->av->queue, e, nargs);
+    /* Back-pressure: a bounded number of launches in flight on the queue;
+     * a wait that fails leaves nothing queued. */
+    if (st == AMP_OK)
+        st = amp__queue_make_room(c->av);
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
@@ -635,10 +646,17 @@ static amp_status run(call *c)
 
 static amp_status dispatch(call *c)
 {
-    if (!c->kernel || !c->kernel->body || !c->kernel->index_name || !c->kernel->file)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "parallel_for_each: the kernel source is NULL.");
     amp__lock_acquire();
-    amp_status st = run(c);
+    /* The source is read only once the registry says it may be: a source
+     * loaded from a file and released is refused unread. */
+    amp_status st = amp__kfile_check("parallel_for_each", c->kernel);
+    if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank)
+        st = amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                          "parallel_for_each at %s:%d: the tile has rank %d and the extent rank"
+                          " %d; they must be equal.",
+                          c->kernel->file, c->kernel->line, c->tile_rank, c->extent.rank);
+    if (st == AMP_OK)
+        st = run(c);
     amp__lock_release();
     return st;
 }
@@ -646,7 +664,7 @@ static amp_status dispatch(call *c)
 amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
                                  const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0, 0, 0}}};
+    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0, 0, 0}}, 0};
     return dispatch(&c);
 }
 
@@ -654,13 +672,8 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
                                        const amp_kernel_source *kernel,
                                        amp_capture_list captures)
 {
-    call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av, domain.padded, domain.original};
-    if (domain.tile_rank != domain.extent.rank)
-        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                       "parallel_for_each at %s:%d: the tile has rank %d and the extent rank %d;"
-                       " they must be equal.",
-                       kernel ? kernel->file : "?", kernel ? kernel->line : 0, domain.tile_rank,
-                       domain.extent.rank);
+    call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av, domain.padded, domain.original,
+              domain.tile_rank};
     for (int d = 0; d < AMP_MAX_RANK; d++)
         c.tile[d] = domain.tile[d];
     return dispatch(&c);

@@ -8,6 +8,7 @@
 #include "core/lock.h"
 #include "data/coherence.h"
 #include "data/texture.h"
+#include "data/view.h"
 #include "device/accel.h"
 #include "device/queue.h"
 #include "kernel/diskcache.h"
@@ -18,11 +19,14 @@ const char *amp_version(void)
     return AMP_VERSION_STRING;
 }
 
-void amp_shutdown(void)
+amp_status amp_shutdown(void)
 {
     amp__lock_acquire();
     /* Data first (it may need a queue to copy back), then kernels, then
-     * the queues and the devices they were built for. */
+     * the queues and the devices they were built for. The views' data is
+     * copied back first, so that a copy that fails is reported; what is
+     * released after that goes on regardless. */
+    amp_status st = amp__view_write_back_all();
     amp__coh_drop_all_device_copies();
     amp__tex_drop_all_device_memory();
     amp__kc_clear();
@@ -32,4 +36,5 @@ void amp_shutdown(void)
     amp__queue_shutdown();
     amp__acc_shutdown();
     amp__lock_release();
+    return st;
 }

@@ -4,10 +4,12 @@
 #include "core/strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int sb_reserve(strbuf *sb, size_t extra)
 {
@@ -90,19 +92,52 @@ void amp__sb_free(strbuf *sb)
     sb->failed = 0;
 }
 
+int amp__sb_open_file(const char *path, struct stat *st)
+{
+    /* Without blocking: opening a FIFO for reading otherwise waits for a
+     * writer. Reads of a regular file do not block either way. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    if (fstat(fd, st) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+int amp__sb_read_fd(strbuf *sb, int fd, size_t max)
+{
+    char chunk[4096];
+    size_t total = 0;
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno ? errno : EIO;
+        if (n == 0)
+            break;
+        total += (size_t)n;
+        /* A file that grew past its size since it was looked at. */
+        if (total > max)
+            return EFBIG;
+        amp__sb_append_n(sb, chunk, (size_t)n);
+    }
+    return sb->failed ? ENOMEM : 0;
+}
+
 int amp__sb_read_file(strbuf *sb, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    struct stat st;
+    int fd = amp__sb_open_file(path, &st);
+    if (fd < 0)
         return errno ? errno : EIO;
-    char chunk[4096];
-    size_t n;
-    /* fopen() opens a folder for reading on Linux; fread() then fails with
-     * EISDIR, which says more than EIO would. */
-    errno = 0;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        amp__sb_append_n(sb, chunk, n);
-    int err = ferror(f) ? (errno ? errno : EIO) : sb->failed ? ENOMEM : 0;
-    fclose(f);
+    int err = !S_ISREG(st.st_mode)               ? (S_ISDIR(st.st_mode) ? EISDIR : EINVAL)
+              : (uint64_t)st.st_size > SB_FILE_MAX ? EFBIG
+                                                   : amp__sb_read_fd(sb, fd, SB_FILE_MAX);
+    close(fd);
     return err;
 }

@@ -7,6 +7,8 @@
 #define AMP_CORE_STRBUF_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
 typedef struct strbuf {
     char *data; /* always NUL-terminated once anything was appended */
@@ -24,9 +26,20 @@ void amp__sb_printf(strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Append the whole content of the file at path. Returns 0, or the errno
- * of the failure (sb then holds what was read, if anything). */
+/* The most amp__sb_read_file() reads: a source file of 64 MiB is no
+ * source file. */
+#define SB_FILE_MAX ((uint64_t)64 * 1024 * 1024)
+/* Append the whole content of the regular file at path. Returns 0, or the
+ * errno of the failure (sb then holds what was read, if anything): EISDIR
+ * for a folder, EINVAL for anything else that is not a regular file (a
+ * FIFO, a device: never read, so never waited on), EFBIG past SB_FILE_MAX. */
 int amp__sb_read_file(strbuf *sb, const char *path);
+/* Open path for reading, without blocking, and fstat it into *st. Returns
+ * the descriptor, or -1 with errno set. */
+int amp__sb_open_file(const char *path, struct stat *st);
+/* Append what remains to be read from fd, at most max bytes. Returns 0, or
+ * the errno of the failure: EFBIG when there is more. */
+int amp__sb_read_fd(strbuf *sb, int fd, size_t max);
 /* Append n spaces. */
 void amp__sb_indent(strbuf *sb, int n);
 /* Nonzero when an append could not allocate. */

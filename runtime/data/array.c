@@ -6,57 +6,31 @@
  * amp__coh_source_create with a home), seen through one internal whole view.
  * Copies resolve each end to a data source and a box of bytes, and leave
  * the moving to amp__coh_copy_box, so the ledger sees them like any transfer.
+ * An array's data is lost with its device at amp_shutdown(): every call
+ * that would read or write it then says so (amp__view_check_data).
+ *
+ * The functions that make a handle are defined as (name): amp/array.h also
+ * makes each a macro that records the caller's line for the leak report.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uthash.h>
 
 #include "amp/array.h"
-#include "device/completion.h"
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
 #include "data/view.h"
+#include "device/completion.h"
 
 struct amp_array {
-    amp_array *self; /* the registry's key */
     amp_array_view *whole;
     amp_accelerator_view *av;
-    UT_hash_handle hh;
 };
 
-/* By address, so that a stale handle is caught; handle.c never gives an
- * address out twice, so a stale handle cannot name a newer array. */
-static amp_array *live_arrays;
-
-static int array_is_live(const amp_array *a)
+static amp_status check_array(const char *fn, const amp_array *a)
 {
-    amp_array *found = NULL;
-    HASH_FIND_PTR(live_arrays, &a, found);
-    return found != NULL;
-}
-
-static amp_status lock_live_array(const char *fn, const amp_array *a)
-{
-    if (!a)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the array is NULL.", fn);
-    amp__lock_acquire();
-    if (!array_is_live(a)) {
-        amp__lock_release();
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the array %p was already released, or was never created.", fn,
-                       (const void *)a);
-    }
-    return AMP_OK;
-}
-
-/* The array's whole view; NULL for a NULL or released array. */
-static amp_array_view *whole_of(const amp_array *a)
-{
-    amp__lock_acquire();
-    amp_array_view *v = a && array_is_live(a) ? a->whole : NULL;
-    amp__lock_release();
-    return v;
+    return amp__handle_check(fn, a, HD_ARRAY);
 }
 
 /* Stand-ins captured for a NULL or released array: handles that are never
@@ -77,46 +51,53 @@ amp_array_view *amp__array_view_of(const amp_array *a)
 {
     if (!a)
         return &null_array_stand_in;
-    amp_array_view *v = whole_of(a);
-    return v ? v : &released_array_stand_in;
+    amp__lock_acquire();
+    amp_array_view *v = amp__handle_is(a, HD_ARRAY) ? a->whole : &released_array_stand_in;
+    amp__lock_release();
+    return v;
 }
 
-/* A new empty array; expects the lock. */
+/* A new empty array. */
 static amp_status make_array(const char *fn, amp_elem_type type, amp_extent extent,
                              amp_accelerator_view *av, amp_array **out)
 {
     int64_t n = 0;
     amp_status st = amp__view_check_shape(fn, type, extent, &n);
     if (st == AMP_OK)
-        st = amp__queue_resolve(av, &av);
+        st = amp__queue_resolve_in(fn, av, &av);
     if (st != AMP_OK)
         return st;
     if (type == AMP_DOUBLE && !av->acc->fp64)
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "%s: %s has no double precision, so it cannot hold an array of double.",
-                       fn, av->acc->name);
-    amp_array *a = amp__handle_alloc(sizeof *a);
+                            "%s: %s has no double precision, so it cannot hold an array of"
+                            " double.",
+                            fn, av->acc->name);
+    amp_array *a = amp__handle_alloc(HD_ARRAY, sizeof *a, HD_CALLER);
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     coh_source *src = NULL;
     st = amp__coh_source_create((size_t)n * amp_elem_size(type), av, "(array)", &src);
-    if (st == AMP_OK && (st = amp__view_make(src, type, extent, 0, &a->whole)) != AMP_OK)
-        amp__coh_source_release(src);
-    if (st != AMP_OK) {
-        amp__handle_free(a);
-        return st;
-    }
+    if (st != AMP_OK)
+        goto fail_handle;
+    st = amp__view_make(src, type, extent, 0, HD_LIBRARY, &a->whole);
+    if (st != AMP_OK)
+        goto fail_source;
     a->whole->array = a;
+    a->whole->of_array = 1;
     a->av = av;
     amp__queue_retain(av); /* a created view lives while an array is bound to it */
-    a->self = a;
-    HASH_ADD_PTR(live_arrays, self, a);
     *out = a;
     return AMP_OK;
+
+fail_source:
+    amp__coh_source_release(src);
+fail_handle:
+    amp__handle_free(a);
+    return st;
 }
 
-amp_status amp_array_create(amp_elem_type type, amp_extent extent, amp_accelerator_view *av,
-                            amp_array **out)
+amp_status(amp_array_create)(amp_elem_type type, amp_extent extent, amp_accelerator_view *av,
+                              amp_array **out)
 {
     if (!out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL.");
@@ -129,7 +110,6 @@ amp_status amp_array_create(amp_elem_type type, amp_extent extent, amp_accelerat
 
 static amp_status release_locked(amp_array *a)
 {
-    HASH_DEL(live_arrays, a);
     a->whole->array = NULL;
     amp_status st = amp__view_unmake(a->whole);
     amp__queue_release(a->av);
@@ -141,48 +121,66 @@ amp_status amp_array_release(amp_array *array)
 {
     if (!array)
         return AMP_OK;
-    amp_status st = lock_live_array("amp_array_release", array);
-    if (st != AMP_OK)
-        return st;
-    st = release_locked(array);
+    amp__lock_acquire();
+    amp_status st = check_array("amp_array_release", array);
+    if (st == AMP_OK)
+        st = release_locked(array);
     amp__lock_release();
     return st;
 }
 
+/* The array's whole view; NULL for a NULL or released array. */
+static const amp_array_view *whole_of(const amp_array *a)
+{
+    return amp__handle_is(a, HD_ARRAY) ? a->whole : NULL;
+}
+
 amp_extent amp_array_get_extent(const amp_array *array)
 {
-    amp_extent none = {0, {0, 0, 0}};
-    amp_array_view *v = whole_of(array);
-    return v ? v->extent : none;
+    amp_extent e = {0, {0, 0, 0}};
+    amp__lock_acquire();
+    const amp_array_view *v = whole_of(array);
+    if (v)
+        e = v->extent;
+    amp__lock_release();
+    return e;
 }
 
 amp_elem_type amp_array_get_type(const amp_array *array)
 {
-    amp_array_view *v = whole_of(array);
-    return v ? v->type : (amp_elem_type)0;
+    amp__lock_acquire();
+    const amp_array_view *v = whole_of(array);
+    amp_elem_type type = v ? v->type : (amp_elem_type)0;
+    amp__lock_release();
+    return type;
 }
 
 amp_accelerator_view *amp_array_get_accelerator_view(const amp_array *array)
 {
     amp__lock_acquire();
-    amp_accelerator_view *av = array && array_is_live(array) ? array->av : NULL;
+    /* After amp_shutdown() the array's view is gone: NULL, as for its data. */
+    amp_accelerator_view *av =
+        whole_of(array) && amp__queue_is_live(array->av) ? array->av : NULL;
     amp__lock_release();
     return av;
 }
 
-amp_status amp_array_view_create_from_array(amp_array *array, amp_array_view **out)
+amp_status(amp_array_view_create_from_array)(amp_array *array, amp_array_view **out)
 {
+    static const char fn[] = "amp_array_view_create_from_array";
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp_array_view_create_from_array: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
-    amp_status st = lock_live_array("amp_array_view_create_from_array", array);
-    if (st != AMP_OK)
-        return st;
-    amp_array_view *w = array->whole;
-    st = amp__view_make(w->src, w->type, w->extent, 0, out);
-    if (st == AMP_OK)
-        amp__coh_source_retain(w->src);
+    amp__lock_acquire();
+    amp_status st = check_array(fn, array);
+    if (st == AMP_OK) {
+        amp_array_view *w = array->whole;
+        st = amp__view_make(w->src, w->type, w->extent, 0, HD_CALLER, out);
+        if (st == AMP_OK) {
+            amp__coh_source_retain(w->src);
+            (*out)->of_array = 1;
+        }
+    }
     amp__lock_release();
     return st;
 }
@@ -198,34 +196,52 @@ typedef struct end {
     int temporary; /* src wraps host memory for this copy only */
 } end;
 
+/* The view an array or view end stands for, checked as the end `which`
+ * ("source", "destination"; NULL for the one end of the call) of the call
+ * fn; NULL for a host end. */
+static amp_status end_view(const char *fn, const char *which, amp_data d,
+                           const amp_array_view **v)
+{
+    char role[32], data_of[48];
+    snprintf(role, sizeof role, "%s%s", which ? which : "", which ? " " : "");
+    *v = NULL;
+    amp_status st = AMP_OK;
+    if (d.kind == AMP_DATA_ARRAY) {
+        st = amp__handle_check_as(fn, role, d.as.array, HD_ARRAY);
+        if (st == AMP_OK)
+            *v = d.as.array->whole;
+        snprintf(data_of, sizeof data_of, "%sarray", role);
+    } else if (d.kind == AMP_DATA_VIEW) {
+        st = amp__handle_check_as(fn, role, d.as.view, HD_VIEW);
+        if (st == AMP_OK)
+            *v = d.as.view;
+        snprintf(data_of, sizeof data_of, "%sview", role);
+    } else if (d.kind == AMP_DATA_HOST) {
+        if (!d.as.host_const)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %shost pointer is NULL.",
+                                fn, role);
+        return AMP_OK;
+    } else {
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the %send is not an array, view or host pointer (kind %d);"
+                            " make it with amp_data_of().",
+                            fn, role, (int)d.kind);
+    }
+    if (st == AMP_OK)
+        st = amp__view_check_data(fn, data_of, *v);
+    return st;
+}
+
 static amp_status resolve(const char *fn, const char *which, amp_data d, int is_dst, end *e)
 {
     memset(e, 0, sizeof *e);
     const amp_array_view *v = NULL;
-    if (d.kind == AMP_DATA_ARRAY) {
-        if (!d.as.array || !array_is_live(d.as.array))
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s array is %s.", fn, which,
-                           d.as.array ? "released (or was never created)" : "NULL");
-        v = d.as.array->whole;
-    } else if (d.kind == AMP_DATA_VIEW) {
-        if (!d.as.view || !amp__view_is_live(d.as.view))
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s view is %s.", fn, which,
-                           d.as.view ? "released (or was never created)" : "NULL");
-        v = d.as.view;
-        if (is_dst && v->is_const)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: the destination view is const; copy into a writable view.", fn);
-    } else if (d.kind == AMP_DATA_HOST) {
-        if (!d.as.host_const)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %s host pointer is NULL.", fn,
-                           which);
-        return AMP_OK; /* shaped after the other end */
-    } else {
+    amp_status st = end_view(fn, which, d, &v);
+    if (st != AMP_OK || !v)
+        return st; /* a host end is shaped after the other end */
+    if (is_dst && v->is_const)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the %s is not an array, view or host pointer (kind %d); make it"
-                       " with amp_data_of().",
-                       fn, which, (int)d.kind);
-    }
+                            "%s: the destination view is const; copy into a writable view.", fn);
     e->src = v->src;
     e->box = amp__view_box(v);
     e->type = v->type;
@@ -245,6 +261,27 @@ static amp_status wrap_host(amp_data d, const end *other, end *e)
     return amp__coh_source_wrap((void *)d.as.host_const, (size_t)bytes, &e->src);
 }
 
+/* The checks of two resolved ends that must match. */
+static amp_status check_match(const char *fn, const end *s, const end *d)
+{
+    if (amp_elem_size(s->type) != amp_elem_size(d->type))
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the source holds %s and the destination %s; their elements"
+                            " must have the same size.",
+                            fn, amp_elem_type_name(s->type), amp_elem_type_name(d->type));
+    /* Dimensions past the rank are not part of an extent: they are not
+     * compared. */
+    if (!amp_extent_equal(s->extent, d->extent)) {
+        char a[48], b[48];
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the source has extent %s and the destination %s; they must be"
+                            " equal.",
+                            fn, amp__view_extent_text(s->extent, a, sizeof a),
+                            amp__view_extent_text(d->extent, b, sizeof b));
+    }
+    return AMP_OK;
+}
+
 static amp_status copy_locked(amp_data from, amp_data to)
 {
     static const char fn[] = "amp_copy";
@@ -256,31 +293,19 @@ static amp_status copy_locked(amp_data from, amp_data to)
         return st;
     if (!s.src && !d.src)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: both ends are host memory; use memcpy.", fn);
+                            "%s: both ends are host memory; use memcpy.", fn);
     if (!s.src)
         st = wrap_host(from, &d, &s);
     else if (!d.src)
         st = wrap_host(to, &s, &d);
-    if (st == AMP_OK && amp_elem_size(s.type) != amp_elem_size(d.type))
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the source holds %s and the destination %s; their elements must have"
-                     " the same size.",
-                     fn, amp_elem_type_name(s.type), amp_elem_type_name(d.type));
-    /* Dimensions past the rank are not part of an extent: they are not
-     * compared. */
-    if (st == AMP_OK && !amp_extent_equal(s.extent, d.extent)) {
-        char a[48], b[48];
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the source has extent %s and the destination %s; they must be equal.",
-                     fn, amp__view_extent_text(s.extent, a, sizeof a),
-                     amp__view_extent_text(d.extent, b, sizeof b));
-    }
+    if (st == AMP_OK)
+        st = check_match(fn, &s, &d);
     if (st == AMP_OK)
         st = amp__coh_copy_box(s.src, &s.box, d.src, &d.box);
-    if (s.temporary)
-        amp__coh_source_release(s.src);
     if (d.temporary)
         amp__coh_source_release(d.src);
+    if (s.temporary)
+        amp__coh_source_release(s.src);
     return st;
 }
 
@@ -292,6 +317,8 @@ amp_status amp_copy(amp_data src, amp_data dst)
     return st;
 }
 
+/* ---- Asynchronous copies: the call, later, on a thread of its own ---- */
+
 typedef struct copy_args {
     amp_data src, dst;
 } copy_args;
@@ -302,90 +329,94 @@ static amp_status run_copy(void *p)
     return amp_copy(a->src, a->dst);
 }
 
-amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out)
-{
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_copy_async: out is NULL.");
-    *out = NULL;
-    copy_args *a = malloc(sizeof *a);
-    if (!a)
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "amp_copy_async: out of host memory.");
-    a->src = src;
-    a->dst = dst;
-    return amp__completion_start(run_copy, a, out);
-}
-
 static amp_status run_synchronize(void *p)
 {
     return amp_array_view_synchronize(*(amp_array_view **)p);
 }
 
-amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out)
+/* Start fn on a copy of the size bytes at arg, as the public call name. */
+static amp_status start_async(const char *name, amp_status (*fn)(void *), const void *arg,
+                              size_t size, amp_completion **out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp_array_view_synchronize_async: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", name);
     *out = NULL;
-    amp_array_view **a = malloc(sizeof *a);
-    if (!a)
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                       "amp_array_view_synchronize_async: out of host memory.");
-    *a = view;
-    return amp__completion_start(run_synchronize, a, out);
+    void *copy = malloc(size);
+    if (!copy)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", name);
+    memcpy(copy, arg, size);
+    amp__lock_acquire();
+    amp_status st = amp__completion_start(fn, copy, out); /* owns copy from now on */
+    amp__lock_release();
+    return st;
 }
+
+amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
+{
+    copy_args a = {src, dst};
+    return start_async("amp_copy_async", run_copy, &a, sizeof a, out);
+}
+
+amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completion **out)
+{
+    return start_async("amp_array_view_synchronize_async", run_synchronize, &view, sizeof view,
+                       out);
+}
+
+/* ---- Arrays made from data ---- */
 
 /* An array filled from another end, released again on failure. */
 static amp_status create_filled(const char *fn, amp_elem_type type, amp_extent extent,
                                 amp_data from, amp_accelerator_view *av, amp_array **out)
 {
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp__lock_acquire();
     amp_array *a = NULL;
     amp_status st = make_array(fn, type, extent, av, &a);
     if (st == AMP_OK && (st = copy_locked(from, amp_data_array(a))) != AMP_OK)
         release_locked(a);
     else if (st == AMP_OK)
         *out = a;
+    return st;
+}
+
+amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, const void *data,
+                                        amp_accelerator_view *av, amp_array **out)
+{
+    static const char fn[] = "amp_array_create_from_host";
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    if (!data)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = create_filled(fn, type, extent, amp_data_host(data), av, out);
     amp__lock_release();
     return st;
 }
 
-amp_status amp_array_create_from_host(amp_elem_type type, amp_extent extent, const void *data,
-                                      amp_accelerator_view *av, amp_array **out)
+/* An array with the type, extent and contents of from, a view or an array. */
+static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_view *av,
+                                 amp_array **out)
 {
-    if (!data) {
-        if (out)
-            *out = NULL;
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create_from_host: data is NULL.");
-    }
-    return create_filled("amp_array_create_from_host", type, extent, amp_data_host(data), av,
-                         out);
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp__lock_acquire();
+    const amp_array_view *v = NULL;
+    amp_status st = end_view(fn, NULL, from, &v);
+    if (st == AMP_OK)
+        st = create_filled(fn, v->type, v->extent, from, av, out);
+    amp__lock_release();
+    return st;
 }
 
-amp_status amp_array_create_from_view(const amp_array_view *view, amp_accelerator_view *av,
-                                      amp_array **out)
+amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
+                                        amp_array **out)
 {
-    amp_status st = amp__view_lock_live("amp_array_create_from_view", view);
-    if (st != AMP_OK)
-        return st;
-    amp_elem_type type = view->type;
-    amp_extent extent = view->extent;
-    amp__lock_release();
-    return create_filled("amp_array_create_from_view", type, extent, amp_data_view(view), av,
-                         out);
+    return create_copy_of("amp_array_create_from_view", amp_data_view(view), av, out);
 }
 
-amp_status amp_array_create_from_array(const amp_array *array, amp_accelerator_view *av,
-                                       amp_array **out)
+amp_status(amp_array_create_from_array)(const amp_array *array, amp_accelerator_view *av,
+                                         amp_array **out)
 {
-    amp_status st = lock_live_array("amp_array_create_from_array", array);
-    if (st != AMP_OK)
-        return st;
-    amp_elem_type type = array->whole->type;
-    amp_extent extent = array->whole->extent;
-    amp__lock_release();
-    return create_filled("amp_array_create_from_array", type, extent, amp_data_array(array), av,
-                         out);
+    return create_copy_of("amp_array_create_from_array", amp_data_array(array), av, out);
 }

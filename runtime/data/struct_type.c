@@ -174,46 +174,51 @@ static char *cl_definition(const amp_struct_desc *d)
     return amp__sb_take(&sb);
 }
 
-amp_status amp_struct_register(const amp_struct_desc *desc, amp_elem_type *out)
+/* The type of desc: the one registered before for it (or for the same
+ * struct from another file), or a new entry. */
+static amp_status register_locked(const char *fn, const amp_struct_desc *desc, int has_double,
+                                  amp_elem_type *out)
 {
-    static const char fn[] = "amp_struct_register";
-    if (!desc || !out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL.", fn, desc ? "out" : "desc");
-    int has_double = 0;
-    amp_status st = check_layout(fn, desc, &has_double);
-    if (st != AMP_OK)
-        return st;
-    amp__lock_acquire();
     int n = atomic_load(&entry_count);
     for (int i = 0; i < n; i++) {
         if (entries[i].desc != desc && strcmp(entries[i].desc->name, desc->name) != 0)
             continue;
-        if (entries[i].desc == desc || same_struct(entries[i].desc, desc)) {
-            *out = (amp_elem_type)(ST_FIRST_TYPE + i);
-            amp__lock_release();
-            return AMP_OK;
-        }
-        amp__lock_release();
+        if (entries[i].desc != desc && !same_struct(entries[i].desc, desc))
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "%s: another struct named %s, with other members, is registered"
+                                " already. Kernels know element structs by name: give this one"
+                                " another.",
+                                fn, desc->name);
+        *out = (amp_elem_type)(ST_FIRST_TYPE + i);
+        return AMP_OK;
+    }
+    if (n == ST_MAX)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: another struct named %s, with other members, is registered already."
-                       " Kernels know element structs by name: give this one another.",
-                       fn, desc->name);
-    }
-    if (n == ST_MAX) {
-        amp__lock_release();
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: %d struct types are registered, the most"
-                       " a process may have.", fn, ST_MAX);
-    }
+                            "%s: %d struct types are registered, the most a process may have.",
+                            fn, ST_MAX);
     char *source = cl_definition(desc);
-    if (!source) {
-        amp__lock_release();
+    if (!source)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
-    }
     entries[n].desc = desc;
     entries[n].cl_source = source;
     entries[n].has_double = has_double;
     atomic_store(&entry_count, n + 1);
     *out = (amp_elem_type)(ST_FIRST_TYPE + n);
-    amp__lock_release();
     return AMP_OK;
+}
+
+amp_status amp_struct_register(const amp_struct_desc *desc, amp_elem_type *out)
+{
+    static const char fn[] = "amp_struct_register";
+    if (!desc || !out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: %s is NULL.", fn,
+                            desc ? "out" : "desc");
+    int has_double = 0;
+    amp_status st = check_layout(fn, desc, &has_double);
+    if (st != AMP_OK)
+        return st;
+    amp__lock_acquire();
+    st = register_locked(fn, desc, has_double, out);
+    amp__lock_release();
+    return st;
 }

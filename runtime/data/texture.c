@@ -5,6 +5,9 @@
  * The device's limits are asked when a texture is made, not when devices
  * are listed: most programs never make one, and a texture is made once and
  * read by many kernels.
+ *
+ * amp_texture_create is defined as (name): amp/texture.h also makes it a
+ * macro that records the caller's line for the leak report.
  */
 #include "data/texture.h"
 
@@ -13,21 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+#include "core/handle.h"
+#include "core/lock.h"
 #include "data/coherence.h"
 #include "data/ledger.h"
-#include "core/error.h"
-#include "core/lock.h"
 
 /* Every channel type (int, uint, float) is 32 bits. */
 #define CHANNEL_BYTES ((size_t)4)
 
-static amp_texture *live_textures; /* by address, so that a stale handle is caught */
-
 int amp__tex_is_live(const amp_texture *t)
 {
-    amp_texture *found = NULL;
-    HASH_FIND_PTR(live_textures, &t, found);
-    return found != NULL;
+    LOCK_ASSERT_HELD();
+    return amp__handle_is(t, HD_TEXTURE);
 }
 
 const char *amp__tex_image_type_name(tex_image_kind kind)
@@ -151,6 +152,23 @@ static amp_status check_image_support(const char *fn, const amp_accelerator *acc
     return AMP_OK;
 }
 
+/* A limit of images of rank 2 or 3 on one dimension, from the last. */
+typedef struct image_limit {
+    const char *what;
+    cl_device_info query;
+    const char *name;
+} image_limit;
+
+#define IMAGE_LIMIT(what, query) {what, query, #query}
+static const image_limit limits_2d[2] = {
+    IMAGE_LIMIT("width", CL_DEVICE_IMAGE2D_MAX_WIDTH),
+    IMAGE_LIMIT("height", CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
+static const image_limit limits_3d[3] = {
+    IMAGE_LIMIT("width", CL_DEVICE_IMAGE3D_MAX_WIDTH),
+    IMAGE_LIMIT("height", CL_DEVICE_IMAGE3D_MAX_HEIGHT),
+    IMAGE_LIMIT("depth", CL_DEVICE_IMAGE3D_MAX_DEPTH)};
+#undef IMAGE_LIMIT
+
 /* Check that acc can hold a texture of this shape, and choose the image
  * kind (and, for a folded one, its row width). */
 static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_extent e,
@@ -179,31 +197,20 @@ static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_e
                            fn, e.dims[0], acc->name, limit,
                            (unsigned long long)max_w * (unsigned long long)max_h);
         }
-    } else if (e.rank == 2) {
-        size_t max_w = device_size(acc, CL_DEVICE_IMAGE2D_MAX_WIDTH);
-        size_t max_h = device_size(acc, CL_DEVICE_IMAGE2D_MAX_HEIGHT);
-        /* C++ AMP's dimension 0 is the rows: the image's height. */
-        if ((size_t)e.dims[1] > max_w)
-            return over_limit(fn, "width (dimension 1)", e.dims[1], max_w,
-                              "CL_DEVICE_IMAGE2D_MAX_WIDTH", acc);
-        if ((size_t)e.dims[0] > max_h)
-            return over_limit(fn, "height (dimension 0)", e.dims[0], max_h,
-                              "CL_DEVICE_IMAGE2D_MAX_HEIGHT", acc);
-        *kind = TEX_IMAGE_2D;
     } else {
-        size_t max_w = device_size(acc, CL_DEVICE_IMAGE3D_MAX_WIDTH);
-        size_t max_h = device_size(acc, CL_DEVICE_IMAGE3D_MAX_HEIGHT);
-        size_t max_d = device_size(acc, CL_DEVICE_IMAGE3D_MAX_DEPTH);
-        if ((size_t)e.dims[2] > max_w)
-            return over_limit(fn, "width (dimension 2)", e.dims[2], max_w,
-                              "CL_DEVICE_IMAGE3D_MAX_WIDTH", acc);
-        if ((size_t)e.dims[1] > max_h)
-            return over_limit(fn, "height (dimension 1)", e.dims[1], max_h,
-                              "CL_DEVICE_IMAGE3D_MAX_HEIGHT", acc);
-        if ((size_t)e.dims[0] > max_d)
-            return over_limit(fn, "depth (dimension 0)", e.dims[0], max_d,
-                              "CL_DEVICE_IMAGE3D_MAX_DEPTH", acc);
-        *kind = TEX_IMAGE_3D;
+        /* C++ AMP's dimension 0 is the slowest: the image's height in rank
+         * 2, its depth in rank 3. Each dimension, from the last. */
+        const image_limit *limits = e.rank == 2 ? limits_2d : limits_3d;
+        for (int k = 0; k < e.rank; k++) {
+            int d = e.rank - 1 - k;
+            size_t max = device_size(acc, limits[k].query);
+            if ((size_t)e.dims[d] > max) {
+                char what[32];
+                snprintf(what, sizeof what, "%s (dimension %d)", limits[k].what, d);
+                return over_limit(fn, what, e.dims[d], max, limits[k].name, acc);
+            }
+        }
+        *kind = e.rank == 2 ? TEX_IMAGE_2D : TEX_IMAGE_3D;
     }
     return AMP_OK;
 }
@@ -416,8 +423,36 @@ static amp_status check_arguments(const char *fn, amp_elem_type type, int channe
     return AMP_OK;
 }
 
-amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent extent,
-                              const void *data, amp_accelerator_view *av, amp_texture **out)
+/* The image kind, stored channels and sizes of a new texture, checked
+ * against av's device. */
+static amp_status plan(const char *fn, amp_texture *t, amp_accelerator_view *av)
+{
+    const amp_accelerator *acc = av->acc;
+    amp_status st = check_image_support(fn, acc);
+    if (st == AMP_OK)
+        st = check_limits(fn, acc, t->extent, &t->kind, &t->fold_width);
+    if (st == AMP_OK)
+        st = choose_stored_channels(fn, acc, t->kind, t->type, t->channels, &t->stored_channels);
+    if (st != AMP_OK)
+        return st;
+    /* Within the image limits (each below 2^31, at most 3 of them) the
+     * texel count and the bytes fit in 64 bits; SIZE_MAX is checked with
+     * the allocation limit. */
+    uint64_t texels = (uint64_t)amp_extent_size(t->extent);
+    uint64_t image_texels = t->kind == TEX_IMAGE_1D_FOLDED
+                                ? ((texels + t->fold_width - 1) / t->fold_width) * t->fold_width
+                                : texels;
+    st = check_allocation(fn, acc, image_texels * (uint64_t)t->stored_channels * CHANNEL_BYTES);
+    if (st != AMP_OK)
+        return st;
+    t->bytes = (size_t)(texels * (uint64_t)t->channels * CHANNEL_BYTES);
+    t->device_bytes = (size_t)(texels * (uint64_t)t->stored_channels * CHANNEL_BYTES);
+    t->av = av;
+    return AMP_OK;
+}
+
+amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent extent,
+                                const void *data, amp_accelerator_view *av, amp_texture **out)
 {
     static const char fn[] = "amp_texture_create";
     if (!out)
@@ -428,82 +463,56 @@ amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent exten
         return st;
     amp__lock_acquire();
     amp_texture *t = NULL;
-    tex_image_kind kind = TEX_IMAGE_2D;
-    size_t fold_width = 0;
-    int stored = channels;
-    st = amp__queue_resolve(av, &av);
-    if (st == AMP_OK)
-        st = check_image_support(fn, av->acc);
-    if (st == AMP_OK)
-        st = check_limits(fn, av->acc, extent, &kind, &fold_width);
-    if (st == AMP_OK)
-        st = choose_stored_channels(fn, av->acc, kind, type, channels, &stored);
-    /* Within the image limits (each below 2^31, at most 3 of them) the
-     * texel count and the bytes fit in 64 bits; SIZE_MAX is checked with
-     * the allocation limit. */
-    uint64_t texels = (uint64_t)amp_extent_size(extent);
-    uint64_t image_texels = kind == TEX_IMAGE_1D_FOLDED
-                                ? ((texels + fold_width - 1) / fold_width) * fold_width
-                                : texels;
-    if (st == AMP_OK)
-        st = check_allocation(fn, av->acc, image_texels * (uint64_t)stored * CHANNEL_BYTES);
-    if (st == AMP_OK && !(t = calloc(1, sizeof *t)))
+    st = amp__queue_resolve_in(fn, av, &av);
+    if (st != AMP_OK)
+        goto done;
+    t = amp__handle_alloc(HD_TEXTURE, sizeof *t, HD_CALLER);
+    if (!t) {
         st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
-    if (st == AMP_OK) {
-        t->self = t;
-        t->type = type;
-        t->channels = channels;
-        t->stored_channels = stored;
-        t->extent = extent;
-        t->kind = kind;
-        t->fold_width = fold_width;
-        t->bytes = (size_t)(texels * (uint64_t)channels * CHANNEL_BYTES);
-        t->device_bytes = (size_t)(texels * (uint64_t)stored * CHANNEL_BYTES);
-        t->av = av;
-        st = make_image(t, fn);
-        if (st == AMP_OK)
-            st = upload(t, data, fn);
-        if (st == AMP_OK) {
-            HASH_ADD_PTR(live_textures, self, t);
-            *out = t;
-        } else {
-            free_device_memory(t);
-            free(t);
-        }
+        goto done;
     }
+    t->type = type;
+    t->channels = channels;
+    t->extent = extent;
+    st = plan(fn, t, av);
+    if (st != AMP_OK)
+        goto fail_handle;
+    st = make_image(t, fn);
+    if (st != AMP_OK)
+        goto fail_handle;
+    st = upload(t, data, fn);
+    if (st != AMP_OK)
+        goto fail_image;
+    *out = t;
+    goto done;
+
+fail_image:
+    free_device_memory(t);
+fail_handle:
+    amp__handle_free(t);
+done:
     amp__lock_release();
     return st;
 }
 
-/* As the public functions do: check the handle and take the runtime lock;
- * on failure, the lock is not held. */
-static amp_status lock_live(const char *fn, const amp_texture *t)
+static amp_status check_texture(const char *fn, const amp_texture *t)
 {
-    if (!t)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the texture is NULL.", fn);
-    amp__lock_acquire();
-    if (!amp__tex_is_live(t)) {
-        amp__lock_release();
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the texture %p was already released, or was never created.", fn,
-                       (const void *)t);
-    }
-    return AMP_OK;
+    return amp__handle_check(fn, t, HD_TEXTURE);
 }
 
 amp_status amp_texture_release(amp_texture *texture)
 {
     if (!texture)
         return AMP_OK;
-    amp_status st = lock_live("amp_texture_release", texture);
-    if (st != AMP_OK)
-        return st;
-    HASH_DEL(live_textures, texture);
-    /* Kernels still queued keep the image alive until they finish. */
-    free_device_memory(texture);
-    free(texture);
+    amp__lock_acquire();
+    amp_status st = check_texture("amp_texture_release", texture);
+    if (st == AMP_OK) {
+        /* Kernels still queued keep the image alive until they finish. */
+        free_device_memory(texture);
+        amp__handle_free(texture);
+    }
     amp__lock_release();
-    return AMP_OK;
+    return st;
 }
 
 /* The checks of both copies; expects the lock. */
@@ -526,103 +535,95 @@ static amp_status check_copy(const char *fn, const amp_texture *t, const void *h
     return AMP_OK;
 }
 
-amp_status amp_texture_copy_to_host(const amp_texture *texture, void *dst, size_t dst_bytes)
+/* Copy the whole texture to host memory (to_host) or from it, as the call
+ * fn. */
+static amp_status copy_with_host(const char *fn, const amp_texture *texture, const void *host,
+                                 size_t host_bytes, int to_host)
 {
-    static const char fn[] = "amp_texture_copy_to_host";
-    amp_status st = lock_live(fn, texture);
-    if (st != AMP_OK)
-        return st;
-    amp_texture *t = (amp_texture *)texture; /* the ledger counts this copy */
-    st = check_copy(fn, t, dst, dst_bytes);
+    amp__lock_acquire();
+    amp_status st = check_texture(fn, texture);
     if (st == AMP_OK)
-        st = download(t, dst, fn);
+        st = check_copy(fn, texture, host, host_bytes);
+    /* The ledger counts the copy in the texture's own figures. The queue
+     * is in order: kernels queued before an upload that read the texture
+     * see the old contents. */
+    amp_texture *t = (amp_texture *)texture;
+    if (st == AMP_OK)
+        st = to_host ? download(t, (void *)host, fn) : upload(t, host, fn);
     amp__lock_release();
     return st;
+}
+
+amp_status amp_texture_copy_to_host(const amp_texture *texture, void *dst, size_t dst_bytes)
+{
+    return copy_with_host("amp_texture_copy_to_host", texture, dst, dst_bytes, 1);
 }
 
 amp_status amp_texture_copy_from_host(amp_texture *texture, const void *src, size_t src_bytes)
 {
-    static const char fn[] = "amp_texture_copy_from_host";
-    amp_status st = lock_live(fn, texture);
-    if (st != AMP_OK)
-        return st;
-    st = check_copy(fn, texture, src, src_bytes);
-    /* The queue is in order: kernels queued before that read the texture
-     * see the old contents. */
-    if (st == AMP_OK)
-        st = upload(texture, src, fn);
+    return copy_with_host("amp_texture_copy_from_host", texture, src, src_bytes, 0);
+}
+
+/* What the getters read: a copy of a live texture, taken under the lock,
+ * or zeros for any other pointer (a released one is never read). */
+static amp_texture texture_at(const amp_texture *texture)
+{
+    amp_texture copy = {0};
+    amp__lock_acquire();
+    if (amp__tex_is_live(texture))
+        copy = *texture;
     amp__lock_release();
-    return st;
+    return copy;
 }
 
 amp_extent amp_texture_get_extent(const amp_texture *texture)
 {
-    amp_extent e = {0, {0, 0, 0}};
-    amp__lock_acquire();
-    if (texture && amp__tex_is_live(texture))
-        e = texture->extent;
-    amp__lock_release();
-    return e;
+    return texture_at(texture).extent;
 }
 
 amp_elem_type amp_texture_get_type(const amp_texture *texture)
 {
-    amp_elem_type type = (amp_elem_type)0;
-    amp__lock_acquire();
-    if (texture && amp__tex_is_live(texture))
-        type = texture->type;
-    amp__lock_release();
-    return type;
+    return texture_at(texture).type;
 }
 
 int amp_texture_get_channels(const amp_texture *texture)
 {
-    int channels = 0;
-    amp__lock_acquire();
-    if (texture && amp__tex_is_live(texture))
-        channels = texture->channels;
-    amp__lock_release();
-    return channels;
+    return texture_at(texture).channels;
 }
 
 size_t amp_texture_get_bytes(const amp_texture *texture)
 {
-    size_t bytes = 0;
-    amp__lock_acquire();
-    if (texture && amp__tex_is_live(texture))
-        bytes = texture->bytes;
-    amp__lock_release();
-    return bytes;
+    return texture_at(texture).bytes;
 }
 
 amp_accelerator_view *amp_texture_get_accelerator_view(const amp_texture *texture)
 {
-    amp_accelerator_view *av = NULL;
-    amp__lock_acquire();
-    if (texture && amp__tex_is_live(texture))
-        av = texture->av;
-    amp__lock_release();
-    return av;
+    return texture_at(texture).av;
 }
 
 amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_stats *out)
 {
+    static const char fn[] = "amp_texture_get_transfers";
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_texture_get_transfers: out is NULL.");
-    amp_status st = lock_live("amp_texture_get_transfers", texture);
-    if (st != AMP_OK)
-        return st;
-    *out = texture->stats;
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = check_texture(fn, texture);
+    if (st == AMP_OK)
+        *out = texture->stats;
     amp__lock_release();
-    return AMP_OK;
+    return st;
+}
+
+static void drop_device_memory(void *texture, void *user)
+{
+    (void)user;
+    amp_texture *t = texture;
+    free_device_memory(t);
+    t->av = NULL;
 }
 
 void amp__tex_drop_all_device_memory(void)
 {
-    amp_texture *t, *tmp;
-    HASH_ITER(hh, live_textures, t, tmp)
-    {
-        free_device_memory(t);
-        t->av = NULL;
-    }
+    LOCK_ASSERT_HELD();
+    amp__handle_each(HD_TEXTURE, drop_device_memory, NULL);
 }

@@ -12,8 +12,6 @@
 #ifndef AMP_DATA_TEXTURE_H
 #define AMP_DATA_TEXTURE_H
 
-#include <uthash.h>
-
 #include "device/accel.h"
 #include "amp/texture.h"
 
@@ -26,7 +24,6 @@ typedef enum tex_image_kind {
 } tex_image_kind;
 
 struct amp_texture {
-    amp_texture *self; /* the registry's key */
     amp_elem_type type;
     int channels;
     int stored_channels; /* 4 where the device lacks the format of `channels` */
@@ -38,7 +35,6 @@ struct amp_texture {
     size_t fold_width; /* TEX_IMAGE_1D_FOLDED: texels per row of the image */
     cl_mem image;
     amp_transfer_stats stats;
-    UT_hash_handle hh;
 };
 
 /* Nonzero when t was created and not yet released. */

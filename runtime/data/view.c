@@ -1,33 +1,54 @@
 /*
- * runtime/data/view.c - the public array_view functions.
+ * runtime/data/view.c - array_view handles: windows (element type, extent,
+ * offset, strides) onto a data source, and the public array_view
+ * functions.
+ *
+ * The functions that make a view are defined as (name): amp/array_view.h
+ * also makes each a macro that records the caller's line for the leak
+ * report (AMP_LEAKS).
  */
 #include "data/view.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <uthash.h>
 
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
 #include "data/struct_type.h"
 
-/* Live handles, so that a released or foreign handle is reported instead of
- * being used. Handles come from handle.c, which never hands an address out
- * twice: a stale handle can never name a newer view. */
-typedef struct view_entry {
-    const amp_array_view *view;
-    UT_hash_handle hh;
-} view_entry;
-
-static view_entry *live_views;
-
 int amp__view_is_live(const amp_array_view *v)
 {
-    view_entry *e = NULL;
-    HASH_FIND_PTR(live_views, &v, e);
-    return e != NULL;
+    LOCK_ASSERT_HELD();
+    return amp__handle_is(v, HD_VIEW);
+}
+
+amp_status amp__view_check(const char *fn, const amp_array_view *v)
+{
+    LOCK_ASSERT_HELD();
+    return amp__handle_check(fn, v, HD_VIEW);
+}
+
+int amp__view_data_lost(const amp_array_view *v)
+{
+    LOCK_ASSERT_HELD();
+    /* An array's data source has a home device until amp_shutdown(), which
+     * releases the device memory that was its only copy. */
+    return v->of_array && !amp__coh_source_home(v->src);
+}
+
+amp_status amp__view_check_data(const char *fn, const char *which, const amp_array_view *v)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__view_data_lost(v))
+        return AMP_OK;
+    return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                        "%s: the %s's data was lost with its accelerator: an array's data lives"
+                        " only on its device, and amp_shutdown() released that memory. Make"
+                        " the array again (copy what must survive to the host before"
+                        " amp_shutdown()).",
+                        fn, which);
 }
 
 size_t amp_elem_size(amp_elem_type type)
@@ -104,34 +125,47 @@ static void row_major_strides(amp_array_view *v)
 }
 
 amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
-                     amp_array_view **out)
+                          hd_owner owner, amp_array_view **out)
 {
-    amp_array_view *v = amp__handle_alloc(sizeof *v);
-    view_entry *e = calloc(1, sizeof *e);
-    if (!v || !e) {
-        amp__handle_free(v);
-        free(e);
+    LOCK_ASSERT_HELD();
+    amp_array_view *v = amp__handle_alloc(HD_VIEW, sizeof *v, owner);
+    if (!v)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a view.");
-    }
     v->src = src;
     v->type = type;
     v->extent = extent;
     v->is_const = is_const;
     row_major_strides(v);
-    e->view = v;
-    HASH_ADD_PTR(live_views, view, e);
     *out = v;
     return AMP_OK;
 }
 
+/* Copy the stale bytes of the caller's memory under v back, all of its
+ * data source, not only v's window (amp_shutdown drops the rest). */
+static void write_back(void *handle, void *status)
+{
+    amp_array_view *v = handle;
+    amp_status *st = status;
+    if (!amp__coh_source_user_host(v->src))
+        return;
+    rg_box all = amp__rg_box_linear(0, (int64_t)amp__coh_source_bytes(v->src));
+    void *host;
+    amp_status s = amp__coh_host_ready(v->src, &all, AMP_REASON_SYNCHRONIZE, &host);
+    if (*st == AMP_OK)
+        *st = s;
+}
+
+amp_status amp__view_write_back_all(void)
+{
+    LOCK_ASSERT_HELD();
+    amp_status st = AMP_OK;
+    amp__handle_each(HD_VIEW, write_back, &st);
+    return st;
+}
+
 amp_status amp__view_unmake(amp_array_view *v)
 {
-    view_entry *e = NULL;
-    HASH_FIND_PTR(live_views, &v, e);
-    if (e) {
-        HASH_DEL(live_views, e);
-        free(e);
-    }
+    LOCK_ASSERT_HELD();
     amp_status st = amp__coh_source_release(v->src);
     amp__handle_free(v);
     return st;
@@ -155,101 +189,123 @@ amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent 
     return AMP_OK;
 }
 
-/* The checks every creation makes; the element count in *n. */
-static amp_status check_new(const char *fn, amp_elem_type type, amp_extent extent,
-                            amp_array_view **out, int64_t *n)
+/* out checked and cleared: what every call that makes a view starts with. */
+static amp_status clear_out(const char *fn, amp_array_view **out)
 {
     if (!out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
-    return amp__view_check_shape(fn, type, extent, n);
+    return AMP_OK;
+}
+
+/* A view of n elements of type over a new reference to a data source: the
+ * caller's memory at data, or (data NULL) storage of the view's own. */
+static amp_status make_over(amp_elem_type type, amp_extent extent, int64_t n, void *data,
+                            int is_const, amp_array_view **out)
+{
+    size_t bytes = (size_t)n * amp_elem_size(type);
+    coh_source *src = NULL;
+    amp_status st = data ? amp__coh_source_acquire(data, bytes, &src)
+                         : amp__coh_source_create(bytes, NULL, NULL, &src);
+    if (st != AMP_OK)
+        return st;
+    st = amp__view_make(src, type, extent, is_const, HD_CALLER, out);
+    if (st != AMP_OK)
+        amp__coh_source_release(src);
+    return st;
 }
 
 static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
                               int is_const, amp_array_view **out)
 {
     int64_t n = 0;
-    amp_status st = check_new(fn, type, extent, out, &n);
+    amp_status st = clear_out(fn, out);
+    if (st == AMP_OK)
+        st = amp__view_check_shape(fn, type, extent, &n);
+    if (st == AMP_OK && !data)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
     if (st != AMP_OK)
         return st;
-    if (!data)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
     amp__lock_acquire();
-    coh_source *src = NULL;
-    st = amp__coh_source_acquire(data, (size_t)n * amp_elem_size(type), &src);
-    if (st == AMP_OK && (st = amp__view_make(src, type, extent, is_const, out)) != AMP_OK)
-        amp__coh_source_release(src);
+    st = make_over(type, extent, n, data, is_const, out);
     amp__lock_release();
     return st;
 }
 
-amp_status amp_array_view_create(amp_elem_type type, amp_extent extent, void *data,
-                                 amp_array_view **out)
+amp_status(amp_array_view_create)(amp_elem_type type, amp_extent extent, void *data,
+                                   amp_array_view **out)
 {
     return view_create("amp_array_view_create", type, extent, data, 0, out);
 }
 
-amp_status amp_array_view_create_const(amp_elem_type type, amp_extent extent, const void *data,
-                                       amp_array_view **out)
+amp_status(amp_array_view_create_const)(amp_elem_type type, amp_extent extent, const void *data,
+                                         amp_array_view **out)
 {
     /* The library never writes through a const view: kernels see it as
      * const and it is never copied back. */
     return view_create("amp_array_view_create_const", type, extent, (void *)data, 1, out);
 }
 
-amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
-                                        amp_array_view **out)
+amp_status(amp_array_view_create_extent)(amp_elem_type type, amp_extent extent,
+                                          amp_array_view **out)
 {
+    static const char fn[] = "amp_array_view_create_extent";
     int64_t n = 0;
-    amp_status st = check_new("amp_array_view_create_extent", type, extent, out, &n);
+    amp_status st = clear_out(fn, out);
+    if (st == AMP_OK)
+        st = amp__view_check_shape(fn, type, extent, &n);
     if (st != AMP_OK)
         return st;
     amp__lock_acquire();
-    coh_source *src = NULL;
-    st = amp__coh_source_create((size_t)n * amp_elem_size(type), NULL, NULL, &src);
-    if (st == AMP_OK && (st = amp__view_make(src, type, extent, 0, out)) != AMP_OK)
-        amp__coh_source_release(src);
+    st = make_over(type, extent, n, NULL, 0, out);
     amp__lock_release();
     return st;
 }
 
-amp_status amp__view_lock_live(const char *fn, const amp_array_view *v)
-{
-    if (!v)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the view is NULL.", fn);
-    amp__lock_acquire();
-    if (!amp__view_is_live(v)) {
-        amp__lock_release();
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the view %p was already released, or was never created.", fn,
-                       (const void *)v);
-    }
-    return AMP_OK;
-}
+/* What a derived view is asked for: the arguments of the call that makes it. */
+typedef struct derivation {
+    amp_index origin;   /* a section's */
+    amp_extent extent;  /* a section's, a reshaped view's */
+    int i;              /* a projection's */
+    amp_elem_type type; /* a reinterpreted view's */
+} derivation;
 
-/* What every derived view starts with: out checked and cleared, the parent
- * checked and the lock taken (not held on failure). */
-static amp_status begin_derive(const char *fn, const amp_array_view *view, amp_array_view **out)
+/* The part of a derived view that differs from its parent's: check the
+ * request against the parent view and call derive(). */
+typedef amp_status (*deriver)(const char *fn, const amp_array_view *view, const derivation *how,
+                              amp_array_view **out);
+
+/* A call that makes a view from another: out cleared, the parent checked
+ * under the lock, then make. */
+static amp_status derived_view(const char *fn, const amp_array_view *view, deriver make,
+                               const derivation *how, amp_array_view **out)
 {
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    return amp__view_lock_live(fn, view);
+    amp_status st = clear_out(fn, out);
+    if (st != AMP_OK)
+        return st;
+    amp__lock_acquire();
+    st = amp__view_check(fn, view);
+    if (st == AMP_OK)
+        st = make(fn, view, how, out);
+    amp__lock_release();
+    return st;
 }
 
 /* A new handle onto the same data as parent: its type, extent, offset and
- * strides are set by the caller from *derived. */
+ * strides are taken from *derived. */
 static amp_status derive(const amp_array_view *parent, const amp_array_view *derived,
                          amp_array_view **out)
 {
     amp_array_view *v = NULL;
-    amp_status st = amp__view_make(parent->src, derived->type, derived->extent, parent->is_const, &v);
+    amp_status st = amp__view_make(parent->src, derived->type, derived->extent, parent->is_const,
+                                   HD_CALLER, &v);
     if (st != AMP_OK)
         return st;
     amp__coh_source_retain(parent->src);
     v->offset = derived->offset;
     v->strides[0] = derived->strides[0];
     v->strides[1] = derived->strides[1];
+    v->of_array = parent->of_array;
     *out = v;
     return AMP_OK;
 }
@@ -265,72 +321,75 @@ const char *amp__view_extent_text(amp_extent e, char *buf, size_t n)
     return buf;
 }
 
-amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
-                                  amp_extent extent, amp_array_view **out)
+static amp_status section_of(const char *fn, const amp_array_view *view, const derivation *how,
+                             amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_section";
-    amp_status st = begin_derive(fn, view, out);
-    if (st != AMP_OK)
-        return st;
-    st = check_extent(fn, extent);
+    amp_index origin = how->origin;
+    amp_extent extent = how->extent;
+    amp_status st = check_extent(fn, extent);
     if (st == AMP_OK && (origin.rank != view->extent.rank || extent.rank != view->extent.rank))
         st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the view has rank %d, the origin rank %d and the extent rank %d; they"
-                     " must be equal.",
-                     fn, view->extent.rank, origin.rank, extent.rank);
+                          "%s: the view has rank %d, the origin rank %d and the extent rank %d;"
+                          " they must be equal.",
+                          fn, view->extent.rank, origin.rank, extent.rank);
     for (int d = 0; st == AMP_OK && d < view->extent.rank; d++)
         if (origin.i[d] < 0 || (int64_t)origin.i[d] + extent.dims[d] > view->extent.dims[d]) {
             char a[48], b[48];
             st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                         "%s: a section of extent %s at origin %d in dimension %d does not fit"
-                         " in the view's extent %s.",
-                         fn, amp__view_extent_text(extent, a, sizeof a), origin.i[d], d,
-                         amp__view_extent_text(view->extent, b, sizeof b));
+                              "%s: a section of extent %s at origin %d in dimension %d does not"
+                              " fit in the view's extent %s.",
+                              fn, amp__view_extent_text(extent, a, sizeof a), origin.i[d], d,
+                              amp__view_extent_text(view->extent, b, sizeof b));
         }
-    if (st == AMP_OK) {
-        amp_array_view d = *view;
-        d.extent = extent;
-        int64_t step[3] = {view->strides[0], view->strides[1], 1};
-        if (view->extent.rank == 2)
-            step[1] = 1;
-        if (view->extent.rank == 1)
-            step[0] = 1;
-        for (int k = 0; k < view->extent.rank; k++)
-            d.offset += origin.i[k] * step[k];
-        st = derive(view, &d, out);
-    }
-    amp__lock_release();
-    return st;
-}
-
-amp_status amp_array_view_project(const amp_array_view *view, int i, amp_array_view **out)
-{
-    static const char fn[] = "amp_array_view_project";
-    amp_status st = begin_derive(fn, view, out);
     if (st != AMP_OK)
         return st;
+    amp_array_view d = *view;
+    d.extent = extent;
+    int64_t step[3] = {view->strides[0], view->strides[1], 1};
+    if (view->extent.rank == 2)
+        step[1] = 1;
+    if (view->extent.rank == 1)
+        step[0] = 1;
+    for (int k = 0; k < view->extent.rank; k++)
+        d.offset += origin.i[k] * step[k];
+    return derive(view, &d, out);
+}
+
+amp_status(amp_array_view_section)(const amp_array_view *view, amp_index origin,
+                                    amp_extent extent, amp_array_view **out)
+{
+    derivation how = {.origin = origin, .extent = extent};
+    return derived_view("amp_array_view_section", view, section_of, &how, out);
+}
+
+static amp_status projection_of(const char *fn, const amp_array_view *view,
+                                const derivation *how, amp_array_view **out)
+{
+    int i = how->i;
     if (view->extent.rank < 2)
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: a view of rank 1 has no projection (it would have rank 0); read the"
-                     " element instead.",
-                     fn);
-    else if (i < 0 || i >= view->extent.dims[0])
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: index %d is outside the view's leading dimension (0..%d).", fn, i,
-                     view->extent.dims[0] - 1);
-    if (st == AMP_OK) {
-        amp_array_view d = *view;
-        d.offset += i * view->strides[0];
-        d.extent.rank = view->extent.rank - 1;
-        for (int k = 0; k < d.extent.rank; k++)
-            d.extent.dims[k] = view->extent.dims[k + 1];
-        d.extent.dims[d.extent.rank] = 0;
-        d.strides[0] = view->strides[1];
-        d.strides[1] = 1;
-        st = derive(view, &d, out);
-    }
-    amp__lock_release();
-    return st;
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: a view of rank 1 has no projection (it would have rank 0); read"
+                            " the element instead.",
+                            fn);
+    if (i < 0 || i >= view->extent.dims[0])
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: index %d is outside the view's leading dimension (0..%d).", fn,
+                            i, view->extent.dims[0] - 1);
+    amp_array_view d = *view;
+    d.offset += i * view->strides[0];
+    d.extent.rank = view->extent.rank - 1;
+    for (int k = 0; k < d.extent.rank; k++)
+        d.extent.dims[k] = view->extent.dims[k + 1];
+    d.extent.dims[d.extent.rank] = 0;
+    d.strides[0] = view->strides[1];
+    d.strides[1] = 1;
+    return derive(view, &d, out);
+}
+
+amp_status(amp_array_view_project)(const amp_array_view *view, int i, amp_array_view **out)
+{
+    derivation how = {.i = i};
+    return derived_view("amp_array_view_project", view, projection_of, &how, out);
 }
 
 /* Nonzero when the view's elements are one run in memory (a rank-1 view,
@@ -346,117 +405,138 @@ static int is_contiguous(const amp_array_view *v)
     return 1;
 }
 
-amp_status amp_array_view_view_as(const amp_array_view *view, amp_extent extent,
-                                  amp_array_view **out)
+static amp_status reshaped(const char *fn, const amp_array_view *view, const derivation *how,
+                           amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_view_as";
-    amp_status st = begin_derive(fn, view, out);
+    amp_extent extent = how->extent;
+    amp_status st = check_extent(fn, extent);
     if (st != AMP_OK)
         return st;
-    st = check_extent(fn, extent);
     char a[48], b[48];
-    if (st == AMP_OK && !is_contiguous(view))
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the view's elements are not contiguous (a section of part of its"
-                     " rows), so it cannot be reshaped; copy it first.",
-                     fn);
-    else if (st == AMP_OK && amp_extent_size(extent) != amp_extent_size(view->extent))
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: extent %s has %lld elements and the view %s has %lld; a reshaped view"
-                     " must have as many.",
-                     fn, amp__view_extent_text(extent, a, sizeof a), (long long)amp_extent_size(extent),
-                     amp__view_extent_text(view->extent, b, sizeof b),
-                     (long long)amp_extent_size(view->extent));
-    if (st == AMP_OK) {
-        amp_array_view d = *view;
-        d.extent = extent;
-        row_major_strides(&d);
-        st = derive(view, &d, out);
-    }
-    amp__lock_release();
-    return st;
+    if (!is_contiguous(view))
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the view's elements are not contiguous (a section of part of"
+                            " its rows), so it cannot be reshaped; copy it first.",
+                            fn);
+    if (amp_extent_size(extent) != amp_extent_size(view->extent))
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: extent %s has %lld elements and the view %s has %lld; a"
+                            " reshaped view must have as many.",
+                            fn, amp__view_extent_text(extent, a, sizeof a),
+                            (long long)amp_extent_size(extent),
+                            amp__view_extent_text(view->extent, b, sizeof b),
+                            (long long)amp_extent_size(view->extent));
+    amp_array_view d = *view;
+    d.extent = extent;
+    row_major_strides(&d);
+    return derive(view, &d, out);
 }
 
-amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_type type,
-                                         amp_array_view **out)
+amp_status(amp_array_view_view_as)(const amp_array_view *view, amp_extent extent,
+                                    amp_array_view **out)
 {
-    static const char fn[] = "amp_array_view_reinterpret_as";
-    amp_status st = begin_derive(fn, view, out);
-    if (st != AMP_OK)
-        return st;
+    derivation how = {.extent = extent};
+    return derived_view("amp_array_view_view_as", view, reshaped, &how, out);
+}
+
+static amp_status reinterpreted(const char *fn, const amp_array_view *view,
+                                const derivation *how, amp_array_view **out)
+{
+    amp_elem_type type = how->type;
     size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
     int64_t bytes = amp_extent_size(view->extent) * (int64_t)from;
     int64_t at = view->offset * (int64_t)from;
     if (to == 0)
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                     " AMP_DOUBLE, or a struct registered with amp_struct_register.",
-                     fn, (int)type);
-    else if (view->extent.rank != 1)
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: only a rank-1 view can be reinterpreted (as in C++ AMP); this one has"
-                     " rank %d. Use amp_array_view_view_as() to make it rank 1 first.",
-                     fn, view->extent.rank);
-    else if (bytes % (int64_t)to != 0)
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the view has %lld bytes, which are not a whole number of %s elements"
-                     " (%zu bytes each).",
-                     fn, (long long)bytes, amp_elem_type_name(type), to);
-    else if (at % (int64_t)to != 0)
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the view starts at byte %lld of its data, which is not a multiple of"
-                     " %zu (the size of %s); reinterpret a section that starts on one.",
-                     fn, (long long)at, to, amp_elem_type_name(type));
-    else if (bytes / (int64_t)to > INT32_MAX)
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the result would have more than 2^31 - 1"
-                     " elements in one dimension.", fn);
-    if (st == AMP_OK) {
-        amp_array_view d = *view;
-        d.type = type;
-        d.extent = amp_extent_1d((int)(bytes / (int64_t)to));
-        d.offset = at / (int64_t)to;
-        st = derive(view, &d, out);
-    }
-    amp__lock_release();
-    return st;
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
+                            " AMP_DOUBLE, or a struct registered with amp_struct_register.",
+                            fn, (int)type);
+    if (view->extent.rank != 1)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: only a rank-1 view can be reinterpreted (as in C++ AMP); this"
+                            " one has rank %d. Use amp_array_view_view_as() to make it rank 1"
+                            " first.",
+                            fn, view->extent.rank);
+    if (bytes % (int64_t)to != 0)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the view has %lld bytes, which are not a whole number of %s"
+                            " elements (%zu bytes each).",
+                            fn, (long long)bytes, amp_elem_type_name(type), to);
+    if (at % (int64_t)to != 0)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the view starts at byte %lld of its data, which is not a"
+                            " multiple of %zu (the size of %s); reinterpret a section that"
+                            " starts on one.",
+                            fn, (long long)at, to, amp_elem_type_name(type));
+    if (bytes / (int64_t)to > INT32_MAX)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the result would have more than 2^31 - 1 elements in one"
+                            " dimension.",
+                            fn);
+    amp_array_view d = *view;
+    d.type = type;
+    d.extent = amp_extent_1d((int)(bytes / (int64_t)to));
+    d.offset = at / (int64_t)to;
+    return derive(view, &d, out);
+}
+
+amp_status(amp_array_view_reinterpret_as)(const amp_array_view *view, amp_elem_type type,
+                                           amp_array_view **out)
+{
+    derivation how = {.type = type};
+    return derived_view("amp_array_view_reinterpret_as", view, reinterpreted, &how, out);
 }
 
 amp_status amp_array_view_release(amp_array_view *view)
 {
+    static const char fn[] = "amp_array_view_release";
     if (!view)
         return AMP_OK;
-    amp_status st = amp__view_lock_live("amp_array_view_release", view);
-    if (st != AMP_OK)
-        return st;
-    if (view->array) {
-        amp__lock_release();
-        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                       "amp_array_view_release: this view belongs to an array; release the"
-                       " array with amp_array_release().");
-    }
-    st = amp__view_unmake(view);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK && view->array)
+        st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                          "%s: this view belongs to an array; release the array with"
+                          " amp_array_release().",
+                          fn);
+    else if (st == AMP_OK)
+        st = amp__view_unmake(view);
     amp__lock_release();
     return st;
 }
 
-amp_status amp_array_view_synchronize(amp_array_view *view)
+/* Make the view's box current in host memory; its start in *host. */
+static amp_status host_ready(const char *fn, amp_array_view *view, amp_transfer_reason reason,
+                             void **host)
 {
-    amp_status st = amp__view_lock_live("amp_array_view_synchronize", view);
+    amp_status st = amp__view_check_data(fn, "view", view);
     if (st != AMP_OK)
         return st;
     rg_box box = amp__view_box(view);
+    return amp__coh_host_ready(view->src, &box, reason, host);
+}
+
+amp_status amp_array_view_synchronize(amp_array_view *view)
+{
+    static const char fn[] = "amp_array_view_synchronize";
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
     void *host;
-    st = amp__coh_host_ready(view->src, &box, AMP_REASON_SYNCHRONIZE, &host);
+    if (st == AMP_OK)
+        st = host_ready(fn, view, AMP_REASON_SYNCHRONIZE, &host);
     amp__lock_release();
     return st;
 }
 
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av)
 {
-    amp_status st = amp__view_lock_live("amp_array_view_synchronize_to", view);
-    if (st != AMP_OK)
-        return st;
-    st = amp__queue_resolve(av, &av);
+    static const char fn[] = "amp_array_view_synchronize_to";
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK)
+        st = amp__view_check_data(fn, "view", view);
+    if (st == AMP_OK)
+        st = amp__queue_resolve_in(fn, av, &av);
     if (st == AMP_OK) {
         rg_box box = amp__view_box(view);
         cl_mem mem;
@@ -466,107 +546,114 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
     return st;
 }
 
+/* The host address of the view's first element. */
+static void *first_element(const amp_array_view *view, void *host)
+{
+    return (char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+}
+
 amp_status amp_array_view_data(amp_array_view *view, void **out)
 {
+    static const char fn[] = "amp_array_view_data";
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
-    amp_status st = amp__view_lock_live("amp_array_view_data", view);
-    if (st != AMP_OK)
-        return st;
-    if (view->is_const) {
-        amp__lock_release();
-        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                       "amp_array_view_data: the view is const; read it with"
-                       " amp_array_view_data_const().");
-    }
-    rg_box box = amp__view_box(view);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK && view->is_const)
+        st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                          "%s: the view is const; read it with amp_array_view_data_const().",
+                          fn);
     void *host = NULL;
-    st = amp__coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
+        st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK) {
+        rg_box box = amp__view_box(view);
         st = amp__coh_host_written(view->src, &box);
+    }
     if (st == AMP_OK)
-        *out = (char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+        *out = first_element(view, host);
     amp__lock_release();
     return st;
 }
 
 amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
 {
+    static const char fn[] = "amp_array_view_data_const";
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_data_const: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
-    amp_status st = amp__view_lock_live("amp_array_view_data_const", view);
-    if (st != AMP_OK)
-        return st;
-    rg_box box = amp__view_box(view);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
     void *host = NULL;
-    st = amp__coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
-        *out = (const char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+        st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK)
+        *out = first_element(view, host);
     amp__lock_release();
     return st;
 }
 
 amp_status amp_array_view_discard_data(amp_array_view *view)
 {
-    amp_status st = amp__view_lock_live("amp_array_view_discard_data", view);
-    if (st != AMP_OK)
-        return st;
-    rg_box box = amp__view_box(view);
-    st = amp__coh_discard(view->src, &box);
+    amp__lock_acquire();
+    amp_status st = amp__view_check("amp_array_view_discard_data", view);
+    if (st == AMP_OK) {
+        rg_box box = amp__view_box(view);
+        st = amp__coh_discard(view->src, &box);
+    }
     amp__lock_release();
     return st;
 }
 
 amp_status amp_array_view_refresh(amp_array_view *view)
 {
-    amp_status st = amp__view_lock_live("amp_array_view_refresh", view);
-    if (st != AMP_OK)
-        return st;
-    rg_box box = amp__view_box(view);
-    if (amp__coh_source_user_host(view->src))
+    amp__lock_acquire();
+    amp_status st = amp__view_check("amp_array_view_refresh", view);
+    if (st == AMP_OK && amp__coh_source_user_host(view->src)) {
+        rg_box box = amp__view_box(view);
         st = amp__coh_host_written(view->src, &box);
+    }
     amp__lock_release();
     return st;
 }
 
-/* The getters answer for live handles only: a released one is freed
- * memory, never read. */
+/* What the getters read: a copy of a live view, taken under the lock, or
+ * zeros for any other pointer (a released one is never read). */
+static amp_array_view view_at(const amp_array_view *view)
+{
+    amp_array_view copy = {0};
+    amp__lock_acquire();
+    if (amp__view_is_live(view))
+        copy = *view;
+    amp__lock_release();
+    return copy;
+}
+
 amp_extent amp_array_view_get_extent(const amp_array_view *view)
 {
-    amp_extent e = {0, {0, 0, 0}};
-    amp__lock_acquire();
-    if (view && amp__view_is_live(view))
-        e = view->extent;
-    amp__lock_release();
-    return e;
+    return view_at(view).extent;
 }
 
 amp_elem_type amp_array_view_get_type(const amp_array_view *view)
 {
-    amp__lock_acquire();
-    amp_elem_type t = view && amp__view_is_live(view) ? view->type : (amp_elem_type)0;
-    amp__lock_release();
-    return t;
+    return view_at(view).type;
 }
 
 int amp_array_view_is_const(const amp_array_view *view)
 {
-    amp__lock_acquire();
-    int c = view && amp__view_is_live(view) ? view->is_const : 0;
-    amp__lock_release();
-    return c;
+    return view_at(view).is_const;
 }
 
 amp_status amp_array_view_get_transfers(const amp_array_view *view, amp_transfer_stats *out)
 {
+    static const char fn[] = "amp_array_view_get_transfers";
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_view_get_transfers: out is NULL.");
-    amp_status st = amp__view_lock_live("amp_array_view_get_transfers", view);
-    if (st != AMP_OK)
-        return st;
-    amp__coh_source_stats(view->src, out);
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK)
+        amp__coh_source_stats(view->src, out);
     amp__lock_release();
-    return AMP_OK;
+    return st;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "amp/array_view.h"
+#include "core/handle.h"
 #include "data/coherence.h"
 
 struct amp_array_view {
@@ -20,19 +21,30 @@ struct amp_array_view {
     int64_t strides[2]; /* elements between consecutive indices of dims 0 and 1 */
     const char *label;  /* for traces: the capture name of the last kernel, or NULL */
     struct amp_array *array; /* the array this is the whole view of, for arrays' captures */
+    int of_array;       /* a view of an array's data (its whole view, or one made from it) */
 };
 
 /* The bytes of its data source the view covers. */
 rg_box amp__view_box(const amp_array_view *v);
 
 /* Make a view handle over src (taking over one reference of it), with
- * row-major strides, and register it. Expects the runtime lock. */
+ * row-major strides; owner says who releases it (an array's own view is
+ * the library's). Expects the runtime lock. */
 amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
-                     amp_array_view **out);
+                          hd_owner owner, amp_array_view **out);
 
-/* As the public functions do: check the handle and take the runtime lock;
- * on failure, the lock is not held. */
-amp_status amp__view_lock_live(const char *fn, const amp_array_view *v);
+/* AMP_OK when v is a live view; else the registry's message for the public
+ * call fn (core/handle.h). Expects the runtime lock. */
+amp_status amp__view_check(const char *fn, const amp_array_view *v);
+
+/* Nonzero when v looks into an array's data that amp_shutdown() released
+ * with the device (the only place an array keeps it). Expects the lock. */
+int amp__view_data_lost(const amp_array_view *v);
+
+/* AMP_OK, or AMP_ERROR_ACCELERATOR_VIEW_REMOVED when v's data was lost:
+ * the message names the call fn and which of its arguments ("view",
+ * "source array"). Expects the runtime lock. */
+amp_status amp__view_check_data(const char *fn, const char *which, const amp_array_view *v);
 
 /* The element type and extent checks of every new view or array, with the
  * element count in *n. fn names the public call in messages. */
@@ -41,6 +53,11 @@ amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent 
 /* Unregister and free a handle made by amp__view_make(), releasing its
  * reference to the source. Expects the runtime lock. */
 amp_status amp__view_unmake(amp_array_view *v);
+
+/* Copy back to the caller's memory every stale byte of every live view's
+ * data (amp_shutdown, before the devices go). Returns the first failure;
+ * the others are tried all the same. Expects the runtime lock. */
+amp_status amp__view_write_back_all(void);
 
 /* Nonzero when v is a handle that was created and not yet released. Expects
  * the runtime lock. */

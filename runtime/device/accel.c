@@ -12,6 +12,7 @@
 
 #include "core/env.h"
 #include "core/error.h"
+#include "core/handle.h"
 #include "core/lock.h"
 #include "core/strbuf.h"
 #include "device/oclcheck.h"
@@ -32,28 +33,43 @@ static const char install_hint[] =
     " works; for a GPU, install its vendor's OpenCL driver (and check that a file in"
     " /etc/OpenCL/vendors names it).";
 
+/* clGetDeviceInfo or clGetPlatformInfo, for info_string. */
+typedef cl_int (*info_query)(const void *object, cl_uint what, size_t size, void *value,
+                             size_t *size_ret);
+
+static cl_int device_info(const void *object, cl_uint what, size_t size, void *value,
+                          size_t *size_ret)
+{
+    return amp__clapi.GetDeviceInfo((cl_device_id)object, what, size, value, size_ret);
+}
+
+static cl_int platform_info(const void *object, cl_uint what, size_t size, void *value,
+                            size_t *size_ret)
+{
+    return amp__clapi.GetPlatformInfo((cl_platform_id)object, what, size, value, size_ret);
+}
+
 /* A string property of a device or platform, malloc'ed; "" when the query
  * fails, so that a strange driver cannot stop enumeration. */
-static char *device_string(cl_device_id dev, cl_device_info what)
+static char *info_string(info_query query, const void *object, cl_uint what)
 {
     size_t size = 0;
-    if (amp__clapi.GetDeviceInfo(dev, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
+    if (query(object, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
         return calloc(1, 1);
     char *s = calloc(1, size + 1);
-    if (s && amp__clapi.GetDeviceInfo(dev, what, size, s, NULL) != CL_SUCCESS)
+    if (s && query(object, what, size, s, NULL) != CL_SUCCESS)
         s[0] = '\0';
     return s;
 }
 
+static char *device_string(cl_device_id dev, cl_device_info what)
+{
+    return info_string(device_info, dev, what);
+}
+
 static char *platform_string(cl_platform_id p, cl_platform_info what)
 {
-    size_t size = 0;
-    if (amp__clapi.GetPlatformInfo(p, what, 0, NULL, &size) != CL_SUCCESS || size == 0)
-        return calloc(1, 1);
-    char *s = calloc(1, size + 1);
-    if (s && amp__clapi.GetPlatformInfo(p, what, size, s, NULL) != CL_SUCCESS)
-        s[0] = '\0';
-    return s;
+    return info_string(platform_info, p, what);
 }
 
 static void acc_free(amp_accelerator *a)
@@ -67,7 +83,8 @@ static void acc_free(amp_accelerator *a)
     free(a->platform_name);
     free(a->path);
     free(a->version);
-    free(a);
+    free(a->also_known_as);
+    amp__handle_free(a);
 }
 
 /* "OpenCL 1.0 ..." and older lack the 32-bit atomics in the core. */
@@ -81,58 +98,53 @@ static int has_atomics(const char *version, const char *extensions)
            strstr(extensions, "cl_khr_local_int32_base_atomics");
 }
 
-/* Read what the accelerator is. pi and di are the platform's and the
- * device's index on it, for the device path; part (1 .. parts) numbers a
- * sub-device, 0 a whole device. */
-static amp_status acc_describe(amp_accelerator *a, size_t pi, size_t di, unsigned part,
-                               unsigned parts)
+/* The platform's other names, which AMP_DEVICE also matches: its vendor,
+ * its version (PoCL's names PoCL, while its platform is "Portable Computing
+ * Language") and the suffix of its ICD ("POCL", "NV"). */
+static char *platform_aliases(cl_platform_id p)
 {
-    char *dev_version = device_string(a->device, CL_DEVICE_VERSION);
-    char *drv_version = device_string(a->device, CL_DRIVER_VERSION);
-    char *extensions = device_string(a->device, CL_DEVICE_EXTENSIONS);
-    char *name = device_string(a->device, CL_DEVICE_NAME);
-    a->platform_name = platform_string(a->platform, CL_PLATFORM_NAME);
+    char *vendor = platform_string(p, CL_PLATFORM_VENDOR);
+    char *version = platform_string(p, CL_PLATFORM_VERSION);
+    char *suffix = platform_string(p, 0x0920 /* CL_PLATFORM_ICD_SUFFIX_KHR, cl_ext.h */);
     strbuf sb = STRBUF_INIT;
-    /* A part's name says which part, so that messages, amp-info and
-     * AMP_DEVICE tell the parts apart. */
-    if (part)
-        amp__sb_printf(&sb, "%s (part %u of %u)", name ? name : "", part, parts);
-    else
-        amp__sb_printf(&sb, "%s", name ? name : "");
-    a->name = amp__sb_take(&sb);
-    if (part)
-        amp__sb_printf(&sb, "opencl:%zu/%zu.%u", pi, di, part - 1);
-    else
-        amp__sb_printf(&sb, "opencl:%zu/%zu", pi, di);
-    a->path = amp__sb_take(&sb);
-    amp__sb_printf(&sb, "%s, driver %s", dev_version ? dev_version : "",
-              drv_version ? drv_version : "");
-    a->version = amp__sb_take(&sb);
+    amp__sb_printf(&sb, "%s / %s / %s", vendor ? vendor : "", version ? version : "",
+                   suffix ? suffix : "");
+    free(suffix);
+    free(version);
+    free(vendor);
+    return amp__sb_take(&sb);
+}
 
+/* Read the device's limits; a failure is reported, not taken as a limit of
+ * 0 that would stay until amp_shutdown(). Every device answers these
+ * (OpenCL 1.2). */
+static cl_int read_limits(amp_accelerator *a, const char *dev_version, const char *extensions)
+{
     cl_ulong gmem = 0, lmem = 0, max_alloc = 0;
     cl_device_fp_config fp64 = 0;
-    /* Every device answers these (OpenCL 1.2); a failure is reported, not
-     * taken as a limit of 0 that would stay until amp_shutdown(). */
-    cl_int rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type, NULL);
+    cl_int rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type,
+                                         NULL);
     if (rc == CL_SUCCESS)
-        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem, NULL);
+        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem,
+                                      NULL);
     if (rc == CL_SUCCESS)
-        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem,
+                                      NULL);
     if (rc == CL_SUCCESS)
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
-                                 &max_alloc, NULL);
+                                      &max_alloc, NULL);
     if (rc == CL_SUCCESS)
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                                 sizeof a->max_work_group, &a->max_work_group, NULL);
+                                      sizeof a->max_work_group, &a->max_work_group, NULL);
     if (rc == CL_SUCCESS)
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
-                                 sizeof a->max_work_item, a->max_work_item, NULL);
+                                      sizeof a->max_work_item, a->max_work_item, NULL);
     if (rc == CL_SUCCESS)
-        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof a->max_arg_bytes,
-                                 &a->max_arg_bytes, NULL);
+        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_PARAMETER_SIZE,
+                                      sizeof a->max_arg_bytes, &a->max_arg_bytes, NULL);
     if (rc == CL_SUCCESS)
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_ADDRESS_BITS, sizeof a->address_bits,
-                                 &a->address_bits, NULL);
+                                      &a->address_bits, NULL);
     amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
     a->global_mem = gmem;
     a->local_mem = lmem;
@@ -151,12 +163,44 @@ static amp_status acc_describe(amp_accelerator *a, size_t pi, size_t di, unsigne
     /* OpenCL's minimum for a full profile device. */
     if (a->max_arg_bytes == 0)
         a->max_arg_bytes = 1024;
+    return rc;
+}
 
-    free(dev_version);
-    free(drv_version);
-    free(extensions);
+/* Read what the accelerator is. pi and di are the platform's and the
+ * device's index on it, for the device path; part (1 .. parts) numbers a
+ * sub-device, 0 a whole device. */
+static amp_status acc_describe(amp_accelerator *a, size_t pi, size_t di, unsigned part,
+                               unsigned parts)
+{
+    char *dev_version = device_string(a->device, CL_DEVICE_VERSION);
+    char *drv_version = device_string(a->device, CL_DRIVER_VERSION);
+    char *extensions = device_string(a->device, CL_DEVICE_EXTENSIONS);
+    char *name = device_string(a->device, CL_DEVICE_NAME);
+    a->platform_name = platform_string(a->platform, CL_PLATFORM_NAME);
+    a->also_known_as = platform_aliases(a->platform);
+    strbuf sb = STRBUF_INIT;
+    /* A part's name says which part, so that messages, amp-info and
+     * AMP_DEVICE tell the parts apart. */
+    if (part)
+        amp__sb_printf(&sb, "%s (part %u of %u)", name ? name : "", part, parts);
+    else
+        amp__sb_printf(&sb, "%s", name ? name : "");
+    a->name = amp__sb_take(&sb);
+    if (part)
+        amp__sb_printf(&sb, "opencl:%zu/%zu.%u", pi, di, part - 1);
+    else
+        amp__sb_printf(&sb, "opencl:%zu/%zu", pi, di);
+    a->path = amp__sb_take(&sb);
+    amp__sb_printf(&sb, "%s, driver %s", dev_version ? dev_version : "",
+                   drv_version ? drv_version : "");
+    a->version = amp__sb_take(&sb);
+    cl_int rc = read_limits(a, dev_version, extensions);
+
     free(name);
-    if (!a->name || !a->platform_name || !a->path || !a->version)
+    free(extensions);
+    free(drv_version);
+    free(dev_version);
+    if (!a->name || !a->platform_name || !a->path || !a->version || !a->also_known_as)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clGetDeviceInfo", "Reading the limits of an OpenCL device");
@@ -264,7 +308,7 @@ done:
 static amp_status add_accelerator(cl_platform_id plat, cl_device_id dev, size_t pi, size_t di,
                                   unsigned part, unsigned parts)
 {
-    amp_accelerator *a = calloc(1, sizeof *a);
+    amp_accelerator *a = amp__handle_alloc(HD_ACCELERATOR, sizeof *a, HD_LIBRARY);
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
     a->index = acc_count;
@@ -273,6 +317,74 @@ static amp_status add_accelerator(cl_platform_id plat, cl_device_id dev, size_t 
     a->sub_device = part > 0;
     accs[acc_count++] = a;
     return acc_describe(a, pi, di, part, parts);
+}
+
+/* Add the accelerators of platform p (index pi): one per device, or per
+ * part of a CPU device split into parts. A platform with no devices
+ * answers CL_DEVICE_NOT_FOUND: it adds none. */
+static amp_status add_platform(cl_platform_id p, size_t pi, unsigned parts)
+{
+    cl_uint ndev = 0;
+    cl_int rc = amp__clapi.GetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
+    if (rc == CL_DEVICE_NOT_FOUND || (rc == CL_SUCCESS && ndev == 0))
+        return AMP_OK;
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clGetDeviceIDs", "Listing OpenCL devices");
+    amp_status st = AMP_OK;
+    size_t most = (size_t)ndev * (parts ? parts : 1);
+    cl_device_id *devs = calloc(ndev, sizeof *devs);
+    cl_device_id *subs = parts ? calloc(parts, sizeof *subs) : NULL;
+    amp_accelerator **grown = realloc(accs, (acc_count + most) * sizeof *accs);
+    if (grown)
+        accs = grown;
+    if (!devs || !grown || (parts && !subs)) {
+        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
+        goto done;
+    }
+    rc = amp__clapi.GetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ndev, devs, NULL);
+    if (rc != CL_SUCCESS) {
+        st = amp__err_cl(rc, "clGetDeviceIDs", "Listing OpenCL devices");
+        goto done;
+    }
+    for (cl_uint d = 0; d < ndev && st == AMP_OK; d++) {
+        cl_device_type type = 0;
+        amp__clapi.GetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+        if (!parts || !(type & CL_DEVICE_TYPE_CPU)) {
+            st = add_accelerator(p, devs[d], pi, d, 0, 0);
+            continue;
+        }
+        st = split_device(devs[d], parts, subs);
+        for (unsigned k = 0; k < parts && st == AMP_OK; k++)
+            st = add_accelerator(p, subs[k], pi, d, k + 1, parts);
+    }
+done:
+    free(subs);
+    free(devs);
+    return st;
+}
+
+/* List every platform's accelerators. */
+static amp_status list_accelerators(unsigned parts)
+{
+    cl_uint nplat = 0;
+    cl_int rc = amp__clapi.GetPlatformIDs(0, NULL, &nplat);
+    if (rc == CL_PLATFORM_NOT_FOUND_KHR || (rc == CL_SUCCESS && nplat == 0))
+        return AMP_OK;
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, "clGetPlatformIDs", "Listing OpenCL platforms");
+    cl_platform_id *plats = calloc(nplat, sizeof *plats);
+    if (!plats)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
+    amp_status st = AMP_OK;
+    rc = amp__clapi.GetPlatformIDs(nplat, plats, NULL);
+    if (rc != CL_SUCCESS)
+        st = amp__err_cl(rc, "clGetPlatformIDs", "Listing OpenCL platforms");
+    /* Any failure but an empty platform is reported, and the next call
+     * lists again. */
+    for (cl_uint p = 0; p < nplat && st == AMP_OK; p++)
+        st = add_platform(plats[p], p, parts);
+    free(plats);
+    return st;
 }
 
 amp_status amp__acc_init(void)
@@ -293,73 +405,14 @@ amp_status amp__acc_init(void)
     }
 
     unsigned parts = 0;
-    amp_status status = split_request(&parts);
-    if (status != AMP_OK)
-        return status;
+    amp_status st = split_request(&parts);
+    if (st != AMP_OK)
+        return st;
     amp__prof_configure();
-
-    cl_uint nplat = 0;
-    cl_int rc = amp__clapi.GetPlatformIDs(0, NULL, &nplat);
-    if (rc == CL_PLATFORM_NOT_FOUND_KHR || (rc == CL_SUCCESS && nplat == 0)) {
-        acc_ready = 1;
-        return amp__err_set(AMP_ERROR_NO_DEVICE, "%s", install_hint);
-    }
-    if (rc != CL_SUCCESS)
-        return amp__err_cl(rc, "clGetPlatformIDs", "Listing OpenCL platforms");
-    cl_platform_id *plats = calloc(nplat, sizeof *plats);
-    if (!plats)
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
-    rc = amp__clapi.GetPlatformIDs(nplat, plats, NULL);
-    if (rc != CL_SUCCESS) {
-        free(plats);
-        return amp__err_cl(rc, "clGetPlatformIDs", "Listing OpenCL platforms");
-    }
-
-    for (cl_uint p = 0; p < nplat && status == AMP_OK; p++) {
-        cl_uint ndev = 0;
-        /* A platform with no devices answers CL_DEVICE_NOT_FOUND: skip it.
-         * Any other failure is reported, and the next call lists again. */
-        rc = amp__clapi.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &ndev);
-        if (rc == CL_DEVICE_NOT_FOUND || (rc == CL_SUCCESS && ndev == 0))
-            continue;
-        if (rc != CL_SUCCESS) {
-            status = amp__err_cl(rc, "clGetDeviceIDs", "Listing OpenCL devices");
-            break;
-        }
-        size_t most = (size_t)ndev * (parts ? parts : 1);
-        cl_device_id *devs = calloc(ndev, sizeof *devs);
-        cl_device_id *subs = parts ? calloc(parts, sizeof *subs) : NULL;
-        amp_accelerator **grown = realloc(accs, (acc_count + most) * sizeof *accs);
-        if (grown)
-            accs = grown;
-        if (!devs || !grown || (parts && !subs)) {
-            free(devs);
-            free(subs);
-            status = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
-            break;
-        }
-        rc = amp__clapi.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, ndev, devs, NULL);
-        if (rc != CL_SUCCESS)
-            status = amp__err_cl(rc, "clGetDeviceIDs", "Listing OpenCL devices");
-        for (cl_uint d = 0; d < ndev && status == AMP_OK; d++) {
-            cl_device_type type = 0;
-            amp__clapi.GetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
-            if (!parts || !(type & CL_DEVICE_TYPE_CPU)) {
-                status = add_accelerator(plats[p], devs[d], p, d, 0, 0);
-                continue;
-            }
-            status = split_device(devs[d], parts, subs);
-            for (unsigned k = 0; k < parts && status == AMP_OK; k++)
-                status = add_accelerator(plats[p], subs[k], p, d, k + 1, parts);
-        }
-        free(devs);
-        free(subs);
-    }
-    free(plats);
-
-    if (status != AMP_OK) {
+    st = list_accelerators(parts);
+    if (st != AMP_OK) {
         amp__acc_shutdown(); /* try again from scratch on the next call */
-        return status;
+        return st;
     }
     acc_ready = 1;
     if (acc_count == 0)
@@ -388,8 +441,27 @@ static void list_devices(strbuf *sb)
         amp__sb_printf(sb, "\n  %zu: %s / %s", i, accs[i]->platform_name, accs[i]->name);
 }
 
-/* The accelerator AMP_DEVICE names: an index, or a substring of
- * "platform / device". */
+/* The first accelerator whose "platform / device" name holds want, or,
+ * when none does, whose platform's vendor, version or ICD suffix holds it,
+ * ignoring case; NULL when none. */
+static amp_accelerator *acc_named(const char *want)
+{
+    for (int aliases = 0; aliases < 2; aliases++)
+        for (size_t i = 0; i < acc_count; i++) {
+            strbuf sb = STRBUF_INIT;
+            if (aliases)
+                amp__sb_append(&sb, accs[i]->also_known_as);
+            else
+                amp__sb_printf(&sb, "%s / %s", accs[i]->platform_name, accs[i]->name);
+            int match = !amp__sb_failed(&sb) && contains_nocase(sb.data, want);
+            amp__sb_free(&sb);
+            if (match)
+                return accs[i];
+        }
+    return NULL;
+}
+
+/* The accelerator AMP_DEVICE names: an index, or part of a name. */
 static amp_status acc_from_env(const char *want, amp_accelerator **out)
 {
     char *end = NULL;
@@ -399,24 +471,15 @@ static amp_status acc_from_env(const char *want, amp_accelerator **out)
         *out = accs[idx];
         return AMP_OK;
     }
-    if (!numeric) {
-        for (size_t i = 0; i < acc_count; i++) {
-            strbuf sb = STRBUF_INIT;
-            amp__sb_printf(&sb, "%s / %s", accs[i]->platform_name, accs[i]->name);
-            int match = !amp__sb_failed(&sb) && contains_nocase(sb.data, want);
-            amp__sb_free(&sb);
-            if (match) {
-                *out = accs[i];
-                return AMP_OK;
-            }
-        }
-    }
+    if (!numeric && (*out = acc_named(want)) != NULL)
+        return AMP_OK;
     strbuf sb = STRBUF_INIT;
     list_devices(&sb);
     amp_status st = amp__err_set(AMP_ERROR_NO_DEVICE,
-                            "AMP_DEVICE=\"%s\" matches no device. Give an index or a part of a"
-                            " name from this list:%s",
-                            want, sb.data ? sb.data : "");
+                                 "AMP_DEVICE=\"%s\" matches no device. Give an index, or a part"
+                                 " of a name (platform, device, vendor or version) from this"
+                                 " list:%s",
+                                 want, sb.data ? sb.data : "");
     amp__sb_free(&sb);
     return st;
 }
@@ -426,6 +489,7 @@ static char chosen_reason[160];
 
 amp_status amp__acc_default(amp_accelerator **out)
 {
+    LOCK_ASSERT_HELD();
     if (acc_chosen) {
         acc_default_used = 1;
         *out = acc_chosen;
@@ -465,26 +529,32 @@ amp_status amp__acc_default(amp_accelerator **out)
     return AMP_OK;
 }
 
-int amp__acc_is_known(const amp_accelerator *acc)
+amp_status amp__acc_resolve(const char *fn, amp_accelerator *acc, amp_accelerator **out)
 {
-    for (size_t i = 0; i < acc_count; i++)
-        if (accs[i] == acc)
-            return 1;
-    return 0;
+    LOCK_ASSERT_HELD();
+    if (!acc)
+        return amp__acc_default(out);
+    amp_status st = amp__handle_check(fn, acc, HD_ACCELERATOR);
+    if (st == AMP_OK)
+        *out = acc;
+    return st;
 }
 
 size_t amp__acc_listed(void)
 {
+    LOCK_ASSERT_HELD();
     return acc_count;
 }
 
 amp_accelerator *amp__acc_at(size_t i)
 {
+    LOCK_ASSERT_HELD();
     return accs[i];
 }
 
 void amp__acc_shutdown(void)
 {
+    LOCK_ASSERT_HELD();
     for (size_t i = 0; i < acc_count; i++)
         acc_free(accs[i]);
     free(accs);
@@ -519,8 +589,9 @@ amp_status amp_accelerator_get(size_t index, amp_accelerator **out)
     amp_status st = amp__acc_init();
     if (st == AMP_OK && index >= acc_count)
         st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "amp_accelerator_get: index %zu is out of range; there are %zu devices.",
-                     index, acc_count);
+                          "amp_accelerator_get: index %zu is out of range; there are %zu"
+                          " devices.",
+                          index, acc_count);
     if (st == AMP_OK)
         *out = accs[index];
     amp__lock_release();
@@ -530,7 +601,8 @@ amp_status amp_accelerator_get(size_t index, amp_accelerator **out)
 amp_status amp_accelerator_get_default(amp_accelerator **out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_accelerator_get_default: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "amp_accelerator_get_default: out is NULL.");
     *out = NULL;
     amp__lock_acquire();
     amp_status st = amp__acc_default(out);
@@ -540,41 +612,44 @@ amp_status amp_accelerator_get_default(amp_accelerator **out)
 
 amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_info *info)
 {
-    if (!acc || !info)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp_accelerator_get_info: the accelerator and info must not be NULL.");
-    info->description = acc->name;
-    info->device_path = acc->path;
-    info->platform = acc->platform_name;
-    info->version = acc->version;
-    info->dedicated_memory = acc->global_mem;
-    info->tile_static_size = acc->local_mem;
-    info->max_tile_size = acc->max_work_group;
-    info->max_allocation = acc->max_alloc;
-    info->supports_double = acc->fp64;
-    info->supports_atomics = acc->atomics;
-    info->is_emulated = (acc->type & CL_DEVICE_TYPE_CPU) != 0;
+    static const char fn[] = "amp_accelerator_get_info";
+    if (!info)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: info is NULL.", fn);
     amp__lock_acquire();
-    info->is_default = acc_chosen == acc;
+    amp_status st = amp__handle_check(fn, acc, HD_ACCELERATOR);
+    if (st == AMP_OK) {
+        info->description = acc->name;
+        info->device_path = acc->path;
+        info->platform = acc->platform_name;
+        info->version = acc->version;
+        info->dedicated_memory = acc->global_mem;
+        info->tile_static_size = acc->local_mem;
+        info->max_tile_size = acc->max_work_group;
+        info->max_allocation = acc->max_alloc;
+        info->supports_double = acc->fp64;
+        info->supports_atomics = acc->atomics;
+        info->is_emulated = (acc->type & CL_DEVICE_TYPE_CPU) != 0;
+        info->is_default = acc_chosen == acc;
+    }
     amp__lock_release();
-    return AMP_OK;
+    return st;
 }
 
 amp_status amp_accelerator_set_default(amp_accelerator *acc)
 {
+    static const char fn[] = "amp_accelerator_set_default";
     amp__lock_acquire();
+    /* The devices first: a handle from before amp_shutdown() is released,
+     * whether or not they were listed again since. */
     amp_status st = amp__acc_init();
-    if (st == AMP_OK && !amp__acc_is_known(acc))
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "amp_accelerator_set_default: %s is not an accelerator from"
-                     " amp_accelerator_get().",
-                     acc ? "the handle" : "NULL");
-    else if (st == AMP_OK && acc_default_used && acc_chosen != acc)
+    if (st == AMP_OK)
+        st = amp__handle_check(fn, acc, HD_ACCELERATOR);
+    if (st == AMP_OK && acc_default_used && acc_chosen != acc)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                     "amp_accelerator_set_default: the default accelerator is already %s (%s),"
-                     " and it has been used. As in C++ AMP, set the default before anything"
-                     " uses it: before the first kernel, view or default query.",
-                     acc_chosen->name, chosen_reason);
+                          "%s: the default accelerator is already %s (%s), and it has been"
+                          " used. As in C++ AMP, set the default before anything uses it:"
+                          " before the first kernel, view or default query.",
+                          fn, acc_chosen->name, chosen_reason);
     else if (st == AMP_OK && acc_chosen != acc) {
         acc_chosen = acc;
         snprintf(chosen_reason, sizeof chosen_reason, "set by amp_accelerator_set_default");

@@ -1,7 +1,9 @@
 /*
  * runtime/device/accel.h - the accelerators: the OpenCL devices, listed
- * once, and the default one. Their contexts and queues are queue.h's. All
- * functions expect the runtime lock to be held.
+ * once, and the default one. Their contexts and queues are queue.h's.
+ * Accelerators are handles of the registry (core/handle.h), owned by the
+ * library until amp_shutdown(). All functions expect the runtime lock to
+ * be held.
  */
 #ifndef AMP_DEVICE_ACCEL_H
 #define AMP_DEVICE_ACCEL_H
@@ -19,6 +21,7 @@ struct amp_accelerator {
     cl_device_type type;
     char *name;          /* CL_DEVICE_NAME */
     char *platform_name; /* CL_PLATFORM_NAME */
+    char *also_known_as; /* the platform's vendor / version / ICD suffix, for AMP_DEVICE */
     char *path;          /* "opencl:<platform>/<device>" */
     char *version;       /* device version and driver version */
     uint64_t global_mem;
@@ -43,8 +46,9 @@ struct amp_accelerator {
 amp_status amp__acc_init(void);
 /* The default accelerator (chosen once: first GPU, else CPU, or AMP_DEVICE). */
 amp_status amp__acc_default(amp_accelerator **out);
-/* Nonzero when acc is one of the listed accelerators. */
-int amp__acc_is_known(const amp_accelerator *acc);
+/* The accelerator a call names: acc, checked as the public call fn (a
+ * released or foreign handle is refused), or the default when acc is NULL. */
+amp_status amp__acc_resolve(const char *fn, amp_accelerator *acc, amp_accelerator **out);
 /* The number of listed accelerators, and the ith (for walking every queue). */
 size_t amp__acc_listed(void);
 amp_accelerator *amp__acc_at(size_t i);

@@ -7,7 +7,14 @@
  * calls in progress and before later ones; a thread (rather than OpenCL
  * events) lets every kind of copy, including the host-side ones, run on
  * while the caller works. A marker has nothing to run on the host: its
- * event is enough, and waiting on it holds no lock.
+ * event is enough.
+ *
+ * Waiting cannot hold the runtime lock (the operation's thread needs it),
+ * so a wait takes the lock twice: to look the handle up and count itself as
+ * a user of it, and, after the wait, to take the outcome and leave. A
+ * release ends the handle at once (later calls are refused), waits like any
+ * waiter, and the last user to leave frees it: a wait in progress on
+ * another thread never finds its handle freed.
  */
 #include "device/completion.h"
 
@@ -16,6 +23,8 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/handle.h"
+#include "core/lock.h"
 
 struct amp_completion {
     /* A thread's operation. */
@@ -31,6 +40,10 @@ struct amp_completion {
     /* Or a device's: the event, and what waiting on it means. */
     cl_event event;
     char *what;
+    /* Under the runtime lock: the calls inside a wait (a release counts as
+     * one), and whether amp_completion_release() ended the handle. */
+    int users;
+    int ended;
 };
 
 static void *run(void *p)
@@ -50,47 +63,92 @@ static void *run(void *p)
     return NULL;
 }
 
+/* A handle with its mutex and condition made; NULL when out of memory. */
+static amp_completion *make(void)
+{
+    amp_completion *c = amp__handle_alloc(HD_COMPLETION, sizeof *c, HD_CALLER);
+    if (!c)
+        return NULL;
+    pthread_mutex_init(&c->mutex, NULL);
+    pthread_cond_init(&c->finished, NULL);
+    return c;
+}
+
+static void destroy(amp_completion *c)
+{
+    if (c->event)
+        amp__clapi.ReleaseEvent(c->event);
+    pthread_cond_destroy(&c->finished);
+    pthread_mutex_destroy(&c->mutex);
+    free(c->message);
+    free(c->what);
+    amp__handle_free(c);
+}
+
 amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_completion **out)
 {
-    amp_completion *c = calloc(1, sizeof *c);
+    LOCK_ASSERT_HELD();
+    amp_status st = AMP_OK;
+    amp_completion *c = make();
     if (!c) {
-        free(arg);
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory starting an asynchronous"
-                                                " operation.");
+        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                          "Out of host memory starting an asynchronous operation.");
+        goto fail_arg;
     }
     c->fn = fn;
     c->arg = arg;
-    pthread_mutex_init(&c->mutex, NULL);
-    pthread_cond_init(&c->finished, NULL);
     int rc = pthread_create(&c->thread, NULL, run, c);
     if (rc != 0) {
-        pthread_cond_destroy(&c->finished);
-        pthread_mutex_destroy(&c->mutex);
-        free(c);
-        free(arg);
-        return amp__err_set(AMP_ERROR_RUNTIME,
-                       "Cannot start a thread for an asynchronous operation (%s).", strerror(rc));
+        st = amp__err_set(AMP_ERROR_RUNTIME,
+                          "Cannot start a thread for an asynchronous operation (%s).",
+                          strerror(rc));
+        goto fail_handle;
     }
     *out = c;
     return AMP_OK;
+
+fail_handle:
+    destroy(c);
+fail_arg:
+    free(arg);
+    return st;
 }
 
 amp_status amp__completion_from_event(cl_event ev, const char *what, amp_completion **out)
 {
-    amp_completion *c = calloc(1, sizeof *c);
+    LOCK_ASSERT_HELD();
+    amp_completion *c = make();
     char *w = strdup(what);
     if (!c || !w) {
-        free(c);
+        if (c)
+            destroy(c);
         free(w);
         amp__clapi.ReleaseEvent(ev);
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a marker.");
     }
-    pthread_mutex_init(&c->mutex, NULL);
-    pthread_cond_init(&c->finished, NULL);
     c->event = ev;
     c->what = w;
     *out = c;
     return AMP_OK;
+}
+
+/* Under the lock: check the handle and count the caller as a user. */
+static amp_status enter(const char *fn, amp_completion *c)
+{
+    LOCK_ASSERT_HELD();
+    amp_status st = amp__handle_check(fn, c, HD_COMPLETION);
+    if (st == AMP_OK)
+        c->users++;
+    return st;
+}
+
+/* Under the lock: the caller is done with the handle; the last user of an
+ * ended handle frees it. */
+static void leave(amp_completion *c)
+{
+    LOCK_ASSERT_HELD();
+    if (--c->users == 0 && c->ended)
+        destroy(c);
 }
 
 /* The event's execution status: CL_COMPLETE, a negative error, or a
@@ -98,42 +156,38 @@ amp_status amp__completion_from_event(cl_event ev, const char *what, amp_complet
 static cl_int event_status(cl_event ev, cl_int *status)
 {
     return amp__clapi.GetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof *status, status,
-                              NULL);
+                                   NULL);
 }
 
-static amp_status wait_event(amp_completion *c)
+/* How a wait ended: a thread's operation has its own status; a marker's
+ * event, an OpenCL code and the call that gave it. */
+typedef struct waited {
+    cl_int rc;
+    const char *call;
+} waited;
+
+/* Without the lock: wait until the operation has finished. */
+static waited await(amp_completion *c)
 {
-    cl_int rc = amp__clapi.WaitForEvents(1, &c->event);
-    cl_int status = CL_COMPLETE;
-    const char *call = "clWaitForEvents";
-    if (rc == CL_SUCCESS || rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-        cl_int q = event_status(c->event, &status);
-        if (q != CL_SUCCESS) {
-            rc = q;
-            call = "clGetEventInfo";
-        } else if (status < 0) {
-            /* The marker did not complete: a command before it failed, and
-             * the event carries that command's error. */
-            rc = status;
-            call = "the queue";
+    waited w = {CL_SUCCESS, NULL};
+    if (c->event) {
+        w.rc = amp__clapi.WaitForEvents(1, &c->event);
+        w.call = "clWaitForEvents";
+        cl_int status = CL_COMPLETE;
+        if (w.rc == CL_SUCCESS || w.rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+            cl_int q = event_status(c->event, &status);
+            if (q != CL_SUCCESS) {
+                w.rc = q;
+                w.call = "clGetEventInfo";
+            } else if (status < 0) {
+                /* The marker did not complete: a command before it failed,
+                 * and the event carries that command's error. */
+                w.rc = status;
+                w.call = "the queue";
+            }
         }
+        return w;
     }
-    if (rc == CL_SUCCESS)
-        return AMP_OK;
-    return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                   "%s: %s ended with %s (%d): a command queued before the marker failed, so"
-                   " the device is no longer usable (it was lost, or a kernel aborted). Host"
-                   " memory keeps what was last copied back; choose another accelerator, or"
-                   " call amp_shutdown() and start again.",
-                   c->what, call, amp__err_cl_name(rc), (int)rc);
-}
-
-amp_status amp_completion_wait(amp_completion *c)
-{
-    if (!c)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_completion_wait: the handle is NULL.");
-    if (c->event)
-        return wait_event(c);
     /* The first waiter joins the thread; others, in other threads, wait
      * for it to finish. */
     pthread_mutex_lock(&c->mutex);
@@ -145,43 +199,82 @@ amp_status amp_completion_wait(amp_completion *c)
     pthread_mutex_lock(&c->mutex);
     while (!c->done)
         pthread_cond_wait(&c->finished, &c->mutex);
-    amp_status st = c->status;
     pthread_mutex_unlock(&c->mutex);
-    /* message is written once, before done, and never again. */
-    if (st != AMP_OK)
-        return amp__err_set(st, "%s", c->message ? c->message : "An asynchronous operation failed.");
-    return AMP_OK;
+    return w;
 }
 
-amp_status amp_completion_is_done(amp_completion *c, int *done)
+/* Under the lock, after the wait: the operation's status, with its message
+ * as this thread's last error. */
+static amp_status outcome(const amp_completion *c, waited w)
 {
-    if (!c || !done)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_completion_is_done: %s is NULL.",
-                       c ? "done" : "the handle");
+    LOCK_ASSERT_HELD();
     if (c->event) {
-        cl_int status = CL_COMPLETE;
-        /* A status that cannot be read will not change: done, and the
-         * wait says what went wrong. */
-        *done = event_status(c->event, &status) != CL_SUCCESS || status <= CL_COMPLETE;
-        return AMP_OK;
+        if (w.rc == CL_SUCCESS)
+            return AMP_OK;
+        return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                            "%s: %s ended with %s (%d): a command queued before the marker"
+                            " failed, so the device is no longer usable (it was lost, or a"
+                            " kernel aborted). Host memory keeps what was last copied back;"
+                            " choose another accelerator, or call amp_shutdown() and start"
+                            " again.",
+                            c->what, w.call, amp__err_cl_name(w.rc), (int)w.rc);
     }
-    pthread_mutex_lock(&c->mutex);
-    *done = c->done;
-    pthread_mutex_unlock(&c->mutex);
-    return AMP_OK;
+    /* status and message are written once, before done, and never again. */
+    if (c->status == AMP_OK)
+        return AMP_OK;
+    return amp__err_set(c->status, "%s",
+                        c->message ? c->message : "An asynchronous operation failed.");
+}
+
+/* Wait on c as the public call fn; release: end the handle first. */
+static amp_status wait_as(const char *fn, amp_completion *c, int release)
+{
+    amp__lock_acquire();
+    amp_status st = enter(fn, c);
+    if (st == AMP_OK && release) {
+        c->ended = 1;
+        amp__handle_end(c);
+    }
+    amp__lock_release();
+    if (st != AMP_OK)
+        return st;
+    waited w = await(c);
+    amp__lock_acquire();
+    st = outcome(c, w);
+    leave(c);
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_completion_wait(amp_completion *c)
+{
+    return wait_as("amp_completion_wait", c, 0);
 }
 
 amp_status amp_completion_release(amp_completion *c)
 {
     if (!c)
         return AMP_OK;
-    amp_status st = amp_completion_wait(c);
-    if (c->event)
-        amp__clapi.ReleaseEvent(c->event);
-    pthread_cond_destroy(&c->finished);
-    pthread_mutex_destroy(&c->mutex);
-    free(c->message);
-    free(c->what);
-    free(c);
+    return wait_as("amp_completion_release", c, 1);
+}
+
+amp_status amp_completion_is_done(amp_completion *c, int *done)
+{
+    static const char fn[] = "amp_completion_is_done";
+    if (!done)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: done is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = amp__handle_check(fn, c, HD_COMPLETION);
+    if (st == AMP_OK && c->event) {
+        cl_int status = CL_COMPLETE;
+        /* A status that cannot be read will not change: done, and the
+         * wait says what went wrong. */
+        *done = event_status(c->event, &status) != CL_SUCCESS || status <= CL_COMPLETE;
+    } else if (st == AMP_OK) {
+        pthread_mutex_lock(&c->mutex);
+        *done = c->done;
+        pthread_mutex_unlock(&c->mutex);
+    }
+    amp__lock_release();
     return st;
 }

@@ -183,60 +183,71 @@ static const char *resolve_table(void *lib, clapi_table *table)
     return NULL;
 }
 
-/* Load the first of paths that loads, and point amp__clapi at it. */
-static amp_status install_from(const char *const *paths, size_t npaths)
+/* Load the first of paths that loads, into *lib. */
+static amp_status load_first(const char *const *paths, size_t npaths, void **lib)
 {
-    if (ock_lib)
-        return AMP_OK;
     strbuf why = STRBUF_INIT;
-    void *lib = NULL;
-    for (size_t i = 0; i < npaths && !lib; i++) {
+    *lib = NULL;
+    for (size_t i = 0; i < npaths && !*lib; i++) {
         dlerror();
-        lib = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
-        if (!lib) {
+        *lib = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
+        if (!*lib) {
             /* dlerror() names the path already. */
             const char *e = dlerror();
             amp__sb_printf(&why, "  %s\n", e ? e : paths[i]);
         }
     }
-    if (!lib) {
-        amp_status st = amp__err_set(
+    amp_status st = AMP_OK;
+    if (!*lib)
+        st = amp__err_set(
             AMP_ERROR_UNSUPPORTED_FEATURE,
             "AMP_CHECK runs kernels on Oclgrind, but its OpenCL runtime could not be loaded:\n%s"
             "Install oclgrind: apt-get install oclgrind (Debian, Ubuntu), or build it from"
             " https://github.com/jrprice/Oclgrind; or unset AMP_CHECK.",
             why.data ? why.data : "");
-        amp__sb_free(&why);
-        return st;
-    }
     amp__sb_free(&why);
+    return st;
+}
 
+/* Load the first of paths that loads, and point amp__clapi at it. */
+static amp_status install_from(const char *const *paths, size_t npaths)
+{
+    if (ock_lib)
+        return AMP_OK;
+    void *lib = NULL;
+    amp_status st = load_first(paths, npaths, &lib);
+    if (st != AMP_OK)
+        return st;
     /* The environment must be set before the first call into the library,
      * which resolving the table makes. */
-    amp_status st = make_log();
-    if (st == AMP_OK) {
-        st = set_environment();
-        if (st != AMP_OK)
-            drop_log();
-    }
-    if (st != AMP_OK) {
-        dlclose(lib);
-        return st;
-    }
+    st = make_log();
+    if (st != AMP_OK)
+        goto fail_library;
+    st = set_environment();
+    if (st != AMP_OK)
+        goto fail_log;
     clapi_table table;
     const char *missing = resolve_table(lib, &table);
     if (missing) {
+        st = amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                          "AMP_CHECK loaded Oclgrind's OpenCL runtime, but found no %s in it."
+                          " Install oclgrind 21.10 or later, or unset AMP_CHECK.",
+                          missing);
         /* Oclgrind made its platform: it stays loaded, unused. */
-        drop_log();
-        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "AMP_CHECK loaded Oclgrind's OpenCL runtime, but found no %s in it."
-                       " Install oclgrind 21.10 or later, or unset AMP_CHECK.",
-                       missing);
+        lib = NULL;
+        goto fail_log;
     }
     amp__clapi = table;
     ock_lib = lib;
     atexit(remove_log);
     return AMP_OK;
+
+fail_log:
+    drop_log();
+fail_library:
+    if (lib)
+        dlclose(lib);
+    return st;
 }
 #else
 static amp_status install_from(const char *const *paths, size_t npaths)

@@ -154,12 +154,14 @@ void amp__prof_collect_all(void)
 
 void amp__prof_unconfigure(void)
 {
+    LOCK_ASSERT_HELD();
     configured = 0;
     amp__prof_enabled = 0;
 }
 
 size_t amp__prof_pending(void)
 {
+    /* For tests, between calls: a plain read, without the lock. */
     return pending_count;
 }
 
@@ -200,6 +202,7 @@ static amp_profile_entry entry_of(const prof_kernel *k)
 
 size_t amp__prof_entries(amp_profile_entry *out, size_t capacity)
 {
+    LOCK_ASSERT_HELD();
     size_t n = 0;
     for (prof_kernel *k = kernels; k; k = k->hh.next) {
         if (k->calls == 0)
@@ -213,6 +216,7 @@ size_t amp__prof_entries(amp_profile_entry *out, size_t capacity)
 
 void amp__prof_reset(void)
 {
+    LOCK_ASSERT_HELD();
     generation++;
     for (prof_kernel *k = kernels; k; k = k->hh.next)
         k->calls = k->timed = k->device_ns = k->to_device = k->to_host = 0;
@@ -226,6 +230,7 @@ static int by_time_descending(const void *a, const void *b)
 
 void amp__prof_print(FILE *f)
 {
+    LOCK_ASSERT_HELD();
     size_t n = 0;
     for (prof_kernel *k = kernels; k; k = k->hh.next)
         n += k->calls > 0;
@@ -258,6 +263,7 @@ void amp__prof_print(FILE *f)
 
 void amp__prof_free(void)
 {
+    LOCK_ASSERT_HELD();
     for (size_t i = 0; i < pending_count; i++)
         amp__clapi.ReleaseEvent(pending[i].event);
     free(pending);

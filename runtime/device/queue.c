@@ -1,14 +1,15 @@
 /*
  * runtime/device/queue.c - accelerator views: an accelerator's context, its
  * default view and the views made with amp_accelerator_create_view, their
- * lifetime, waits, flushes and markers.
+ * lifetime, waits, flushes, markers, and the bound on work in flight.
  *
  * Every view of an accelerator uses its one context, so a buffer made for
  * one view is usable on all of them; coherence.c orders the work of two
- * views that share data. A created view is kept while the caller or an
- * array holds it (holds) and while a data copy records it as the last
- * queue that used it (uses), so that coherence.c never waits on a freed
- * queue; the default view is the library's until amp_shutdown().
+ * views that share data. A created view is a handle (core/handle.h) while
+ * the caller has not released it or an array is bound to it; its memory
+ * and queue stay while a data copy records it as the last queue that used
+ * it (uses), so that coherence.c never waits on a freed queue. The default
+ * view is the library's until amp_shutdown().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "core/env.h"
 #include "core/error.h"
+#include "core/handle.h"
 #include "core/lock.h"
 #include "device/completion.h"
 #include "device/oclcheck.h"
@@ -33,11 +35,11 @@ static void CL_CALLBACK context_notify(const char *msg, const void *info, size_t
 static amp_status removed_error(const amp_accelerator *acc)
 {
     return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                   "%s (%s) was removed: an earlier wait found the device lost or a kernel"
-                   " aborted (%s). Its device memory is gone; host memory keeps what was last"
-                   " copied back. Choose another accelerator, or call amp_shutdown() and start"
-                   " again.",
-                   acc->name, acc->path, amp__err_cl_name(acc->removed));
+                        "%s (%s) was removed: an earlier wait found the device lost or a kernel"
+                        " aborted (%s). Its device memory is gone; host memory keeps what was"
+                        " last copied back. Choose another accelerator, or call amp_shutdown()"
+                        " and start again.",
+                        acc->name, acc->path, amp__err_cl_name(acc->removed));
 }
 
 static amp_status ensure_context(amp_accelerator *acc)
@@ -49,7 +51,7 @@ static amp_status ensure_context(amp_accelerator *acc)
     return acc->context ? AMP_OK : amp__err_cl(rc, "clCreateContext", acc->name);
 }
 
-static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode,
+static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owner owner,
                             amp_accelerator_view **out)
 {
     if (acc->removed)
@@ -57,15 +59,16 @@ static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode,
     amp_status st = ensure_context(acc);
     if (st != AMP_OK)
         return st;
-    amp_accelerator_view *v = calloc(1, sizeof *v);
+    amp_accelerator_view *v = amp__handle_alloc(HD_ACCELERATOR_VIEW, sizeof *v, owner);
     if (!v)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory making a queue.");
     cl_int rc = CL_SUCCESS;
     v->acc = acc;
     v->mode = mode;
-    v->queue = amp__clapi.CreateCommandQueue(acc->context, acc->device, amp__prof_queue_properties(), &rc);
+    v->queue = amp__clapi.CreateCommandQueue(acc->context, acc->device,
+                                             amp__prof_queue_properties(), &rc);
     if (!v->queue) {
-        free(v);
+        amp__handle_free(v);
         return amp__err_cl(rc, "clCreateCommandQueue", acc->name);
     }
     *out = v;
@@ -76,73 +79,58 @@ static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode,
  * what they need of it (profile.c). */
 static void free_view(amp_accelerator_view *v)
 {
+    if (v->mark)
+        amp__clapi.ReleaseEvent(v->mark);
     amp__clapi.ReleaseCommandQueue(v->queue);
-    free(v);
+    amp__handle_free(v);
 }
 
 amp_status amp__queue_default_view(amp_accelerator *acc, amp_accelerator_view **out)
 {
+    LOCK_ASSERT_HELD();
     if (acc->default_view) {
         *out = acc->default_view;
         return AMP_OK;
     }
-    amp_status st = make_view(acc, AMP_QUEUING_AUTOMATIC, &acc->default_view);
+    amp_status st = make_view(acc, AMP_QUEUING_AUTOMATIC, HD_LIBRARY, &acc->default_view);
     if (st == AMP_OK)
         *out = acc->default_view;
     return st;
 }
 
-/* The created view av of some accelerator, live or not, or NULL. */
-static amp_accelerator_view *find_created(const amp_accelerator_view *av)
-{
-    for (size_t i = 0, n = amp__acc_listed(); i < n; i++)
-        for (amp_accelerator_view *v = amp__acc_at(i)->views; v; v = v->next)
-            if (v == av)
-                return v;
-    return NULL;
-}
-
-static int is_default_view(const amp_accelerator_view *av)
-{
-    for (size_t i = 0, n = amp__acc_listed(); i < n; i++)
-        if (amp__acc_at(i)->default_view == av)
-            return 1;
-    return 0;
-}
-
 int amp__queue_is_live(const amp_accelerator_view *av)
 {
-    if (!av)
-        return 0;
-    if (is_default_view(av))
-        return 1;
-    const amp_accelerator_view *v = find_created(av);
-    return v && v->holds > 0;
+    LOCK_ASSERT_HELD();
+    return amp__handle_is(av, HD_ACCELERATOR_VIEW);
 }
 
-/* fn names the public call, or is NULL where the call is a kernel's or an
- * array's (the view is one of their arguments). */
-static amp_status released_view(const char *fn, const amp_accelerator_view *av)
+static int is_default(const amp_accelerator_view *av)
 {
-    return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                   "%s%s accelerator view %p was released (or was never created, or"
-                   " amp_shutdown() ended it). Use a view from amp_accelerator_create_view() or"
-                   " amp_accelerator_get_default_view().",
-                   fn ? fn : "", fn ? ": the" : "The", (const void *)av);
+    return av == av->acc->default_view;
 }
 
-amp_status amp__queue_resolve(amp_accelerator_view *av, amp_accelerator_view **out)
+amp_status amp__queue_check(const char *fn, const amp_accelerator_view *av)
 {
+    LOCK_ASSERT_HELD();
+    amp_status st = amp__handle_check(fn, av, HD_ACCELERATOR_VIEW);
+    if (st == AMP_OK && av->acc->removed)
+        st = removed_error(av->acc);
+    return st;
+}
+
+amp_status amp__queue_resolve_in(const char *fn, amp_accelerator_view *av,
+                                 amp_accelerator_view **out)
+{
+    LOCK_ASSERT_HELD();
+    amp_status st = AMP_OK;
     if (av) {
-        if (!amp__queue_is_live(av))
-            return released_view(NULL, av);
-        if (av->acc->removed)
-            return removed_error(av->acc);
-        *out = av;
-        return AMP_OK;
+        st = amp__queue_check(fn, av);
+        if (st == AMP_OK)
+            *out = av;
+        return st;
     }
     amp_accelerator *acc = NULL;
-    amp_status st = amp__acc_default(&acc);
+    st = amp__acc_default(&acc);
     if (st == AMP_OK && acc->removed)
         st = removed_error(acc);
     if (st != AMP_OK)
@@ -150,10 +138,19 @@ amp_status amp__queue_resolve(amp_accelerator_view *av, amp_accelerator_view **o
     return amp__queue_default_view(acc, out);
 }
 
-/* Free a created view that nothing holds or uses any more. */
+amp_status amp__queue_resolve(amp_accelerator_view *av, amp_accelerator_view **out)
+{
+    return amp__queue_resolve_in("parallel_for_each", av, out);
+}
+
+/* A created view that neither the caller nor an array holds is no longer a
+ * handle; once no data copy uses its queue either, it is freed. */
 static void drop_if_unused(amp_accelerator_view *v)
 {
-    if (v->holds > 0 || v->uses > 0)
+    if (v->caller_holds || v->holds > 0)
+        return;
+    amp__handle_end(v);
+    if (v->uses > 0)
         return;
     amp_accelerator_view **link = &v->acc->views;
     while (*link != v)
@@ -164,37 +161,41 @@ static void drop_if_unused(amp_accelerator_view *v)
 
 void amp__queue_retain(amp_accelerator_view *av)
 {
-    amp_accelerator_view *v = find_created(av);
-    if (v)
-        v->holds++;
+    LOCK_ASSERT_HELD();
+    if (amp__queue_is_live(av) && !is_default(av))
+        av->holds++;
 }
 
 void amp__queue_release(amp_accelerator_view *av)
 {
-    amp_accelerator_view *v = find_created(av);
-    if (v && v->holds > 0) {
-        v->holds--;
-        drop_if_unused(v);
+    LOCK_ASSERT_HELD();
+    /* After amp_shutdown() the view is gone, and nothing is held. */
+    if (amp__queue_is_live(av) && !is_default(av) && av->holds > 0) {
+        av->holds--;
+        drop_if_unused(av);
     }
 }
 
 void amp__queue_use(amp_accelerator_view *av)
 {
-    if (av && av != av->acc->default_view)
+    LOCK_ASSERT_HELD();
+    if (av && !is_default(av))
         av->uses++;
 }
 
 void amp__queue_unuse(amp_accelerator_view *av)
 {
-    if (av && av != av->acc->default_view && av->uses > 0) {
+    LOCK_ASSERT_HELD();
+    if (av && !is_default(av) && av->uses > 0) {
         av->uses--;
         drop_if_unused(av);
     }
 }
 
 amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *call,
-                            const char *what)
+                             const char *what)
 {
+    LOCK_ASSERT_HELD();
     /* A wait that ends in CL_OUT_OF_RESOURCES means a kernel went wrong on
      * the device (NVIDIA's answer to an aborted kernel): the queue and its
      * context are unusable, as for a lost device. */
@@ -208,11 +209,46 @@ amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *ca
     amp_accelerator *acc = av->acc;
     acc->removed = rc;
     return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                   "%s: %s failed with %s (%d): %s (%s) is no longer usable (the device was lost,"
-                   " or a kernel aborted). Its device memory is gone; host memory keeps what was"
-                   " last copied back. Choose another accelerator, or call amp_shutdown() and"
-                   " start again.",
-                   what, call, amp__err_cl_name(rc), (int)rc, acc->name, acc->path);
+                        "%s: %s failed with %s (%d): %s (%s) is no longer usable (the device"
+                        " was lost, or a kernel aborted). Its device memory is gone; host"
+                        " memory keeps what was last copied back. Choose another accelerator,"
+                        " or call amp_shutdown() and start again.",
+                        what, call, amp__err_cl_name(rc), (int)rc, acc->name, acc->path);
+}
+
+/* Nothing queued on v is in flight any more: forget its marker. */
+static void drained(amp_accelerator_view *v)
+{
+    if (v->mark)
+        amp__clapi.ReleaseEvent(v->mark);
+    v->mark = NULL;
+    v->launched = 0;
+}
+
+amp_status amp__queue_make_room(amp_accelerator_view *av)
+{
+    LOCK_ASSERT_HELD();
+    if (++av->launched < QUEUE_SPAN)
+        return AMP_OK;
+    av->launched = 0;
+    cl_int rc = CL_SUCCESS;
+    const char *call = "clWaitForEvents";
+    if (av->mark) {
+        rc = amp__clapi.WaitForEvents(1, &av->mark);
+        amp__clapi.ReleaseEvent(av->mark);
+        av->mark = NULL;
+    }
+    /* Flushed, so that the marker, and the span before it, reach the
+     * device without waiting for the next wait. */
+    if (rc == CL_SUCCESS &&
+        (rc = amp__clapi.EnqueueMarkerWithWaitList(av->queue, 0, NULL, &av->mark)) != CL_SUCCESS)
+        call = "clEnqueueMarkerWithWaitList";
+    if (rc == CL_SUCCESS && (rc = amp__clapi.Flush(av->queue)) != CL_SUCCESS)
+        call = "clFlush";
+    if (rc == CL_SUCCESS)
+        return AMP_OK;
+    drained(av);
+    return amp__queue_failed(av, rc, call, "Waiting for the queue to run what is queued");
 }
 
 /* Wait for one view and read its profiling events. */
@@ -221,12 +257,14 @@ static amp_status finish(amp_accelerator_view *v, const char *what)
     cl_int rc = amp__clapi.Finish(v->queue);
     if (rc != CL_SUCCESS)
         return amp__queue_failed(v, rc, "clFinish", what);
+    drained(v);
     amp__prof_collect();
     return AMP_OK;
 }
 
 amp_status amp__queue_finish_all(void)
 {
+    LOCK_ASSERT_HELD();
     amp_status st = AMP_OK;
     for (size_t i = 0, n = amp__acc_listed(); i < n; i++) {
         amp_accelerator *acc = amp__acc_at(i);
@@ -263,26 +301,22 @@ void amp__queue_shutdown(void)
 
 amp_status amp_accelerator_get_default_view(amp_accelerator *acc, amp_accelerator_view **out)
 {
+    static const char fn[] = "amp_accelerator_get_default_view";
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp_accelerator_get_default_view: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
-    amp_status st = AMP_OK;
-    if (!acc)
-        st = amp__acc_default(&acc);
-    else if ((st = amp__acc_init()) == AMP_OK && !amp__acc_is_known(acc))
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "amp_accelerator_get_default_view: the handle is not an accelerator from"
-                     " amp_accelerator_get().");
+    amp_status st = amp__acc_resolve(fn, acc, &acc);
     if (st == AMP_OK)
         st = amp__queue_default_view(acc, out);
     amp__lock_release();
     return st;
 }
 
-amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mode,
-                                       amp_accelerator_view **out)
+/* Defined as (name): amp/accelerator.h also makes it a macro that records
+ * the caller's line for the leak report. */
+amp_status(amp_accelerator_create_view)(amp_accelerator *acc, amp_queuing_mode mode,
+                                         amp_accelerator_view **out)
 {
     static const char fn[] = "amp_accelerator_create_view";
     if (!out)
@@ -290,21 +324,16 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
     *out = NULL;
     if (mode != AMP_QUEUING_IMMEDIATE && mode != AMP_QUEUING_AUTOMATIC)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: queuing mode %d is neither AMP_QUEUING_IMMEDIATE nor"
-                       " AMP_QUEUING_AUTOMATIC.",
-                       fn, (int)mode);
+                            "%s: queuing mode %d is neither AMP_QUEUING_IMMEDIATE nor"
+                            " AMP_QUEUING_AUTOMATIC.",
+                            fn, (int)mode);
     amp__lock_acquire();
-    amp_status st = AMP_OK;
-    if (!acc)
-        st = amp__acc_default(&acc);
-    else if ((st = amp__acc_init()) == AMP_OK && !amp__acc_is_known(acc))
-        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                     "%s: the handle is not an accelerator from amp_accelerator_get().", fn);
+    amp_status st = amp__acc_resolve(fn, acc, &acc);
     amp_accelerator_view *v = NULL;
     if (st == AMP_OK)
-        st = make_view(acc, mode, &v);
+        st = make_view(acc, mode, HD_CALLER, &v);
     if (st == AMP_OK) {
-        v->holds = 1;
+        v->caller_holds = 1;
         v->next = acc->views;
         acc->views = v;
         *out = v;
@@ -315,89 +344,83 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
 
 amp_status amp_accelerator_view_release(amp_accelerator_view *view)
 {
+    static const char fn[] = "amp_accelerator_view_release";
     if (!view)
         return AMP_OK;
     amp__lock_acquire();
-    amp_status st = AMP_OK;
-    if (!amp__queue_is_live(view))
-        st = released_view("amp_accelerator_view_release", view);
-    else
-        amp__queue_release(view); /* a default view: nothing */
+    amp_status st = amp__handle_check(fn, view, HD_ACCELERATOR_VIEW);
+    if (st == AMP_OK && !is_default(view) && !view->caller_holds)
+        st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                          "%s: the accelerator view %p was already released (by"
+                          " amp_accelerator_view_release()); the arrays bound to it keep it"
+                          " usable until they are released. Release a view once.",
+                          fn, (void *)view);
+    else if (st == AMP_OK && !is_default(view)) {
+        /* A default view belongs to the library: nothing to release. */
+        view->caller_holds = 0;
+        drop_if_unused(view);
+    }
     amp__lock_release();
     return st;
+}
+
+/* What the getters read: a live view's accelerator, mode and whether it is
+ * the default, taken under the lock; zeros for any other pointer. */
+typedef struct view_facts {
+    amp_accelerator *acc;
+    amp_queuing_mode mode;
+    int is_default;
+} view_facts;
+
+static view_facts facts_of(const amp_accelerator_view *view)
+{
+    view_facts f = {NULL, (amp_queuing_mode)0, 0};
+    amp__lock_acquire();
+    if (amp__queue_is_live(view))
+        f = (view_facts){view->acc, view->mode, is_default(view)};
+    amp__lock_release();
+    return f;
 }
 
 amp_accelerator *amp_accelerator_view_get_accelerator(const amp_accelerator_view *view)
 {
-    amp__lock_acquire();
-    amp_accelerator *acc = amp__queue_is_live(view) ? view->acc : NULL;
-    amp__lock_release();
-    return acc;
+    return facts_of(view).acc;
 }
 
 amp_queuing_mode amp_accelerator_view_get_queuing_mode(const amp_accelerator_view *view)
 {
-    amp__lock_acquire();
-    amp_queuing_mode mode = amp__queue_is_live(view) ? view->mode : (amp_queuing_mode)0;
-    amp__lock_release();
-    return mode;
+    return facts_of(view).mode;
 }
 
 int amp_accelerator_view_is_default(const amp_accelerator_view *view)
 {
-    amp__lock_acquire();
-    int yes = view && is_default_view(view);
-    amp__lock_release();
-    return yes;
-}
-
-/* The checks of every call on one view; on success the lock is held. */
-static amp_status lock_view(const char *fn, amp_accelerator_view *view)
-{
-    if (!view)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: view is NULL.", fn);
-    amp__lock_acquire();
-    amp_status st = AMP_OK;
-    if (!amp__queue_is_live(view))
-        st = released_view(fn, view);
-    else if (view->acc->removed)
-        st = removed_error(view->acc);
-    if (st != AMP_OK)
-        amp__lock_release();
-    return st;
+    return facts_of(view).is_default;
 }
 
 amp_status amp_accelerator_view_wait(amp_accelerator_view *view)
 {
-    amp_status st = lock_view("amp_accelerator_view_wait", view);
-    if (st != AMP_OK)
-        return st;
-    st = finish(view, "Waiting for the queue");
+    amp__lock_acquire();
+    amp_status st = amp__queue_check("amp_accelerator_view_wait", view);
+    if (st == AMP_OK)
+        st = finish(view, "Waiting for the queue");
     amp__lock_release();
     return st;
 }
 
 amp_status amp_accelerator_view_flush(amp_accelerator_view *view)
 {
-    amp_status st = lock_view("amp_accelerator_view_flush", view);
-    if (st != AMP_OK)
-        return st;
-    cl_int rc = amp__clapi.Flush(view->queue);
-    if (rc != CL_SUCCESS)
+    amp__lock_acquire();
+    amp_status st = amp__queue_check("amp_accelerator_view_flush", view);
+    cl_int rc = CL_SUCCESS;
+    if (st == AMP_OK && (rc = amp__clapi.Flush(view->queue)) != CL_SUCCESS)
         st = amp__queue_failed(view, rc, "clFlush", "Submitting the queue");
     amp__lock_release();
     return st;
 }
 
-amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_completion **out)
+/* A marker at the end of view's queue, flushed, as a completion handle. */
+static amp_status put_marker(amp_accelerator_view *view, amp_completion **out)
 {
-    static const char fn[] = "amp_accelerator_view_create_marker";
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    amp_status st = lock_view(fn, view);
-    if (st != AMP_OK)
-        return st;
     cl_event ev = NULL;
     cl_int rc = amp__clapi.EnqueueMarkerWithWaitList(view->queue, 0, NULL, &ev);
     const char *call = "clEnqueueMarkerWithWaitList";
@@ -408,13 +431,24 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
     if (rc != CL_SUCCESS) {
         if (ev)
             amp__clapi.ReleaseEvent(ev);
-        st = amp__queue_failed(view, rc, call, "Putting a marker on the queue");
-    } else {
-        char what[200];
-        snprintf(what, sizeof what, "Waiting for a marker on %s (%s)", view->acc->name,
-                 view->acc->path);
-        st = amp__completion_from_event(ev, what, out);
+        return amp__queue_failed(view, rc, call, "Putting a marker on the queue");
     }
+    char what[200];
+    snprintf(what, sizeof what, "Waiting for a marker on %s (%s)", view->acc->name,
+             view->acc->path);
+    return amp__completion_from_event(ev, what, out);
+}
+
+amp_status(amp_accelerator_view_create_marker)(amp_accelerator_view *view, amp_completion **out)
+{
+    static const char fn[] = "amp_accelerator_view_create_marker";
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp__lock_acquire();
+    amp_status st = amp__queue_check(fn, view);
+    if (st == AMP_OK)
+        st = put_marker(view, out);
     amp__lock_release();
     return st;
 }

@@ -1,28 +1,51 @@
 /*
  * runtime/device/queue.h - accelerator views: an accelerator's context, its
  * default view and the views made with amp_accelerator_create_view, their
- * lifetime, waits, flushes and markers. All functions expect the runtime
- * lock to be held.
+ * lifetime, waits, flushes, markers, and the bound on the work in flight
+ * on each queue. All functions expect the runtime lock to be held.
  */
 #ifndef AMP_DEVICE_QUEUE_H
 #define AMP_DEVICE_QUEUE_H
 
 #include "device/accel.h"
 
+/* Kernels launched on a queue between two markers. A launch that starts a
+ * new span first waits for the marker that started the span before, so a
+ * queue has at most 2 x QUEUE_SPAN launches in flight: the host waits for
+ * the device instead of piling up commands (PoCL holds about 0.7 KB of host
+ * memory for each command until it runs, and runs a small kernel more
+ * slowly than the host queues it). The device always has a span queued, so
+ * it does not idle for the wait. */
+#define QUEUE_SPAN 1024
+
 struct amp_accelerator_view {
     amp_accelerator *acc;
     cl_command_queue queue;
     amp_queuing_mode mode;
-    int holds;             /* created views: the caller's reference and each bound array's;
-                            * the handle is valid while there is one */
-    int uses;              /* created views: data copies whose last queue this is */
+    /* Created views: the handle lives while the caller has not released
+     * it (caller_holds) or an array is bound to it (holds); the view and
+     * its queue stay while a data copy records it as its last queue
+     * (uses). */
+    int caller_holds;
+    int holds;
+    int uses;
+    /* Back-pressure (amp__queue_make_room): launches since the last marker,
+     * and that marker. */
+    unsigned launched;
+    cl_event mark;
     struct amp_accelerator_view *next; /* in acc->views */
 };
 
-/* The view a call runs on: av itself, or the default view when av is NULL.
- * Makes the context and queue on first use. Refuses a released view and an
- * accelerator that was removed. */
+/* The view a call runs on: av itself, checked as the public call fn would
+ * (a released, foreign or removed view is refused), or the default view
+ * when av is NULL. Makes the context and queue on first use. */
+amp_status amp__queue_resolve_in(const char *fn, amp_accelerator_view *av,
+                                 amp_accelerator_view **out);
+/* The same, for a kernel's view (messages name parallel_for_each). */
 amp_status amp__queue_resolve(amp_accelerator_view *av, amp_accelerator_view **out);
+/* The checks of a call on one view: a live view whose accelerator was not
+ * removed. */
+amp_status amp__queue_check(const char *fn, const amp_accelerator_view *av);
 /* The accelerator's default view, made on first use. */
 amp_status amp__queue_default_view(amp_accelerator *acc, amp_accelerator_view **out);
 /* Nonzero when av is a view that exists now (a default view, or a created
@@ -36,11 +59,16 @@ void amp__queue_release(amp_accelerator_view *av);
  * so: the queue must stay until then (coherence.c waits on it). */
 void amp__queue_use(amp_accelerator_view *av);
 void amp__queue_unuse(amp_accelerator_view *av);
+/* Before a kernel is queued on av: count it, and every QUEUE_SPAN launches
+ * wait until the device has run all but the last span, so that a program
+ * that never waits does not pile up commands (and their host memory)
+ * without bound. Returns the wait's failure, with nothing queued. */
+amp_status amp__queue_make_room(amp_accelerator_view *av);
 /* A wait or submission of av failed with rc in call: record the failure
  * (a lost device or an aborted kernel removes the accelerator) and return
  * its status. */
 amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *call,
-                            const char *what);
+                             const char *what);
 /* Wait for every queue of every accelerator. */
 amp_status amp__queue_finish_all(void);
 /* Release every accelerator's views, queues and context (amp_shutdown,
