@@ -459,6 +459,29 @@ static int stale_on_host(int64_t lo, int64_t hi, void *user)
     return amp__rg_box_overlap(&src->host_stale, &r) > 0;
 }
 
+/* At most how many ranges adding or removing the box's rows adds to a set:
+ * one per run of contiguous rows (as ranges.c walks them). */
+static size_t box_runs(const rg_box *b)
+{
+    if (b->rows[1] == 1 || b->pitch[1] == b->width) {
+        int64_t n = b->rows[1] * b->width;
+        return b->rows[0] == 1 || b->pitch[0] == n ? 1 : (size_t)b->rows[0];
+    }
+    return (size_t)(b->rows[0] * b->rows[1]);
+}
+
+/* Room in every set that written_at changes for the box. */
+static int reserve_for_write(coh_source *src, const rg_box *box)
+{
+    size_t n = box_runs(box);
+    for (coh_copy *c = src->copies; c; c = c->next)
+        if (!amp__rg_reserve(&c->stale, c->stale.count + n))
+            return 0;
+    if (src->host && !amp__rg_reserve(&src->host_stale, src->host_stale.count + n))
+        return 0;
+    return amp__rg_reserve(&src->undefined, src->undefined.count + n);
+}
+
 /* Work on av that uses the copy c comes after the work queued on the view
  * that used it last: a kernel there may still read or write it. Two views
  * of one accelerator are two queues of one context, ordered on the device:
@@ -516,6 +539,10 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
         if (!amp__rg_remove_box(&c->stale, box))
             return no_memory();
     }
+    /* A kernel may write the box: make room now for marking that, so that
+     * amp__coh_device_written, after the kernel is queued, cannot fail. */
+    if (!reserve_for_write(src, box))
+        return no_memory();
     *mem = c->mem;
     return AMP_OK;
 }
@@ -532,12 +559,12 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
     return ok ? AMP_OK : no_memory();
 }
 
-void amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
+amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
 {
     coh_copy *c = copy_on(src, av->acc);
-    /* amp__coh_device_ready made av the copy's last view. */
-    if (c)
-        (void)written_at(src, c, box);
+    /* amp__coh_device_ready made av the copy's last view, and made room in
+     * the sets for this. */
+    return c ? written_at(src, c, box) : AMP_OK;
 }
 
 amp_status amp__coh_host_written(coh_source *src, const rg_box *box)

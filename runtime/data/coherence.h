@@ -68,12 +68,16 @@ size_t amp__coh_source_bytes(const coh_source *src);
 amp_accelerator *amp__coh_source_home(const coh_source *src);
 
 /* Make the box current on av's device, uploading its stale bytes, and store
- * the device buffer in *mem. label names the view in traces and messages. */
+ * the device buffer in *mem. label names the view in traces and messages.
+ * Also makes room for amp__coh_device_written of the same box. */
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
                             const char *label, cl_mem *mem);
 
-/* A kernel on av wrote the box: every other copy of it is stale now. */
-void amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box);
+/* A kernel on av wrote the box: every other copy of it is stale now.
+ * After amp__coh_device_ready of the same box it cannot run out of memory
+ * (that call made room); otherwise it may return AMP_ERROR_OUT_OF_MEMORY,
+ * and the records may then miss the kernel's writes. */
+amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box);
 
 /* Make the box current in host memory, downloading its stale bytes (and
  * allocating the record's own host memory if it has none), and store the
