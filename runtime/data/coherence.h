@@ -58,6 +58,10 @@ void amp__coh_source_retain(coh_source *src);
  * copies. The record is freed even when the copy fails; the status says so. */
 amp_status amp__coh_source_release(coh_source *src);
 
+/* Nonzero when a view's record stands for some of the host memory
+ * [lo, lo + bytes): that memory must stay allocated. */
+int amp__coh_host_in_use(const void *lo, size_t bytes);
+
 /* The caller's memory the record stands for, or NULL. */
 void *amp__coh_source_user_host(const coh_source *src);
 
