@@ -146,7 +146,7 @@ static void host_memory_outlives_shutdown(void **state)
 static void large_views_over_either_memory_move_exactly(void **state)
 {
     (void)state;
-    const size_t n = (3u << 20) / sizeof(int) + 17; /* 3 MiB and a bit */
+    const size_t n = (9u << 20) / sizeof(int) + 17; /* 9 MiB and a bit */
     int *pinned, *plain = malloc(n * sizeof *plain);
     assert_non_null(plain);
     assert_amp_ok(amp_host_alloc(n * sizeof *pinned, NULL, (void **)&pinned));
