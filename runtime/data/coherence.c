@@ -265,9 +265,10 @@ void amp__coh_source_retain(coh_source *src)
 
 int amp__coh_host_in_use(const void *lo, size_t bytes)
 {
-    const char *a = lo;
+    /* Addresses as numbers: the records' memory is any object. */
+    uintptr_t a = (uintptr_t)lo;
     for (const coh_source *src = all_sources; src; src = src->next) {
-        const char *b = src->key;
+        uintptr_t b = (uintptr_t)src->key;
         if (src->hashed && b < a + bytes && a < b + src->bytes)
             return 1;
     }
@@ -578,16 +579,18 @@ static int current_at(coh_source *src, const rg_box *box, coh_copy **from)
     return 0;
 }
 
-/* The first and last byte + 1 a box covers. */
-static void box_span(const char *base, const rg_box *b, const char **lo, const char **hi)
+/* The first and last byte + 1 a box covers, as numbers: the two boxes of a
+ * copy may lie in any two objects. */
+static void box_span(const char *base, const rg_box *b, uintptr_t *lo, uintptr_t *hi)
 {
-    *lo = base + b->offset;
-    *hi = *lo + (b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] + b->width;
+    *lo = (uintptr_t)(base + b->offset);
+    *hi = *lo + (uintptr_t)((b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] +
+                            b->width);
 }
 
 static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
 {
-    const char *dlo, *dhi, *slo, *shi;
+    uintptr_t dlo, dhi, slo, shi;
     box_span(dst, dbox, &dlo, &dhi);
     box_span(src, sbox, &slo, &shi);
     if (dhi <= slo || shi <= dlo) { /* apart: on several threads when large */

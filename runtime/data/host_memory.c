@@ -31,8 +31,14 @@ static cl_int release(stg_pinned *p, const char **call)
     if (p->mapped) {
         rc = amp__clapi.EnqueueUnmapMemObject(p->queue, p->mem, p->mapped, 0, NULL, NULL);
         *call = "clEnqueueUnmapMemObject";
-        if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(p->queue)) != CL_SUCCESS)
+        /* A buffer still mapped is never freed: try once more. */
+        if (rc != CL_SUCCESS)
+            amp__clapi.EnqueueUnmapMemObject(p->queue, p->mem, p->mapped, 0, NULL, NULL);
+        cl_int done = amp__clapi.Finish(p->queue);
+        if (rc == CL_SUCCESS && done != CL_SUCCESS) {
+            rc = done;
             *call = "clFinish";
+        }
     }
     if (p->queue)
         amp__clapi.ReleaseCommandQueue(p->queue);

@@ -159,9 +159,13 @@ stg_pinned *amp__stg_pinned_take(const void *user)
  * transfers are DMA from memory the driver has locked. */
 static int is_pinned(const char *lo, int64_t n, cl_context context)
 {
-    for (const stg_pinned *p = pinned; p; p = p->next)
-        if (p->context == context && lo >= p->user && lo + n <= p->user + p->bytes)
+    /* Addresses as numbers: the host memory may belong to any object. */
+    uintptr_t a = (uintptr_t)lo;
+    for (const stg_pinned *p = pinned; p; p = p->next) {
+        uintptr_t u = (uintptr_t)p->user;
+        if (p->context == context && a >= u && a + (uintptr_t)n <= u + p->bytes)
             return 1;
+    }
     return 0;
 }
 
@@ -221,9 +225,13 @@ amp_accelerator_view *amp__stg_upload_view(amp_accelerator_view *av, int64_t byt
 static void release_slots(stg_device *d)
 {
     for (int i = 0; i < SLOTS; i++) {
-        if (d->slot_ptr[i])
+        /* A buffer still mapped is never freed: a second try after a
+         * failure. */
+        if (d->slot_ptr[i] &&
             amp__clapi.EnqueueUnmapMemObject(d->transfer.queue, d->slot_mem[i], d->slot_ptr[i], 0,
-                                            NULL, NULL);
+                                             NULL, NULL) != CL_SUCCESS)
+            amp__clapi.EnqueueUnmapMemObject(d->transfer.queue, d->slot_mem[i], d->slot_ptr[i], 0,
+                                             NULL, NULL);
         d->slot_ptr[i] = NULL;
     }
     if (d->transfer.queue)
@@ -370,8 +378,11 @@ static cl_int move_mapped(const stg_move *m, const plan *p, const char **call)
     cl_event ev = NULL;
     rc = amp__clapi.EnqueueUnmapMemObject(q, m->mem, mapped, 0, NULL, &ev);
     if (rc != CL_SUCCESS) {
+        /* A buffer still mapped is never freed: try once more, and report
+         * the first failure either way. */
         *call = "clEnqueueUnmapMemObject";
-        amp__clapi.Finish(q);
+        if (amp__clapi.EnqueueUnmapMemObject(q, m->mem, mapped, 0, NULL, NULL) == CL_SUCCESS)
+            amp__clapi.Finish(q);
         return rc;
     }
     /* An upload is in the buffer only once the unmap is done. */
