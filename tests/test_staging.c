@@ -24,6 +24,20 @@
 #include "core/lock.h"
 #include "data/staging.h"
 
+/* Under ThreadSanitizer or valgrind the fault loops, which restart the
+ * library for every call, try every 17th call only: the threads and the
+ * memory they check are the same at each. */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
 /* Staging buffers of this many bytes in the forced tests: rows of the
  * matrices below are 604 bytes (6 to a chunk, 200 rows), and some rows are
  * wider than a chunk. */
@@ -528,7 +542,7 @@ static void every_call_of(const char *what, faulty_fn fn, cl_int code, long min_
     long calls = 0;
     assert_amp_ok(fn(r, 0, CL_SUCCESS, &calls));
     assert_true(calls >= min_calls);
-    long stride = RUNNING_ON_VALGRIND ? 17 : 1;
+    long stride = RUNNING_ON_VALGRIND || UNDER_TSAN ? 17 : 1;
     int failed = 0, recovered = 0;
     for (long n = 1; n <= calls; n += stride) {
         long again = 0;
