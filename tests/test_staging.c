@@ -26,7 +26,8 @@
 
 /* Under ThreadSanitizer or valgrind the fault loops, which restart the
  * library for every call, try every 17th call only: the threads and the
- * memory they check are the same at each. */
+ * memory they check are the same at each. FAULT_STRIDE=k in the environment
+ * chooses another stride (as for test_faults). */
 #if defined(__SANITIZE_THREAD__)
 #define UNDER_TSAN 1
 #elif defined(__has_feature)
@@ -542,7 +543,10 @@ static void every_call_of(const char *what, faulty_fn fn, cl_int code, long min_
     long calls = 0;
     assert_amp_ok(fn(r, 0, CL_SUCCESS, &calls));
     assert_true(calls >= min_calls);
-    long stride = RUNNING_ON_VALGRIND || UNDER_TSAN ? 17 : 1;
+    const char *every = getenv("FAULT_STRIDE");
+    long stride = every ? strtol(every, NULL, 10) : RUNNING_ON_VALGRIND || UNDER_TSAN ? 17 : 1;
+    if (stride < 1)
+        stride = 1;
     int failed = 0, recovered = 0;
     for (long n = 1; n <= calls; n += stride) {
         long again = 0;
