@@ -570,9 +570,28 @@ static stg_path choose(const stg_move *m, const plan *p)
     return STG_STAGED;
 }
 
+/* A transfer on the device's transfer queue runs beside the kernels queued
+ * on its other queues only if those have reached the device: submit them
+ * first (a view in automatic mode holds its kernels until it is flushed).
+ * A flush that fails changes nothing: the next wait submits them. */
+static void submit_other_queues(const amp_accelerator_view *av)
+{
+    const stg_device *d = NULL;
+    for (const stg_device *e = devices; e && !d; e = e->next)
+        if (&e->transfer == av)
+            d = e;
+    if (!d)
+        return;
+    if (d->acc->default_view)
+        amp__clapi.Flush(d->acc->default_view->queue);
+    for (const amp_accelerator_view *v = d->acc->views; v; v = v->next)
+        amp__clapi.Flush(v->queue);
+}
+
 cl_int amp__stg_move(const stg_move *m, const char **call)
 {
     LOCK_ASSERT_HELD();
+    submit_other_queues(m->av);
     plan p = plan_of(m->hbox, m->dbox);
     stg_path path = choose(m, &p);
     stg_device *d = NULL;
