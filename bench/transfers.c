@@ -21,6 +21,9 @@
  * library's choice stands on the device; the benchmark links the static
  * library and reaches that internal switch.
  *
+ * A third table measures overlap: a kernel on one array, an upload into
+ * another, each alone and then the upload issued while the kernel runs.
+ *
  * Every transfer is timed to its end (blocking calls, a wait where the call
  * may return before). One untimed round first, then o->repeat rounds; in a
  * round every implementation moves the data up and down in turn, so that
@@ -309,6 +312,102 @@ static void paths_table(const bench_options *o, size_t bytes, FILE *csv)
     free(s.amp_plain);
 }
 
+/* A kernel that works on a for a while: iters rounds of arithmetic per
+ * element, no memory traffic beyond one read and one write. */
+static amp_status busy(amp_array *a, int n, int iters)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(n), idx, AMP_CAPTURE(a, iters), {
+        float x = a(idx);
+        for (int k = 0; k < iters; k++)
+            x = x * 0.999f + 1.0f;
+        a(idx) = x;
+    });
+}
+
+static double time_busy(const bench_options *o, amp_array *a, int n, int iters)
+{
+    double t0 = bench_now();
+    bench_check(busy(a, n, iters), "kernel");
+    bench_check(amp_accelerator_view_wait(o->av), "wait");
+    return bench_now() - t0;
+}
+
+/* An upload into array b from host memory h while a kernel works on array
+ * a: nothing orders the two, so the upload may run beside the kernel
+ * (staging.h: large uploads go on the device's transfer queue). The kernel
+ * is made to take about as long as the upload; the overlap is the part of
+ * the shorter one that the two together save: (kernel + upload - both) /
+ * the shorter, 0 when one waits for the other, 1 when the shorter is
+ * hidden. */
+static void overlap_table(const bench_options *o, size_t bytes)
+{
+    int n = (int)(bytes / sizeof(float));
+    float *plain = malloc(bytes), *pinned = NULL, *out = malloc(bytes);
+    if (!plain || !out || amp_host_alloc(bytes, o->av, (void **)&pinned) != AMP_OK) {
+        free(plain);
+        free(out);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        plain[i] = pinned[i] = (float)(i % 1000);
+    amp_array *a, *b;
+    bench_check(amp_array_create(AMP_FLOAT, amp_extent_1d(n), o->av, &a), "array a");
+    bench_check(amp_array_create(AMP_FLOAT, amp_extent_1d(n), o->av, &b), "array b");
+    int runs = o->repeat < MAX_RUNS ? o->repeat : MAX_RUNS;
+    printf("\n### Overlap: an upload of %zu MiB into one array while a kernel works on another\n\n"
+           "| host memory | kernel alone, ms | upload alone, ms | both, ms | overlap |\n"
+           "|---|---:|---:|---:|---:|\n",
+           bytes >> 20);
+    float *hosts[2] = {plain, pinned};
+    static const char *const host_names[2] = {"malloc", "amp_host_alloc"};
+    for (int k = 0; k < 2; k++) {
+        /* The upload alone; then a kernel as long. */
+        double tc[MAX_RUNS], tk[MAX_RUNS], tb[MAX_RUNS];
+        for (int r = -1; r < runs; r++) {
+            double t0 = bench_now();
+            bench_check(AMP_COPY(hosts[k], b), "upload");
+            if (r >= 0)
+                tc[r] = bench_now() - t0;
+        }
+        double copy = bench_median(tc, runs);
+        int iters = 16;
+        double t = time_busy(o, a, n, iters);
+        for (int step = 0; step < 3 && t > 0; step++) {
+            double scale = copy / t;
+            iters = (int)(iters * scale) < 1 ? 1 : (int)(iters * scale) > (1 << 20) ? 1 << 20
+                                                                                     : (int)(iters * scale);
+            t = time_busy(o, a, n, iters);
+        }
+        int ok = 1;
+        for (int r = -1; r < runs; r++) {
+            double t0 = bench_now();
+            bench_check(busy(a, n, iters), "kernel");
+            bench_check(amp_accelerator_view_wait(o->av), "wait");
+            double t1 = bench_now();
+            bench_check(busy(a, n, iters), "kernel");
+            bench_check(AMP_COPY(hosts[k], b), "upload");
+            bench_check(amp_accelerator_view_wait(o->av), "wait");
+            double t2 = bench_now();
+            if (r >= 0) {
+                tk[r] = t1 - t0;
+                tb[r] = t2 - t1;
+            }
+        }
+        bench_check(AMP_COPY(b, out), "download");
+        for (int i = 0; i < n && ok; i += 4097)
+            ok = out[i] == hosts[k][i];
+        double kernel = bench_median(tk, runs), both = bench_median(tb, runs);
+        double shorter = kernel < copy ? kernel : copy;
+        printf("| %s | %.2f | %.2f | %.2f | %.2f%s |\n", host_names[k], kernel * 1e3, copy * 1e3,
+               both * 1e3, shorter > 0 ? (kernel + copy - both) / shorter : 0, ok ? "" : " (WRONG)");
+    }
+    bench_check(amp_array_release(a), "release");
+    bench_check(amp_array_release(b), "release");
+    bench_check(amp_host_free(pinned), "amp_host_free");
+    free(plain);
+    free(out);
+}
+
 /* The sizes: 1 MiB to 1 GiB by fours, up to what the device allocates at
  * once (half of it: two views live at a time) and an eighth of the host's
  * memory (six buffers of the size at a time); 256 MiB at most on a CPU
@@ -437,4 +536,5 @@ void bench_transfers(const bench_options *o)
             paths_table(o, sizes[i], paths);
     if (paths)
         fclose(paths);
+    overlap_table(o, max / 4 > ((size_t)16 << 20) ? max / 4 : max);
 }
