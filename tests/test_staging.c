@@ -195,6 +195,49 @@ static void large_views_over_either_memory_move_exactly(void **state)
     free(plain);
 }
 
+/* As on a GPU (staging forced): transfers of page-locked memory go
+ * direct, those of a part of it too; ordinary memory is staged. */
+static void page_locked_memory_goes_direct_where_others_are_staged(void **state)
+{
+    (void)state;
+    set_path(STG_STAGED, SLOT, 0);
+    const int n = 5000;
+    int *pinned, *plain = malloc(2 * n * sizeof *plain);
+    assert_non_null(plain);
+    assert_amp_ok(amp_host_alloc(2 * n * sizeof *pinned, NULL, (void **)&pinned));
+    for (int i = 0; i < 2 * n; i++)
+        pinned[i] = plain[i] = i;
+    struct {
+        int *data;
+        int count;
+        stg_path path;
+    } cases[] = {{pinned, 2 * n, STG_DIRECT},
+                 {pinned + n / 2, n, STG_DIRECT},
+                 {plain, 2 * n, STG_STAGED}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        amp_array_view *v;
+        assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(cases[k].count), cases[k].data,
+                                            &v));
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(cases[k].count), idx, AMP_CAPTURE(v),
+                                            { v(idx) = v(idx) * 2; }));
+        if (last_path() != cases[k].path)
+            fail_msg("case %zu: the upload took path %d, not %d", k, (int)last_path(),
+                     (int)cases[k].path);
+        assert_amp_ok(amp_array_view_synchronize(v));
+        assert_int_equal(last_path(), cases[k].path);
+        assert_int_equal(of(v).upload_bytes, cases[k].count * sizeof(int));
+        assert_int_equal(of(v).download_bytes, cases[k].count * sizeof(int));
+        assert_amp_ok(amp_array_view_release(v));
+    }
+    for (int i = 0; i < 2 * n; i++) {
+        int inside = i >= n / 2 && i < n / 2 + n;
+        assert_int_equal(pinned[i], inside ? 4 * i : 2 * i);
+        assert_int_equal(plain[i], 2 * i);
+    }
+    assert_amp_ok(amp_host_free(pinned));
+    free(plain);
+}
+
 /* ---- The same work on every path ---- */
 
 #define ROWS 300
@@ -654,6 +697,8 @@ int main(void)
         cmocka_unit_test_teardown(host_alloc_refuses_bad_arguments, restore_policy),
         cmocka_unit_test_teardown(host_memory_outlives_shutdown, restore_policy),
         cmocka_unit_test_teardown(large_views_over_either_memory_move_exactly, restore_policy),
+        cmocka_unit_test_teardown(page_locked_memory_goes_direct_where_others_are_staged,
+                                  restore_policy),
         cmocka_unit_test_teardown(every_path_gives_the_same_results_and_ledger, restore_policy),
         cmocka_unit_test_teardown(uploads_on_the_transfer_queue_keep_the_order_of_work,
                                   restore_policy),

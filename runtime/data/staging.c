@@ -557,15 +557,19 @@ static stg_path choose(const stg_move *m, const plan *p)
 {
     int64_t n = plan_bytes(p);
     amp_accelerator *acc = m->av->acc;
-    if (forced != STG_AUTO)
-        return n < (int64_t)forced_min ? STG_DIRECT : forced;
-    if (is_cpu(acc))
-        return n < (int64_t)MAPPED_MIN ? STG_DIRECT : STG_MAPPED;
-    if (n < (int64_t)STAGED_MIN)
-        return STG_DIRECT;
     /* The whole extent of the host box, first byte to last. */
     int64_t span = (p->outer - 1) * p->h_pitch[0] + (p->inner - 1) * p->h_pitch[1] + p->width;
-    if (is_pinned(m->host + p->h_off, span, acc->context))
+    if (forced != STG_AUTO) {
+        if (n < (int64_t)forced_min)
+            return STG_DIRECT;
+        /* Staging, as on a GPU: page-locked memory goes direct. */
+        if (forced == STG_STAGED && is_pinned(m->host + p->h_off, span, acc->context))
+            return STG_DIRECT;
+        return forced;
+    }
+    if (is_cpu(acc))
+        return n < (int64_t)MAPPED_MIN ? STG_DIRECT : STG_MAPPED;
+    if (n < (int64_t)STAGED_MIN || is_pinned(m->host + p->h_off, span, acc->context))
         return STG_DIRECT;
     return STG_STAGED;
 }

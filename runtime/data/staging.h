@@ -86,7 +86,8 @@ uint64_t amp__stg_buffers_made(void);
 
 /* For tests: take the given path for every transfer of at least min_bytes
  * (smaller ones go direct), with staging buffers of slot_bytes (0: the
- * default). STG_AUTO with 0, 0 restores the defaults. */
+ * default); STG_STAGED does as on a GPU, and sends page-locked memory
+ * direct. STG_AUTO with 0, 0 restores the defaults. */
 typedef enum stg_path { STG_AUTO, STG_DIRECT, STG_MAPPED, STG_STAGED } stg_path;
 void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes);
 
