@@ -180,6 +180,35 @@ amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_ty
  */
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av);
 
+/* ---- Page-locked host memory (C++ AMP's staging arrays) ---- */
+
+/*
+ * Allocate bytes of page-locked host memory for data that moves to and from
+ * av's accelerator (NULL: the default accelerator view), and store its
+ * address in *out. It is host memory like malloc's, aligned to 64 bytes,
+ * with undefined contents; views made over it (amp_array_view_create, or
+ * an amp_copy host end) move between it and that accelerator at the
+ * speed of the link, since the driver copies page-locked memory straight
+ * to the device. With other accelerators it works as any host memory. It
+ * stays valid until amp_host_free(), amp_shutdown() included.
+ * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL out or bytes 0;
+ * AMP_ERROR_OUT_OF_MEMORY when the driver cannot lock that much, or when
+ * it is more than the accelerator allocates at once (max_allocation);
+ * the statuses of choosing the default accelerator; AMP_ERROR_RUNTIME for
+ * other OpenCL failures.
+ */
+amp_status amp_host_alloc(size_t bytes, amp_accelerator_view *av, void **out);
+
+/*
+ * Free memory from amp_host_alloc(). Release every view of it first. NULL
+ * is a no-op that returns AMP_OK. Returns AMP_ERROR_INVALID_ARGUMENT for a
+ * pointer that amp_host_alloc() did not return (or that was freed),
+ * AMP_ERROR_INVALID_OPERATION (and frees nothing) while a view of the
+ * memory is alive, AMP_ERROR_RUNTIME when the driver failed to unlock it
+ * (it is freed all the same).
+ */
+amp_status amp_host_free(void *p);
+
 /* The view's extent; rank 0 for a NULL or released view. */
 amp_extent amp_array_view_get_extent(const amp_array_view *view);
 

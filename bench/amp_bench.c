@@ -9,9 +9,12 @@
  *   --repeat R   timed runs per measurement (default 5); figures are medians
  *   --quick      small sizes, to see that everything runs
  *   --tune       run the kernel 6 tuner first and store its result
- *   --only LIST  some of: matmul,tile,dispatch,compile,lazy (default all)
+ *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers
+ *                (default all)
  *
- * bench/plot.sh draws GFLOP/s against size from DIR/matmul.csv.
+ * bench/plot.sh draws GFLOP/s against size from DIR/matmul.csv, and GB/s
+ * against size from DIR/transfers.csv; bench/targets.sh says which of the
+ * performance targets the CSV files meet.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700
@@ -23,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines.h"
 #include "bench.h"
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -46,6 +50,10 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--compile-child") == 0)
         return bench_compile_child();
+#ifdef BENCH_HAVE_OPENBLAS
+    if (argc >= 2 && strcmp(argv[1], "--openblas-child") == 0)
+        return bench_openblas_child(argc, argv);
+#endif
 
     /* A line at a time, so that a log shows how far a long run got. */
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -69,7 +77,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr,
                     "usage: %s [--out DIR] [--repeat R] [--quick] [--tune] [--only "
-                    "matmul,tile,dispatch,compile,lazy]\n",
+                    "matmul,tile,dispatch,compile,lazy,transfers]\n",
                     argv[0]);
             return EXIT_FAILURE;
         }
@@ -131,6 +139,8 @@ int main(int argc, char **argv)
         bench_compile(&o);
     if (wanted(only, "lazy"))
         bench_laziness(&o);
+    if (wanted(only, "transfers"))
+        bench_transfers(&o);
 
     amp_shutdown();
     if (own_dump)

@@ -21,27 +21,13 @@ static int m, n, k;
 
 static const char *open_cublas(const bench_options *o)
 {
-    static char why[160];
     if (opened)
         return NULL;
-    if (o->info.is_emulated)
-        return "the device is not a GPU";
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
-        return "no CUDA device";
-    /* The CUDA device with the OpenCL device's name. */
-    int chosen = -1;
-    for (int i = 0; i < count && chosen < 0; i++) {
-        struct cudaDeviceProp prop;
-        if (cudaGetDeviceProperties(&prop, i) == cudaSuccess &&
-            strcmp(prop.name, o->info.description) == 0)
-            chosen = i;
-    }
-    if (chosen < 0) {
-        snprintf(why, sizeof why, "no CUDA device is named '%s'", o->info.description);
+    /* The CUDA device with the OpenCL device's name (baseline_cuda.c). */
+    const char *why = bench_cuda_open(o);
+    if (why)
         return why;
-    }
-    if (cudaSetDevice(chosen) != cudaSuccess || cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
         return "cuBLAS could not start";
     cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);
     opened = 1;

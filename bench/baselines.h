@@ -35,5 +35,37 @@ extern const bench_sgemm_impl bench_openblas;
 #ifdef BENCH_HAVE_CUBLAS
 extern const bench_sgemm_impl bench_cublas;
 #endif
+#ifdef BENCH_HAVE_OPENBLAS
+/* OpenBLAS with the kernels of the CPU it runs on, when it chose older ones
+ * (a generic or SSE core on a CPU with AVX2 or AVX-512): the same product
+ * in a child process started with OPENBLAS_CORETYPE set, since OpenBLAS
+ * reads it only as it loads. Its open() says why it is not needed. */
+extern const bench_sgemm_impl bench_openblas_core;
+/* The child: amp_bench --openblas-child FD M N K (baseline_openblas.c). */
+int bench_openblas_child(int argc, char **argv);
+#endif
+
+/* The CUDA runtime's copies (baseline_cuda.c), when CMake found the CUDA
+ * toolkit: the reference for transfers and memory-bound kernels on an
+ * NVIDIA GPU. */
+#ifdef BENCH_HAVE_CUDA
+typedef enum bench_cuda_kind {
+    BENCH_CUDA_UP_PAGEABLE,   /* cudaMemcpy host to device, from malloc memory */
+    BENCH_CUDA_UP_PINNED,     /* ... from cudaMallocHost memory */
+    BENCH_CUDA_DOWN_PAGEABLE, /* device to host, into malloc memory */
+    BENCH_CUDA_DOWN_PINNED,   /* ... into cudaMallocHost memory */
+    BENCH_CUDA_DEVICE         /* device to device */
+} bench_cuda_kind;
+/* NULL when a CUDA device has the OpenCL device's name (it is made
+ * current), else why not. */
+const char *bench_cuda_open(const bench_options *o);
+/* Buffers of n bytes for the copies: two on the device, one pinned; host is
+ * the pageable memory, filled by the caller (its bytes go to the device
+ * buffers first). Returns 0, or -1 after a message. */
+int bench_cuda_prepare(size_t n, void *host);
+/* Seconds of one copy of the n bytes, finished; -1 on failure. */
+double bench_cuda_copy(bench_cuda_kind kind);
+void bench_cuda_release(void);
+#endif
 
 #endif

@@ -60,6 +60,7 @@ void bench_dispatch(const bench_options *o);
 void bench_compile(const bench_options *o);
 int bench_compile_child(void); /* the re-executed process of bench_compile */
 void bench_laziness(const bench_options *o);
+void bench_transfers(const bench_options *o);
 
 /* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
 amp_status bench_tiny_kernel(amp_array_view *v);

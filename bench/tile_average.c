@@ -7,9 +7,12 @@
  * (data resident on the device, a wait after each run), and the tile
  * average's bandwidth (bytes it must move / time) is compared with the
  * copy's. A memory-bound kernel that is written well moves its bytes as
- * fast as a copy does. The copy runs twice, over the 2D extent and over a
- * 1D view of the same memory, since the runtime's work-group shapes for the
- * two differ; the faster one is the reference.
+ * fast as a copy does. The library's copy kernel runs twice, over the 2D
+ * extent and over a 1D view of the same memory, since the runtime's
+ * work-group shapes for the two differ. The reference for all of them is
+ * the device's own copy of the same bytes, what the driver does at full
+ * speed: clEnqueueCopyBuffer, and cudaMemcpy from device to device on an
+ * NVIDIA GPU when CUDA is there (the faster of the two).
  *
  * Two shapes of the tile average, both computing what samples/tile_average
  * does (there, one thread of each T x T tile adds up its tile_static copy):
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines.h"
 #include "bench.h"
 
 /* Threads per tile along a row: each sums T elements down its column,
@@ -64,7 +68,9 @@ static amp_status tile_average(amp_array_view *in, amp_array_view *out, int n, i
 
 static amp_status tile_average_float4(amp_array_view *in, amp_array_view *out, int n, int T)
 {
-    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(n / T, n / T), 1, 64);
+    /* Rows of 64 tiles; fewer where the matrix has fewer (--quick). */
+    int across = n / T < 64 ? n / T : 64;
+    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(n / T, n / T), 1, across);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(in, out, AMP_CONST(T)), {
         int row = t_idx.global[0] * T;
         int col = t_idx.global[1] * T;
@@ -110,13 +116,89 @@ static double time_it(const bench_options *o, amp_array_view *in, amp_array_view
     return bench_median(times, runs);
 }
 
+/* gbps as a fraction of the device's copy, as text ("" when unmeasured). */
+static const char *device_ratio(double gbps, double device_gbps)
+{
+    static char text[8][16];
+    static int next;
+    char *s = text[next++ % 8];
+    if (device_gbps > 0)
+        snprintf(s, 16, "%.3f", gbps / device_gbps);
+    else
+        s[0] = '\0';
+    return s;
+}
+
+/* Seconds of the device's own copy of bytes from one buffer to another
+ * (median of repeat after one untimed); 0 when it cannot be measured. */
+static double cl_copy(const bench_options *o, const void *data, size_t bytes, double *best)
+{
+    bench_cl cl;
+    if (bench_cl_open(&o->info, &cl) != 0)
+        return 0;
+    cl_int rc;
+    cl_mem src = clCreateBuffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
+                                (void *)data, &rc);
+    cl_mem dst = rc == CL_SUCCESS ? clCreateBuffer(cl.context, CL_MEM_READ_WRITE, bytes, NULL, &rc)
+                                  : NULL;
+    double times[64], t = 0;
+    int runs = o->repeat < 64 ? o->repeat : 64;
+    for (int r = -1; r < runs && rc == CL_SUCCESS; r++) {
+        double t0 = bench_now();
+        rc = clEnqueueCopyBuffer(cl.queue, src, dst, 0, 0, bytes, 0, NULL, NULL);
+        if (rc == CL_SUCCESS)
+            rc = clFinish(cl.queue);
+        if (r >= 0)
+            times[r] = bench_now() - t0;
+    }
+    if (rc == CL_SUCCESS) {
+        *best = bench_min(times, runs);
+        t = bench_median(times, runs);
+    } else {
+        fprintf(stderr, "clEnqueueCopyBuffer of %zu bytes: error %d\n", bytes, rc);
+    }
+    if (src)
+        clReleaseMemObject(src);
+    if (dst)
+        clReleaseMemObject(dst);
+    bench_cl_close(&cl);
+    return t;
+}
+
+static double cuda_copy(const bench_options *o, void *data, size_t bytes, double *best)
+{
+#ifdef BENCH_HAVE_CUDA
+    if (bench_cuda_open(o) != NULL || bench_cuda_prepare(bytes, data) != 0)
+        return 0;
+    double times[64], t = 0;
+    int runs = o->repeat < 64 ? o->repeat : 64, ok = 1;
+    for (int r = -1; r < runs && ok; r++) {
+        double x = bench_cuda_copy(BENCH_CUDA_DEVICE);
+        ok = x >= 0;
+        if (r >= 0)
+            times[r] = x;
+    }
+    if (ok) {
+        *best = bench_min(times, runs);
+        t = bench_median(times, runs);
+    }
+    bench_cuda_release();
+    return t;
+#else
+    (void)o, (void)data, (void)bytes, (void)best;
+    return 0;
+#endif
+}
+
 void bench_tile_average(const bench_options *o)
 {
     int n = o->quick ? 512 : o->info.is_emulated ? 8192 : 16384;
     printf("\n## Tile averaging (memory-bound), %d x %d floats\n\n", n, n);
     printf("- GB/s = bytes the kernel must move / median time of %d runs after a warm-up; data "
            "resident on the device\n- tile average: reads n^2 floats, writes (n/T)^2; copy: reads "
-           "and writes n^2\n- vs copy: against the faster of the two copies\n\n",
+           "and writes n^2\n- vs device copy: against the device's own copy of the n^2 floats "
+           "(the faster of clEnqueueCopyBuffer and, on NVIDIA, cudaMemcpy device to device); "
+           "vs copy kernel: against the faster of the library's two copy kernels\n\n",
            o->repeat);
     size_t elems = (size_t)n * n;
     float *in_data = malloc(elems * sizeof *in_data);
@@ -135,11 +217,34 @@ void bench_tile_average(const bench_options *o)
 
     FILE *csv = bench_csv_open(o, "tile_average.csv",
                                "device,kernel,n,tile,median_ms,best_ms,gbps_median,gbps_best,"
-                               "vs_copy,correct");
-    printf("| kernel | ms | GB/s | vs copy | result |\n|---|---:|---:|---:|---|\n");
+                               "vs_copy,correct,vs_device_copy");
+    printf("| kernel | ms | GB/s | vs copy kernel | vs device copy | result |\n"
+           "|---|---:|---:|---:|---:|---|\n");
+    /* The device's own copies first, each on buffers of its own, released
+     * before the library's kernels run. */
+    double device_gbps = 0, best, t;
+    size_t bytes = elems * sizeof(float);
+    static const char *const device_names[] = {"device copy: clEnqueueCopyBuffer",
+                                               "device copy: cudaMemcpy device to device"};
+    static const char *const device_csv[] = {"device_copy_cl", "device_copy_cuda"};
+    for (int k = 0; k < 2; k++) {
+        best = 0;
+        t = k == 0 ? cl_copy(o, in_data, bytes, &best) : cuda_copy(o, in_data, bytes, &best);
+        if (t <= 0)
+            continue;
+        double gbps = 2.0 * bytes / t * 1e-9;
+        printf("| %s | %.2f | %.1f | - | - | - |\n", device_names[k], t * 1e3, gbps);
+        if (csv)
+            fprintf(csv, "\"%s\",%s,%d,0,%.4f,%.4f,%.2f,%.2f,,1,\n", o->info.description,
+                    device_csv[k], n, t * 1e3, best * 1e3, gbps, 2.0 * bytes / best * 1e-9);
+        if (gbps > device_gbps)
+            device_gbps = gbps;
+    }
+    if (device_gbps == 0)
+        printf("| device copy | - | - | - | - | not measured |\n");
     /* Two copies: over the 2D extent (32 x 8 work-groups) and over a 1D
      * view of the same memory (groups of 256). The faster is the reference. */
-    double copy_gbps = 0, best, t;
+    double copy_gbps = 0;
     for (int rank = 2; rank >= 1; rank--) {
         amp_extent e = rank == 2 ? amp_extent_2d(n, n) : amp_extent_1d(n * n);
         amp_array_view *src = in;
@@ -154,12 +259,12 @@ void bench_tile_average(const bench_options *o)
         for (size_t i = 0; i < elems && ok; i++)
             ok = copy_data[i] == in_data[i];
         memset(copy_data, 0, elems * sizeof *copy_data);
-        printf("| copy, %dD domain | %.2f | %.1f | - | %s |\n", rank, t * 1e3, gbps,
-               ok ? "ok" : "WRONG");
+        printf("| copy kernel, %dD domain | %.2f | %.1f | - | %s | %s |\n", rank, t * 1e3, gbps,
+               device_ratio(gbps, device_gbps), ok ? "ok" : "WRONG");
         if (csv)
-            fprintf(csv, "\"%s\",copy_%dd,%d,0,%.4f,%.4f,%.2f,%.2f,,%d\n", o->info.description,
+            fprintf(csv, "\"%s\",copy_%dd,%d,0,%.4f,%.4f,%.2f,%.2f,,%d,%s\n", o->info.description,
                     rank, n, t * 1e3, best * 1e3, gbps, 2.0 * elems * sizeof(float) / best * 1e-9,
-                    ok);
+                    ok, device_ratio(gbps, device_gbps));
         if (gbps > copy_gbps)
             copy_gbps = gbps;
         bench_check(amp_array_view_discard_data(out), "discard");
@@ -179,8 +284,8 @@ void bench_tile_average(const bench_options *o)
         bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(m, m), avg_data, &avg), "avg");
         bench_check(amp_array_view_discard_data(avg), "discard");
         t = time_it(o, in, avg, n, T, kernels[k], &best);
-        double bytes = ((double)elems + (double)m * m) * sizeof(float);
-        double gbps = bytes / t * 1e-9;
+        double moved = ((double)elems + (double)m * m) * sizeof(float);
+        double gbps = moved / t * 1e-9;
         bench_check(amp_array_view_synchronize(avg), "synchronize averages");
         ok = 1;
         /* Every 7th row of tiles and the last one, against sums on the CPU. */
@@ -192,12 +297,13 @@ void bench_tile_average(const bench_options *o)
                         s += in_data[(size_t)(ti * T + r) * n + (size_t)tj * T + c];
                 ok = avg_data[(size_t)ti * m + tj] == (float)(s / (T * T));
             }
-        printf("| tile average (%s), T = %d | %.2f | %.1f | %.2f | %s |\n", kernel_names[k], T,
-               t * 1e3, gbps, gbps / copy_gbps, ok ? "ok" : "WRONG");
+        printf("| tile average (%s), T = %d | %.2f | %.1f | %.2f | %s | %s |\n", kernel_names[k],
+               T, t * 1e3, gbps, gbps / copy_gbps, device_ratio(gbps, device_gbps),
+               ok ? "ok" : "WRONG");
         if (csv)
-            fprintf(csv, "\"%s\",%s,%d,%d,%.4f,%.4f,%.2f,%.2f,%.3f,%d\n", o->info.description,
-                    csv_names[k], n, T, t * 1e3, best * 1e3, gbps, bytes / best * 1e-9,
-                    gbps / copy_gbps, ok);
+            fprintf(csv, "\"%s\",%s,%d,%d,%.4f,%.4f,%.2f,%.2f,%.3f,%d,%s\n", o->info.description,
+                    csv_names[k], n, T, t * 1e3, best * 1e3, gbps, moved / best * 1e-9,
+                    gbps / copy_gbps, ok, device_ratio(gbps, device_gbps));
         bench_check(amp_array_view_discard_data(avg), "discard");
         bench_check(amp_array_view_release(avg), "release");
     }

@@ -624,13 +624,19 @@ static amp_status run(call *c)
                           before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL]);
     }
     /* Only now, with the kernel queued, are the host copies of what it
-     * writes stale. */
+     * writes stale. Every written view is marked, even after a failure, and
+     * the first failure is the call's status. */
+    amp_status written = AMP_OK;
     for (int i = 0; i < c->captures.count; i++)
         if ((e->written_mask >> i) & 1u) {
             const amp_array_view *v = c->captures.items[i].value.view;
             rg_box box = amp__view_box(v);
-            amp__coh_device_written(v->src, c->av, &box);
+            amp_status w = amp__coh_device_written(v->src, c->av, &box);
+            if (written == AMP_OK)
+                written = w;
         }
+    if (written != AMP_OK)
+        return written;
     /* An immediate view submits each kernel as it is queued. */
     if (c->av->mode == AMP_QUEUING_IMMEDIATE && (rc = amp__clapi.Flush(c->av->queue)) != CL_SUCCESS) {
         snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", e->name, c->kernel->file,

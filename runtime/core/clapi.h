@@ -70,6 +70,9 @@
        const size_t *r, size_t srp, size_t ssp, size_t drp, size_t dsp, cl_uint ne,                \
        const cl_event *w, cl_event *e),                                                            \
       (q, s, d, so, dO, r, srp, ssp, drp, dsp, ne, w, e))                                          \
+    X(EnqueueUnmapMemObject,                                                                       \
+      (cl_command_queue q, cl_mem m, void *p, cl_uint ne, const cl_event *w, cl_event *ev),        \
+      (q, m, p, ne, w, ev))                                                                        \
     X(Finish, (cl_command_queue q), (q))                                                           \
     X(Flush, (cl_command_queue q), (q))                                                            \
     X(GetSupportedImageFormats,                                                                    \
@@ -116,6 +119,10 @@
        cl_int *s, cl_int *e),                                                                      \
       (c, n, d, l, b, s, e))                                                                       \
     X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))               \
+    X(void *, EnqueueMapBuffer,                                                                    \
+      (cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t o, size_t n, cl_uint ne,    \
+       const cl_event *w, cl_event *ev, cl_int *e),                                                \
+      (q, m, b, f, o, n, ne, w, ev, e))                                                            \
     X(cl_mem, CreateImage,                                                                         \
       (cl_context c, cl_mem_flags f, const cl_image_format *fmt, const cl_image_desc *d, void *h,  \
        cl_int *e),                                                                                 \

@@ -44,6 +44,11 @@ static int reserve(rg_set *s, size_t n)
     return 1;
 }
 
+int amp__rg_reserve(rg_set *s, size_t n)
+{
+    return reserve(s, n);
+}
+
 /* The first range whose end is at or after x. */
 static size_t first_ending_at_or_after(const rg_set *s, int64_t x)
 {

@@ -37,6 +37,10 @@ int64_t amp__rg_box_bytes(const rg_box *b);
 /* A box of n contiguous bytes at offset. */
 rg_box amp__rg_box_linear(int64_t offset, int64_t n);
 
+/* Room for n ranges, so that changes that leave at most n ranges cannot
+ * run out of memory. Returns 0 when out of memory (the set is unchanged). */
+int amp__rg_reserve(rg_set *s, size_t n);
+
 /* Add [lo, hi) to the set. Returns 0 when out of memory (the set is then
  * unchanged). */
 int amp__rg_add(rg_set *s, int64_t lo, int64_t hi);

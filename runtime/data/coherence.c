@@ -18,11 +18,14 @@
 #include "core/error.h"
 #include "core/lock.h"
 #include "data/ledger.h"
+#include "data/memcopy.h"
+#include "data/staging.h"
 
 struct coh_copy {
     coh_copy *next;
     amp_accelerator *acc;
     amp_accelerator_view *last_view; /* the queue that last used it: later copies wait on it */
+    int idle;                        /* no command has used it yet: nothing to wait for */
     cl_mem mem;
     rg_set stale;
 };
@@ -132,7 +135,7 @@ static uint64_t mem_epoch;
 
 uint64_t amp__coh_mem_epoch(void)
 {
-    return mem_epoch;
+    return mem_epoch + amp__stg_buffers_made();
 }
 
 void amp__coh_mem_made(void)
@@ -207,6 +210,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     }
     c->acc = acc;
     c->last_view = av;
+    c->idle = 1;
     amp__queue_use(av);
     c->next = src->copies;
     src->copies = c;
@@ -259,6 +263,18 @@ void amp__coh_source_retain(coh_source *src)
     src->refs++;
 }
 
+int amp__coh_host_in_use(const void *lo, size_t bytes)
+{
+    /* Addresses as numbers: the records' memory is any object. */
+    uintptr_t a = (uintptr_t)lo;
+    for (const coh_source *src = all_sources; src; src = src->next) {
+        uintptr_t b = (uintptr_t)src->key;
+        if (src->hashed && b < a + bytes && a < b + src->bytes)
+            return 1;
+    }
+    return 0;
+}
+
 void *amp__coh_source_user_host(const coh_source *src)
 {
     return src->hashed ? src->host : NULL;
@@ -276,36 +292,8 @@ amp_accelerator *amp__coh_source_home(const coh_source *src)
 
 /* ---- Copies of boxes ---- */
 
-/* OpenCL's rectangle arguments for a box: origin (x bytes, y rows, z
- * slices), region, and pitches. */
-typedef struct rect {
-    size_t origin[3], region[3], row_pitch, slice_pitch;
-} rect;
-
-static rect rect_of(const rg_box *b)
-{
-    rect r;
-    r.row_pitch = (size_t)(b->rows[1] > 1 ? b->pitch[1] : b->width);
-    r.slice_pitch = (size_t)(b->rows[0] > 1 ? b->pitch[0] : (int64_t)r.row_pitch * b->rows[1]);
-    size_t off = (size_t)b->offset;
-    r.origin[2] = off / r.slice_pitch;
-    off %= r.slice_pitch;
-    r.origin[1] = off / r.row_pitch;
-    r.origin[0] = off % r.row_pitch;
-    r.region[0] = (size_t)b->width;
-    r.region[1] = (size_t)b->rows[1];
-    r.region[2] = (size_t)b->rows[0];
-    return r;
-}
-
-static int box_contiguous(const rg_box *b)
-{
-    int64_t n = b->rows[1] * b->width;
-    return (b->rows[1] == 1 || b->pitch[1] == b->width) && (b->rows[0] == 1 || b->pitch[0] == n);
-}
-
-/* Host and device addresses of one transfer: the same box in both, except
- * for copies between two sources. */
+/* One transfer between a source's host memory and one of its device
+ * copies, over the same box on both sides. */
 typedef struct xfer {
     coh_source *src;
     coh_copy *copy;
@@ -330,52 +318,27 @@ static amp_status transfer_failed(const xfer *x, cl_int rc, const char *call)
                                           : "Copying a view back to the host");
 }
 
+/* Move a box between the host memory and the device copy (staging.c picks
+ * how), and count it in the ledger. */
+static amp_status move_box(xfer *x, const rg_box *b)
+{
+    stg_move m = {x->queue_view, x->copy->mem, b, x->host, b, x->dir == AMP_TO_DEVICE};
+    const char *call = "";
+    x->copy->idle = 0;
+    cl_int rc = amp__stg_move(&m, &call);
+    if (rc != CL_SUCCESS)
+        return transfer_failed(x, rc, call);
+    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->copy->acc, x->label);
+    return AMP_OK;
+}
+
 /* Move one contiguous range [lo, hi) of the source between host and device. */
 static int move_range(int64_t lo, int64_t hi, void *user)
 {
     xfer *x = user;
-    cl_command_queue q = x->queue_view->queue;
-    cl_int rc;
-    /* Blocking both ways: an upload, so that the caller may change its
-     * memory as soon as the call returns, as with any C API; a download,
-     * so that the data is there when it does. */
-    if (x->dir == AMP_TO_DEVICE)
-        rc = amp__clapi.EnqueueWriteBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
-                                      x->host + lo, 0, NULL, NULL);
-    else
-        rc = amp__clapi.EnqueueReadBuffer(q, x->copy->mem, CL_TRUE, (size_t)lo, (size_t)(hi - lo),
-                                     x->host + lo, 0, NULL, NULL);
-    if (rc != CL_SUCCESS) {
-        x->status = transfer_failed(x, rc, x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBuffer"
-                                                                   : "clEnqueueReadBuffer");
-        return 1;
-    }
-    record(x->src, x->dir, x->reason, hi - lo, x->copy->acc, x->label);
-    return 0;
-}
-
-/* Move a whole box as one rectangle. */
-static amp_status move_box(xfer *x, const rg_box *b)
-{
-    if (box_contiguous(b))
-        return move_range(b->offset, b->offset + amp__rg_box_bytes(b), x) ? x->status : AMP_OK;
-    rect r = rect_of(b);
-    cl_command_queue q = x->queue_view->queue;
-    cl_int rc;
-    if (x->dir == AMP_TO_DEVICE)
-        rc = amp__clapi.EnqueueWriteBufferRect(q, x->copy->mem, CL_TRUE, r.origin, r.origin, r.region,
-                                          r.row_pitch, r.slice_pitch, r.row_pitch,
-                                          r.slice_pitch, x->host, 0, NULL, NULL);
-    else
-        rc = amp__clapi.EnqueueReadBufferRect(q, x->copy->mem, CL_TRUE, r.origin, r.origin, r.region,
-                                         r.row_pitch, r.slice_pitch, r.row_pitch, r.slice_pitch,
-                                         x->host, 0, NULL, NULL);
-    if (rc != CL_SUCCESS)
-        return transfer_failed(x, rc,
-                               x->dir == AMP_TO_DEVICE ? "clEnqueueWriteBufferRect"
-                                                       : "clEnqueueReadBufferRect");
-    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->copy->acc, x->label);
-    return AMP_OK;
+    rg_box b = amp__rg_box_linear(lo, hi - lo);
+    x->status = move_box(x, &b);
+    return x->status != AMP_OK;
 }
 
 /* Move the bytes of box b that are in `need`: the whole box as one
@@ -459,6 +422,29 @@ static int stale_on_host(int64_t lo, int64_t hi, void *user)
     return amp__rg_box_overlap(&src->host_stale, &r) > 0;
 }
 
+/* At most how many ranges adding or removing the box's rows adds to a set:
+ * one per run of contiguous rows (as ranges.c walks them). */
+static size_t box_runs(const rg_box *b)
+{
+    if (b->rows[1] == 1 || b->pitch[1] == b->width) {
+        int64_t n = b->rows[1] * b->width;
+        return b->rows[0] == 1 || b->pitch[0] == n ? 1 : (size_t)b->rows[0];
+    }
+    return (size_t)(b->rows[0] * b->rows[1]);
+}
+
+/* Room in every set that written_at changes for the box. */
+static int reserve_for_write(coh_source *src, const rg_box *box)
+{
+    size_t n = box_runs(box);
+    for (coh_copy *c = src->copies; c; c = c->next)
+        if (!amp__rg_reserve(&c->stale, c->stale.count + n))
+            return 0;
+    if (src->host && !amp__rg_reserve(&src->host_stale, src->host_stale.count + n))
+        return 0;
+    return amp__rg_reserve(&src->undefined, src->undefined.count + n);
+}
+
 /* Work on av that uses the copy c comes after the work queued on the view
  * that used it last: a kernel there may still read or write it. Two views
  * of one accelerator are two queues of one context, ordered on the device:
@@ -469,6 +455,12 @@ static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
     amp_accelerator_view *last = c->last_view;
     if (last == av)
         return AMP_OK;
+    if (c->idle) { /* nothing queued on the copy yet: nothing to wait for */
+        amp__queue_use(av);
+        c->last_view = av;
+        amp__queue_unuse(last);
+        return AMP_OK;
+    }
     cl_event ev = NULL;
     cl_int rc = amp__clapi.EnqueueMarkerWithWaitList(last->queue, 0, NULL, &ev);
     const char *call = "clEnqueueMarkerWithWaitList";
@@ -495,9 +487,14 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
         return st;
-    if ((st = order_after_last_use(c, av)) != AMP_OK)
+    /* A large upload goes on the device's transfer queue, where it may run
+     * beside kernels on av's (staging.h); av's work then waits for it on
+     * the device. */
+    int64_t stale = amp__rg_box_overlap(&c->stale, box);
+    amp_accelerator_view *q = stale > 0 ? amp__stg_upload_view(av, stale) : av;
+    if ((st = order_after_last_use(c, q)) != AMP_OK)
         return st;
-    if (amp__rg_box_overlap(&c->stale, box) > 0) {
+    if (stale > 0) {
         /* Bytes this device lacks and the host lacks too are on another
          * device: bring them through the host first. */
         int through_host =
@@ -509,13 +506,21 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
             if (st != AMP_OK)
                 return st;
         }
-        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, av, src->host, AMP_OK};
+        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, q, src->host, AMP_OK};
         st = move_needed(&x, &c->stale, box);
         if (st != AMP_OK)
             return st;
         if (!amp__rg_remove_box(&c->stale, box))
             return no_memory();
     }
+    if (q != av && (st = order_after_last_use(c, av)) != AMP_OK)
+        return st;
+    /* The caller queues work that uses it. */
+    c->idle = 0;
+    /* A kernel may write the box: make room now for marking that, so that
+     * amp__coh_device_written, after the kernel is queued, cannot fail. */
+    if (!reserve_for_write(src, box))
+        return no_memory();
     *mem = c->mem;
     return AMP_OK;
 }
@@ -532,12 +537,12 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
     return ok ? AMP_OK : no_memory();
 }
 
-void amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
+amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
 {
     coh_copy *c = copy_on(src, av->acc);
-    /* amp__coh_device_ready made av the copy's last view. */
-    if (c)
-        (void)written_at(src, c, box);
+    /* amp__coh_device_ready made av the copy's last view, and made room in
+     * the sets for this. */
+    return c ? written_at(src, c, box) : AMP_OK;
 }
 
 amp_status amp__coh_host_written(coh_source *src, const rg_box *box)
@@ -574,8 +579,31 @@ static int current_at(coh_source *src, const rg_box *box, coh_copy **from)
     return 0;
 }
 
+/* The first and last byte + 1 a box covers, as numbers: the two boxes of a
+ * copy may lie in any two objects. */
+static void box_span(const char *base, const rg_box *b, uintptr_t *lo, uintptr_t *hi)
+{
+    *lo = (uintptr_t)(base + b->offset);
+    *hi = *lo + (uintptr_t)((b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] +
+                            b->width);
+}
+
 static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
 {
+    uintptr_t dlo, dhi, slo, shi;
+    box_span(dst, dbox, &dlo, &dhi);
+    box_span(src, sbox, &slo, &shi);
+    if (dhi <= slo || shi <= dlo) { /* apart: on several threads when large */
+        mcp_rows job = {dst + dbox->offset,
+                        src + sbox->offset,
+                        {sbox->rows[0], sbox->rows[1]},
+                        {dbox->pitch[0], dbox->pitch[1]},
+                        {sbox->pitch[0], sbox->pitch[1]},
+                        sbox->width};
+        amp__mcp_copy(&job);
+        return;
+    }
+    /* Overlapping memory (two views over overlapping pointers): in order. */
     for (int64_t i = 0; i < sbox->rows[0]; i++)
         for (int64_t r = 0; r < sbox->rows[1]; r++)
             memmove(dst + dbox->offset + i * dbox->pitch[0] + r * dbox->pitch[1],
@@ -605,12 +633,13 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
     }
     if (!to && (st = ensure_host_memory(dst)) != AMP_OK)
         return st;
-    rect sr = rect_of(sbox), dr = rect_of(dbox);
     cl_int rc = CL_SUCCESS;
     const char *call = NULL;
-    if (from && to && (st = order_after_last_use(from, to->last_view)) != AMP_OK)
-        return st;
     if (from && to) {
+        if ((st = order_after_last_use(from, to->last_view)) != AMP_OK)
+            return st;
+        stg_rect sr = amp__stg_rect_of(sbox), dr = amp__stg_rect_of(dbox);
+        from->idle = to->idle = 0;
         rc = amp__clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
                                          dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
                                          dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
@@ -620,17 +649,19 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
         if (rc == CL_SUCCESS)
             record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
     } else if (from) {
-        rc = amp__clapi.EnqueueReadBufferRect(from->last_view->queue, from->mem, CL_TRUE, sr.origin,
-                                         dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
-                                         dr.row_pitch, dr.slice_pitch, dst->host, 0, NULL, NULL);
-        call = "clEnqueueReadBufferRect";
+        stg_move m = {from->last_view, from->mem, sbox, dst->host, dbox, 0};
+        from->idle = 0;
+        rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
             record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), from->acc, NULL);
     } else if (to) {
-        rc = amp__clapi.EnqueueWriteBufferRect(to->last_view->queue, to->mem, CL_TRUE, dr.origin,
-                                          sr.origin, sr.region, dr.row_pitch, dr.slice_pitch,
-                                          sr.row_pitch, sr.slice_pitch, src->host, 0, NULL, NULL);
-        call = "clEnqueueWriteBufferRect";
+        /* As a kernel's upload: large ones on the transfer queue. */
+        amp_accelerator_view *q = amp__stg_upload_view(to->last_view, amp__rg_box_bytes(dbox));
+        if ((st = order_after_last_use(to, q)) != AMP_OK)
+            return st;
+        stg_move m = {q, to->mem, dbox, src->host, sbox, 1};
+        to->idle = 0;
+        rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
             record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
     } else {
@@ -718,4 +749,7 @@ void amp__coh_drop_all_device_copies(void)
         amp__rg_clear(&src->host_stale);
         src->home = NULL;
     }
+    /* No copy names a transfer queue now: they, the staging buffers and the
+     * copy threads go. */
+    amp__stg_shutdown();
 }

@@ -58,6 +58,10 @@ void amp__coh_source_retain(coh_source *src);
  * copies. The record is freed even when the copy fails; the status says so. */
 amp_status amp__coh_source_release(coh_source *src);
 
+/* Nonzero when a view's record stands for some of the host memory
+ * [lo, lo + bytes): that memory must stay allocated. */
+int amp__coh_host_in_use(const void *lo, size_t bytes);
+
 /* The caller's memory the record stands for, or NULL. */
 void *amp__coh_source_user_host(const coh_source *src);
 
@@ -68,12 +72,16 @@ size_t amp__coh_source_bytes(const coh_source *src);
 amp_accelerator *amp__coh_source_home(const coh_source *src);
 
 /* Make the box current on av's device, uploading its stale bytes, and store
- * the device buffer in *mem. label names the view in traces and messages. */
+ * the device buffer in *mem. label names the view in traces and messages.
+ * Also makes room for amp__coh_device_written of the same box. */
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
                             const char *label, cl_mem *mem);
 
-/* A kernel on av wrote the box: every other copy of it is stale now. */
-void amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box);
+/* A kernel on av wrote the box: every other copy of it is stale now.
+ * After amp__coh_device_ready of the same box it cannot run out of memory
+ * (that call made room); otherwise it may return AMP_ERROR_OUT_OF_MEMORY,
+ * and the records may then miss the kernel's writes. */
+amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box);
 
 /* Make the box current in host memory, downloading its stale bytes (and
  * allocating the record's own host memory if it has none), and store the
