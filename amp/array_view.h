@@ -56,7 +56,7 @@ typedef struct amp_array_view amp_array_view;
  * The caller keeps ownership of data; the view must be released with
  * amp_array_view_release().
  * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL data or out, an unknown
- * type, a rank outside 1..3, a dimension <= 0, or host memory already
+ * type, a rank outside 1..AMP_MAX_RANK (8), a dimension <= 0, or host memory already
  * wrapped by a live view of a smaller size (views of one pointer share one
  * data source, whatever their element types);
  * AMP_ERROR_OUT_OF_MEMORY when the handle cannot be allocated.
@@ -95,19 +95,53 @@ amp_status amp_array_view_synchronize(amp_array_view *view);
 
 /*
  * Host access for reading and writing: synchronize, then store the host
- * pointer in *out. Device copies are treated as stale afterwards, since the
- * caller may write through the pointer. Returns the statuses of
- * amp_array_view_synchronize(); AMP_ERROR_INVALID_OPERATION for a const view
- * (use amp_array_view_data_const()).
+ * pointer in *out: the address of the view's element (0, ..., 0). Element
+ * idx is at out + sum of idx[d] * strides[d] elements, the strides of
+ * amp_array_view_get_strides(): a whole view's are row-major, a section's
+ * are its parent's (its rows are not adjacent). Device copies are treated as
+ * stale afterwards, since the caller may write through the pointer. Returns
+ * the statuses of amp_array_view_synchronize(); AMP_ERROR_INVALID_OPERATION
+ * for a const view (use amp_array_view_data_const()).
  */
 amp_status amp_array_view_data(amp_array_view *view, void **out);
 
 /*
  * Host access for reading only: synchronize, then store the host pointer in
- * *out. Device copies stay current. Returns the statuses of
- * amp_array_view_synchronize().
+ * *out, laid out as amp_array_view_data() says. Device copies stay current.
+ * Returns the statuses of amp_array_view_synchronize().
  */
 amp_status amp_array_view_data_const(amp_array_view *view, const void **out);
+
+/*
+ * The strides of the pointer amp_array_view_data() gives: strides[d] is the
+ * number of elements from element idx to the element one further in
+ * dimension d, for d < rank; the last is 1. Entries past the rank are set
+ * to 0. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL or released view or a
+ * NULL strides.
+ */
+amp_status amp_array_view_get_strides(const amp_array_view *view, int64_t strides[AMP_MAX_RANK]);
+
+/*
+ * Read element idx of the view on the host into *element (amp_elem_size()
+ * bytes), as C++ AMP's view(idx) reads it there: the view's data is made
+ * current in host memory first, all of it (one download when a kernel wrote
+ * it, none for the reads that follow). Returns AMP_ERROR_INVALID_ARGUMENT
+ * for a NULL or released view, a NULL element, an index of another rank or
+ * outside the view's extent (the message gives both); the statuses of
+ * amp_array_view_synchronize().
+ */
+amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element);
+
+/*
+ * Write *element (amp_elem_size() bytes) to element idx of the view on the
+ * host, as C++ AMP's view(idx) = value there: the element's bytes in host
+ * memory are written, and every device copy of that element is stale from
+ * then on (the next kernel that uses the view uploads it, with the other
+ * elements written the same way). Nothing else of the view moves. Returns
+ * the statuses of amp_array_view_get(), and AMP_ERROR_INVALID_OPERATION for
+ * a const view.
+ */
+amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *element);
 
 /*
  * Declare the current contents unneeded (C++ AMP's discard_data): the next

@@ -4,7 +4,9 @@
  *
  * These are plain values: build them with the helpers below and pass them
  * by value. Dimension 0 is the slowest-varying one (the row of a matrix), as
- * in C++ AMP; the last dimension is contiguous in memory.
+ * in C++ AMP; the last dimension is contiguous in memory. Extents and
+ * indices have rank 1 to AMP_MAX_RANK (8), as C++ AMP's extent<N> allows;
+ * tiles have rank 1 to 3, as in C++ AMP.
  */
 #ifndef AMP_EXTENT_H
 #define AMP_EXTENT_H
@@ -15,16 +17,20 @@
 extern "C" {
 #endif
 
-/* The largest rank of an extent, an index or a tile. */
-#define AMP_MAX_RANK 3
+/* The largest rank of an extent or an index. */
+#define AMP_MAX_RANK 8
 
-/* The shape of a domain or a view: rank 1 to 3, dims[0..rank-1] > 0. */
+/* The largest rank of a tiled extent (C++ AMP's tiled_extent<D0, D1, D2>). */
+#define AMP_MAX_TILE_RANK 3
+
+/* The shape of a domain or a view: rank 1 to AMP_MAX_RANK, dims[0..rank-1]
+ * > 0; the dimensions past the rank are not part of it. */
 typedef struct amp_extent {
     int rank;
     int dims[AMP_MAX_RANK];
 } amp_extent;
 
-/* A position in an extent: rank 1 to 3, i[0..rank-1]. */
+/* A position in an extent: rank 1 to AMP_MAX_RANK, i[0..rank-1]. */
 typedef struct amp_index {
     int rank;
     int i[AMP_MAX_RANK];
@@ -35,7 +41,7 @@ typedef struct amp_index {
 typedef struct amp_tiled_extent {
     amp_extent extent;
     int tile_rank;
-    int tile[AMP_MAX_RANK];
+    int tile[AMP_MAX_TILE_RANK];
     int padded;          /* threads past `original` are guarded */
     amp_extent original; /* the extent before padding, when padded */
 } amp_tiled_extent;
@@ -46,25 +52,57 @@ amp_extent amp_extent_1d(int d0);
 amp_extent amp_extent_2d(int d0, int d1);
 amp_extent amp_extent_3d(int d0, int d1, int d2);
 
+/* An extent of any rank from its dimensions, as C++ AMP's
+ * extent<N>(const int dims[]): dims[0..rank-1]. A rank outside
+ * 1..AMP_MAX_RANK or a NULL dims gives rank 0, which every call that takes
+ * an extent refuses. */
+amp_extent amp_extent_nd(int rank, const int *dims);
+
 /* Indices of rank 1, 2 and 3. */
 amp_index amp_index_1d(int i0);
 amp_index amp_index_2d(int i0, int i1);
 amp_index amp_index_3d(int i0, int i1, int i2);
 
+/* An index of any rank from its components (index<N>(const int[])), as
+ * amp_extent_nd(). */
+amp_index amp_index_nd(int rank, const int *values);
+
 /*
  * The number of elements of an extent, as a 64-bit count so that extents
  * over 2^31 elements are counted right. Returns 0 for an extent of rank
- * outside 1..3 or with a dimension <= 0, and INT64_MAX for one whose count
- * does not fit in 64 bits.
+ * outside 1..AMP_MAX_RANK or with a dimension <= 0, and INT64_MAX for one
+ * whose count does not fit in 64 bits.
  */
 int64_t amp_extent_size(amp_extent extent);
 
 /* Nonzero when both extents have the same rank and dimensions. */
 int amp_extent_equal(amp_extent a, amp_extent b);
 
+/* Nonzero when idx is inside the extent (extent.contains(idx)): the same
+ * rank, and 0 <= idx.i[d] < extent.dims[d] in every dimension. */
+int amp_extent_contains(amp_extent extent, amp_index idx);
+
+/* Nonzero when both indices have the same rank and components (==). */
+int amp_index_equal(amp_index a, amp_index b);
+
+/*
+ * index<N>'s arithmetic, component by component: a + b, a - b (indices of
+ * the same rank; another rank gives rank 0), and a * k, a / k, a % k by an
+ * int (k != 0 for / and %; 0 gives rank 0). C++ AMP's extent + index and
+ * extent - index are amp_extent_add and amp_extent_sub.
+ */
+amp_index amp_index_add(amp_index a, amp_index b);
+amp_index amp_index_sub(amp_index a, amp_index b);
+amp_index amp_index_mul(amp_index a, int k);
+amp_index amp_index_div(amp_index a, int k);
+amp_index amp_index_mod(amp_index a, int k);
+amp_extent amp_extent_add(amp_extent e, amp_index offset);
+amp_extent amp_extent_sub(amp_extent e, amp_index offset);
+
 /*
  * Tile an extent, as C++ AMP's extent.tile<T0, T1, T2>(): the number of tile
- * dimensions must equal the extent's rank. No check is made here; the
+ * dimensions must equal the extent's rank (so tiled extents have rank 1 to
+ * 3, as in C++ AMP). No check is made here; the
  * parallel_for_each that uses the tiled extent reports an extent that its
  * tile does not divide, or a tile over the device's limits.
  */

@@ -23,13 +23,15 @@
  * the compiled kernel without any string work.
  *
  * Inside the body:
- * - idx[0] .. idx[rank-1] (you name it): the thread's index in the domain.
+ * - idx[0] .. idx[rank-1] (you name it): the thread's index in the domain,
+ *   of rank 1 to 8 (tiled: 1 to 3).
  * - For a tiled domain, t_idx (you name it) has the arrays global[],
  *   local[], tile[], tile_origin[] and tile_extent[], and the barrier:
  *   t_idx.barrier.wait(), wait_with_all_memory_fence(),
  *   wait_with_global_memory_fence(), wait_with_tile_static_memory_fence().
- * - Each captured view v: v(i), v(i, j), v(i, j, k) are its elements, and
- *   for rank 2 and 3, v(idx) or v(t_idx.global) take a whole index.
+ * - Each captured view v: v(i), v(i, j), v(i, j, k) ... (one per dimension,
+ *   up to 8) are its elements, and v(idx), v[idx], v(t_idx), v[i][j] as in
+ *   C++ AMP.
  *   v_extent[d] is its extent. A view the body never writes is passed as
  *   const, and is never copied back. A view of an AMP_STRUCT type gives
  *   v(i).member (amp/struct_type.h).
@@ -178,7 +180,8 @@ amp_status amp_kernel_source_release(amp_kernel_source *source);
  *   that is not a name;
  * - AMP_ERROR_INVALID_OPERATION: an array or a texture that lives on
  *   another accelerator;
- * - AMP_ERROR_INVALID_COMPUTE_DOMAIN: a rank outside 1..3, a dimension <= 0,
+ * - AMP_ERROR_INVALID_COMPUTE_DOMAIN: a rank outside 1..AMP_MAX_RANK (8), a
+ *   dimension <= 0,
  *   more threads than the device can index;
  * - AMP_ERROR_KERNEL_BUILD: the kernel did not compile (the message has the
  *   build log and the numbered generated source);
@@ -198,7 +201,8 @@ amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
  * parallel_for_each(extent.tile<...>(), lambda)): the threads of one tile
  * run together, share tile_static memory and meet at barriers.
  * Returns, besides the statuses above, AMP_ERROR_INVALID_COMPUTE_DOMAIN for
- * a tile whose rank differs from the extent's, a tile dimension <= 0, or an
+ * an extent of rank over 3 (tiles have rank 1 to 3, as in C++ AMP), a tile
+ * whose rank differs from the extent's, a tile dimension <= 0, or an
  * extent that the tile does not divide (the message names both), and
  * AMP_ERROR_DEVICE_LIMIT for a tile over the device's maximum work-group
  * size or tile_static memory over its local memory.

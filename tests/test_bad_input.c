@@ -919,9 +919,9 @@ static amp_status view_extent_rank_0(void)
     return create(0, AMP_INT, e, F.ints);
 }
 
-static amp_status view_extent_rank_4(void)
+static amp_status view_extent_rank_9(void)
 {
-    amp_extent e = {4, {4, 4, 4}};
+    amp_extent e = {9, {4, 4, 4}};
     return create(0, AMP_INT, e, F.ints);
 }
 
@@ -963,9 +963,9 @@ static amp_status domain_rank_0(void)
     return AMP_PARALLEL_FOR_EACH(e, i, AMP_NO_CAPTURE, { (void)i; });
 }
 
-static amp_status domain_rank_4(void)
+static amp_status domain_rank_9(void)
 {
-    amp_extent e = {4, {1, 1, 1}};
+    amp_extent e = {9, {1, 1, 1, 1, 1, 1, 1, 1}};
     return AMP_PARALLEL_FOR_EACH(e, i, AMP_NO_CAPTURE, { (void)i; });
 }
 
@@ -1878,7 +1878,7 @@ static amp_status pad_extent_negative(void)
 
 static amp_status pad_rank_4(void)
 {
-    amp_tiled_extent t = {{4, {4, 4, 4}}, 4, {2, 2, 2}, 0, {0, {0, 0, 0}}};
+    amp_tiled_extent t = {{4, {4, 4, 4, 4}}, 4, {2, 2, 2}, 0, {0, {0}}};
     return run_rounded(t, 1, 1);
 }
 
@@ -2434,7 +2434,7 @@ static const bad_case table[] = {
     ROW("extent", view_extent_3d_zero, IA, "dimension 2 of the extent is 0"),
     ROW("extent", view_extent_3d_negative, IA, "dimension 1 of the extent is -2"),
     ROW("extent", view_extent_rank_0, IA, "the extent has rank 0"),
-    ROW("extent", view_extent_rank_4, IA, "the extent has rank 4"),
+    ROW("extent", view_extent_rank_9, IA, "the extent has rank 9; it must be 1 to 8"),
     ROW("extent", view_extent_rank_negative, IA, "the extent has rank -1"),
     ROW("extent", view_elements_overflow_64_bits, OOM, "do not fit in memory"),
     ROW("extent", view_bytes_overflow_size_t, OOM, "do not fit in memory"),
@@ -2442,7 +2442,7 @@ static const bad_case table[] = {
     ROW("extent", domain_2d_negative, ICD, "dimension 1 of the extent is -1"),
     ROW("extent", domain_3d_zero, ICD, "dimension 0 of the extent is 0"),
     ROW("extent", domain_rank_0, ICD, "the extent has rank 0"),
-    ROW("extent", domain_rank_4, ICD, "the extent has rank 4"),
+    ROW("extent", domain_rank_9, ICD, "the extent has rank 9; it must be 1 to 8"),
     ROW("extent", tiled_domain_2d_zero, ICD, "dimension 1 of the extent is 0"),
     ROW("extent", tiled_domain_3d_negative, ICD, "dimension 2 of the extent is -4"),
     ROW("extent", domain_over_2_to_the_64_threads, ICD, "more than"),
@@ -2602,7 +2602,7 @@ static const bad_case table[] = {
     ROW("pad", pad_tile_rank_mismatch, ICD, "the tile has rank 1 and the extent rank 2"),
     ROW("pad", pad_tile_zero, ICD, "every tile dimension must be > 0"),
     ROW("pad", pad_extent_negative, ICD, "dimension 0 of the extent is -4"),
-    ROW("pad", pad_rank_4, ICD, "the extent has rank 4"),
+    ROW("pad", pad_rank_4, ICD, "a tiled extent of rank 4; tiles have rank 1 to 3"),
     ROW("pad", pad_past_int_max, ICD, "dimension 0 of the original extent is 2147483647"),
     ROW("pad", truncate_tile_zero, ICD, "every tile dimension must be > 0"),
     ROW("pad", truncate_tile_rank_mismatch, ICD, "the tile has rank 2 and the extent rank 3"),

@@ -37,13 +37,13 @@ static void tile_over_the_work_group_limit_is_a_device_limit(void **state)
 static void bad_domains_are_invalid_compute_domains(void **state)
 {
     (void)state;
-    amp_extent zero = amp_extent_2d(0, 4), negative = amp_extent_1d(-5), rank4 = {4, {1, 1, 1}};
+    amp_extent zero = amp_extent_2d(0, 4), negative = amp_extent_1d(-5), rank9 = {9, {1, 1, 1, 1, 1, 1, 1, 1}};
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(zero, i, AMP_NO_CAPTURE, { (void)i; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is 0");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(negative, i, AMP_NO_CAPTURE, { (void)i; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "is -5");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH(rank4, i, AMP_NO_CAPTURE, { (void)i; }),
-                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "rank 4");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(rank9, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "rank 9");
     amp_tiled_extent mismatch = amp_extent_tile_1d(amp_extent_2d(4, 4), 2);
     assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(mismatch, t, AMP_NO_CAPTURE, { (void)t; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "the tile has rank 1 and the extent rank 2");

@@ -34,7 +34,7 @@ typedef struct call {
     const amp_kernel_source *kernel;
     amp_extent extent;
     int tiled;
-    int tile[AMP_MAX_RANK];
+    int tile[AMP_MAX_TILE_RANK];
     amp_capture_list captures;
     amp_accelerator_view *av;
     int guarded;         /* a padded tiled domain */
@@ -55,8 +55,8 @@ static amp_status check_domain(const call *c)
     const amp_extent *e = &c->extent;
     if (e->rank < 1 || e->rank > AMP_MAX_RANK)
         return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                       "parallel_for_each at %s:%d: the extent has rank %d; it must be 1, 2 or 3.",
-                       c->kernel->file, c->kernel->line, e->rank);
+                       "parallel_for_each at %s:%d: the extent has rank %d; it must be 1 to %d.",
+                       c->kernel->file, c->kernel->line, e->rank, AMP_MAX_RANK);
     for (int d = 0; d < e->rank; d++)
         if (e->dims[d] <= 0)
             return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
@@ -65,6 +65,12 @@ static amp_status check_domain(const call *c)
                            c->kernel->file, c->kernel->line, d, e->dims[d]);
     if (!c->tiled)
         return AMP_OK;
+    if (e->rank > AMP_MAX_TILE_RANK)
+        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                            "parallel_for_each at %s:%d: a tiled extent of rank %d; tiles have"
+                            " rank 1 to %d, as in C++ AMP. Tile an extent of rank 3 or less, or"
+                            " run this one untiled.",
+                            c->kernel->file, c->kernel->line, e->rank, AMP_MAX_TILE_RANK);
     if (c->guarded) {
         if (c->original.rank != e->rank)
             return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
@@ -156,7 +162,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     spec->tiled = c->tiled;
     spec->guarded = c->guarded;
     spec->checked = amp__ock_installed();
-    for (int d = 0; d < AMP_MAX_RANK; d++)
+    for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
         spec->tile[d] = c->tiled && d < c->extent.rank ? c->tile[d] : 0;
     spec->fp64 = acc->fp64;
     spec->ncaptures = c->captures.count;
@@ -414,8 +420,13 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
     for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
         const amp_capture *cap = &c->captures.items[i];
         if (cap->kind == AMP_CAPTURE_VIEW) {
-            rg_box box = amp__view_box(cap->value.view);
-            st = amp__coh_device_ready(cap->value.view->src, c->av, &box, cap->name, &mems[i]);
+            const amp_array_view *v = cap->value.view;
+            rg_plan plan;
+            amp__view_plan(v, &plan);
+            for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
+                rg_box box = amp__rg_plan_box(&plan, 0, k);
+                st = amp__coh_device_ready(v->src, c->av, &box, cap->name, &mems[i]);
+            }
         }
     }
     if (e->args_epoch != amp__coh_mem_epoch()) {
@@ -517,8 +528,26 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
         static const size_t shape[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
         size_t limit = e->max_work_group < acc->max_work_group ? e->max_work_group
                                                                : acc->max_work_group;
+        /* A rank over 3 runs as three dimensions: its last two, and the
+         * others counted together (codegen.c's flattened_index). */
+        size_t dims[3];
+        int n_dims = rank <= 3 ? rank : 3;
+        for (int d = 0; d < n_dims; d++)
+            dims[d] = (size_t)c->extent.dims[rank - 1 - d];
+        if (rank > 3) {
+            long double outer = 1;
+            for (int d = 0; d + 2 < rank; d++)
+                outer *= c->extent.dims[d];
+            if (outer > (long double)SIZE_MAX / 2)
+                return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                                    "parallel_for_each at %s:%d: %.0Lf threads are more than %s can"
+                                    " index.",
+                                    c->kernel->file, c->kernel->line, outer, acc->name);
+            dims[2] = (size_t)outer;
+        }
+        rank = n_dims;
         for (int d = 0; d < rank; d++) {
-            size_t n = (size_t)c->extent.dims[rank - 1 - d];
+            size_t n = dims[d];
             size_t l = shape[rank - 1][d];
             if (l > pow2_at_least(n))
                 l = pow2_at_least(n);
@@ -534,7 +563,7 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
             local[big] /= 2;
         }
         for (int d = 0; d < rank; d++)
-            global[d] = round_up((size_t)c->extent.dims[rank - 1 - d], local[d]);
+            global[d] = round_up(dims[d], local[d]);
     }
     /* The device indexes work-items with address_bits-wide sizes; each
      * dimension fits, but their product may not (three dimensions near
@@ -607,7 +636,8 @@ static amp_status run(call *c)
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, (cl_uint)c->extent.rank, NULL,
+    cl_uint work_dim = (cl_uint)(c->extent.rank < 3 ? c->extent.rank : 3);
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, work_dim, NULL,
                                            global, local, 0, NULL, profiling ? &ev : NULL);
     char what[160];
     if (rc != CL_SUCCESS) {
@@ -630,10 +660,14 @@ static amp_status run(call *c)
     for (int i = 0; i < c->captures.count; i++)
         if ((e->written_mask >> i) & 1u) {
             const amp_array_view *v = c->captures.items[i].value.view;
-            rg_box box = amp__view_box(v);
-            amp_status w = amp__coh_device_written(v->src, c->av, &box);
-            if (written == AMP_OK)
-                written = w;
+            rg_plan plan;
+            amp__view_plan(v, &plan);
+            for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n; k++) {
+                rg_box box = amp__rg_plan_box(&plan, 0, k);
+                amp_status w = amp__coh_device_written(v->src, c->av, &box);
+                if (written == AMP_OK)
+                    written = w;
+            }
         }
     if (written != AMP_OK)
         return written;
@@ -656,7 +690,8 @@ static amp_status dispatch(call *c)
     /* The source is read only once the registry says it may be: a source
      * loaded from a file and released is refused unread. */
     amp_status st = amp__kfile_check("parallel_for_each", c->kernel);
-    if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank)
+    if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank &&
+        c->extent.rank <= AMP_MAX_TILE_RANK)
         st = amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                           "parallel_for_each at %s:%d: the tile has rank %d and the extent rank"
                           " %d; they must be equal.",
@@ -670,7 +705,7 @@ static amp_status dispatch(call *c)
 amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
                                  const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0, 0, 0}}, 0};
+    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0}}, 0};
     return dispatch(&c);
 }
 
@@ -680,7 +715,7 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
 {
     call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av, domain.padded, domain.original,
               domain.tile_rank};
-    for (int d = 0; d < AMP_MAX_RANK; d++)
+    for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
         c.tile[d] = domain.tile[d];
     return dispatch(&c);
 }

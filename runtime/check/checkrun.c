@@ -222,16 +222,16 @@ static void describe_view_access(strbuf *msg, const problem *p, int domain_rank)
 {
     const ock_report *r = p->first;
     const cl_int *slot = p->slot;
-    int rank = slot[CG_REC_RANK] >= 1 && slot[CG_REC_RANK] <= 3 ? slot[CG_REC_RANK] : 1;
-    long long index[3], extent[3], thread[3];
-    for (int d = 0; d < 3; d++) {
+    int rank = slot[CG_REC_RANK] >= 1 && slot[CG_REC_RANK] <= AMP_MAX_RANK ? slot[CG_REC_RANK] : 1;
+    long long index[AMP_MAX_RANK], extent[AMP_MAX_RANK], thread[AMP_MAX_RANK];
+    for (int d = 0; d < AMP_MAX_RANK; d++) {
         index[d] = (long long)((uint64_t)(uint32_t)slot[CG_REC_INDEX + 2 * d] |
                                (uint64_t)(uint32_t)slot[CG_REC_INDEX + 2 * d + 1] << 32);
         extent[d] = slot[CG_REC_EXTENT + d];
+        thread[d] = slot[CG_REC_THREAD + d];
     }
-    /* The thread's index in C++ AMP's order: OpenCL's dimension 0 is the last. */
-    for (int d = 0; d < domain_rank; d++)
-        thread[d] = slot[CG_REC_THREAD + domain_rank - 1 - d];
+    if (domain_rank < 1 || domain_rank > AMP_MAX_RANK)
+        domain_rank = 1;
     if (p->padded) {
         amp__sb_printf(msg, "%s: threads past the extent of the padded domain access view '%s' outside"
                        " its extent ",

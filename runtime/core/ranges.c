@@ -235,3 +235,60 @@ void amp__rg_free(rg_set *s)
     free(s->hi);
     memset(s, 0, sizeof *s);
 }
+
+/* ---- Shapes of any rank as boxes ---- */
+
+void amp__rg_plan(rg_plan *p, int rank, const int *dims, int64_t elem, int nlayouts,
+                  const int64_t *offsets, const int64_t *const *strides)
+{
+    memset(p, 0, sizeof *p);
+    for (int l = 0; l < nlayouts; l++)
+        p->offset[l] = offsets[l] * elem;
+    /* Level 0 is the width: contiguous bytes, one element at least. */
+    p->levels = 1;
+    p->size[0] = 1;
+    for (int l = 0; l < nlayouts; l++)
+        p->pitch[l][0] = elem;
+    for (int d = rank - 1; d >= 0; d--) {
+        if (dims[d] == 1)
+            continue; /* a dimension of one index does not change the shape */
+        int top = p->levels - 1;
+        int joins = 1;
+        for (int l = 0; l < nlayouts; l++)
+            joins &= strides[l][d] * elem == p->pitch[l][top] * p->size[top];
+        if (joins) {
+            p->size[top] *= dims[d];
+        } else {
+            p->size[p->levels] = dims[d];
+            for (int l = 0; l < nlayouts; l++)
+                p->pitch[l][p->levels] = strides[l][d] * elem;
+            p->levels++;
+        }
+    }
+}
+
+int64_t amp__rg_plan_count(const rg_plan *p)
+{
+    int64_t n = 1;
+    for (int v = 3; v < p->levels; v++)
+        n *= p->size[v];
+    return n;
+}
+
+rg_box amp__rg_plan_box(const rg_plan *p, int layout, int64_t k)
+{
+    const int64_t *pitch = p->pitch[layout];
+    rg_box b;
+    b.offset = p->offset[layout];
+    /* Levels past the third are counted by k, the fourth fastest. */
+    for (int v = 3; v < p->levels; v++) {
+        b.offset += k % p->size[v] * pitch[v];
+        k /= p->size[v];
+    }
+    b.width = p->size[0] * pitch[0];
+    b.rows[1] = p->levels > 1 ? p->size[1] : 1;
+    b.pitch[1] = p->levels > 1 ? pitch[1] : b.width;
+    b.rows[0] = p->levels > 2 ? p->size[2] : 1;
+    b.pitch[0] = p->levels > 2 ? pitch[2] : b.pitch[1] * b.rows[1];
+    return b;
+}

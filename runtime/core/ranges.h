@@ -66,4 +66,37 @@ int amp__rg_remove_in_box(rg_set *s, const rg_set *which, const rg_box *b);
 void amp__rg_clear(rg_set *s);
 void amp__rg_free(rg_set *s);
 
+/* ---- Shapes of any rank as boxes ---- */
+
+/* The most dimensions a shape has. */
+#define RG_MAX_DIMS 8
+
+/*
+ * A shape of up to RG_MAX_DIMS dimensions laid out in one memory (a view)
+ * or two (the two ends of a copy): its elements as boxes, one box per index
+ * of the dimensions outside the box. Adjacent dimensions that are
+ * contiguous in every layout are joined first, so a shape of rank 3 or
+ * less, and any contiguous shape, is one box. Boxes of a plan with two
+ * layouts have the same rows and width in both.
+ */
+typedef struct rg_plan {
+    int levels;                       /* dimensions after joining, innermost first */
+    int64_t size[RG_MAX_DIMS + 1];    /* indices of each level */
+    int64_t pitch[2][RG_MAX_DIMS + 1]; /* bytes between consecutive indices, per layout */
+    int64_t offset[2];                /* bytes from the start of each memory */
+} rg_plan;
+
+/* Plan rank dims (C++ AMP's order: the last is the innermost) of elements of
+ * elem bytes, in nlayouts (1 or 2) layouts, each an offset and strides in
+ * elements (the last stride 1). Dimensions must be > 0. */
+void amp__rg_plan(rg_plan *p, int rank, const int *dims, int64_t elem, int nlayouts,
+                  const int64_t *offsets, const int64_t *const *strides);
+
+/* How many boxes the plan's elements take (1 when the shape is one box). */
+int64_t amp__rg_plan_count(const rg_plan *p);
+
+/* Box k (0 <= k < count) of the plan, in layout (0 or 1). Boxes are in the
+ * order of their addresses. */
+rg_box amp__rg_plan_box(const rg_plan *p, int layout, int64_t k);
+
 #endif

@@ -190,7 +190,8 @@ amp_status(amp_array_view_create_from_array)(amp_array *array, amp_array_view **
 /* One end of a copy, resolved under the lock. */
 typedef struct end {
     coh_source *src;
-    rg_box box;
+    int64_t offset;                /* elements, into src */
+    int64_t strides[AMP_MAX_RANK]; /* elements, as a view's */
     amp_elem_type type; /* 0 for host ends */
     amp_extent extent;
     int temporary; /* src wraps host memory for this copy only */
@@ -243,7 +244,8 @@ static amp_status resolve(const char *fn, const char *which, amp_data d, int is_
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the destination view is const; copy into a writable view.", fn);
     e->src = v->src;
-    e->box = amp__view_box(v);
+    e->offset = v->offset;
+    memcpy(e->strides, v->strides, sizeof e->strides);
     e->type = v->type;
     e->extent = v->extent;
     return AMP_OK;
@@ -252,11 +254,15 @@ static amp_status resolve(const char *fn, const char *which, amp_data d, int is_
 /* A host end takes the shape of the other end: contiguous, from 0. */
 static amp_status wrap_host(amp_data d, const end *other, end *e)
 {
-    int64_t bytes = amp__rg_box_bytes(&other->box);
+    int64_t bytes = amp_extent_size(other->extent) * (int64_t)amp_elem_size(other->type);
     e->type = other->type;
     e->extent = other->extent;
-    const rg_box *o = &other->box;
-    e->box = (rg_box){0, {o->rows[0], o->rows[1]}, {o->width * o->rows[1], o->width}, o->width};
+    e->offset = 0;
+    int64_t stride = 1;
+    for (int k = other->extent.rank - 1; k >= 0; k--) {
+        e->strides[k] = stride;
+        stride *= other->extent.dims[k];
+    }
     e->temporary = 1;
     return amp__coh_source_wrap((void *)d.as.host_const, (size_t)bytes, &e->src);
 }
@@ -300,8 +306,19 @@ static amp_status copy_locked(amp_data from, amp_data to)
         st = wrap_host(to, &s, &d);
     if (st == AMP_OK)
         st = check_match(fn, &s, &d);
-    if (st == AMP_OK)
-        st = amp__coh_copy_box(s.src, &s.box, d.src, &d.box);
+    if (st == AMP_OK) {
+        /* Box by box: one, unless an end of rank 4 or more is a section that
+         * cuts its inner dimensions. */
+        rg_plan plan;
+        const int64_t offsets[2] = {s.offset, d.offset};
+        const int64_t *strides[2] = {s.strides, d.strides};
+        amp__rg_plan(&plan, s.extent.rank, s.extent.dims, (int64_t)amp_elem_size(s.type), 2,
+                     offsets, strides);
+        for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
+            rg_box sbox = amp__rg_plan_box(&plan, 0, k), dbox = amp__rg_plan_box(&plan, 1, k);
+            st = amp__coh_copy_box(s.src, &sbox, d.src, &dbox);
+        }
+    }
     if (d.temporary)
         amp__coh_source_release(d.src);
     if (s.temporary)

@@ -408,9 +408,11 @@ static amp_status check_arguments(const char *fn, amp_elem_type type, int channe
                        "%s: %d channels; a texture element has 1, 2 or 4 (int, int_2, int_4 in"
                        " C++ AMP).",
                        fn, channels);
-    if (e.rank < 1 || e.rank > AMP_MAX_RANK)
+    if (e.rank < 1 || e.rank > 3)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the extent has rank %d; a texture has rank 1, 2 or 3.", fn, e.rank);
+                       "%s: the extent has rank %d; a texture has rank 1, 2 or 3 (as in C++"
+                       " AMP).",
+                       fn, e.rank);
     for (int d = 0; d < e.rank; d++)
         if (e.dims[d] <= 0)
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,

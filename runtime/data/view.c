@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/handle.h"
@@ -77,8 +78,8 @@ const char *amp_elem_type_name(amp_elem_type type)
 static amp_status check_extent(const char *fn, amp_extent e)
 {
     if (e.rank < 1 || e.rank > AMP_MAX_RANK)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the extent has rank %d; it must be 1, 2 or 3.",
-                       fn, e.rank);
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the extent has rank %d; it must be 1 to %d.",
+                       fn, e.rank, AMP_MAX_RANK);
     for (int d = 0; d < e.rank; d++)
         if (e.dims[d] <= 0)
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
@@ -87,41 +88,22 @@ static amp_status check_extent(const char *fn, amp_extent e)
     return AMP_OK;
 }
 
-rg_box amp__view_box(const amp_array_view *v)
+void amp__view_plan(const amp_array_view *v, rg_plan *plan)
 {
-    int64_t es = (int64_t)amp_elem_size(v->type);
-    const int *d = v->extent.dims;
-    rg_box b;
-    b.offset = v->offset * es;
-    switch (v->extent.rank) {
-    case 1:
-        b.rows[0] = b.rows[1] = 1;
-        b.width = d[0] * es;
-        b.pitch[0] = b.pitch[1] = b.width;
-        break;
-    case 2:
-        b.rows[0] = 1;
-        b.rows[1] = d[0];
-        b.pitch[1] = v->strides[0] * es;
-        b.pitch[0] = b.pitch[1] * d[0];
-        b.width = d[1] * es;
-        break;
-    default:
-        b.rows[0] = d[0];
-        b.rows[1] = d[1];
-        b.pitch[0] = v->strides[0] * es;
-        b.pitch[1] = v->strides[1] * es;
-        b.width = d[2] * es;
-        break;
-    }
-    return b;
+    const int64_t *strides = v->strides;
+    amp__rg_plan(plan, v->extent.rank, v->extent.dims, (int64_t)amp_elem_size(v->type), 1,
+                 &v->offset, &strides);
 }
 
 static void row_major_strides(amp_array_view *v)
 {
     const amp_extent *e = &v->extent;
-    v->strides[0] = e->rank >= 2 ? e->dims[1] * (int64_t)(e->rank == 3 ? e->dims[2] : 1) : 1;
-    v->strides[1] = e->rank == 3 ? e->dims[2] : 1;
+    int64_t stride = 1;
+    for (int d = AMP_MAX_RANK - 1; d >= 0; d--) {
+        v->strides[d] = d < e->rank ? stride : 0;
+        if (d < e->rank)
+            stride *= e->dims[d];
+    }
 }
 
 amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
@@ -303,8 +285,7 @@ static amp_status derive(const amp_array_view *parent, const amp_array_view *der
         return st;
     amp__coh_source_retain(parent->src);
     v->offset = derived->offset;
-    v->strides[0] = derived->strides[0];
-    v->strides[1] = derived->strides[1];
+    memcpy(v->strides, derived->strides, sizeof v->strides);
     v->of_array = parent->of_array;
     *out = v;
     return AMP_OK;
@@ -312,12 +293,14 @@ static amp_status derive(const amp_array_view *parent, const amp_array_view *der
 
 const char *amp__view_extent_text(amp_extent e, char *buf, size_t n)
 {
-    if (e.rank == 1)
-        snprintf(buf, n, "(%d)", e.dims[0]);
-    else if (e.rank == 2)
-        snprintf(buf, n, "(%d, %d)", e.dims[0], e.dims[1]);
-    else
-        snprintf(buf, n, "(%d, %d, %d)", e.dims[0], e.dims[1], e.dims[2]);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < e.rank && d < AMP_MAX_RANK && at < n; d++) {
+        int w = snprintf(buf + at, n - at, "%s%d", d ? ", " : "(", e.dims[d]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (at < n)
+        snprintf(buf + at, n - at, ")");
     return buf;
 }
 
@@ -345,13 +328,8 @@ static amp_status section_of(const char *fn, const amp_array_view *view, const d
         return st;
     amp_array_view d = *view;
     d.extent = extent;
-    int64_t step[3] = {view->strides[0], view->strides[1], 1};
-    if (view->extent.rank == 2)
-        step[1] = 1;
-    if (view->extent.rank == 1)
-        step[0] = 1;
     for (int k = 0; k < view->extent.rank; k++)
-        d.offset += origin.i[k] * step[k];
+        d.offset += origin.i[k] * view->strides[k];
     return derive(view, &d, out);
 }
 
@@ -381,8 +359,8 @@ static amp_status projection_of(const char *fn, const amp_array_view *view,
     for (int k = 0; k < d.extent.rank; k++)
         d.extent.dims[k] = view->extent.dims[k + 1];
     d.extent.dims[d.extent.rank] = 0;
-    d.strides[0] = view->strides[1];
-    d.strides[1] = 1;
+    for (int k = 0; k < AMP_MAX_RANK; k++)
+        d.strides[k] = k < d.extent.rank ? view->strides[k + 1] : 0;
     return derive(view, &d, out);
 }
 
@@ -396,12 +374,12 @@ amp_status(amp_array_view_project)(const amp_array_view *view, int i, amp_array_
  * or a section that spans whole rows). */
 static int is_contiguous(const amp_array_view *v)
 {
-    const int *d = v->extent.dims;
-    if (v->extent.rank == 2)
-        return d[0] == 1 || v->strides[0] == d[1];
-    if (v->extent.rank == 3)
-        return (d[1] == 1 || v->strides[1] == d[2]) &&
-               (d[0] == 1 || v->strides[0] == (int64_t)d[1] * d[2]);
+    int64_t inner = 1; /* elements inside dimension d */
+    for (int d = v->extent.rank - 1; d >= 0; d--) {
+        if (v->extent.dims[d] > 1 && v->strides[d] != inner)
+            return 0;
+        inner *= v->extent.dims[d];
+    }
     return 1;
 }
 
@@ -505,15 +483,70 @@ amp_status amp_array_view_release(amp_array_view *view)
     return st;
 }
 
-/* Make the view's box current in host memory; its start in *host. */
+/* One coherence step on one box of a view's data source. */
+typedef amp_status (*box_step)(coh_source *src, const rg_box *box, void *arg);
+
+/* The step on every box the view covers, in order; the first failure stops
+ * the steps and is returned. */
+static amp_status each_box(const amp_array_view *view, box_step step, void *arg)
+{
+    rg_plan plan;
+    amp__view_plan(view, &plan);
+    amp_status st = AMP_OK;
+    for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
+        rg_box box = amp__rg_plan_box(&plan, 0, k);
+        st = step(view->src, &box, arg);
+    }
+    return st;
+}
+
+typedef struct host_ready_arg {
+    amp_transfer_reason reason;
+    void *host;
+} host_ready_arg;
+
+static amp_status host_ready_step(coh_source *src, const rg_box *box, void *arg)
+{
+    host_ready_arg *a = arg;
+    return amp__coh_host_ready(src, box, a->reason, &a->host);
+}
+
+static amp_status host_written_step(coh_source *src, const rg_box *box, void *arg)
+{
+    (void)arg;
+    return amp__coh_host_written(src, box);
+}
+
+static amp_status discard_step(coh_source *src, const rg_box *box, void *arg)
+{
+    (void)arg;
+    return amp__coh_discard(src, box);
+}
+
+typedef struct device_ready_arg {
+    amp_accelerator_view *av;
+    const char *label;
+} device_ready_arg;
+
+static amp_status device_ready_step(coh_source *src, const rg_box *box, void *arg)
+{
+    device_ready_arg *a = arg;
+    cl_mem mem;
+    return amp__coh_device_ready(src, a->av, box, a->label, &mem);
+}
+
+/* Make the view's boxes current in host memory; its source's start in
+ * *host. */
 static amp_status host_ready(const char *fn, amp_array_view *view, amp_transfer_reason reason,
                              void **host)
 {
     amp_status st = amp__view_check_data(fn, "view", view);
     if (st != AMP_OK)
         return st;
-    rg_box box = amp__view_box(view);
-    return amp__coh_host_ready(view->src, &box, reason, host);
+    host_ready_arg a = {reason, NULL};
+    st = each_box(view, host_ready_step, &a);
+    *host = a.host;
+    return st;
 }
 
 amp_status amp_array_view_synchronize(amp_array_view *view)
@@ -538,9 +571,8 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
     if (st == AMP_OK)
         st = amp__queue_resolve_in(fn, av, &av);
     if (st == AMP_OK) {
-        rg_box box = amp__view_box(view);
-        cl_mem mem;
-        st = amp__coh_device_ready(view->src, av, &box, view->label, &mem);
+        device_ready_arg a = {av, view->label};
+        st = each_box(view, device_ready_step, &a);
     }
     amp__lock_release();
     return st;
@@ -567,10 +599,8 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
     void *host = NULL;
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
-    if (st == AMP_OK) {
-        rg_box box = amp__view_box(view);
-        st = amp__coh_host_written(view->src, &box);
-    }
+    if (st == AMP_OK)
+        st = each_box(view, host_written_step, NULL);
     if (st == AMP_OK)
         *out = first_element(view, host);
     amp__lock_release();
@@ -594,14 +624,104 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
     return st;
 }
 
+amp_status amp_array_view_get_strides(const amp_array_view *view, int64_t strides[AMP_MAX_RANK])
+{
+    static const char fn[] = "amp_array_view_get_strides";
+    if (!strides)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: strides is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    for (int d = 0; d < AMP_MAX_RANK; d++)
+        strides[d] = st == AMP_OK && d < view->extent.rank ? view->strides[d] : 0;
+    amp__lock_release();
+    return st;
+}
+
+/* The byte of the view's data source where element idx starts, after
+ * checking idx against the view. */
+static amp_status element_at(const char *fn, const amp_array_view *view, amp_index idx,
+                             int64_t *byte)
+{
+    char a[96], b[96];
+    if (idx.rank != view->extent.rank)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the index has rank %d and the view rank %d; they must be equal.",
+                            fn, idx.rank, view->extent.rank);
+    int64_t at = view->offset;
+    for (int d = 0; d < idx.rank; d++) {
+        if (idx.i[d] < 0 || idx.i[d] >= view->extent.dims[d]) {
+            amp_extent as_extent = {idx.rank, {0}};
+            for (int k = 0; k < idx.rank; k++)
+                as_extent.dims[k] = idx.i[k];
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "%s: index %s is outside the view's extent %s (dimension %d).",
+                                fn, amp__view_extent_text(as_extent, a, sizeof a),
+                                amp__view_extent_text(view->extent, b, sizeof b), d);
+        }
+        at += idx.i[d] * view->strides[d];
+    }
+    *byte = at * (int64_t)amp_elem_size(view->type);
+    return AMP_OK;
+}
+
+amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element)
+{
+    static const char fn[] = "amp_array_view_get";
+    if (!element)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: element is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    int64_t byte = 0;
+    if (st == AMP_OK)
+        st = element_at(fn, view, idx, &byte);
+    /* C++ AMP's rule: a read on the host makes the whole view current
+     * there, so the reads that follow move nothing. */
+    void *host = NULL;
+    if (st == AMP_OK)
+        st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK)
+        memcpy(element, (char *)host + byte, amp_elem_size(view->type));
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *element)
+{
+    static const char fn[] = "amp_array_view_set";
+    if (!element)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: element is NULL.", fn);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK && view->is_const)
+        st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                          "%s: the view is const; write through a view that is not.", fn);
+    int64_t byte = 0;
+    if (st == AMP_OK)
+        st = element_at(fn, view, idx, &byte);
+    if (st == AMP_OK)
+        st = amp__view_check_data(fn, "view", view);
+    /* Only the element: its host bytes become the current ones, and every
+     * device copy of them stale. Making it ready first gives the host
+     * address (and moves at most the element, when a kernel wrote it). */
+    size_t size = amp_elem_size(view->type);
+    rg_box box = amp__rg_box_linear(byte, (int64_t)size);
+    void *host = NULL;
+    if (st == AMP_OK)
+        st = amp__coh_host_ready(view->src, &box, AMP_REASON_HOST_ACCESS, &host);
+    if (st == AMP_OK) {
+        memcpy((char *)host + byte, element, size);
+        st = amp__coh_host_written(view->src, &box);
+    }
+    amp__lock_release();
+    return st;
+}
+
 amp_status amp_array_view_discard_data(amp_array_view *view)
 {
     amp__lock_acquire();
     amp_status st = amp__view_check("amp_array_view_discard_data", view);
-    if (st == AMP_OK) {
-        rg_box box = amp__view_box(view);
-        st = amp__coh_discard(view->src, &box);
-    }
+    if (st == AMP_OK)
+        st = each_box(view, discard_step, NULL);
     amp__lock_release();
     return st;
 }
@@ -610,10 +730,8 @@ amp_status amp_array_view_refresh(amp_array_view *view)
 {
     amp__lock_acquire();
     amp_status st = amp__view_check("amp_array_view_refresh", view);
-    if (st == AMP_OK && amp__coh_source_user_host(view->src)) {
-        rg_box box = amp__view_box(view);
-        st = amp__coh_host_written(view->src, &box);
-    }
+    if (st == AMP_OK && amp__coh_source_user_host(view->src))
+        st = each_box(view, host_written_step, NULL);
     amp__lock_release();
     return st;
 }

@@ -18,14 +18,17 @@ struct amp_array_view {
     amp_extent extent;
     int is_const;
     int64_t offset;     /* elements from the start of the data source */
-    int64_t strides[2]; /* elements between consecutive indices of dims 0 and 1 */
+    int64_t strides[AMP_MAX_RANK]; /* elements between consecutive indices of each
+                                      dimension; the last is 1 */
     const char *label;  /* for traces: the capture name of the last kernel, or NULL */
     struct amp_array *array; /* the array this is the whole view of, for arrays' captures */
     int of_array;       /* a view of an array's data (its whole view, or one made from it) */
 };
 
-/* The bytes of its data source the view covers. */
-rg_box amp__view_box(const amp_array_view *v);
+/* The bytes of its data source the view covers, as boxes: one, unless the
+ * view has rank 4 or more and is a section that cuts its inner dimensions
+ * (core/ranges.h). */
+void amp__view_plan(const amp_array_view *v, rg_plan *plan);
 
 /* Make a view handle over src (taking over one reference of it), with
  * row-major strides; owner says who releases it (an array's own view is
@@ -63,7 +66,7 @@ amp_status amp__view_write_back_all(void);
  * the runtime lock. */
 int amp__view_is_live(const amp_array_view *v);
 
-/* The extent as "(d0)", "(d0, d1)" or "(d0, d1, d2)", in buf, for messages. */
+/* The extent as "(d0)", "(d0, d1)", ... in buf, for messages. */
 const char *amp__view_extent_text(amp_extent e, char *buf, size_t n);
 
 /* What a capture of a NULL or released array holds instead of the array's

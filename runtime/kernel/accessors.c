@@ -123,7 +123,8 @@ void amp__accessors_checked(strbuf *sb)
               "   extent is sent to the sink instead, as without AMP_CHECK: only its\n"
               "   writes are reported, as the race they make there. */\n"
               "long amp_check_outside(__global int *record, int site, const int *extent, int rank,\n"
-              "                       long spare, int size, int past_extent, long i, long j, long k)\n"
+              "                       long spare, int size, int past_extent, const long *index,\n"
+              "                       const int *thread, int thread_rank)\n"
               "{\n"
               "    site += past_extent;\n"
               "    for (int n = 0; n < %d; n++) {\n"
@@ -133,14 +134,14 @@ void amp__accessors_checked(strbuf *sb)
               "            break;\n"
               "        if (old != 0)\n"
               "            continue;\n"
-              "        long index[3] = {i, j, k};\n"
               "        slot[%d] = rank;\n"
-              "        for (int d = 0; d < 3; d++) {\n"
-              "            slot[%d + 2 * d] = (int)index[d];\n"
-              "            slot[%d + 2 * d] = (int)(index[d] >> 32);\n"
+              "        for (int d = 0; d < %d; d++) {\n"
+              "            slot[%d + 2 * d] = d < rank ? (int)index[d] : 0;\n"
+              "            slot[%d + 2 * d] = d < rank ? (int)(index[d] >> 32) : 0;\n"
               "            slot[%d + d] = d < rank ? extent[d] : 0;\n"
-              "            slot[%d + d] = (int)get_global_id(d);\n"
               "        }\n"
+              "        for (int d = 0; d < thread_rank; d++)\n"
+              "            slot[%d + d] = thread[d];\n"
               "        break;\n"
               "    }\n"
               "    if (past_extent)\n"
@@ -149,35 +150,44 @@ void amp__accessors_checked(strbuf *sb)
               "    return spare + %d / size + 2;\n"
               "}\n",
               CG_CHECK_SLOTS, CG_CHECK_SLOTS, CG_CHECK_WORDS, CG_REC_SITE, CG_REC_RANK,
-              CG_REC_INDEX, CG_REC_INDEX + 1, CG_REC_EXTENT, CG_REC_THREAD, COH_SPARE_BYTES,
+              AMP_MAX_RANK, CG_REC_INDEX, CG_REC_INDEX + 1, CG_REC_EXTENT, CG_REC_THREAD,
+              COH_SPARE_BYTES,
               COH_SPARE_BYTES);
     amp__sb_append(sb,
               "#define AMP_CHECK_ARGS \\\n"
-              "    __global int *record, int site, const int *extent, long spare, int size, int past_extent\n"
+              "    __global int *record, int site, const int *extent, long spare, int size, int past_extent, \\\n"
+              "    const int *thread, int thread_rank\n"
               "long amp_checked_1(AMP_CHECK_ARGS, long i)\n"
               "{\n"
               "    if (i >= 0 && i < extent[0])\n"
               "        return i;\n"
-              "    return amp_check_outside(record, site, extent, 1, spare, size, past_extent, i, 0, 0);\n"
+              "    long index[1] = {i};\n"
+              "    return amp_check_outside(record, site, extent, 1, spare, size, past_extent, index,\n"
+              "                             thread, thread_rank);\n"
               "}\n"
               "long amp_checked_2(AMP_CHECK_ARGS, long stride0, int2 x)\n"
               "{\n"
               "    if (x.s0 >= 0 && x.s0 < extent[0] && x.s1 >= 0 && x.s1 < extent[1])\n"
               "        return x.s0 * stride0 + x.s1;\n"
-              "    return amp_check_outside(record, site, extent, 2, spare, size, past_extent, x.s0, x.s1, 0);\n"
+              "    long index[2] = {x.s0, x.s1};\n"
+              "    return amp_check_outside(record, site, extent, 2, spare, size, past_extent, index,\n"
+              "                             thread, thread_rank);\n"
               "}\n"
               "long amp_checked_3(AMP_CHECK_ARGS, long stride0, long stride1, int3 x)\n"
               "{\n"
               "    if (x.s0 >= 0 && x.s0 < extent[0] && x.s1 >= 0 && x.s1 < extent[1] && x.s2 >= 0 &&\n"
               "        x.s2 < extent[2])\n"
               "        return x.s0 * stride0 + x.s1 * stride1 + x.s2;\n"
-              "    return amp_check_outside(record, site, extent, 3, spare, size, past_extent, x.s0, x.s1, x.s2);\n"
+              "    long index[3] = {x.s0, x.s1, x.s2};\n"
+              "    return amp_check_outside(record, site, extent, 3, spare, size, past_extent, index,\n"
+              "                             thread, thread_rank);\n"
               "}\n");
     /* __LINE__ of a macro is the line of the body where the accessor is
      * used, the line the simulator reports. */
     amp__sb_printf(sb,
               "#define AMP_CHECK_SITE(v) amp_check_record, (__LINE__ * %d + AMP_VIEW_##v) * 2 + 1, v##_extent, \\\n"
-              "    (long)amp_##v##_spare, (int)sizeof(*amp_##v##_ptr), amp_past_extent\n",
+              "    (long)amp_##v##_spare, (int)sizeof(*amp_##v##_ptr), amp_past_extent, amp_thread_index, \\\n"
+              "    (int)(sizeof amp_thread_index / sizeof amp_thread_index[0])\n",
               AMP_MAX_CAPTURES);
     amp__sb_append(sb,
               "#undef AMP_OFFSET_1\n"
@@ -223,6 +233,68 @@ void amp__accessors_guarded(strbuf *sb)
               "#define AMP_OFFSET_3(v, x) amp_guard_3(x, v##_extent, amp_##v##_stride0, amp_##v##_stride1)\n");
 }
 
+/* "x.s0 >= 0 && x.s0 < extent[0] && ..." for the n lanes of x. */
+static void inside_test(strbuf *sb, int n)
+{
+    for (int d = 0; d < n; d++)
+        amp__sb_printf(sb, "%sx.s%d >= 0 && x.s%d < extent[%d]", d ? " && " : "", d, d, d);
+}
+
+/* The parameters stride0 .. stride(n-2), and their sum with x's lanes. */
+static void stride_params(strbuf *sb, int n)
+{
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(sb, ", long stride%d", d);
+}
+
+static void strided_sum(strbuf *sb, int n)
+{
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(sb, "x.s%d * stride%d + ", d, d);
+    amp__sb_printf(sb, "x.s%d", n - 1);
+}
+
+static void stride_args(strbuf *sb, int n)
+{
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(sb, ", amp_##v##_stride%d", d);
+}
+
+void amp__accessors_guarded_rank(strbuf *sb, int n)
+{
+    int k = n <= 4 ? 4 : 8;
+    amp__sb_printf(sb, "long amp_guard_%d(int%d x, const int *extent", n, k);
+    stride_params(sb, n);
+    amp__sb_append(sb, ")\n{\n    return ");
+    inside_test(sb, n);
+    amp__sb_append(sb, "\n        ? ");
+    strided_sum(sb, n);
+    amp__sb_printf(sb, " : -1;\n}\n#undef AMP_OFFSET_%d\n#define AMP_OFFSET_%d(v, x) amp_guard_%d(x, v##_extent",
+                   n, n, n);
+    stride_args(sb, n);
+    amp__sb_append(sb, ")\n");
+}
+
+void amp__accessors_checked_rank(strbuf *sb, int n)
+{
+    int k = n <= 4 ? 4 : 8;
+    amp__sb_printf(sb, "long amp_checked_%d(AMP_CHECK_ARGS", n);
+    stride_params(sb, n);
+    amp__sb_printf(sb, ", int%d x)\n{\n    if (", k);
+    inside_test(sb, n);
+    amp__sb_append(sb, ")\n        return ");
+    strided_sum(sb, n);
+    amp__sb_printf(sb, ";\n    long index[%d] = {", n);
+    for (int d = 0; d < n; d++)
+        amp__sb_printf(sb, "%sx.s%d", d ? ", " : "", d);
+    amp__sb_printf(sb,
+                   "};\n    return amp_check_outside(record, site, extent, %d, spare, size, past_extent,"
+                   " index,\n                             thread, thread_rank);\n}\n#undef AMP_OFFSET_%d\n#define AMP_OFFSET_%d(v, x) amp_checked_%d(AMP_CHECK_SITE(v)",
+                   n, n, n, n);
+    stride_args(sb, n);
+    amp__sb_append(sb, ", x)\n");
+}
+
 void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guarded)
 {
     const char *n = c->name;
@@ -237,7 +309,10 @@ void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guard
                        "    return offset >= 0 ? data + offset : sink;\n"
                        "}\n",
                        n, constness, type, n, constness, type, constness, type);
-    amp__sb_printf(sb, "\n/* %s(%s)", n, c->rank == 1 ? "i" : c->rank == 2 ? "i, j" : "i, j, k");
+    if (c->rank <= 3)
+        amp__sb_printf(sb, "\n/* %s(%s)", n, c->rank == 1 ? "i" : c->rank == 2 ? "i, j" : "i, j, k");
+    else
+        amp__sb_printf(sb, "\n/* %s(i0, ..., i%d)", n, c->rank - 1);
     if (c->rank > 1)
         amp__sb_printf(sb, " or %s(index)", n);
     amp__sb_printf(sb, " is an element of view %s%s. */\n", n,
@@ -258,12 +333,14 @@ void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guard
 /* The offset of index x in a view value v of rank n, as C text. */
 static void value_offset(strbuf *sb, const char *v, const char *x, int rank)
 {
-    if (rank == 1)
+    if (rank == 1) {
         amp__sb_printf(sb, "(amp_off_t)%s", x);
-    else if (rank == 2)
-        amp__sb_printf(sb, "amp_offset_2(%s, %s.amp_stride[0])", x, v);
-    else
-        amp__sb_printf(sb, "amp_offset_3(%s, %s.amp_stride[0], %s.amp_stride[1])", x, v, v);
+        return;
+    }
+    amp__sb_printf(sb, "amp_offset_%d(%s", rank, x);
+    for (int d = 0; d + 1 < rank; d++)
+        amp__sb_printf(sb, ", %s.amp_stride[%d]", v, d);
+    amp__sb_append(sb, ")");
 }
 
 void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int guarded)
@@ -314,10 +391,12 @@ void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int gua
                    "amp_view_%s_%d amp_project_%s_%d(amp_view_%s_%d v, int i)\n"
                    "{\n"
                    "    amp_view_%s_%d p;\n"
-                   "    p.amp_ptr = v.amp_ptr + (amp_off_t)i * v.amp_stride[0];\n"
-                   "    p.amp_stride[0] = %s;\n",
-                   e, rank - 1, e, rank, e, rank, e, rank - 1,
-                   rank == 3 ? "v.amp_stride[1]" : "1");
+                   "    p.amp_ptr = v.amp_ptr + (amp_off_t)i * v.amp_stride[0];\n",
+                   e, rank - 1, e, rank, e, rank, e, rank - 1);
+    if (rank == 2)
+        amp__sb_append(sb, "    p.amp_stride[0] = 1;\n");
+    for (int d = 0; d + 2 < rank; d++)
+        amp__sb_printf(sb, "    p.amp_stride[%d] = v.amp_stride[%d];\n", d, d + 1);
     for (int d = 0; d + 1 < rank; d++)
         amp__sb_printf(sb, "    p.amp_extent[%d] = v.amp_extent[%d];\n", d, d + 1);
     amp__sb_append(sb, "    p.amp_sink = v.amp_sink;\n    return p;\n}\n");

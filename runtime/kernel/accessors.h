@@ -33,4 +33,10 @@ void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guard
  * 1 first). In a padded domain an element outside the view is the sink. */
 void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int guarded);
 
+/* For views of rank n (4 to 8): a padded domain's guarded offset, and
+ * AMP_CHECK's checked one, as amp__accessors_guarded() and
+ * amp__accessors_checked() give them for ranks 1 to 3; after those. */
+void amp__accessors_guarded_rank(strbuf *sb, int n);
+void amp__accessors_checked_rank(strbuf *sb, int n);
+
 #endif

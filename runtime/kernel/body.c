@@ -299,13 +299,6 @@ void amp__body_value_type_name(body_type t, char *buf, size_t n)
 void amp__body_use_value_type(reader *r, body_type t)
 {
     kbody *b = r->b;
-    if (t.rank > 3) {
-        amp__body_fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
-                       "views of rank %d as values (sections, projections, helper parameters)"
-                       " are offered up to rank 3",
-                       t.rank);
-        return;
-    }
     for (int i = 0; i < b->nvalue_types; i++)
         if (b->value_types[i].elem == t.elem && b->value_types[i].rank == t.rank)
             return;

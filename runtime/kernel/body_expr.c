@@ -164,6 +164,13 @@ static void prefix(reader *r, long i, const char *fmt, int rank)
 
 /* ---- Primary expressions ---- */
 
+/* The lanes past the rank of an int8 index or extent (ranks 5 to 7), as
+ * zeros to append to its values. */
+static const char *unused_lanes(int rank)
+{
+    return rank == 5 ? ", 0, 0, 0" : rank == 6 ? ", 0, 0" : rank == 7 ? ", 0" : "";
+}
+
 /* index<N>(a, b, ...) or extent<N>(...): a vector of the type. An index<1>
  * is an int; ranks 5 to 7 fill an int8 with zeros. */
 static value construction(reader *r)
@@ -202,9 +209,7 @@ static value construction(reader *r)
         fail(r, first, AMP_ERROR_KERNEL_BUILD, "%s<%d> takes %d values, and %d are given",
              type.kind == TYPE_INDEX ? "index" : "extent", type.rank, type.rank, args);
     else if (type.rank > 4 && type.rank < 8 && close >= 0)
-        amp__body_edit_before(r, (size_t)close, type.rank == 5   ? ", 0, 0, 0"
-                                                : type.rank == 6 ? ", 0, 0"
-                                                                 : ", 0");
+        amp__body_edit_before(r, (size_t)close, unused_lanes(type.rank));
     return typed(type, first, close);
 }
 
@@ -380,14 +385,15 @@ static value value_element(reader *r, value v, const call_args *a, int subscript
     else
         snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
     rewrite(r, a->open, text);
-    snprintf(text, sizeof text, "%s)[0]%s", by_index ? "" : ")", v.type.is_const ? ")" : "");
+    snprintf(text, sizeof text, "%s%s)[0]%s", by_index ? "" : unused_lanes(rank),
+             by_index ? "" : ")", v.type.is_const ? ")" : "");
     rewrite(r, a->close, text);
     (void)subscript;
     r->b->ranks |= 1u << rank;
     return other(v.first, a->close);
 }
 
-/* v[i] of a view value of rank 2 or 3: a view of one rank less. */
+/* v[i] of a view value of rank 2 or more: a view of one rank less. */
 static value value_projection(reader *r, value v, long open, long close)
 {
     char text[160];
@@ -419,9 +425,10 @@ static value value_section(reader *r, value v, long dot, long name)
     if (a.n == 2 * rank && rank > 1) {
         snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
         rewrite(r, a.open, text);
-        snprintf(text, sizeof text, "), (amp_extent_%d)(", rank);
+        snprintf(text, sizeof text, "%s), (amp_extent_%d)(", unused_lanes(rank), rank);
         rewrite(r, a.comma[rank - 1], text);
-        rewrite(r, a.close, "))");
+        snprintf(text, sizeof text, "%s))", unused_lanes(rank));
+        rewrite(r, a.close, text);
     } else if (a.n == 2) {
         rewrite(r, a.open, ", ");
     } else if (a.n == 1 && a.arg[0].type.kind == TYPE_EXTENT) {

@@ -132,8 +132,9 @@ static void view_template(reader *r, long name, body_type *type)
     int rank = atoi(peek(r, 0)->text);
     drop(r);
     drop(r); /* '>' */
-    if (rank < 1 || rank > 3) {
-        fail(r, name, AMP_ERROR_KERNEL_BUILD, "a view of rank %d as a value: ranks 1 to 3", rank);
+    if (rank < 1 || rank > 8) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to 8",
+             is_array ? "array" : "array_view", rank);
         return;
     }
     if (is(r, 0, "&"))

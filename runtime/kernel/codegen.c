@@ -36,6 +36,7 @@ typedef struct gen {
     kbody helpers[AMP_MAX_CAPTURES]; /* the read helpers, by capture */
     int helper_read[AMP_MAX_CAPTURES];
     uint32_t ranks; /* bit r: the body or a helper uses index functions of rank r */
+    uint32_t view_ranks; /* bit r: a captured view or a view value of rank r */
     int checked;    /* AMP_CHECK, and the kernel has views */
     int read_body;  /* body holds a reading */
     int nstructs;   /* the struct types the kernel knows: its views' and those it names */
@@ -295,6 +296,19 @@ static amp_status read_body(gen *g)
     g->read_body = 1;
     st = amp__body_read(spec->source->body, spec->source->body_length, &ctx, &g->body);
     g->ranks |= g->body.ranks;
+    /* The ranks whose element access the kernel needs beyond the prelude's. */
+    for (int i = 0; i < spec->ncaptures; i++)
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW)
+            g->view_ranks |= 1u << spec->captures[i].rank;
+    for (int k = -1; k < spec->ncaptures; k++) {
+        const kbody *b = k < 0 ? &g->body : g->helper_read[k] ? &g->helpers[k] : NULL;
+        for (int i = 0; b && i < b->nvalue_types; i++)
+            for (int r = 1; r <= b->value_types[i].rank; r++) {
+                /* with the lower ranks it projects to (emit_view_values) */
+                g->view_ranks |= 1u << r;
+                g->ranks |= 1u << r;
+            }
+    }
     return st;
 }
 
@@ -376,6 +390,9 @@ static void emit_prelude(gen *g)
                    spec->wide ? "long" : "int");
     amp__sb_append(sb, amp__vocab_prelude());
     amp__vocab_append_index_functions(sb, g->ranks);
+    for (int n = 4; n <= AMP_MAX_RANK; n++)
+        if (g->view_ranks & (1u << n))
+            amp__vocab_append_access_rank(sb, n);
     /* The parts of the vocabulary the body and its helpers use. */
     amp__vocab_append_used(sb, spec->source->body, spec->source->body_length);
     for (int i = 0; i < spec->ncaptures; i++) {
@@ -425,7 +442,7 @@ static void emit_constants(gen *g)
  * (a projection returns the rank below). */
 static void emit_view_values(gen *g)
 {
-    for (int rank = 1; rank <= 3; rank++) {
+    for (int rank = 1; rank <= AMP_MAX_RANK; rank++) {
         amp_elem_type done[BODY_MAX_VALUE_TYPES * (AMP_MAX_CAPTURES + 1)];
         int ndone = 0;
         for (int k = -1; k < g->spec->ncaptures; k++) {
@@ -435,7 +452,9 @@ static void emit_view_values(gen *g)
                 int seen = 0;
                 for (int j = 0; j < ndone; j++)
                     seen |= done[j] == (amp_elem_type)t->elem;
-                if (t->rank != rank || seen)
+                /* A view value of rank N projects to rank N - 1: every lower
+                 * rank of its element type is defined too. */
+                if (t->rank < rank || seen)
                     continue;
                 done[ndone++] = (amp_elem_type)t->elem;
                 amp__accessors_view_value(&g->sb, (amp_elem_type)t->elem, rank, g->spec->guarded);
@@ -452,6 +471,12 @@ static void emit_accessors(gen *g)
         amp__accessors_guarded(sb);
     if (g->checked)
         amp__accessors_checked(sb);
+    for (int n = 4; n <= AMP_MAX_RANK; n++) {
+        if (spec->guarded && (g->view_ranks & (1u << n)))
+            amp__accessors_guarded_rank(sb, n);
+        if (g->checked && (g->view_ranks & (1u << n)))
+            amp__accessors_checked_rank(sb, n);
+    }
     int nview = 0, any_texture = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
@@ -665,6 +690,37 @@ static void index_from(strbuf *sb, const char *ix, const char *member, const cha
     }
 }
 
+/* An index of rank 4 or more: OpenCL has three dimensions, so the last two
+ * are its dimensions 0 and 1, and the others are counted together by
+ * dimension 2, slowest first, as in memory. */
+static void flattened_index(strbuf *sb, const char *ix, int rank)
+{
+    amp__sb_printf(sb, "    %s.s%d = (int)get_global_id(0);\n    %s.s%d = (int)get_global_id(1);\n",
+                   ix, rank - 1, ix, rank - 2);
+    amp__sb_append(sb, "    {\n        /* Dimensions 0 to ");
+    amp__sb_printf(sb, "%d, counted by OpenCL's dimension 2. */\n", rank - 3);
+    amp__sb_append(sb, "        size_t amp_outer = get_global_id(2);\n");
+    for (int d = rank - 3; d > 0; d--)
+        amp__sb_printf(sb,
+                       "        %s.s%d = (int)(amp_outer %% (size_t)amp_domain%d);\n"
+                       "        amp_outer /= (size_t)amp_domain%d;\n",
+                       ix, d, d, d);
+    amp__sb_printf(sb, "        %s.s0 = (int)amp_outer;\n    }\n", ix);
+}
+
+/* Under AMP_CHECK: the thread's index in the domain, for the records of
+ * accesses outside a view. */
+static void thread_index(gen *g, const char *value)
+{
+    const cg_spec *spec = g->spec;
+    amp__sb_printf(&g->sb, "    const int amp_thread_index[%d] = {", spec->rank);
+    for (int d = 0; d < spec->rank; d++) {
+        amp__sb_append(&g->sb, d ? ", " : "");
+        lane(&g->sb, value, spec->rank, d);
+    }
+    amp__sb_append(&g->sb, "};\n");
+}
+
 static void emit_index_setup(gen *g)
 {
     const cg_spec *spec = g->spec;
@@ -703,9 +759,16 @@ static void emit_index_setup(gen *g)
         } else if (g->checked) {
             amp__sb_append(sb, "    const int amp_past_extent = 0;\n");
         }
+        if (g->checked) {
+            snprintf(value, sizeof value, "%s.global", ix);
+            thread_index(g, value);
+        }
     } else {
         amp__sb_printf(sb, "    amp_index_%d %s;\n", spec->rank, ix);
-        index_from(sb, ix, "", "get_global_id", spec->rank);
+        if (spec->rank <= 3)
+            index_from(sb, ix, "", "get_global_id", spec->rank);
+        else
+            flattened_index(sb, ix, spec->rank);
         amp__sb_append(sb, "    /* The runtime rounds the thread count up to whole work-groups;\n"
                            "       threads past the extent have nothing to do. */\n    if (");
         for (int d = 0; d < spec->rank; d++) {
@@ -714,8 +777,10 @@ static void emit_index_setup(gen *g)
             amp__sb_printf(sb, " >= amp_domain%d", d);
         }
         amp__sb_append(sb, ")\n        return;\n");
-        if (g->checked)
+        if (g->checked) {
             amp__sb_append(sb, "    const int amp_past_extent = 0;\n");
+            thread_index(g, ix);
+        }
     }
 }
 

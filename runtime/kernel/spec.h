@@ -49,17 +49,18 @@ typedef struct cg_spec {
  * a kernel file's; the view is its position among the kernel's views; past
  * is 1 for a thread past the original extent of a padded domain, whose
  * access went to the sink), the index and the view's extent in
- * C++ AMP's order, and the thread's global index in OpenCL's order. An
+ * C++ AMP's order, and the thread's index in the domain (its global index), also in C++ AMP's
+ * order. An
  * index is a long, kept as two words (low, high).
  */
 #define CG_CHECK_SLOTS 32
-#define CG_CHECK_WORDS 16
+#define CG_CHECK_WORDS 36
 enum {
     CG_REC_SITE = 0,
-    CG_REC_RANK = 1,   /* the view's rank */
-    CG_REC_INDEX = 2,  /* 3 longs: words 2 to 7 */
-    CG_REC_EXTENT = 8, /* 3 ints */
-    CG_REC_THREAD = 11 /* 3 ints: get_global_id(0), (1), (2) */
+    CG_REC_RANK = 1,    /* the view's rank */
+    CG_REC_INDEX = 2,   /* AMP_MAX_RANK longs: words 2 to 17 */
+    CG_REC_EXTENT = 18, /* AMP_MAX_RANK ints */
+    CG_REC_THREAD = 26  /* AMP_MAX_RANK ints: the thread's index in the domain */
 };
 
 #endif

@@ -460,6 +460,70 @@ void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks)
     }
 }
 
+/* ---- Element access for ranks 4 to 8 ---- */
+
+/* The vector type of an index of rank n (4 to 8): int4, or int8 with lanes
+ * past the rank unused. */
+static int lanes_of(int n)
+{
+    return n <= 4 ? 4 : 8;
+}
+
+void amp__vocab_append_access_rank(strbuf *out, int n)
+{
+    int k = lanes_of(n);
+    amp__sb_printf(out,
+                   "\n/* Views of rank %d: v(i0, ..., i%d) or v(index), an index being an int%d%s. */\n"
+                   "int%d __attribute__((overloadable)) amp_to_index_%d(int%d index) { return index; }\n"
+                   "int%d __attribute__((overloadable)) amp_to_index_%d(const int *index)\n{\n"
+                   "    return (int%d)(",
+                   n, n - 1, k, n < k ? " (its last lanes unused)" : "", k, n, k, k, n, k);
+    for (int d = 0; d < k; d++) {
+        if (d < n)
+            amp__sb_printf(out, "%sindex[%d]", d ? ", " : "", d);
+        else
+            amp__sb_append(out, ", 0");
+    }
+    amp__sb_append(out, ");\n}\n");
+    amp__sb_printf(out,
+                   "#define AMP_INDEX_OF_RANK_%d(ix) \\\n"
+                   "    (AMP_RANK_CHECK(sizeof(amp_rank_of(ix)) == %d || \\\n"
+                   "                    (sizeof(amp_rank_of(ix)) == 64 && sizeof(ix) == %d * sizeof(int)), %d), \\\n"
+                   "     (ix))\n",
+                   n, k, n, n);
+    amp__sb_printf(out, "amp_off_t amp_offset_%d(int%d x", n, k);
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(out, ", amp_off_t stride%d", d);
+    amp__sb_append(out, ")\n{\n    return ");
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(out, "(amp_off_t)x.s%d * stride%d + ", d, d);
+    amp__sb_printf(out, "x.s%d;\n}\n#define AMP_OFFSET_%d(v, x) amp_offset_%d(x", n - 1, n, n);
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(out, ", amp_##v##_stride%d", d);
+    amp__sb_printf(out, ")\n#define AMP_PICK%d(", n);
+    for (int d = 1; d <= n; d++)
+        amp__sb_printf(out, "_%d, ", d);
+    amp__sb_printf(out, "which, ...) which\n#define AMP_ELEMENT_%d(v", n);
+    for (int d = 0; d < n; d++)
+        amp__sb_printf(out, ", i%d", d);
+    amp__sb_printf(out, ") AMP_PLACE(v, AMP_OFFSET_%d(v, (int%d)(", n, k);
+    for (int d = 0; d < k; d++) {
+        if (d < n)
+            amp__sb_printf(out, "%s(i%d)", d ? ", " : "", d);
+        else
+            amp__sb_append(out, ", 0");
+    }
+    amp__sb_printf(out,
+                   ")))\n"
+                   "#define AMP_INDEXED_%d(v, ix) \\\n"
+                   "    AMP_PLACE(v, AMP_OFFSET_%d(v, amp_to_index_%d(AMP_INDEX_OF_RANK_%d(ix))))\n"
+                   "#define AMP_ACCESS_%d(v, ...) AMP_PICK%d(__VA_ARGS__, AMP_ELEMENT_%d, ",
+                   n, n, n, n, n, n, n);
+    for (int d = 0; d + 2 < n; d++)
+        amp__sb_printf(out, "AMP_ACCESS_%d_TAKES_1_OR_%d, ", n, n);
+    amp__sb_printf(out, "AMP_INDEXED_%d, )(v, __VA_ARGS__)\n", n);
+}
+
 /* ---- Names the generated kernel uses ---- */
 
 /* Names the generated code around a body uses besides the prelude's and

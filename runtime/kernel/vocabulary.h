@@ -25,6 +25,10 @@ int amp__vocab_append_used(strbuf *out, const char *text, size_t length);
  * each rank N whose bit is set in ranks. */
 void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks);
 
+/* Append element access for views of rank n (4 to 8), as the prelude has
+ * it for ranks 1 to 3: AMP_ACCESS_n, AMP_OFFSET_n and what they use. */
+void amp__vocab_append_access_rank(strbuf *out, int n);
+
 /* Nonzero when the generated kernel itself uses the identifier name[0 ..
  * length) outside the body: the prelude's, the vocabulary's, or the index
  * set-up's names. A body's moved tile_static declaration does not keep
