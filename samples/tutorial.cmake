@@ -16,7 +16,7 @@ if(AMP_BUILD_TESTS)
   add_test(NAME checked_tile_race_report COMMAND tile_race --race)
   set_tests_properties(checked_tile_race_report PROPERTIES LABELS "sample"
     ENVIRONMENT "AMP_CHECK=1"
-    PASS_REGULAR_EXPRESSION "tile_race\\.c:[0-9]+:[0-9]+: error: data race[^\n]*\n[^\n]*total \\+= matrix\\(t_idx\\.global\\);"
+    PASS_REGULAR_EXPRESSION "tile_race\\.c:[0-9]+:[0-9]+: error: data race[^\n]*\n[^\n]*total \\+= matrix\\[t_idx\\];"
     SKIP_REGULAR_EXPRESSION "apt-get install oclgrind")
   add_test(NAME checked_tile_race_fence COMMAND tile_race --wrong-fence)
   set_tests_properties(checked_tile_race_fence PROPERTIES LABELS "sample"

@@ -49,7 +49,7 @@ void MultiplyWithAMP(void)
         int row = idx[0];
         int col = idx[1];
         for (int inner = 0; inner < 2; inner++) {
-            product(idx) += a(row, inner) * b(inner, col);
+            product[idx] += a(row, inner) * b(inner, col);
         }
     }));
 
@@ -119,7 +119,7 @@ void MultiplyWithTiling(void)
         }
 
         // After both iterations of the loop, copy the sum to the product variable by using the global location.
-        product(t_idx.global) = sum;
+        product[t_idx.global] = sum;
     }));
 
     // Copy the contents of product back to the productMatrix variable.

@@ -42,7 +42,7 @@ void SamplingExample(const int SAMPLESIZE)
                                       AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
         tile_static float tileValues[SAMPLESIZE][SAMPLESIZE];
-        tileValues[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global);
+        tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
 
         // Wait for the tile-sized array to load before you calculate the average.
         t_idx.barrier.wait();
@@ -96,7 +96,7 @@ void SamplingExampleWithTileStaticFence(const int SAMPLESIZE)
                                       AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
         tile_static float tileValues[SAMPLESIZE][SAMPLESIZE];
-        tileValues[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global);
+        tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
 
         // Wait for the tile-sized array to load before calculating the average.
         t_idx.barrier.wait_with_tile_static_memory_fence();

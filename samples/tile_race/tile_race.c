@@ -74,7 +74,7 @@ static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawDa
                 total = 0;
             t_idx.barrier.wait();
 
-            total += matrix(t_idx.global);
+            total += matrix[t_idx];
             t_idx.barrier.wait();
 
             if (t_idx.local[0] == 0 && t_idx.local[1] == 0)
@@ -86,7 +86,7 @@ static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawDa
         check(AMP_PARALLEL_FOR_EACH_TILED(tiles, t_idx,
                                           AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
             tile_static int tileValues[SAMPLESIZE][SAMPLESIZE];
-            tileValues[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global);
+            tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
             t_idx.barrier.wait_with_global_memory_fence();
 
             if (t_idx.local[0] == 0 && t_idx.local[1] == 0) {
@@ -106,7 +106,7 @@ static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawDa
                 total = 0;
             t_idx.barrier.wait();
 
-            atomic_fetch_add(&total, matrix(t_idx.global));
+            atomic_fetch_add(&total, matrix[t_idx]);
             t_idx.barrier.wait();
 
             if (t_idx.local[0] == 0 && t_idx.local[1] == 0)
