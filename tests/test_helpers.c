@@ -2,7 +2,7 @@
  * tests/test_helpers.c - helper functions as C++ AMP's restrict(amp)
  * functions are written: they take and return index and extent values,
  * views, arrays and struct types; a registered struct type is known to
- * every kernel and helper that names it; AMP_SHARED_FUNCTION compiles one
+ * every kernel and helper that names it; textures are helpers' parameters; AMP_SHARED_FUNCTION compiles one
  * text for the host and for kernels, with amp/math.h's functions on the
  * host under the kernels' names.
  */
@@ -114,6 +114,59 @@ static void helpers_take_views_sections_projections_and_arrays(void **state)
     assert_amp_ok(amp_array_release(arr));
 }
 
+/* ---- Textures ---- */
+
+AMP_FUNCTION(float, texel_plus_width, (texture<float, 2> t, int i, int j),
+             { return t(i, j) + t.extent[1]; });
+
+/* A texture handed on from helper to helper, and sampled there. */
+AMP_FUNCTION(float, texel_and_sample, (const texture<float, 2>& t),
+             { return texel_plus_width(t, 1, 1) + amp_sample(t, 0.5f, 0.5f); });
+
+AMP_FUNCTION(int, ends_of, (texture<int_4, 1> t, index<1> i), {
+    int4 v = t(i);
+    return v.x + v.w;
+});
+
+static void helpers_take_textures(void **state)
+{
+    (void)state;
+    float texels[4] = {1, 2, 3, 4};
+    int quads[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    amp_texture *t, *q;
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_2d(2, 2), texels, NULL, &t));
+    assert_amp_ok(amp_texture_create(AMP_INT, 4, amp_extent_1d(2), quads, NULL, &q));
+    float f[2] = {0};
+    int n[1] = {0};
+    amp_array_view *fv, *nv;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(2), f, &fv));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(1), n, &nv));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
+                                        AMP_CAPTURE(t, q, fv, nv, texel_plus_width,
+                                                    texel_and_sample, ends_of), {
+        fv[0] = texel_plus_width(t, 1, 1);
+        fv[1] = texel_and_sample(t);
+        nv[0] = ends_of(q, index<1>(1));
+    }));
+    assert_amp_ok(amp_array_view_synchronize(fv));
+    assert_amp_ok(amp_array_view_synchronize(nv));
+    assert_true(f[0] == 4.0f + 2.0f);
+    /* The middle of a 2x2 texture, filtered linearly: the mean. */
+    assert_true(f[1] == 6.0f + 2.5f);
+    assert_int_equal(n[0], 5 + 8);
+    /* A texture of another shape than the parameter's is refused, by name. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
+                                           AMP_CAPTURE(q, fv, texel_plus_width),
+                                           { fv[0] = texel_plus_width(q, 0, 0); }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "the texture has rank 1 and 4 int channels; the parameter, rank 2 and 1"
+                     " float channel");
+    assert_amp_ok(amp_array_view_release(fv));
+    assert_amp_ok(amp_array_view_release(nv));
+    assert_amp_ok(amp_texture_release(t));
+    assert_amp_ok(amp_texture_release(q));
+}
+
 /* ---- Struct types ---- */
 
 AMP_STRUCT(span, (float, low), (float, high));
@@ -219,6 +272,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(helpers_take_and_return_index_and_extent_values),
         cmocka_unit_test(helpers_take_views_sections_projections_and_arrays),
+        cmocka_unit_test(helpers_take_textures),
         cmocka_unit_test(a_registered_struct_is_known_without_a_view_of_it),
         cmocka_unit_test(a_shared_function_runs_on_both_sides_with_the_same_results),
         cmocka_unit_test(a_shared_functions_descriptor_names_its_host_function),

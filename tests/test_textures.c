@@ -335,6 +335,8 @@ static void the_kernel_cache_tells_texture_types_and_channels_apart(void **state
     assert_amp_ok(amp_texture_release(ti2));
 }
 
+AMP_FUNCTION(int, texel_of, (texture<int, 1> t, int i), { return t(i); });
+
 static void a_wide_1d_texture_is_folded_into_rows(void **state)
 {
     (void)state;
@@ -365,6 +367,11 @@ static void a_wide_1d_texture_is_folded_into_rows(void **state)
         int next = i + 1 < n ? data[i + 1] : 0;
         assert_int_equal(out[i], data[i] + next * 2 + (i == 0 ? n : 0));
     }
+    /* A helper's texture<int, 1> is a 1D image: the folded one is refused,
+     * with the reason. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(t, v, texel_of),
+                                           { v(idx) = texel_of(t, 0); }),
+                     AMP_ERROR_KERNEL_BUILD, "kept in the rows of a 2D image, which a helper cannot take");
     /* Copies take the two regions, and give back the texels in order. */
     assert_amp_ok(amp_texture_copy_to_host(t, back, (size_t)n * sizeof *back));
     assert_memory_equal(back, data, (size_t)n * sizeof *data);

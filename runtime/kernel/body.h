@@ -56,8 +56,11 @@ typedef enum body_type_kind {
     TYPE_TILED_INDEX, /* a tiled kernel's index: its global index where an index is due */
     TYPE_VIEW,        /* a captured view of rank rank */
     TYPE_FUNCTION,    /* a helper; what it returns is the decl's returns */
-    TYPE_VIEW_VALUE   /* array_view<T, N>: a view as a value (a section, a helper's
+    TYPE_VIEW_VALUE,  /* array_view<T, N>: a view as a value (a section, a helper's
                          parameter), amp_view_T_N in the kernel */
+    TYPE_TEXTURE,      /* a captured texture of rank rank */
+    TYPE_TEXTURE_VALUE /* texture<T, N>: a helper's texture parameter, its image and
+                          extent in the kernel */
 } body_type_kind;
 
 typedef struct body_type {
@@ -65,10 +68,12 @@ typedef struct body_type {
     uint8_t rank;     /* 1 to 8 */
     uint8_t array;    /* an array of them: a subscript gives one */
     uint8_t is_const; /* views: read only (array_view<const T, N>, a const view) */
-    uint16_t elem;    /* views: the element type (an amp_elem_type) */
+    uint16_t elem;    /* views, textures: the element type (an amp_elem_type) */
+    uint8_t channels; /* textures: values per texel, 1, 2 or 4 */
+    uint8_t folded;   /* captured textures: a rank-1 texture kept in a 2D image's rows */
 } body_type;
 
-#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0})
+#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0})
 
 /* The call the body belongs to: where it was written, the names the
  * kernel gives it, and the struct types it may use as type names. */
@@ -162,6 +167,10 @@ typedef struct kbody {
     int nvalue_types;
     body_type params[BODY_MAX_PARAMS]; /* a helper's parameters' types */
     int nparams;        /* how many (more than BODY_MAX_PARAMS: the rest unknown) */
+    uint32_t texture_names[BODY_MAX_PARAMS]; /* a helper's texture parameters: their
+                                                name tokens, in order */
+    body_type texture_types[BODY_MAX_PARAMS];
+    int ntextures;
 } kbody;
 
 /*

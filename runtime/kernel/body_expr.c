@@ -29,11 +29,11 @@
 
 typedef body_value value;
 
-static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0}, -1, -1, -1};
+static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, -1, -1, -1};
 
 static value other(long first, long last)
 {
-    value v = {{TYPE_OTHER, 0, 0, 0, 0}, first, last, -1};
+    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, first, last, -1};
     return v;
 }
 
@@ -282,6 +282,40 @@ typedef struct call_args {
     long open, close;   /* the parentheses */
 } call_args;
 
+/* A texture given to a helper's texture<T, N> parameter: its image and its
+ * extent, which is what the parameter became. */
+static void texture_argument(reader *r, const body_type *param, value a)
+{
+    const char *what = "a texture<T, N> parameter is given something that is not a texture";
+    char why[200] = "";
+    int texture = a.type.kind == TYPE_TEXTURE || a.type.kind == TYPE_TEXTURE_VALUE;
+    if (texture && a.first == a.last) {
+        if (a.type.rank != param->rank || a.type.elem != param->elem ||
+            a.type.channels != param->channels)
+            snprintf(why, sizeof why,
+                     "the texture has rank %d and %d %s channel%s; the parameter, rank %d and %d"
+                     " %s channel%s",
+                     a.type.rank, a.type.channels, amp__body_elem_name(a.type.elem),
+                     a.type.channels == 1 ? "" : "s", param->rank, param->channels,
+                     amp__body_elem_name(param->elem), param->channels == 1 ? "" : "s");
+        else if (a.type.folded)
+            snprintf(why, sizeof why,
+                     "the texture has more texels than the device's 1D images hold, so it is"
+                     " kept in the rows of a 2D image, which a helper cannot take: read it in"
+                     " the kernel's body");
+        what = why[0] ? why : NULL;
+    }
+    if (what) {
+        fail(r, a.first, AMP_ERROR_KERNEL_BUILD, "%s", what);
+        return;
+    }
+    const lex_token *t = &r->tok[a.first];
+    char text[160];
+    snprintf(text, sizeof text, "amp_%.*s_image, %.*s_extent", (int)t->length, t->text,
+             (int)t->length, t->text);
+    rewrite(r, a.first, text);
+}
+
 /* The arguments of a call, each an assignment expression; the ')' is
  * consumed. A view's, or a helper's, tiled index arguments stand for their
  * global index (indices_due). A helper's view parameter declared const
@@ -306,6 +340,12 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             a = as_index(r, a);
         const body_type *param =
             params && out->n < nparams && out->n < BODY_MAX_PARAMS ? &params[out->n] : NULL;
+        if (param && param->kind == TYPE_TEXTURE_VALUE)
+            texture_argument(r, param, a);
+        else if (a.type.kind == TYPE_TEXTURE || a.type.kind == TYPE_TEXTURE_VALUE)
+            if (param && a.first == a.last)
+                fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+                     "a texture is given to a helper whose parameter is not a texture<T, N>");
         if (param && param->kind == TYPE_VIEW_VALUE && param->is_const && a.root >= 0)
             r->b->flags[a.root] |= TOK_READ_VALUE;
         if (param && param->kind == TYPE_VIEW_VALUE && !param->is_const &&
@@ -519,14 +559,15 @@ static value member(reader *r, value v)
     if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
         if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
             amp__lex_is(m, "tile_origin")) {
-            return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0}, v.first, name);
+            return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
         }
         if (amp__lex_is(m, "tile_extent")) {
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0}, v.first, name);
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
         }
         return other(v.first, name);
     }
-    if (v.type.kind == TYPE_VIEW && v.first == v.last) {
+    int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
+    if ((v.type.kind == TYPE_VIEW || texture) && v.first == v.last) {
         int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
         if (amp__lex_is(m, "extent") || call) {
             const lex_token *view = &r->tok[v.first];
@@ -545,7 +586,15 @@ static value member(reader *r, value v)
                 rewrite(r, last, "");
                 expect(r, ")");
             }
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0}, v.first, last);
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, last);
+        }
+        if (texture) {
+            fail(r, name, AMP_ERROR_KERNEL_BUILD,
+                 "a texture's %.*s is not offered inside kernels; there a texture has its"
+                 " extent (t.extent, t.get_extent()) and its texels (t(i, j), t(idx),"
+                 " amp_sample(t, x, y))",
+                 (int)m->length, m->text);
+            return nothing;
         }
         if (amp__lex_is(m, "section") && is(r, 0, "("))
             return value_section(r, capture_as_value(r, v), dot, name);
@@ -570,7 +619,7 @@ static value member(reader *r, value v)
                 rewrite(r, last, "");
                 expect(r, ")");
             }
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0}, v.first, last);
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, last);
         }
         if (amp__lex_is(m, "section") && is(r, 0, "("))
             return value_section(r, v, dot, name);
@@ -674,7 +723,8 @@ static value postfix(reader *r)
                 callee = decl->capture >= 0 ? r->ctx->capture_helpers[decl->capture] : NULL;
             }
             call_args a;
-            arguments(r, view || helper || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,
+            int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
+            arguments(r, view || helper || texture || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,
                       callee ? callee->params : NULL, callee ? callee->nparams : 0, &a);
             if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
                 v = value_element(r, v, &a, 0);

@@ -46,6 +46,7 @@ typedef struct reader {
     body_macro *macros;
     size_t nmacros;
     amp_status status;
+    int in_parameters; /* reading a helper's parameter list */
 } reader;
 
 /* ---- Failures (body.c) ---- */

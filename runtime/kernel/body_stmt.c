@@ -64,7 +64,7 @@ static int template_name(reader *r, size_t k)
     const lex_token *t = peek(r, k);
     return (amp__lex_is(t, "index") || amp__lex_is(t, "extent") ||
             amp__lex_is(t, "tiled_index") || amp__lex_is(t, "array_view") ||
-            amp__lex_is(t, "array")) &&
+            amp__lex_is(t, "array") || amp__lex_is(t, "texture")) &&
            is(r, k + 1, "<") && amp__body_lookup(r, t) == BODY_UNRESOLVED;
 }
 
@@ -139,10 +139,66 @@ static void view_template(reader *r, long name, body_type *type)
     }
     if (is(r, 0, "&"))
         drop(r); /* C++'s reference: a view value is already a reference to its data */
-    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem};
+    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0};
     amp__body_use_value_type(r, *type);
     char spelled[96];
     amp__body_value_type_name(*type, spelled, sizeof spelled);
+    amp__body_edit_instead(r, (size_t)name, spelled);
+}
+
+/* texture<T, N> (a parameter's '&' after it dropped), T one of int, uint,
+ * float and their vectors of 2 and 4 (int2 or C++ AMP's int_2): a helper's
+ * texture parameter, given its image's type here; the parameter's name
+ * becomes the image and the extent (read_parameters). */
+static void texture_template(reader *r, long name, body_type *type)
+{
+    static const struct {
+        const char *word;
+        amp_elem_type elem;
+        int channels;
+    } texels[] = {
+        {"int", AMP_INT, 1},        {"int2", AMP_INT, 2},        {"int_2", AMP_INT, 2},
+        {"int4", AMP_INT, 4},       {"int_4", AMP_INT, 4},       {"uint", AMP_UINT, 1},
+        {"unsigned", AMP_UINT, 1},  {"uint2", AMP_UINT, 2},      {"uint_2", AMP_UINT, 2},
+        {"uint4", AMP_UINT, 4},     {"uint_4", AMP_UINT, 4},     {"float", AMP_FLOAT, 1},
+        {"float2", AMP_FLOAT, 2},   {"float_2", AMP_FLOAT, 2},   {"float4", AMP_FLOAT, 4},
+        {"float_4", AMP_FLOAT, 4},
+    };
+    if (!r->in_parameters) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a texture<T, N> is a helper's parameter only; in a kernel, use the captured"
+             " texture by its name");
+        return;
+    }
+    drop(r); /* '<' */
+    int k = 0, n = (int)(sizeof texels / sizeof texels[0]);
+    while (k < n && !amp__lex_is(peek(r, 0), texels[k].word))
+        k++;
+    if (k == n) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+             "a texture's texels are int, uint or float, or their vectors of 2 or 4 (float4,"
+             " float_4)");
+        return;
+    }
+    drop(r);
+    if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write texture<T, N> with the rank N as a number");
+        return;
+    }
+    drop(r);
+    int rank = atoi(peek(r, 0)->text);
+    drop(r);
+    drop(r); /* '>' */
+    if (rank < 1 || rank > 3) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "texture of rank %d: the rank is 1 to 3", rank);
+        return;
+    }
+    if (is(r, 0, "&"))
+        drop(r);
+    *type = (body_type){TYPE_TEXTURE_VALUE, (uint8_t)rank, 0, 1, (uint16_t)texels[k].elem,
+                        (uint8_t)texels[k].channels, 0};
+    char spelled[48];
+    snprintf(spelled, sizeof spelled, "__read_only image%dd_t", rank);
     amp__body_edit_instead(r, (size_t)name, spelled);
 }
 
@@ -156,6 +212,10 @@ int amp__body_template_type(reader *r, body_type *type)
     advance(r);
     if (amp__lex_is(t, "array_view") || amp__lex_is(t, "array")) {
         view_template(r, name, type);
+        return 1;
+    }
+    if (amp__lex_is(t, "texture")) {
+        texture_template(r, name, type);
         return 1;
     }
     int tiled = amp__lex_is(t, "tiled_index");
@@ -194,7 +254,7 @@ int amp__body_template_type(reader *r, body_type *type)
         snprintf(spelled, sizeof spelled, "amp_%s_%d", is_index ? "index" : "extent", rank);
     amp__body_edit_instead(r, (size_t)name, spelled);
     *type = (body_type){(uint8_t)(tiled ? TYPE_TILED_INDEX : is_index ? TYPE_INDEX : TYPE_EXTENT),
-                        (uint8_t)rank, 0, 0, 0};
+                        (uint8_t)rank, 0, 0, 0, 0, 0};
     r->b->ranks |= 1u << rank;
     return 1;
 }
@@ -629,12 +689,27 @@ static void read_parameters(reader *r)
     while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         specifiers s;
         memset(&s, 0, sizeof s);
+        r->in_parameters = 1;
         read_specifiers(r, &s);
+        r->in_parameters = 0;
         int pointer = 0, array = 0;
         long name = read_declarator(r, &pointer, &array);
         int32_t id = declare_named(r, &s, name, pointer, array);
         amp__body_make_visible(r, id);
         kbody *b = r->b;
+        if (s.type.kind == TYPE_TEXTURE_VALUE && name >= 0 && r->status == AMP_OK) {
+            /* Images cannot be struct members: the texture is its image and
+             * its extent, side by side. */
+            const lex_token *t = &r->tok[name];
+            char spelled[160];
+            snprintf(spelled, sizeof spelled, "amp_%.*s_image, const int *%.*s_extent",
+                     (int)t->length, t->text, (int)t->length, t->text);
+            amp__body_edit_instead(r, (size_t)name, spelled);
+            if (b->ntextures < BODY_MAX_PARAMS) {
+                b->texture_names[b->ntextures] = (uint32_t)name;
+                b->texture_types[b->ntextures++] = s.type;
+            }
+        }
         if (b->nparams < BODY_MAX_PARAMS)
             b->params[b->nparams] = id >= 0 ? b->decls[id].type : BODY_TYPE_OTHER;
         b->nparams++;

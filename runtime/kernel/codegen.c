@@ -37,6 +37,7 @@ typedef struct gen {
     int helper_read[AMP_MAX_CAPTURES];
     uint32_t ranks; /* bit r: the body or a helper uses index functions of rank r */
     uint32_t view_ranks; /* bit r: a captured view or a view value of rank r */
+    char texture_names[BODY_MAX_PARAMS][64]; /* a helper's texture parameters, as C strings */
     int checked;    /* AMP_CHECK, and the kernel has views */
     int read_body;  /* body holds a reading */
     int nstructs;   /* the struct types the kernel knows: its views' and those it names */
@@ -234,6 +235,12 @@ static body_type capture_type(const cg_capture *c)
     } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
         t.kind = c->kind == AMP_CAPTURE_INDEX ? TYPE_INDEX : TYPE_EXTENT;
         t.rank = (uint8_t)c->rank;
+    } else if (c->kind == AMP_CAPTURE_TEXTURE) {
+        t.kind = TYPE_TEXTURE;
+        t.rank = (uint8_t)c->rank;
+        t.elem = (uint16_t)c->type;
+        t.channels = (uint8_t)c->channels;
+        t.folded = c->image_kind == TEX_IMAGE_1D_FOLDED;
     }
     return t;
 }
@@ -256,15 +263,29 @@ static amp_status read_body(gen *g)
         helpers[i] = NULL;
     }
     amp_status st = AMP_OK;
+    /* A helper sees the helpers captured before it (what they take and
+     * return), as a C function sees the functions defined above it; not
+     * the kernel's other captures. */
+    const char *fnames[AMP_MAX_CAPTURES];
+    body_name_kind fkinds[AMP_MAX_CAPTURES];
+    body_type ftypes[AMP_MAX_CAPTURES], freturns[AMP_MAX_CAPTURES];
+    const kbody *fhelpers[AMP_MAX_CAPTURES];
+    int nfunctions = 0;
     for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_FUNCTION)
             continue;
         body_context ctx = {.file = c->function_file,
                             .line = c->function_line,
+                            .ncaptures = nfunctions,
+                            .capture_names = fnames,
+                            .capture_kinds = fkinds,
                             .ntypes = g->nstructs,
                             .type_names = g->struct_names,
                             .type_ids = g->struct_ids,
+                            .capture_types = ftypes,
+                            .capture_returns = freturns,
+                            .capture_helpers = fhelpers,
                             .function = 1};
         st = amp__body_read(c->function_source, strlen(c->function_source), &ctx,
                             &g->helpers[i]);
@@ -273,6 +294,11 @@ static amp_status read_body(gen *g)
             returns[i] = g->helpers[i].returns;
             helpers[i] = &g->helpers[i];
             g->ranks |= g->helpers[i].ranks;
+            fnames[nfunctions] = c->name;
+            fkinds[nfunctions] = BODY_NAME_FUNCTION;
+            ftypes[nfunctions] = BODY_TYPE_OTHER;
+            freturns[nfunctions] = returns[i];
+            fhelpers[nfunctions++] = helpers[i];
         }
     }
     if (st != AMP_OK)
@@ -477,7 +503,7 @@ static void emit_accessors(gen *g)
         if (g->checked && (g->view_ranks & (1u << n)))
             amp__accessors_checked_rank(sb, n);
     }
-    int nview = 0, any_texture = 0;
+    int nview = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_VIEW)
@@ -486,15 +512,21 @@ static void emit_accessors(gen *g)
         if (g->checked)
             amp__sb_printf(sb, "#define AMP_VIEW_%s %d\n", c->name, nview++);
     }
-    for (int i = 0; i < spec->ncaptures; i++) {
-        const cg_capture *c = &spec->captures[i];
-        if (c->kind != AMP_CAPTURE_TEXTURE)
-            continue;
-        if (!any_texture)
-            amp__accessors_texture_vocabulary(sb, spec);
-        any_texture = 1;
-        amp__accessors_texture(sb, c);
-    }
+    for (int i = 0; i < spec->ncaptures; i++)
+        if (spec->captures[i].kind == AMP_CAPTURE_TEXTURE)
+            amp__accessors_texture(sb, &spec->captures[i]);
+}
+
+/* What reading textures takes, once, before the helpers that may take one. */
+static void emit_texture_vocabulary(gen *g)
+{
+    const cg_spec *spec = g->spec;
+    int any = 0;
+    for (int i = 0; i < spec->ncaptures; i++)
+        any |= spec->captures[i].kind == AMP_CAPTURE_TEXTURE ||
+               (g->helper_read[i] && g->helpers[i].ntextures > 0);
+    if (any)
+        amp__accessors_texture_vocabulary(&g->sb, spec);
 }
 
 static int count_lines(const char *s)
@@ -541,12 +573,34 @@ static void emit_helpers(gen *g)
                               LEX_LOCATE_MACROS | LEX_LOCATE_MACRO_ARGS);
         if (g->sb.failed)
             return;
+        /* A texture parameter is read as a captured texture is, through
+         * macros of its name, defined for this helper only. */
+        const kbody *h = &g->helpers[i];
+        cg_capture textures[BODY_MAX_PARAMS];
+        for (int k = 0; k < h->ntextures; k++) {
+            const lex_token *name = &h->tokens.items[h->texture_names[k]];
+            const body_type *type = &h->texture_types[k];
+            snprintf(g->texture_names[k], sizeof g->texture_names[k], "%.*s", (int)name->length,
+                     name->text);
+            textures[k] = (cg_capture){.name = g->texture_names[k],
+                                       .kind = AMP_CAPTURE_TEXTURE,
+                                       .type = (amp_elem_type)type->elem,
+                                       .rank = type->rank,
+                                       .channels = type->channels,
+                                       .image_kind = type->rank == 1   ? TEX_IMAGE_1D
+                                                     : type->rank == 2 ? TEX_IMAGE_2D
+                                                                       : TEX_IMAGE_3D};
+            amp__accessors_texture(&g->sb, &textures[k]);
+        }
         int first_line = 1 + count_lines(g->sb.data);
         layout_map map = {t->token_line, t->token_column};
-        amp__layout_body(&g->helpers[i], 0, &g->sb, NULL, &map);
+        amp__layout_body(h, 0, &g->sb, NULL, &map);
         for (size_t k = 0; k < t->ntokens; k++)
             if (t->token_line[k] >= 0)
                 t->token_line[k] += first_line;
+        for (int k = 0; k < h->ntextures; k++)
+            amp__sb_printf(&g->sb, "#undef %s\n#undef AMP_READ_%s\n#undef AMP_SAMPLE_%s\n",
+                           textures[k].name, textures[k].name, textures[k].name);
     }
 }
 
@@ -923,6 +977,7 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
         emit_types(&g);
         emit_constants(&g);
         emit_view_values(&g);
+        emit_texture_vocabulary(&g);
         emit_helpers(&g);
         emit_accessors(&g);
         emit_signature(&g);
