@@ -166,6 +166,57 @@ static void a_build_error_after_a_host_macro_names_the_users_column(void **state
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* C++ AMP's C++ that C cannot take: the message names the C to write, at
+ * the user's line and column. */
+static amp_status cxx_body(int which, amp_array_view *v)
+{
+    switch (which) {
+    case 0: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = std::max(v[idx], 1); });
+    case 1: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = static_cast<int>(1.5f); });
+    case 2: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        int *p = nullptr;
+        v[idx] = p != 0;
+    });
+    case 3: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = [=](int x) { return x; }(1); });
+    case 4: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = concurrency::fast_math::sqrt(4.0f); });
+    default: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                          { throw 1; });
+    }
+}
+
+AMP_FUNCTION(void, by_reference, (int &x), { x = 1; });
+
+static void cxx_spellings_name_what_to_write_in_c(void **state)
+{
+    (void)state;
+    static const char *const expect[] = {
+        "std::max is max", "C has no named casts: write (T)x", "C has no nullptr: write 0",
+        "C has no lambdas: write the function with AMP_FUNCTION",
+        "write fast_math_sqrt for fast_math::sqrt", "restrict(amp) code has no exceptions",
+    };
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(cxx_body(i, v), AMP_ERROR_KERNEL_BUILD);
+        if (!strstr(amp_last_error(), expect[i]))
+            fail_msg("no \"%s\" in:\n%s", expect[i], amp_last_error());
+        /* and where, as a compiler says it */
+        if (!strstr(amp_last_error(), "test_errors.c:") || !strstr(amp_last_error(), ": error: ") ||
+            !strstr(amp_last_error(), "^"))
+            fail_msg("no line, column and caret in:\n%s", amp_last_error());
+    }
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, by_reference),
+                                           { by_reference(&v[idx]); }),
+                     AMP_ERROR_KERNEL_BUILD, "C has no references: take a pointer");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[0], 0);
+}
+
 static void null_and_released_views_are_refused(void **state)
 {
     (void)state;
@@ -266,6 +317,7 @@ int main(void)
         cmocka_unit_test(host_macros_expand_in_helpers),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_build_error_after_a_host_macro_names_the_users_column),
+        cmocka_unit_test(cxx_spellings_name_what_to_write_in_c),
         cmocka_unit_test(null_and_released_views_are_refused),
         cmocka_unit_test(captures_kernels_cannot_take_are_named),
         cmocka_unit_test(null_kernel_source_is_refused),

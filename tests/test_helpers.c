@@ -48,6 +48,40 @@ static void helpers_take_and_return_index_and_extent_values(void **state)
     assert_amp_ok(amp_array_view_release(s));
 }
 
+/* Declared as C++ AMP code declares them: index<2> p(i, j), extent<2>
+ * e(r, c), a copy q(p), a view row(v[i]); and C++ AMP's short vectors. */
+static void values_are_declared_as_cxx_amp_declares_them(void **state)
+{
+    (void)state;
+    int out[6] = {0};
+    float sums[2] = {0};
+    amp_array_view *v, *s;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(2, 3), out, &v));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(2), sums, &s));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 3), idx, AMP_CAPTURE(v, s), {
+        index<2> p(idx[0], 2 - idx[1]);
+        index<2> q(p);
+        extent<2> e(2, 3);
+        array_view<int, 1> row(v[q[0]]);
+        row[q[1]] = e.size() * 100 + idx[0] * 10 + idx[1];
+        if (idx[0] == 0 && idx[1] == 0) {
+            float_4 f = float_4(1.0f, 2.0f, 3.0f, 4.0f);
+            int_2 k = int_2(5, 6);
+            s[0] = f.y + f.w;
+            s[1] = k.x * k.y;
+        }
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_amp_ok(amp_array_view_synchronize(s));
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            assert_int_equal(out[i * 3 + (2 - j)], 600 + i * 10 + j);
+    assert_true(sums[0] == 6.0f);
+    assert_true(sums[1] == 30.0f);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(s));
+}
+
 /* ---- Views and arrays ---- */
 
 AMP_FUNCTION(int, row_sum, (array_view<const int, 1> row), {
@@ -271,6 +305,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(helpers_take_and_return_index_and_extent_values),
+        cmocka_unit_test(values_are_declared_as_cxx_amp_declares_them),
         cmocka_unit_test(helpers_take_views_sections_projections_and_arrays),
         cmocka_unit_test(helpers_take_textures),
         cmocka_unit_test(a_registered_struct_is_known_without_a_view_of_it),

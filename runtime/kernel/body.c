@@ -26,6 +26,29 @@ const lex_token amp__body_eof = {"", 0, 0, 0, 0};
 
 /* ---- Failures ---- */
 
+/* Where token i is in the user's file, as a compiler prints it, into out:
+ * nothing when the file cannot be read or no longer holds the text. */
+static void at_users_line(const reader *r, size_t i, const char *what, strbuf *out)
+{
+    const body_context *ctx = r->ctx;
+    if (!ctx->file || !r->text)
+        return;
+    strbuf file = STRBUF_INIT;
+    lex_pos *pos = NULL;
+    if (amp__sb_read_file(&file, ctx->file) != 0 || !file.data)
+        goto done;
+    pos = malloc((i + 1) * sizeof *pos);
+    if (!pos)
+        goto done;
+    int flags = LEX_LOCATE_MACROS | (ctx->function ? LEX_LOCATE_MACRO_ARGS : 0);
+    if (amp__lex_locate(file.data, ctx->line, r->text, r->length, pos, i + 1, flags) == i + 1)
+        amp__lex_diagnostic(out, ctx->file, file.data, pos[i].line, pos[i].column, "error", what,
+                            strlen(what));
+done:
+    free(pos);
+    amp__sb_free(&file);
+}
+
 void amp__body_fail(reader *r, long i, amp_status status, const char *fmt, ...)
 {
     if (r->status != AMP_OK)
@@ -39,8 +62,12 @@ void amp__body_fail(reader *r, long i, amp_status status, const char *fmt, ...)
     if (i >= 0 && (size_t)i < r->b->tokens.count) {
         const lex_token *t = &r->tok[i];
         int shown = t->length > 40 ? 40 : (int)t->length;
-        r->status = amp__err_set(status, "The kernel at %s:%d: %s (at token %ld, '%.*s').", file,
-                                 r->ctx->line, what, i + 1, shown, t->text);
+        strbuf where = STRBUF_INIT;
+        at_users_line(r, (size_t)i, what, &where);
+        r->status = amp__err_set(status, "The kernel at %s:%d: %s (at '%.*s').\n%s", file,
+                                 r->ctx->line, what, shown, t->text,
+                                 where.data ? where.data : "");
+        amp__sb_free(&where);
     } else {
         r->status = amp__err_set(status, "The kernel at %s:%d: %s.", file, r->ctx->line, what);
     }
@@ -364,6 +391,8 @@ amp_status amp__body_read(const char *text, size_t length, const body_context *c
     memset(out, 0, sizeof *out);
     reader r;
     memset(&r, 0, sizeof r);
+    r.text = text;
+    r.length = length;
     r.b = out;
     r.ctx = ctx;
     r.status = amp__lex(text, length, &out->tokens);

@@ -221,10 +221,15 @@ static value primary(reader *r)
         (amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 1, "<") &&
         amp__body_lookup(r, t) == BODY_UNRESOLVED)
         return construction(r);
-    if (t->kind == LEX_IDENT && amp__lex_is(t, "concurrency") && is(r, 1, ":")) {
+    const char *hint = amp__body_cpp_hint(r);
+    if (hint) {
+        fail(r, first, AMP_ERROR_KERNEL_BUILD, "%s", hint);
+        return nothing;
+    }
+    if (amp__lex_is(t, "[") && (is(r, 1, "=") || is(r, 1, "&")) && is(r, 2, "]")) {
         fail(r, first, AMP_ERROR_KERNEL_BUILD,
-             "C has no namespaces: write fast_math_sqrt for fast_math::sqrt, precise_math_erf"
-             " for precise_math::erf, and index<2> for concurrency::index<2>");
+             "C has no lambdas: write the function with AMP_FUNCTION at file scope and capture"
+             " it (AMP_CAPTURE(..., name))");
         return nothing;
     }
     if (t->kind == LEX_IDENT && !amp__body_is_keyword(t)) {

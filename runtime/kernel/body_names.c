@@ -1,7 +1,8 @@
 /*
  * runtime/kernel/body_names.c - the body reader's names: preprocessor
  * lines and the macros they define, the names the generated kernel owns,
- * and the names of moved tile_static declarations.
+ * the names of moved tile_static declarations, and C++'s names that C
+ * cannot take.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -234,3 +235,79 @@ void amp__body_name_moved_declarations(reader *r)
     }
 }
 
+
+/* ---- C++ in a body ---- */
+
+/* Words of C++ that restrict(amp) code uses and C has not, with what to
+ * write instead. follow: what must come next for the word to be C++'s
+ * (NULL: anything). */
+static const struct {
+    const char *word;
+    const char *follow;
+    const char *hint;
+} cpp_words[] = {
+    {"std", "::",
+     "C has no namespaces: std::min is min (fmin for float), std::max is max (fmax),"
+     " std::abs is abs (fabs), std::sqrt is sqrt"},
+    {"concurrency", "::",
+     "C has no namespaces: write fast_math_sqrt for fast_math::sqrt, precise_math_erf for"
+     " precise_math::erf, and index<2> for concurrency::index<2>"},
+    {"Concurrency", "::",
+     "C has no namespaces: write fast_math_sqrt for fast_math::sqrt, precise_math_erf for"
+     " precise_math::erf, and index<2> for concurrency::index<2>"},
+    {"fast_math", "::", "C has no namespaces: fast_math::sqrt is fast_math_sqrt"},
+    {"precise_math", "::", "C has no namespaces: precise_math::erf is precise_math_erf"},
+    {"graphics", "::",
+     "C has no namespaces: graphics::float_4 is float_4 (or OpenCL's float4); textures are"
+     " captured amp_texture handles"},
+    {"direct3d", "::",
+     "direct3d's functions are not offered: write abs, clamp, mad, rcp, step ... with"
+     " OpenCL C's built-ins"},
+    {"nullptr", NULL, "C has no nullptr: write 0 (or NULL)"},
+    {"static_cast", "<", "C has no named casts: write (T)x"},
+    {"reinterpret_cast", "<", "C has no named casts: write (T)x, or as_float(x) for the bits"},
+    {"const_cast", "<", "C has no named casts: write (T)x"},
+    {"dynamic_cast", "<", "C has no named casts, and kernels no classes"},
+    {"this", NULL, "a kernel is not a member function: name the captured view or value"},
+    {"new", NULL,
+     "kernels cannot allocate: use a tile_static array, or a local array of constant size"},
+    {"delete", NULL, "kernels cannot allocate or free memory"},
+    {"throw", NULL,
+     "restrict(amp) code has no exceptions: write a status into a view and check it on the"
+     " host"},
+    {"try", "{", "restrict(amp) code has no exceptions"},
+    {"template", "<",
+     "C has no templates: write a helper (AMP_FUNCTION) for each type, or use a macro"},
+    {"typename", NULL, "C has no templates: name the type"},
+    {"class", NULL, "C has no classes: use a struct (AMP_STRUCT for views' elements)"},
+    {"operator", NULL, "C has no operator overloading: write a helper function"},
+    {"using", NULL, "C has no using: write the names in full (index<2>, fast_math_sqrt)"},
+    {"namespace", NULL, "C has no namespaces"},
+    {"restrict", "(",
+     "a kernel body and an AMP_FUNCTION are restrict(amp) already: leave restrict(amp) out;"
+     " for restrict(cpu, amp), write AMP_SHARED_FUNCTION"},
+    {"parallel_for_each", "(",
+     "a kernel cannot start another: run the two parallel_for_each calls one after the"
+     " other on the host"},
+    {"unorm", NULL, "unorm is not offered: use float, clamped to 0..1 with clamp(x, 0.0f, 1.0f)"},
+    {"norm", NULL, "norm is not offered: use float, clamped to -1..1 with clamp(x, -1.0f, 1.0f)"},
+    {"completion_future", NULL, "completion_future is the host's (amp_completion)"},
+    {"accelerator_view", NULL, "accelerators are the host's: a kernel runs on the one it was given"},
+};
+
+const char *amp__body_cpp_hint(const reader *r)
+{
+    const lex_token *t = peek(r, 0);
+    if (t->kind != LEX_IDENT || amp__body_lookup((reader *)r, t) != BODY_UNRESOLVED)
+        return NULL;
+    for (size_t i = 0; i < sizeof cpp_words / sizeof cpp_words[0]; i++) {
+        if (!amp__lex_is(t, cpp_words[i].word))
+            continue;
+        const char *follow = cpp_words[i].follow;
+        /* "::" is two ':' tokens to the lexer */
+        if (!follow || (strcmp(follow, "::") == 0 ? is(r, 1, ":") && is(r, 2, ":")
+                                                   : is(r, 1, follow)))
+            return cpp_words[i].hint;
+    }
+    return NULL;
+}

@@ -47,6 +47,8 @@ typedef struct reader {
     size_t nmacros;
     amp_status status;
     int in_parameters; /* reading a helper's parameter list */
+    const char *text;  /* the text being read, for messages at the user's lines */
+    size_t length;
 } reader;
 
 /* ---- Failures (body.c) ---- */
@@ -187,6 +189,11 @@ typedef struct body_value {
  * (a comma operator only when "," is not among them): names resolved,
  * C++ AMP's spellings rewritten. */
 body_value amp__body_expression(reader *r, const char *const *terminators);
+
+/* When the current token is a name of C++ that C cannot take (std::,
+ * nullptr, static_cast<, restrict(amp), ...), what to write instead; else
+ * NULL. Names the body declares are its own. (body_names.c) */
+const char *amp__body_cpp_hint(const reader *r);
 
 /* ---- Preprocessor lines and names (body_names.c) ---- */
 

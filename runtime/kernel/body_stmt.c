@@ -20,6 +20,7 @@ static const char *const until_brace[] = {"}", NULL};
 static const char *const until_semicolon[] = {";", NULL};
 static const char *const until_colon[] = {":", ";", NULL};
 static const char *const until_declarator_end[] = {",", ";", NULL};
+static const char *const until_argument_end[] = {",", ")", NULL};
 
 /* ( expression ) */
 static void parenthesized(reader *r)
@@ -480,14 +481,81 @@ static int32_t declare_named(reader *r, const specifiers *s, long name, int poin
     return id;
 }
 
+/* C++'s direct initialization of the types the reader follows, as C++ AMP
+ * code writes it: index<2> p(i, j), extent<2> e(rows, cols), index<2>
+ * q(p), array_view<float, 1> row(v[i]). Each becomes a C initializer:
+ * p = (amp_index_2)(i, j), q = (p), row = (...). The '(' follows the name. */
+static void direct_initializer(reader *r, body_type to)
+{
+    long open = cur(r);
+    expect(r, "(");
+    if (r->status != AMP_OK || !enter(r))
+        return;
+    int args = 0;
+    body_value one = {BODY_TYPE_OTHER, -1, -1, -1};
+    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+        body_value a = amp__body_expression(r, until_argument_end);
+        if (args++ == 0)
+            one = a;
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    leave(r);
+    long close = cur(r);
+    expect(r, ")");
+    if (r->status != AMP_OK)
+        return;
+    int indexlike = to.kind == TYPE_INDEX || to.kind == TYPE_EXTENT;
+    int copy = args == 1 && (!indexlike || to.rank == 1 || one.type.kind != TYPE_OTHER);
+    if (copy) {
+        amp__body_edit_instead(r, (size_t)open, " = (");
+        /* index<2> p(t_idx): the tiled index's global index. */
+        if (to.kind == TYPE_INDEX && one.type.kind == TYPE_TILED_INDEX && one.last >= 0)
+            amp__body_edit_after(r, (size_t)one.last, ".global");
+        if (to.kind == TYPE_VIEW_VALUE && to.is_const && one.root >= 0)
+            r->b->flags[one.root] |= TOK_READ_VALUE;
+        return;
+    }
+    if (!indexlike || args != to.rank) {
+        fail(r, open, AMP_ERROR_KERNEL_BUILD,
+             "%s<%d> is made of %d values (or copied from one), and %d are given",
+             to.kind == TYPE_EXTENT ? "extent" : to.kind == TYPE_INDEX ? "index" : "array_view",
+             to.rank, to.rank, args);
+        return;
+    }
+    char text[48];
+    snprintf(text, sizeof text, " = (amp_%s_%d)(", to.kind == TYPE_INDEX ? "index" : "extent",
+             to.rank);
+    amp__body_edit_instead(r, (size_t)open, text);
+    if (to.rank > 4 && to.rank < 8)
+        amp__body_edit_before(r, (size_t)close, to.rank == 5   ? ", 0, 0, 0"
+                                                : to.rank == 6 ? ", 0, 0"
+                                                               : ", 0");
+}
+
 void amp__body_declaration(reader *r, int hoistable)
 {
     long first = cur(r);
     specifiers s;
     memset(&s, 0, sizeof s);
     read_specifiers(r, &s);
+    int followed = s.type.kind == TYPE_INDEX || s.type.kind == TYPE_EXTENT ||
+                   s.type.kind == TYPE_VIEW_VALUE;
     while (r->status == AMP_OK && !is(r, 0, ";")) {
         int pointer = 0, array = 0;
+        if (followed && peek(r, 0)->kind == LEX_IDENT && is(r, 1, "(")) {
+            long name = cur(r);
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            int32_t id = declare_named(r, &s, name, 0, 0);
+            amp__body_make_visible(r, id);
+            direct_initializer(r, s.type);
+            if (!is(r, 0, ","))
+                break;
+            expect(r, ",");
+            continue;
+        }
         long name = read_declarator(r, &pointer, &array);
         int32_t id = declare_named(r, &s, name, pointer, array);
         /* A name is in scope from the end of its declarator, so its own
@@ -692,6 +760,12 @@ static void read_parameters(reader *r)
         r->in_parameters = 1;
         read_specifiers(r, &s);
         r->in_parameters = 0;
+        if (r->status == AMP_OK && is(r, 0, "&")) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                 "C has no references: take a pointer (float *x, then *x), or return the"
+                 " value (views, arrays and textures may keep their '&')");
+            return;
+        }
         int pointer = 0, array = 0;
         long name = read_declarator(r, &pointer, &array);
         int32_t id = declare_named(r, &s, name, pointer, array);

@@ -16,22 +16,6 @@
 #include <string.h>
 
 
-/* The start and length of line number `line` (1-based) of text. */
-static const char *line_of(const char *text, int line, size_t *length)
-{
-    const char *p = text;
-    for (int l = 1; l < line && p; l++) {
-        p = strchr(p, '\n');
-        if (p)
-            p++;
-    }
-    if (!p || !*p)
-        return NULL;
-    const char *eol = strchr(p, '\n');
-    *length = eol ? (size_t)(eol - p) : strlen(p);
-    return p;
-}
-
 /* One diagnostic of a log line: "<where>:L:C[ <Spelling=...>]: [error: ]msg"
  * (Clang, PoCL, NVIDIA). Returns 0 when the line has none. */
 typedef struct diagnostic {
@@ -90,22 +74,10 @@ const char *amp__bl_file_text(const bl_source_map *map, const bl_place *at)
 void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,
                       const char *severity, const char *message, size_t message_length)
 {
-    size_t ulen = 0;
-    const char *file_text = amp__bl_file_text(map, at);
     const char *file = at->text >= 0 && at->text < map->ntexts ? map->texts[at->text].file
                                                                  : map->src->file;
-    const char *uline = file_text ? line_of(file_text, at->line, &ulen) : NULL;
-    amp__sb_printf(out, "%s:%d:%d: %s: ", file, at->line, at->column, severity);
-    amp__sb_append_n(out, message, message_length);
-    amp__sb_append(out, "\n");
-    if (uline) {
-        amp__sb_printf(out, "%5d | ", at->line);
-        amp__sb_append_n(out, uline, ulen);
-        amp__sb_append(out, "\n      | ");
-        for (int c = 1; c < at->column; c++)
-            amp__sb_append(out, (size_t)(c - 1) < ulen && uline[c - 1] == '\t' ? "\t" : " ");
-        amp__sb_append(out, "^\n");
-    }
+    amp__lex_diagnostic(out, file, amp__bl_file_text(map, at), at->line, at->column, severity,
+                        message, message_length);
 }
 
 /* Read the file of a text (the text of an earlier one, when they share

@@ -955,7 +955,9 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
         st = collect_structs(&g);
     if (st == AMP_OK)
         st = read_body(&g);
-    if (st == AMP_OK && !spec->fp64 && amp__body_uses(&g.body, "double"))
+    if (st == AMP_OK && !spec->fp64 &&
+        (amp__body_uses(&g.body, "double") || amp__body_uses(&g.body, "double_2") ||
+         amp__body_uses(&g.body, "double_3") || amp__body_uses(&g.body, "double_4")))
         st = amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
                           "The kernel at %s:%d uses double, and the device has no double"
                           " precision. Use float, or choose an accelerator whose info says"

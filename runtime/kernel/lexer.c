@@ -359,3 +359,39 @@ int amp__lex_token_at_column(const char *line, size_t length, int column)
     }
     return ordinal < 0 ? 0 : ordinal;
 }
+
+/* ---- Diagnostics at the user's lines ---- */
+
+/* The start and length of line number `line` (1-based) of text. */
+static const char *line_of(const char *text, int line, size_t *length)
+{
+    const char *p = text;
+    for (int l = 1; l < line && p; l++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return NULL;
+    const char *eol = strchr(p, '\n');
+    *length = eol ? (size_t)(eol - p) : strlen(p);
+    return p;
+}
+
+void amp__lex_diagnostic(strbuf *out, const char *file, const char *file_text, int line,
+                         int column, const char *severity, const char *message, size_t length)
+{
+    size_t ulen = 0;
+    const char *uline = file_text ? line_of(file_text, line, &ulen) : NULL;
+    amp__sb_printf(out, "%s:%d:%d: %s: ", file, line, column, severity);
+    amp__sb_append_n(out, message, length);
+    amp__sb_append(out, "\n");
+    if (uline) {
+        amp__sb_printf(out, "%5d | ", line);
+        amp__sb_append_n(out, uline, ulen);
+        amp__sb_append(out, "\n      | ");
+        for (int c = 1; c < column; c++)
+            amp__sb_append(out, (size_t)(c - 1) < ulen && uline[c - 1] == '\t' ? "\t" : " ");
+        amp__sb_append(out, "^\n");
+    }
+}

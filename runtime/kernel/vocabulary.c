@@ -119,7 +119,7 @@ const char *amp__vocab_prelude(void)
     return prelude;
 }
 
-enum { ATOMICS, FENCES, FAST_MATH, PRECISE_MATH, GROUPS };
+enum { ATOMICS, FENCES, FAST_MATH, PRECISE_MATH, SHORT_VECTORS, GROUPS };
 
 /* What a group needs once, before its first entry. */
 static const char *const group_heading[GROUPS] = {
@@ -147,6 +147,8 @@ static const char *const group_heading[GROUPS] = {
     "\n/* precise_math: OpenCL's built-ins, within their specified precision. */\n"
     "#define AMP_SINCOS(x, s, c) (*(s) = sincos((x), (c)))\n"
     "#define AMP_PHI(x) (0.5f * erfc(-(x) * M_SQRT1_2_F))\n",
+    "\n/* C++ AMP's short vectors (graphics::float_4 ...): OpenCL's vectors, made\n"
+    "   with float_4(x, y, z, w) as in C++ AMP or (float4)(x, y, z, w). */\n",
 };
 
 typedef struct vocab_entry {
@@ -378,6 +380,18 @@ static const vocab_entry entries[] = {
     {3, "precise_math_phif", "#define precise_math_phif(...) AMP_PHI(__VA_ARGS__)\n"},
     {3, "precise_math_sincos", "#define precise_math_sincos(...) AMP_SINCOS(__VA_ARGS__)\n"},
     {3, "precise_math_sincosf", "#define precise_math_sincosf(...) AMP_SINCOS(__VA_ARGS__)\n"},
+    {SHORT_VECTORS, "int_2", "typedef int2 int_2;\n#define int_2(...) ((int2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "int_3", "typedef int3 int_3;\n#define int_3(...) ((int3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "int_4", "typedef int4 int_4;\n#define int_4(...) ((int4)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "uint_2", "typedef uint2 uint_2;\n#define uint_2(...) ((uint2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "uint_3", "typedef uint3 uint_3;\n#define uint_3(...) ((uint3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "uint_4", "typedef uint4 uint_4;\n#define uint_4(...) ((uint4)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "float_2", "typedef float2 float_2;\n#define float_2(...) ((float2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "float_3", "typedef float3 float_3;\n#define float_3(...) ((float3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "float_4", "typedef float4 float_4;\n#define float_4(...) ((float4)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "double_2", "typedef double2 double_2;\n#define double_2(...) ((double2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "double_3", "typedef double3 double_3;\n#define double_3(...) ((double3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "double_4", "typedef double4 double_4;\n#define double_4(...) ((double4)(__VA_ARGS__))\n"},
 };
 
 int amp__vocab_append_used(strbuf *out, const char *text, size_t length)
