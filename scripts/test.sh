@@ -12,7 +12,9 @@
 # function that needs the runtime lock), the threads test under
 # ThreadSanitizer (scripts/tsan.sh, in build-tsan),
 # then the samples and unit tests of this build under valgrind
-# (scripts/valgrind.sh). Any sanitizer or valgrind report fails the run.
+# (scripts/valgrind.sh), and the kernel front end fuzzed for a minute per
+# target (scripts/fuzz.sh, in build-fuzz). Any sanitizer or valgrind report,
+# or fuzzing finding, fails the run.
 # docs/reliability.md says what they check and how long they take.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,5 +41,6 @@ if [ "$memory_checks" = yes ]; then
   scripts/sanitize.sh || failed=1
   scripts/tsan.sh || failed=1
   scripts/valgrind.sh build || failed=1
+  scripts/fuzz.sh || failed=1
   exit $failed
 fi
