@@ -213,12 +213,13 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
  * stay valid. Calling any other function afterwards starts the library
  * afresh. Optional: a process may exit without it.
  *
- * Returns AMP_OK when every view's data was copied back; else the status
- * of the first copy back that failed (AMP_ERROR_ACCELERATOR_VIEW_REMOVED
- * when its device was lost), with its message. The copy is tried once more
- * as the device copies are released, so the host memory holds the newest
- * data that could be copied, and never anything else. Everything is
- * released either way.
+ * Returns AMP_OK when every view's data is in host memory; else the status
+ * of a copy back that failed (AMP_ERROR_ACCELERATOR_VIEW_REMOVED when its
+ * device was lost), with its message. A copy that fails is tried once more
+ * as the device copies are released, and the status is that last try's: a
+ * failure means data that only the device held is gone; the host memory
+ * holds the newest data that could be copied, and never anything else.
+ * Everything is released either way.
  */
 amp_status amp_shutdown(void);
 

@@ -24,10 +24,11 @@ amp_status amp_shutdown(void)
     amp__lock_acquire();
     /* Data first (it may need a queue to copy back), then kernels, then
      * the queues and the devices they were built for. The views' data is
-     * copied back first, so that a copy that fails is reported; what is
-     * released after that goes on regardless. */
-    amp_status st = amp__view_write_back_all();
-    amp__coh_drop_all_device_copies();
+     * copied back, and what failed is tried once more as the device copies
+     * go: the status is that last try's, so AMP_OK means every caller's
+     * memory is current. What is released after that goes on regardless. */
+    (void)amp__view_write_back_all();
+    amp_status st = amp__coh_drop_all_device_copies();
     amp__tex_drop_all_device_memory();
     amp__kc_clear();
     amp__dispatch_shutdown();

@@ -17,6 +17,23 @@
 #include "core/error.h"
 #include "core/lock.h"
 
+/* LeakSanitizer looks for pointers in the heap and the program's data, not
+ * in memory mapped by hand: the handles' regions are roots it must scan, or
+ * what only a handle points to (an accelerator's names) would look leaked. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HD_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HD_LSAN 1
+#endif
+#endif
+#ifdef HD_LSAN
+#include <sanitizer/lsan_interface.h>
+#define HD_SCAN_FOR_LEAKS(p, n) __lsan_register_root_region((p), (n))
+#else
+#define HD_SCAN_FOR_LEAKS(p, n) ((void)(p), (void)(n))
+#endif
+
 /* A failed insertion into the table is reported, not fatal (uthash's
  * default is exit()): the allocation then fails as out of memory. */
 static int table_out_of_memory;
@@ -136,6 +153,7 @@ static hd_block *new_block(void)
         if (after)
             munmap((char *)start + HD_REGION, after);
         regions[region_count++] = start;
+        HD_SCAN_FOR_LEAKS((void *)start, HD_REGION);
         region_next = start;
         region_end = start + HD_REGION;
     }

@@ -730,11 +730,15 @@ void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out)
     *out = src->stats;
 }
 
-void amp__coh_drop_all_device_copies(void)
+amp_status amp__coh_drop_all_device_copies(void)
 {
+    amp_status st = AMP_OK;
     for (coh_source *src = all_sources; src; src = src->next) {
-        /* Best effort: a failure leaves the host memory as it was. */
-        (void)write_back(src, AMP_REASON_SYNCHRONIZE);
+        /* The last chance: a failure leaves the host memory as it was, and
+         * is the status; the device copies go regardless. */
+        amp_status w = write_back(src, AMP_REASON_SYNCHRONIZE);
+        if (st == AMP_OK)
+            st = w;
         if (!src->hashed && !src->host) {
             /* Data only a device held is gone with it. */
             amp__rg_clear(&src->undefined);
@@ -752,4 +756,5 @@ void amp__coh_drop_all_device_copies(void)
     /* No copy names a transfer queue now: they, the staging buffers and the
      * copy threads go. */
     amp__stg_shutdown();
+    return st;
 }

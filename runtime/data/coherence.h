@@ -113,7 +113,9 @@ void amp__coh_mem_made(void);
 void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out);
 
 /* Copy every stale byte back to the caller's memory and free every device
- * copy (shutdown). Arrays keep nothing: their data is lost with the device. */
-void amp__coh_drop_all_device_copies(void);
+ * copy (shutdown). Arrays keep nothing: their data is lost with the device.
+ * Returns AMP_OK when every caller's memory is current, else the first
+ * copy that failed (the device copies are freed all the same). */
+amp_status amp__coh_drop_all_device_copies(void);
 
 #endif
