@@ -39,19 +39,19 @@ static void extent_4_2_2_constructors_from_components(void **state)
     assert_int_equal(c.dims[1], 5);
     assert_int_equal(c.dims[2], 9);
 
-    int out[ROWS * 6];
+    static int out[ROWS * 6];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, 6), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(ROWS), idx, AMP_CAPTURE(v), {
-        extent<1> one = extent<1>(idx + 1);
-        extent<2> two = extent<2>(idx + 2, 3);
-        extent<3> three = extent<3>(4, idx * 2, 6);
-        v(idx, 0) = one[0];
-        v(idx, 1) = two[0];
-        v(idx, 2) = two[1];
-        v(idx, 3) = three[0];
-        v(idx, 4) = three[1];
-        v(idx, 5) = three[2];
+        extent<1> one = extent<1>(idx[0] + 1);
+        extent<2> two = extent<2>(idx[0] + 2, 3);
+        extent<3> three = extent<3>(4, idx[0] * 2, 6);
+        v(idx[0], 0) = one[0];
+        v(idx[0], 1) = two[0];
+        v(idx[0], 2) = two[1];
+        v(idx[0], 3) = three[0];
+        v(idx[0], 4) = three[1];
+        v(idx[0], 5) = three[2];
     }));
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < ROWS; i++) {
@@ -67,7 +67,7 @@ static void extent_4_2_2_default_constructor_is_zero(void **state)
 {
     (void)state;
     enum { THREADS = 4, ROUNDS = 8 };
-    int out[THREADS * ROUNDS * 2], sink[THREADS];
+    static int out[THREADS * ROUNDS * 2], sink[THREADS];
     memset(out, 0x55, sizeof out);
     amp_array_view *v, *s;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(THREADS * ROUNDS * 2), out, &v));
@@ -79,7 +79,7 @@ static void extent_4_2_2_default_constructor_is_zero(void **state)
             extent<3> e;
             v[(idx * ROUNDS + k) * 2] = shapes[k % 4][0] | shapes[k % 4][1];
             v[(idx * ROUNDS + k) * 2 + 1] = e[0] | e[1] | e[2];
-            shapes[(k + 1) % 4] = extent<2>(idx + k + 100, 7);
+            shapes[(k + 1) % 4] = extent<2>(idx[0] + k + 100, 7);
             e += k + 1000;
             total += shapes[(k + 1) % 4][0] + e[2];
         }
@@ -99,7 +99,7 @@ static void extent_4_2_2_default_constructor_is_zero(void **state)
 static void extent_4_2_2_constructor_in_declaration_form(void **state)
 {
     (void)state;
-    int out[2] = {0, 0};
+    static int out[2] = {0, 0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(2), out, &v));
     amp_clear_error();
@@ -123,17 +123,17 @@ static void extent_4_2_2_constructor_in_declaration_form(void **state)
 static void extent_4_2_3_subscript_reads_and_writes_dimensions(void **state)
 {
     (void)state;
-    int out[ROWS * 4];
+    static int out[ROWS * 4];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, 4), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(ROWS), idx, AMP_CAPTURE(v), {
-        extent<2> e = extent<2>(idx + 1, 10);
-        v(idx, 0) = e[0];
-        v(idx, 1) = e[1];
+        extent<2> e = extent<2>(idx[0] + 1, 10);
+        v(idx[0], 0) = e[0];
+        v(idx[0], 1) = e[1];
         e[1] = e[0] * 3;
         e[0] = 2;
-        v(idx, 2) = e[1];
-        v(idx, 3) = e.size();
+        v(idx[0], 2) = e[1];
+        v(idx[0], 3) = e.size();
     }));
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < ROWS; i++) {
@@ -163,7 +163,7 @@ static void extent_4_2_3_size_in_a_kernel(void **state)
 {
     (void)state;
     amp_extent e1 = amp_extent_1d(9), e2 = amp_extent_2d(6, 7), e3 = amp_extent_3d(2, 3, 11);
-    int out[6], m[3 * 8];
+    static int out[6], m[3 * 8];
     amp_array_view *v, *mv;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(6), out, &v));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(3, 8), m, &mv));
@@ -190,7 +190,7 @@ static void extent_4_2_3_contains_in_a_kernel(void **state)
 {
     (void)state;
     enum { R = ROWS + 3, C = COLS + 3 };
-    int out[R * C];
+    static int out[R * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v), {
@@ -213,7 +213,7 @@ static void extent_4_2_3_contains_rank_1_and_3(void **state)
 {
     (void)state;
     enum { N = 8, A = 3, B = 4, C = 5 };
-    int one[N], three[A * B * C];
+    static int one[N], three[A * B * C];
     amp_array_view *v1, *v3;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), one, &v1));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), three, &v3));
@@ -273,7 +273,7 @@ static void extent_4_2_4_equality_and_inequality(void **state)
     assert_true(amp_extent_equal(amp_extent_3d(1, 2, 3), amp_extent_3d(1, 2, 3)));
     assert_false(amp_extent_equal(amp_extent_3d(1, 2, 3), amp_extent_3d(1, 2, 4)));
 
-    int eq[ROWS * COLS];
+    static int eq[ROWS * COLS];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), eq, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -294,7 +294,7 @@ static void extent_4_2_4_equality_and_inequality(void **state)
 static void extent_4_2_4_arithmetic_with_an_index(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 6];
+    static int out[ROWS * COLS * 6];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 6), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -326,11 +326,11 @@ static void extent_4_2_4_arithmetic_with_an_integer(void **state)
 {
     (void)state;
     enum { K = 9 };
-    int out[ROWS * K * 2];
+    static int out[ROWS * K * 2];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, K, 2), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(ROWS), idx, AMP_CAPTURE(v), {
-        extent<2> e = extent<2>(idx + 6, 9);
+        extent<2> e = extent<2>(idx[0] + 6, 9);
         extent<2> r[9];
         r[0] = e + 2;
         r[1] = e - 2;
@@ -345,8 +345,8 @@ static void extent_4_2_4_arithmetic_with_an_integer(void **state)
         f %= 5;
         r[8] = f;      /* 2e % 5 */
         for (int k = 0; k < 9; k++) {
-            v(idx, k, 0) = r[k][0];
-            v(idx, k, 1) = r[k][1];
+            v(idx[0], k, 0) = r[k][0];
+            v(idx[0], k, 1) = r[k][1];
         }
     }));
     assert_amp_ok(amp_array_view_synchronize(v));
@@ -375,7 +375,7 @@ static void extent_4_2_captured_by_value(void **state)
     amp_extent bound1 = amp_extent_1d(3);
     amp_extent bound2 = amp_extent_2d(2, 4);
     amp_extent bound3 = amp_extent_3d(5, 6, 7);
-    int out[ROWS * COLS * 4];
+    static int out[ROWS * COLS * 4];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 4), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx,
@@ -400,7 +400,7 @@ static void extent_4_2_captured_by_value(void **state)
 static void extent_4_2_a_views_extent_in_a_kernel(void **state)
 {
     (void)state;
-    int d1[6], d2[12], d3[24], out[16];
+    static int d1[6], d2[12], d3[24], out[16];
     amp_array_view *v1, *v2, *v3, *s2, *o;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(6), d1, &v1));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(3, 4), d2, &v2));

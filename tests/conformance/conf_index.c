@@ -33,7 +33,7 @@ static void index_4_1_2_default_constructor_is_zero(void **state)
 {
     (void)state;
     enum { THREADS = 4, ROUNDS = 8 };
-    int out[THREADS * ROUNDS * 2], sink[THREADS];
+    static int out[THREADS * ROUNDS * 2], sink[THREADS];
     memset(out, 0x55, sizeof out);
     amp_array_view *v, *s;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(THREADS * ROUNDS * 2), out, &v));
@@ -45,7 +45,7 @@ static void index_4_1_2_default_constructor_is_zero(void **state)
             index<3> p;
             v[(idx * ROUNDS + k) * 2] = pairs[k % 4][0] | pairs[k % 4][1];
             v[(idx * ROUNDS + k) * 2 + 1] = p[0] | p[1] | p[2];
-            pairs[(k + 1) % 4] = index<2>(idx + k + 100, 7);
+            pairs[(k + 1) % 4] = index<2>(idx[0] + k + 100, 7);
             p += k + 1000;
             total += pairs[(k + 1) % 4][0] + p[2];
         }
@@ -76,7 +76,7 @@ static void index_4_1_2_constructors_from_components(void **state)
     assert_int_equal(c.i[1], 5);
     assert_int_equal(c.i[2], 9);
 
-    int out[ROWS * COLS * 6];
+    static int out[ROWS * COLS * 6];
     memset(out, 0, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 6), out, &v));
@@ -107,7 +107,7 @@ static void index_4_1_2_constructors_from_components(void **state)
 static void index_4_1_2_constructor_in_declaration_form(void **state)
 {
     (void)state;
-    int out[2] = {0, 0};
+    static int out[2] = {0, 0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(2), out, &v));
     amp_clear_error();
@@ -132,7 +132,7 @@ static void index_4_1_2_constructor_in_declaration_form(void **state)
 static void index_4_1_2_copy_constructor_and_assignment(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 6];
+    static int out[ROWS * COLS * 6];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 6), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -164,7 +164,7 @@ static void index_4_1_2_copy_constructor_and_assignment(void **state)
 static void index_4_1_3_subscript_reads_and_writes_components(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 4], flat[ROWS];
+    static int out[ROWS * COLS * 4], flat[ROWS];
     amp_array_view *v, *f;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 4), out, &v));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(ROWS), flat, &f));
@@ -201,7 +201,7 @@ static void index_4_1_3_subscript_reads_and_writes_components(void **state)
 static void index_4_1_4_sum_and_difference_of_indices(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 4];
+    static int out[ROWS * COLS * 4];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 4), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -229,7 +229,7 @@ static void index_4_1_4_arithmetic_with_an_integer(void **state)
 {
     (void)state;
     enum { K = 8 };
-    int out[ROWS * COLS * 2 * K];
+    static int out[ROWS * COLS * 2 * K];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 2 * K), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -272,7 +272,7 @@ static void index_4_1_4_arithmetic_with_an_integer(void **state)
 static void index_4_1_4_compound_assignment(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 4];
+    static int out[ROWS * COLS * 4];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 4), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -304,7 +304,7 @@ static void index_4_1_4_compound_assignment(void **state)
 static void index_4_1_4_increment_and_decrement(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 8];
+    static int out[ROWS * COLS * 8];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 8), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v), {
@@ -337,7 +337,7 @@ static void index_4_1_4_increment_and_decrement(void **state)
 static void index_4_1_4_equality_and_inequality(void **state)
 {
     (void)state;
-    int eq[ROWS * COLS], ne[ROWS * COLS], eq1[ROWS];
+    static int eq[ROWS * COLS], ne[ROWS * COLS], eq1[ROWS];
     amp_array_view *e, *n, *e1;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), eq, &e));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), ne, &n));
@@ -371,7 +371,7 @@ static void index_4_1_4_rank_3_arithmetic_and_comparison(void **state)
 {
     (void)state;
     enum { A = 2, B = 3, C = 4 };
-    int out[A * B * C * 5];
+    static int out[A * B * C * 5];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(A * B * C, 5), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_3d(A, B, C), idx, AMP_CAPTURE(v, AMP_CONST(B), AMP_CONST(C)), {
@@ -408,7 +408,7 @@ AMP_FUNCTION(index<2>, next_inside, (index<2> p, extent<2> e), {
 static void index_4_1_in_a_restrict_amp_function(void **state)
 {
     (void)state;
-    int out[ROWS * COLS * 2];
+    static int out[ROWS * COLS * 2];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 2), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v, next_inside), {
@@ -434,7 +434,7 @@ static void index_4_1_captured_by_value(void **state)
     amp_index shift1 = amp_index_1d(-2);
     amp_index shift2 = amp_index_2d(10, -3);
     amp_index shift3 = amp_index_3d(1, 2, 3);
-    int out[ROWS * COLS * 6];
+    static int out[ROWS * COLS * 6];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 6), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx,

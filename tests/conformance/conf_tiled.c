@@ -94,7 +94,7 @@ static void tiled_extent_4_3_captured_by_value_is_its_extent(void **state)
     (void)state;
     amp_tiled_extent plain = amp_extent_tile_2d(amp_extent_2d(6, 8), 2, 4);
     amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(10), 4));
-    int out[5];
+    static int out[5];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(5), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(v, plain, padded), {
@@ -118,7 +118,7 @@ static void tiled_index_4_4_3_members_of_rank_1(void **state)
 {
     (void)state;
     enum { N = 24, T = 8 };
-    int out[N * 4];
+    static int out[N * 4];
     memset(out, -1, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, 4), out, &v));
@@ -143,7 +143,7 @@ static void tiled_index_4_4_3_members_of_rank_2(void **state)
 {
     (void)state;
     enum { R = 6, C = 8, T0 = 2, T1 = 4 };
-    int out[R * C * 8];
+    static int out[R * C * 8];
     memset(out, -1, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, 8), out, &v));
@@ -173,7 +173,7 @@ static void tiled_index_4_4_3_members_of_rank_3(void **state)
 {
     (void)state;
     enum { A = 4, B = 6, C = 8, T0 = 2, T1 = 3, T2 = 4 };
-    int out[A * B * C * 12];
+    static int out[A * B * C * 12];
     memset(out, -1, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(A * B * C, 12), out, &v));
@@ -189,7 +189,7 @@ static void tiled_index_4_4_3_members_of_rank_3(void **state)
             }
         }));
     assert_amp_ok(amp_array_view_synchronize(v));
-    int tile[3] = {T0, T1, T2};
+    static int tile[3] = {T0, T1, T2};
     for (int i = 0; i < A; i++)
         for (int j = 0; j < B; j++)
             for (int k = 0; k < C; k++) {
@@ -212,7 +212,7 @@ static void tiled_index_4_4_3_members_are_index_values(void **state)
 {
     (void)state;
     enum { R = 6, C = 8 };
-    int out[R * C];
+    static int out[R * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 3, 2), t_idx,
@@ -239,7 +239,7 @@ static void tiled_index_4_4_3_tile_extent_is_an_extent(void **state)
 {
     (void)state;
     enum { R = 6, C = 8 };
-    int out[R * C * 5];
+    static int out[R * C * 5];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, 5), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 3, 4), t_idx,
@@ -265,7 +265,7 @@ static void tiled_index_4_4_3_tile_dims(void **state)
 {
     (void)state;
     enum { A = 4, B = 6, C = 8 };
-    int out[A * B * C];
+    static int out[A * B * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 3, 4),
@@ -284,7 +284,7 @@ static void tiled_index_4_4_3_tile_dims_are_constants(void **state)
 {
     (void)state;
     enum { N = 16, T = 8 };
-    int out[N];
+    static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
@@ -307,7 +307,7 @@ static void tiled_index_4_4_3_converts_to_its_global_index(void **state)
 {
     (void)state;
     enum { R = 4, C = 6 };
-    int a[R * C], b[R * C], c[R * C * 3];
+    static int a[R * C], b[R * C], c[R * C * 3];
     amp_array_view *av, *bv, *cv;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), a, &av));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), b, &bv));
@@ -346,7 +346,7 @@ static void tile_barrier_4_5_3_wait_shares_tile_static_memory(void **state)
 {
     (void)state;
     enum { N = 64, TS = 16 };
-    int data[N];
+    static int data[N];
     iota(data, N, 0);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
@@ -369,7 +369,7 @@ static void tile_barrier_4_5_3_wait_with_all_memory_fence(void **state)
 {
     (void)state;
     enum { N = 16, TS = 4 };
-    int in[N * N], out[N * N];
+    static int in[N * N], out[N * N];
     iota(in, N * N, 0);
     amp_array_view *iv, *ov;
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_2d(N, N), in, &iv));
@@ -399,7 +399,7 @@ static void tile_barrier_4_5_3_wait_with_global_memory_fence(void **state)
 {
     (void)state;
     enum { N = 32, TS = 8 };
-    int in[N], scratch[N], out[N];
+    static int in[N], scratch[N], out[N];
     iota(in, N, 1);
     amp_array_view *iv, *sv, *ov;
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_1d(N), in, &iv));
@@ -428,7 +428,7 @@ static void tile_barrier_4_5_3_wait_with_tile_static_memory_fence(void **state)
 {
     (void)state;
     enum { N = 256, TS = 64 };
-    int in[N], sums[N / TS];
+    static int in[N], sums[N / TS];
     for (int k = 0; k < N; k++)
         in[k] = k * 7 % 13;
     amp_array_view *iv, *sv;
@@ -467,7 +467,7 @@ static void tile_barrier_4_5_4_fences_without_a_barrier(void **state)
 {
     (void)state;
     enum { N = 32, TS = 8 };
-    int scratch[N], out[N];
+    static int scratch[N], out[N];
     amp_array_view *sv, *ov;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), scratch, &sv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &ov));
@@ -497,7 +497,7 @@ static void tile_barrier_4_5_3_tiles_of_rank_3_share_memory(void **state)
 {
     (void)state;
     enum { A = 4, B = 4, C = 8 };
-    int in[A * B * C], out[A * B * C];
+    static int in[A * B * C], out[A * B * C];
     for (int k = 0; k < A * B * C; k++)
         in[k] = k % 11;
     amp_array_view *iv, *ov;
