@@ -35,6 +35,7 @@
  * array_view_5_2_5_section_outside_the_view_is_refused      5.2.5 section()'s requirements
  * array_view_5_2_5_section_in_a_kernel                      5.2.5 section(idx, ext), section(idx),
  *                                                           section(ext), section(i0, i1, e0, e1)
+ * array_view_5_2_5_section_in_a_kernel_used_alone           5.2.5 section() of rank 2 and 3, restrict(amp)
  * array_view_5_2_5_section_of_a_const_view_is_const         5.2.5 section() of array_view<const T>
  * array_view_5_2_5_projection_is_a_row                      5.2.5 operator[](int): array_view<T, N-1>
  * array_view_5_2_5_projection_in_a_kernel                   5.2.5 operator[](int), restrict(amp)
@@ -780,6 +781,43 @@ static void array_view_5_2_5_section_in_a_kernel(void **state)
     assert_amp_ok(amp_array_view_release(o));
 }
 
+/* A section of rank 2 or 3 kept in a kernel's array_view variable and used
+ * by its elements alone, with no view of a lower rank in the kernel. */
+static void array_view_5_2_5_section_in_a_kernel_used_alone(void **state)
+{
+    (void)state;
+    static int m[4 * 4], c[2 * 3 * 4];
+    memset(m, 0, sizeof m);
+    memset(c, 0, sizeof c);
+    amp_array_view *mv, *cv;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(4, 4), m, &mv));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(2, 3, 4), c, &cv));
+    amp_status st2 = AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 2), idx, AMP_CAPTURE(mv), {
+        array_view<int, 2> corner = mv.section(index<2>(2, 2), extent<2>(2, 2));
+        corner[idx] = 1 + idx[0] * 2 + idx[1];
+    });
+    amp_status st3 = AMP_PARALLEL_FOR_EACH(amp_extent_3d(1, 2, 2), idx, AMP_CAPTURE(cv), {
+        array_view<int, 3> box = cv.section(index<3>(1, 1, 2), extent<3>(1, 2, 2));
+        box(idx[0], idx[1], idx[2]) = 7;
+    });
+    if (st2 == AMP_OK)
+        st2 = amp_array_view_synchronize(mv);
+    if (st3 == AMP_OK)
+        st3 = amp_array_view_synchronize(cv);
+    assert_amp_ok(amp_array_view_release(mv));
+    assert_amp_ok(amp_array_view_release(cv));
+    if (st2 != AMP_OK || st3 != AMP_OK)
+        fail_msg("a rank-2 section: %s; a rank-3 section: %s; %.500s", amp_status_name(st2),
+                 amp_status_name(st3), amp_last_error());
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            assert_int_equal(m[i * 4 + j], i >= 2 && j >= 2 ? 1 + (i - 2) * 2 + (j - 2) : 0);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 4; k++)
+                assert_int_equal(c[(i * 3 + j) * 4 + k], i == 1 && j >= 1 && k >= 2 ? 7 : 0);
+}
+
 /* A section of an array_view<const T, N> is an array_view<const T, N>. */
 static void array_view_5_2_5_section_of_a_const_view_is_const(void **state)
 {
@@ -1060,6 +1098,7 @@ int main(void)
         cmocka_unit_test(array_view_5_2_5_sections_that_overlap_see_each_other),
         cmocka_unit_test(array_view_5_2_5_section_outside_the_view_is_refused),
         cmocka_unit_test(array_view_5_2_5_section_in_a_kernel),
+        cmocka_unit_test(array_view_5_2_5_section_in_a_kernel_used_alone),
         cmocka_unit_test(array_view_5_2_5_section_of_a_const_view_is_const),
         cmocka_unit_test(array_view_5_2_5_projection_is_a_row),
         cmocka_unit_test(array_view_5_2_5_projection_in_a_kernel),
