@@ -18,6 +18,7 @@
  * tiled_index_4_4_3_tile_dims                            4.4.3 static const int tile_dim0, 1, 2
  * tiled_index_4_4_3_tile_dims_are_constants              4.4.3 tile_dimN as a constant expression
  * tiled_index_4_4_3_converts_to_its_global_index         4.4.3 operator const index<N>() const
+ * tiled_index_4_4_3_converts_to_its_global_index_rank_1  4.4.3, for tiled_index<D0>
  * tile_barrier_4_5_3_wait_shares_tile_static_memory      4.5.3 wait(), 2.4 tile_static
  * tile_barrier_4_5_3_wait_with_all_memory_fence          4.5.3 wait_with_all_memory_fence()
  * tile_barrier_4_5_3_wait_with_global_memory_fence       4.5.3 wait_with_global_memory_fence()
@@ -339,6 +340,36 @@ static void tiled_index_4_4_3_converts_to_its_global_index(void **state)
     assert_amp_ok(amp_array_view_release(cv));
 }
 
+/* The same conversion for tiled_index<D0>: v[t_idx] and v(t_idx) on views
+ * of rank 1, an index<1> kept from it, and index arithmetic. */
+static void tiled_index_4_4_3_converts_to_its_global_index_rank_1(void **state)
+{
+    (void)state;
+    enum { N = 24, T = 8 };
+    static int a[N], b[N];
+    amp_array_view *av, *bv;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &av));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &bv));
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                                AMP_CAPTURE(av, bv), {
+        index<1> g = t_idx;
+        av[t_idx] = g[0] * 10;
+        bv(t_idx) = (t_idx == index<1>(3)) + 2 * (g == t_idx.global);
+    });
+    if (st == AMP_OK)
+        st = amp_array_view_synchronize(av);
+    if (st == AMP_OK)
+        st = amp_array_view_synchronize(bv);
+    assert_amp_ok(amp_array_view_release(av));
+    assert_amp_ok(amp_array_view_release(bv));
+    if (st != AMP_OK)
+        fail_msg("v[t_idx] on a rank-1 view: %s: %.500s", amp_status_name(st), amp_last_error());
+    for (int g = 0; g < N; g++) {
+        assert_int_equal(a[g], g * 10);
+        assert_int_equal(b[g], (g == 3) + 2);
+    }
+}
+
 /* "void wait() const: Blocks execution of all threads in a tile until all
  * threads in the tile have reached this call", with a fence on tile_static
  * and global memory: each tile reads what its other threads wrote. */
@@ -545,6 +576,7 @@ int main(void)
         cmocka_unit_test(tiled_index_4_4_3_tile_dims),
         cmocka_unit_test(tiled_index_4_4_3_tile_dims_are_constants),
         cmocka_unit_test(tiled_index_4_4_3_converts_to_its_global_index),
+        cmocka_unit_test(tiled_index_4_4_3_converts_to_its_global_index_rank_1),
         cmocka_unit_test(tile_barrier_4_5_3_wait_shares_tile_static_memory),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_all_memory_fence),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_global_memory_fence),
