@@ -45,6 +45,8 @@
  * array_view_5_2_5_reinterpret_as_needs_whole_elements      5.2.5 reinterpret_as()'s requirements
  * array_view_5_2_views_given_to_restrict_amp_functions      5.2 array_view as a restrict(amp)
  *                                                           function's parameter (2.3, 5.2.4)
+ * array_view_5_2_elements_of_a_struct_type                  5.2 array_view<T, N> of a struct T, and
+ *                                                           structs through restrict(amp) functions
  */
 #include <math.h>
 
@@ -1068,6 +1070,55 @@ static void array_view_5_2_views_given_to_restrict_amp_functions(void **state)
         assert_amp_ok(amp_array_view_release(views[k]));
 }
 
+/* 5.2: "array_view<T, N>" of any type restrict(amp) code takes, a plain
+ * struct among them: elements and their members read and written in a
+ * kernel, and structs given to and returned by restrict(amp) functions. */
+AMP_STRUCT(body, (float, mass), (float, speed), (int, hits));
+
+AMP_FUNCTION(body, slowed, (body b, float by), {
+    body out = b;
+    out.speed = b.speed - by;
+    out.hits = b.hits + 1;
+    return out;
+});
+
+AMP_FUNCTION(float, momentum, (body b), { return b.mass * b.speed; });
+
+static void array_view_5_2_elements_of_a_struct_type(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    static body bodies[N];
+    static float momenta[N];
+    for (int k = 0; k < N; k++) {
+        bodies[k].mass = (float)(k + 1);
+        bodies[k].speed = 10.0f;
+        bodies[k].hits = k;
+    }
+    amp_elem_type body_type;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(body), &body_type));
+    amp_array_view *bv, *mv;
+    assert_amp_ok(amp_array_view_create(body_type, amp_extent_1d(N), bodies, &bv));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), momenta, &mv));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(bv, mv, slowed, momentum), {
+        body b = slowed(bv[idx], 0.5f * idx[0]);
+        bv[idx] = b;
+        bv[idx].mass *= 2.0f;
+        mv[idx] = momentum(bv[idx]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(bv));
+    assert_amp_ok(amp_array_view_synchronize(mv));
+    for (int k = 0; k < N; k++) {
+        float speed = 10.0f - 0.5f * (float)k, mass = 2.0f * (float)(k + 1);
+        assert_true(bodies[k].speed == speed);
+        assert_true(bodies[k].mass == mass);
+        assert_int_equal(bodies[k].hits, k + 1);
+        assert_true(momenta[k] == mass * speed);
+    }
+    assert_amp_ok(amp_array_view_release(bv));
+    assert_amp_ok(amp_array_view_release(mv));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1107,6 +1158,7 @@ int main(void)
         cmocka_unit_test(array_view_5_2_5_reinterpret_as_shares_the_bits),
         cmocka_unit_test(array_view_5_2_5_reinterpret_as_needs_whole_elements),
         cmocka_unit_test(array_view_5_2_views_given_to_restrict_amp_functions),
+        cmocka_unit_test(array_view_5_2_elements_of_a_struct_type),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }
