@@ -4,24 +4,36 @@
  * members, indexing in kernels and the view operations, with the transfer
  * ledger where the section says what moves.
  *
- * test                                                   section
- * array_5_1_2_made_with_an_extent_moves_nothing          5.1.2 array(const extent<N>&)
- * array_5_1_2_made_from_host_data_copies_it_once         5.1.2 array(extent, InputIterator srcBegin)
- * array_5_1_2_made_from_an_array_view                    5.1.2 array(const array_view<const T, N>&)
- * array_5_1_2_copy_constructor_is_a_deep_copy            5.1.2 array(const array&): "a deep copy"
- * array_5_1_2_made_on_an_accelerator_view                5.1.2 array(extent, accelerator_view av)
- * array_5_1_2_bad_extents_are_refused                    5.1.2 constructors' requirements
- * array_5_1_3_extent_and_accelerator_view               5.1.3 get_extent(), get_accelerator_view()
- * array_5_1_3_indexing_in_kernels                        5.1.3 operator[](index), operator()(i0, ...),
- *                                                        operator[](int) then [], extent
- * array_5_1_3_kernels_use_arrays_in_place                5.1 "an array ... resides on an accelerator":
- *                                                        kernels there move nothing
- * array_5_1_4_view_of_an_array                           5.1.4, 5.2.2 array_view(array&)
- * array_5_1_4_section_of_an_array                        5.1.4 section(origin, extent)
- * array_5_1_4_projection_of_an_array                     5.1.4 operator[](int): array_view<T, N-1>
- * array_5_1_4_view_as_and_reinterpret_as                 5.1.4 view_as(extent<K>), reinterpret_as<U>()
- * array_5_1_given_to_a_restrict_amp_function             5.1 array<T, N>& as a restrict(amp)
- *                                                        function's parameter
+ * Each test, and the section it comes from:
+ *
+ * array_5_1_2_made_with_an_extent_moves_nothing
+ *     5.1.2 array(const extent<N>&)
+ * array_5_1_2_made_from_host_data_copies_it_once
+ *     5.1.2 array(extent, InputIterator srcBegin)
+ * array_5_1_2_made_from_an_array_view
+ *     5.1.2 array(const array_view<const T, N>&)
+ * array_5_1_2_copy_constructor_is_a_deep_copy
+ *     5.1.2 array(const array&): "a deep copy"
+ * array_5_1_2_made_on_an_accelerator_view
+ *     5.1.2 array(extent, accelerator_view av)
+ * array_5_1_2_bad_extents_are_refused
+ *     5.1.2 constructors' requirements
+ * array_5_1_3_extent_and_accelerator_view
+ *     5.1.3 get_extent(), get_accelerator_view()
+ * array_5_1_3_indexing_in_kernels
+ *     5.1.3 operator[](index), operator()(i0, ...), operator[](int) then [], extent
+ * array_5_1_3_kernels_use_arrays_in_place
+ *     5.1 "an array ... resides on an accelerator": kernels there move nothing
+ * array_5_1_4_view_of_an_array
+ *     5.1.4, 5.2.2 array_view(array&)
+ * array_5_1_4_section_of_an_array
+ *     5.1.4 section(origin, extent)
+ * array_5_1_4_projection_of_an_array
+ *     5.1.4 operator[](int): array_view<T, N-1>
+ * array_5_1_4_view_as_and_reinterpret_as
+ *     5.1.4 view_as(extent<K>), reinterpret_as<U>()
+ * array_5_1_given_to_a_restrict_amp_function
+ *     5.1 array<T, N>& as a restrict(amp) function's parameter
  */
 #include "conf_util.h"
 

@@ -6,47 +6,82 @@
  * view operations (section, projection, view_as, reinterpret_as), with the
  * transfer ledger wherever the section says what moves.
  *
- * test                                                      section
- * array_view_5_2_2_made_over_host_data_moves_nothing_yet    5.2.2 array_view(extent, container)
- * array_view_5_2_2_made_from_an_extent_alone                5.2.2 array_view(const extent<N>&)
- * array_view_5_2_2_const_view_is_never_copied_back          5.2.2 array_view<const T, N>
- * array_view_5_2_2_bad_extents_are_refused                  5.2.2 constructors' requirements
- * array_view_5_2_2_views_of_one_container_share_its_data    5.2.2 array_view(const array_view&)
- * array_view_5_2_3_extent_rank_and_element_type             5.2.3 extent, get_extent(), rank
- * array_view_5_2_3_synchronize_copies_back_once             5.2.3 synchronize()
- * array_view_5_2_3_synchronize_async_completes_with_data    5.2.3 synchronize_async()
- * array_view_5_2_3_synchronize_to_uploads_ahead             5.2.3 synchronize_to(accelerator_view)
- * array_view_5_2_3_refresh_makes_device_copies_stale        5.2.3 refresh()
- * array_view_5_2_3_discard_data_means_no_upload             5.2.3 discard_data()
- * array_view_5_2_3_discard_data_covers_sections             5.2.3 discard_data(), of a section's parent
- * array_view_5_2_3_discard_data_lasts_until_a_write         5.2.3 discard_data()
- * array_view_5_2_3_data_gives_synchronized_host_memory      5.2.3 data()
- * array_view_5_2_3_data_for_reading_keeps_the_device_copy  5.2.3 data() of array_view<const T, N>
- * array_view_5_2_3_data_of_a_const_view_is_read_only        5.2.3 data() const: const T*
- * array_view_5_2_3_destructor_copies_back                   5.2.3 ~array_view() synchronizes
- * array_view_5_2_3_destructor_of_a_view_only_read_moves_nothing  5.2.3 ~array_view()
- * array_view_5_2_4_subscript_with_an_index_of_each_rank     5.2.4 operator[](const index<N>&)
- * array_view_5_2_4_subscript_with_an_index_made_in_place    5.2.4 v[index<2>(i, j)], v(index<3>(...))
- * array_view_5_2_4_call_with_integers_of_each_rank          5.2.4 operator()(int i0 [, i1 [, i2]])
- * array_view_5_2_4_chained_subscripts_are_an_element        5.2.4 operator[](int) then [], (v[i][j])
- * array_view_5_2_5_section_shares_data                      5.2.5 section(origin, extent)
- * array_view_5_2_5_section_of_a_section                     5.2.5 section() of a section
- * array_view_5_2_5_sections_that_overlap_see_each_other     5.2.5 section(), 8 (coherence)
- * array_view_5_2_5_section_outside_the_view_is_refused      5.2.5 section()'s requirements
- * array_view_5_2_5_section_in_a_kernel                      5.2.5 section(idx, ext), section(idx),
- *                                                           section(ext), section(i0, i1, e0, e1)
- * array_view_5_2_5_section_in_a_kernel_used_alone           5.2.5 section() of rank 2 and 3, restrict(amp)
- * array_view_5_2_5_section_of_a_const_view_is_const         5.2.5 section() of array_view<const T>
- * array_view_5_2_5_projection_is_a_row                      5.2.5 operator[](int): array_view<T, N-1>
- * array_view_5_2_5_projection_in_a_kernel                   5.2.5 operator[](int), restrict(amp)
- * array_view_5_2_5_view_as_reshapes                         5.2.5 view_as(extent<K>)
- * array_view_5_2_5_view_as_keeps_the_element_count          5.2.5 view_as()'s requirements
- * array_view_5_2_5_reinterpret_as_shares_the_bits           5.2.5 reinterpret_as<ElementType>()
- * array_view_5_2_5_reinterpret_as_needs_whole_elements      5.2.5 reinterpret_as()'s requirements
- * array_view_5_2_views_given_to_restrict_amp_functions      5.2 array_view as a restrict(amp)
- *                                                           function's parameter (2.3, 5.2.4)
- * array_view_5_2_elements_of_a_struct_type                  5.2 array_view<T, N> of a struct T, and
- *                                                           structs through restrict(amp) functions
+ * Each test, and the section it comes from:
+ *
+ * array_view_5_2_2_made_over_host_data_moves_nothing_yet
+ *     5.2.2 array_view(extent, container)
+ * array_view_5_2_2_made_from_an_extent_alone
+ *     5.2.2 array_view(const extent<N>&)
+ * array_view_5_2_2_const_view_is_never_copied_back
+ *     5.2.2 array_view<const T, N>
+ * array_view_5_2_2_bad_extents_are_refused
+ *     5.2.2 constructors' requirements
+ * array_view_5_2_2_views_of_one_container_share_its_data
+ *     5.2.2 array_view(const array_view&)
+ * array_view_5_2_3_extent_rank_and_element_type
+ *     5.2.3 extent, get_extent(), rank
+ * array_view_5_2_3_synchronize_copies_back_once
+ *     5.2.3 synchronize()
+ * array_view_5_2_3_synchronize_async_completes_with_data
+ *     5.2.3 synchronize_async()
+ * array_view_5_2_3_synchronize_to_uploads_ahead
+ *     5.2.3 synchronize_to(accelerator_view)
+ * array_view_5_2_3_refresh_makes_device_copies_stale
+ *     5.2.3 refresh()
+ * array_view_5_2_3_discard_data_means_no_upload
+ *     5.2.3 discard_data()
+ * array_view_5_2_3_discard_data_covers_sections
+ *     5.2.3 discard_data(), of a section's parent
+ * array_view_5_2_3_discard_data_lasts_until_a_write
+ *     5.2.3 discard_data()
+ * array_view_5_2_3_data_gives_synchronized_host_memory
+ *     5.2.3 data()
+ * array_view_5_2_3_data_for_reading_keeps_the_device_copy
+ *     5.2.3 data() of array_view<const T, N>
+ * array_view_5_2_3_data_of_a_const_view_is_read_only
+ *     5.2.3 data() const: const T*
+ * array_view_5_2_3_destructor_copies_back
+ *     5.2.3 ~array_view() synchronizes
+ * array_view_5_2_3_destructor_of_a_view_only_read_moves_nothing
+ *     5.2.3 ~array_view()
+ * array_view_5_2_4_subscript_with_an_index_of_each_rank
+ *     5.2.4 operator[](const index<N>&)
+ * array_view_5_2_4_subscript_with_an_index_made_in_place
+ *     5.2.4 v[index<2>(i, j)], v(index<3>(...))
+ * array_view_5_2_4_call_with_integers_of_each_rank
+ *     5.2.4 operator()(int i0 [, i1 [, i2]])
+ * array_view_5_2_4_chained_subscripts_are_an_element
+ *     5.2.4 operator[](int) then [], (v[i][j])
+ * array_view_5_2_5_section_shares_data
+ *     5.2.5 section(origin, extent)
+ * array_view_5_2_5_section_of_a_section
+ *     5.2.5 section() of a section
+ * array_view_5_2_5_sections_that_overlap_see_each_other
+ *     5.2.5 section(), 8 (coherence)
+ * array_view_5_2_5_section_outside_the_view_is_refused
+ *     5.2.5 section()'s requirements
+ * array_view_5_2_5_section_in_a_kernel
+ *     5.2.5 section(idx, ext), section(idx), section(ext), section(i0, i1, e0, e1)
+ * array_view_5_2_5_section_in_a_kernel_used_alone
+ *     5.2.5 section() of rank 2 and 3, restrict(amp)
+ * array_view_5_2_5_section_of_a_const_view_is_const
+ *     5.2.5 section() of array_view<const T>
+ * array_view_5_2_5_projection_is_a_row
+ *     5.2.5 operator[](int): array_view<T, N-1>
+ * array_view_5_2_5_projection_in_a_kernel
+ *     5.2.5 operator[](int), restrict(amp)
+ * array_view_5_2_5_view_as_reshapes
+ *     5.2.5 view_as(extent<K>)
+ * array_view_5_2_5_view_as_keeps_the_element_count
+ *     5.2.5 view_as()'s requirements
+ * array_view_5_2_5_reinterpret_as_shares_the_bits
+ *     5.2.5 reinterpret_as<ElementType>()
+ * array_view_5_2_5_reinterpret_as_needs_whole_elements
+ *     5.2.5 reinterpret_as()'s requirements
+ * array_view_5_2_views_given_to_restrict_amp_functions
+ *     5.2 array_view as a restrict(amp) function's parameter (chapter 2, 5.2.4)
+ * array_view_5_2_elements_of_a_struct_type
+ *     5.2 array_view<T, N> of a struct T, and structs through restrict(amp) functions
  */
 #include <math.h>
 
@@ -832,7 +867,8 @@ static void array_view_5_2_5_section_of_a_const_view_is_const(void **state)
     assert_amp_ok(amp_array_view_project(c, 0, &row));
     assert_true(amp_array_view_is_const(s));
     assert_true(amp_array_view_is_const(row));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 2), idx, AMP_CAPTURE(s), { s[idx] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 2), idx, AMP_CAPTURE(s),
+                                           { s[idx] = 1; }),
                      AMP_ERROR_KERNEL_BUILD, "");
     /* in a kernel, a const view's section is const too */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(c), {
@@ -1100,7 +1136,8 @@ static void array_view_5_2_elements_of_a_struct_type(void **state)
     amp_array_view *bv, *mv;
     assert_amp_ok(amp_array_view_create(body_type, amp_extent_1d(N), bodies, &bv));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), momenta, &mv));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(bv, mv, slowed, momentum), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx,
+                                        AMP_CAPTURE(bv, mv, slowed, momentum), {
         body b = slowed(bv[idx], 0.5f * idx[0]);
         bv[idx] = b;
         bv[idx].mass *= 2.0f;

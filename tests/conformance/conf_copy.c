@@ -4,25 +4,38 @@
  * every direction between arrays, array_views and host memory, each once
  * in the ledger, synchronously and asynchronously.
  *
- * test                                                   section
- * copy_5_3_2_array_to_array                              5.3.2 copy(const array&, array&)
- * copy_5_3_2_array_to_array_view                         5.3.2 copy(const array&, array_view&)
- * copy_5_3_2_array_view_to_array                         5.3.2 copy(const array_view&, array&)
- * copy_5_3_2_array_view_newest_on_the_device_to_array    5.3.2 copy(const array_view&, array&),
- *                                                        of data a kernel wrote
- * copy_5_3_2_array_view_to_array_view                    5.3.2 copy(const array_view<const T>&,
- *                                                        array_view&)
- * copy_5_3_2_section_to_array_and_array_to_section       5.3.2 copy() with sections at either end
- * copy_5_3_3_host_to_array                               5.3.3 copy(InputIterator, array&)
- * copy_5_3_3_host_to_array_view                          5.3.3 copy(InputIterator, array_view&)
- * copy_5_3_4_array_to_host                               5.3.4 copy(const array&, OutputIterator)
- * copy_5_3_4_array_view_to_host                          5.3.4 copy(const array_view&, OutputIterator)
- * copy_5_3_2_extents_must_match                          5.3.2 "src and dest ... the same extent"
- * copy_5_3_2_a_const_view_is_no_destination              5.3.1 dest is array_view<T, N>, not const T
- * copy_5_3_1_two_host_ends_are_refused                   5.3.1 one end is an array or array_view
- * copy_async_5_3_every_direction_completes               5.3.1 copy_async(...), completion_future
- * copy_async_5_3_reports_the_copys_status                5.3.1 copy_async; 12 (errors) through
- *                                                        completion_future::get()
+ * Each test, and the section it comes from:
+ *
+ * copy_5_3_2_array_to_array
+ *     5.3.2 copy(const array&, array&)
+ * copy_5_3_2_array_to_array_view
+ *     5.3.2 copy(const array&, array_view&)
+ * copy_5_3_2_array_view_to_array
+ *     5.3.2 copy(const array_view&, array&)
+ * copy_5_3_2_array_view_newest_on_the_device_to_array
+ *     5.3.2 copy(const array_view&, array&), of data a kernel wrote
+ * copy_5_3_2_array_view_to_array_view
+ *     5.3.2 copy(const array_view<const T>&, array_view&)
+ * copy_5_3_2_section_to_array_and_array_to_section
+ *     5.3.2 copy() with sections at either end
+ * copy_5_3_3_host_to_array
+ *     5.3.3 copy(InputIterator, array&)
+ * copy_5_3_3_host_to_array_view
+ *     5.3.3 copy(InputIterator, array_view&)
+ * copy_5_3_4_array_to_host
+ *     5.3.4 copy(const array&, OutputIterator)
+ * copy_5_3_4_array_view_to_host
+ *     5.3.4 copy(const array_view&, OutputIterator)
+ * copy_5_3_2_extents_must_match
+ *     5.3.2 "src and dest ... the same extent"
+ * copy_5_3_2_a_const_view_is_no_destination
+ *     5.3.1 dest is array_view<T, N>, not const T
+ * copy_5_3_1_two_host_ends_are_refused
+ *     5.3.1 one end is an array or array_view
+ * copy_async_5_3_every_direction_completes
+ *     5.3.1 copy_async(...), completion_future
+ * copy_async_5_3_reports_the_copys_status
+ *     5.3.1 copy_async; its errors come through completion_future::get()
  */
 #include "conf_util.h"
 

@@ -3,22 +3,36 @@
  * (and Microsoft's reference page for concurrency::extent), on the host and
  * in restrict(amp) code.
  *
- * test                                                   section
- * extent_4_2_2_constructors_from_components              4.2.2 extent(int e0 [, e1 [, e2]])
- * extent_4_2_2_default_constructor_is_zero               4.2.2 extent() "each dimension is zero"
- * extent_4_2_2_constructor_in_declaration_form           4.2.2 extent<2> e(e0, e1);
- * extent_4_2_3_subscript_reads_and_writes_dimensions     4.2.3 operator[](unsigned)
- * extent_4_2_3_size_on_the_host                          4.2.3 size(): the product of the dimensions
- * extent_4_2_3_size_in_a_kernel                          4.2.3 size(), restrict(amp)
- * extent_4_2_3_contains_in_a_kernel                      4.2.3 contains(idx), origin zero
- * extent_4_2_3_contains_rank_1_and_3                     4.2.3 contains(idx), ranks 1 and 3
- * extent_4_2_3_tile_on_the_host                          4.2.3 tile<D0 [, D1 [, D2]]>()
- * extent_4_2_4_equality_and_inequality                   4.2.4 operator==, operator!=
- * extent_4_2_4_arithmetic_with_an_index                  4.2.4 extent + index, extent - index, += -=
- * extent_4_2_4_arithmetic_with_an_integer                4.2.4 extent op int (+ - * / %), ++, --
- * extent_4_2_captured_by_value                           4.2 and 7.1: an extent captured by [=]
- * extent_4_2_a_views_extent_in_a_kernel                  5.2.3 array_view::extent, get_extent(),
- *                                                        read as 4.2's extent<N>
+ * Each test, and the section it comes from:
+ *
+ * extent_4_2_2_constructors_from_components
+ *     4.2.2 extent(int e0 [, e1 [, e2]])
+ * extent_4_2_2_default_constructor_is_zero
+ *     4.2.2 extent() "each dimension is zero"
+ * extent_4_2_2_constructor_in_declaration_form
+ *     4.2.2 extent<2> e(e0, e1);
+ * extent_4_2_3_subscript_reads_and_writes_dimensions
+ *     4.2.3 operator[](unsigned)
+ * extent_4_2_3_size_on_the_host
+ *     4.2.3 size(): the product of the dimensions
+ * extent_4_2_3_size_in_a_kernel
+ *     4.2.3 size(), restrict(amp)
+ * extent_4_2_3_contains_in_a_kernel
+ *     4.2.3 contains(idx), origin zero
+ * extent_4_2_3_contains_rank_1_and_3
+ *     4.2.3 contains(idx), ranks 1 and 3
+ * extent_4_2_3_tile_on_the_host
+ *     4.2.3 tile<D0 [, D1 [, D2]]>()
+ * extent_4_2_4_equality_and_inequality
+ *     4.2.4 operator==, operator!=
+ * extent_4_2_4_arithmetic_with_an_index
+ *     4.2.4 extent + index, extent - index, += -=
+ * extent_4_2_4_arithmetic_with_an_integer
+ *     4.2.4 extent op int (+ - * / %), ++, --
+ * extent_4_2_captured_by_value
+ *     4.2 and 7.1: an extent captured by [=]
+ * extent_4_2_a_views_extent_in_a_kernel
+ *     5.2.3 array_view::extent, get_extent(), read as 4.2's extent<N>
  */
 #include "conf_util.h"
 
@@ -72,7 +86,8 @@ static void extent_4_2_2_default_constructor_is_zero(void **state)
     amp_array_view *v, *s;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(THREADS * ROUNDS * 2), out, &v));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(THREADS), sink, &s));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v, s, AMP_CONST(ROUNDS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx,
+                                        AMP_CAPTURE(v, s, AMP_CONST(ROUNDS)), {
         int total = 0;
         for (int k = 0; k < ROUNDS; k++) {
             extent<2> shapes[4];

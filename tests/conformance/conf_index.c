@@ -3,21 +3,34 @@
  * (and Microsoft's reference page for concurrency::index), on the host and
  * in restrict(amp) code.
  *
- * test                                                   section
- * index_4_1_2_default_constructor_is_zero                4.1.2 index() "each dimension is zero"
- * index_4_1_2_constructors_from_components               4.1.2 index(int i0 [, i1 [, i2]])
- * index_4_1_2_constructor_in_declaration_form            4.1.2 index<2> p(i0, i1);
- * index_4_1_2_copy_constructor_and_assignment            4.1.2 index(const index&), 4.1.3 operator=
- * index_4_1_3_subscript_reads_and_writes_components      4.1.3 operator[](unsigned) and its reference
- * index_4_1_4_sum_and_difference_of_indices              4.1.4 operator+, operator- (index, index)
- * index_4_1_4_arithmetic_with_an_integer                 4.1.4 index op int, int op index (+ - * / %)
- * index_4_1_4_compound_assignment                        4.1.4 += -= (index and int), *= /= %= (int)
- * index_4_1_4_increment_and_decrement                    4.1.4 ++ and --, prefix and postfix
- * index_4_1_4_equality_and_inequality                    4.1.4 operator==, operator!=
- * index_4_1_4_rank_3_arithmetic_and_comparison           4.1.4, for index<3>
- * index_4_1_in_a_restrict_amp_function                   4.1 values passed to and returned by a
- *                                                        restrict(amp) function (2.3, 4.1.2)
- * index_4_1_captured_by_value                            4.1 and 7.1: an index captured by [=]
+ * Each test, and the section it comes from:
+ *
+ * index_4_1_2_default_constructor_is_zero
+ *     4.1.2 index() "each dimension is zero"
+ * index_4_1_2_constructors_from_components
+ *     4.1.2 index(int i0 [, i1 [, i2]])
+ * index_4_1_2_constructor_in_declaration_form
+ *     4.1.2 index<2> p(i0, i1);
+ * index_4_1_2_copy_constructor_and_assignment
+ *     4.1.2 index(const index&), 4.1.3 operator=
+ * index_4_1_3_subscript_reads_and_writes_components
+ *     4.1.3 operator[](unsigned) and its reference
+ * index_4_1_4_sum_and_difference_of_indices
+ *     4.1.4 operator+, operator- (index, index)
+ * index_4_1_4_arithmetic_with_an_integer
+ *     4.1.4 index op int, int op index (+ - * / %)
+ * index_4_1_4_compound_assignment
+ *     4.1.4 += -= (index and int), *= /= %= (int)
+ * index_4_1_4_increment_and_decrement
+ *     4.1.4 ++ and --, prefix and postfix
+ * index_4_1_4_equality_and_inequality
+ *     4.1.4 operator==, operator!=
+ * index_4_1_4_rank_3_arithmetic_and_comparison
+ *     4.1.4, for index<3>
+ * index_4_1_in_a_restrict_amp_function
+ *     4.1 values passed to and returned by a restrict(amp) function (chapter 2)
+ * index_4_1_captured_by_value
+ *     4.1 and 7.1: an index captured by [=]
  *
  * Written from the specification's text: each test checks every element
  * a kernel writes, against the value the section gives.
@@ -38,7 +51,8 @@ static void index_4_1_2_default_constructor_is_zero(void **state)
     amp_array_view *v, *s;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(THREADS * ROUNDS * 2), out, &v));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(THREADS), sink, &s));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v, s, AMP_CONST(ROUNDS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx,
+                                        AMP_CAPTURE(v, s, AMP_CONST(ROUNDS)), {
         int total = 0;
         for (int k = 0; k < ROUNDS; k++) {
             index<2> pairs[4];
@@ -374,7 +388,8 @@ static void index_4_1_4_rank_3_arithmetic_and_comparison(void **state)
     static int out[A * B * C * 5];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(A * B * C, 5), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_3d(A, B, C), idx, AMP_CAPTURE(v, AMP_CONST(B), AMP_CONST(C)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_3d(A, B, C), idx,
+                                        AMP_CAPTURE(v, AMP_CONST(B), AMP_CONST(C)), {
         int row = (idx[0] * B + idx[1]) * C + idx[2];
         index<3> p = idx * 2 + index<3>(1, 2, 3);
         p -= idx;
@@ -411,7 +426,8 @@ static void index_4_1_in_a_restrict_amp_function(void **state)
     static int out[ROWS * COLS * 2];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(ROWS, COLS, 2), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(v, next_inside), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(ROWS, COLS), idx,
+                                        AMP_CAPTURE(v, next_inside), {
         index<2> n = next_inside(idx, extent<2>(4, 5));
         v(idx[0], idx[1], 0) = n[0];
         v(idx[0], idx[1], 1) = n[1];

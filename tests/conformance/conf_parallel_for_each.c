@@ -6,31 +6,46 @@
  * domains, invalid domains and their statuses, captures by value, chosen
  * accelerator views, the order of kernels, and functions for both sides.
  *
- * test                                                      section
- * parallel_for_each_7_every_index_once_rank_1               7 parallel_for_each(extent<1>, kernel)
- * parallel_for_each_7_every_index_once_rank_2               7 parallel_for_each(extent<2>, kernel)
- * parallel_for_each_7_every_index_once_rank_3               7 parallel_for_each(extent<3>, kernel)
- * parallel_for_each_7_tiled_every_index_once_rank_1         7 parallel_for_each(tiled_extent<D0>, ...)
- * parallel_for_each_7_tiled_every_index_once_rank_2         7 (tiled_extent<D0, D1>, ...)
- * parallel_for_each_7_tiled_every_index_once_rank_3         7 (tiled_extent<D0, D1, D2>, ...)
- * parallel_for_each_7_padded_domain_runs_whole_tiles        4.3.3 pad() and 7: a thread per index of
- *                                                           the padded extent, whole tiles at barriers
- * parallel_for_each_7_truncated_domain_leaves_the_rest      4.3.3 truncate() and 7
- * parallel_for_each_7_2_extents_not_positive_are_invalid    7.2 invalid_compute_domain: a dimension <= 0
- * parallel_for_each_7_2_tiles_that_do_not_divide_are_invalid  7.2 invalid_compute_domain: the extent is
- *                                                           not divisible by the tile
- * parallel_for_each_7_2_tile_rank_and_size_must_fit         7.2, 4.3: a tile of the extent's rank, of
- *                                                           positive dimensions
- * parallel_for_each_7_2_a_domain_truncated_to_nothing_is_invalid  4.3.3 truncate(), 7.2
- * parallel_for_each_7_2_a_tile_over_the_device_limit        7.2 (the tile's thread limit; here the
- *                                                           device's, AMP_ERROR_DEVICE_LIMIT)
- * parallel_for_each_7_1_scalars_are_captured_by_value       7.1 capture by value ([=]) of scalars
- * parallel_for_each_7_1_pointers_are_not_captured           7.1, 2.3: no pointer captures
- * parallel_for_each_7_runs_on_a_chosen_accelerator_view     7 parallel_for_each(accelerator_view, ...)
- * parallel_for_each_7_later_kernels_see_earlier_results     7, 8: kernels on one view run in order
- * parallel_for_each_7_a_failed_launch_moves_no_data         7.2, 12: an error leaves the data as it was
- * parallel_for_each_7_calls_a_restrict_cpu_amp_function     2.3 restrict(cpu, amp) functions, called
- *                                                           by the kernel and by the host
+ * Each test, and the section it comes from:
+ *
+ * parallel_for_each_7_every_index_once_rank_1
+ *     7 parallel_for_each(extent<1>, kernel)
+ * parallel_for_each_7_every_index_once_rank_2
+ *     7 parallel_for_each(extent<2>, kernel)
+ * parallel_for_each_7_every_index_once_rank_3
+ *     7 parallel_for_each(extent<3>, kernel)
+ * parallel_for_each_7_tiled_every_index_once_rank_1
+ *     7 parallel_for_each(tiled_extent<D0>, ...)
+ * parallel_for_each_7_tiled_every_index_once_rank_2
+ *     7 parallel_for_each(tiled_extent<D0, D1>, ...)
+ * parallel_for_each_7_tiled_every_index_once_rank_3
+ *     7 parallel_for_each(tiled_extent<D0, D1, D2>, ...)
+ * parallel_for_each_7_padded_domain_runs_whole_tiles
+ *     4.3.3 pad() and 7: a thread per index of the padded extent, whole tiles at barriers
+ * parallel_for_each_7_truncated_domain_leaves_the_rest
+ *     4.3.3 truncate() and 7
+ * parallel_for_each_7_2_extents_not_positive_are_invalid
+ *     7.2 invalid_compute_domain: a dimension <= 0
+ * parallel_for_each_7_2_tiles_that_do_not_divide_are_invalid
+ *     7.2 invalid_compute_domain: the extent is not divisible by the tile
+ * parallel_for_each_7_2_tile_rank_and_size_must_fit
+ *     7.2, 4.3: a tile of the extent's rank, of positive dimensions
+ * parallel_for_each_7_2_a_domain_truncated_to_nothing_is_invalid
+ *     4.3.3 truncate(), 7.2
+ * parallel_for_each_7_2_a_tile_over_the_device_limit
+ *     7.2 (the tile's thread limit; here the device's, AMP_ERROR_DEVICE_LIMIT)
+ * parallel_for_each_7_1_scalars_are_captured_by_value
+ *     7.1 capture by value ([=]) of scalars
+ * parallel_for_each_7_1_pointers_are_not_captured
+ *     7.1 and chapter 2: a restrict(amp) lambda captures no pointer
+ * parallel_for_each_7_runs_on_a_chosen_accelerator_view
+ *     7 parallel_for_each(accelerator_view, ...)
+ * parallel_for_each_7_later_kernels_see_earlier_results
+ *     7, 8: kernels on one view run in order
+ * parallel_for_each_7_a_failed_launch_moves_no_data
+ *     7.2: a launch that fails leaves the data as it was
+ * parallel_for_each_7_calls_a_restrict_cpu_amp_function
+ *     chapter 2, restrict(cpu, amp) functions, called by the kernel and by the host
  */
 #include "conf_util.h"
 
@@ -341,7 +356,8 @@ static void parallel_for_each_7_2_tile_rank_and_size_must_fit(void **state)
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(zero_tile, t_idx, AMP_CAPTURE(v), { v[0] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(negative_tile, t_idx, AMP_CAPTURE(v), { v[0] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(negative_tile, t_idx, AMP_CAPTURE(v),
+                                                 { v[0] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
     assert_int_equal(ledger_of(v).uploads, 0);
     assert_amp_ok(amp_array_view_release(v));
@@ -377,8 +393,8 @@ static void parallel_for_each_7_2_a_tile_over_the_device_limit(void **state)
     static int data[1];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(1), data, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(too_many), too_many),
-                                                 t_idx, AMP_CAPTURE(v),
+    amp_tiled_extent one_big_tile = amp_extent_tile_1d(amp_extent_1d(too_many), too_many);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(one_big_tile, t_idx, AMP_CAPTURE(v),
                                                  { if (t_idx.global[0] == 0) v[0] = 1; }),
                      AMP_ERROR_DEVICE_LIMIT, "");
     assert_amp_ok(amp_array_view_release(v));
@@ -400,7 +416,8 @@ static void parallel_for_each_7_1_scalars_are_captured_by_value(void **state)
     unsigned u = 7u;
     float f = 0.5f;
     static const int SCALE = 1000;
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(a, k, u, f, AMP_CONST(SCALE)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx,
+                                        AMP_CAPTURE(a, k, u, f, AMP_CONST(SCALE)), {
         int scratch[SCALE / 250];
         scratch[idx[0] % 4] = k;
         a[idx] = scratch[idx[0] % 4] * 100 + u * 10 + f + SCALE * idx[0];
@@ -433,7 +450,7 @@ static void parallel_for_each_7_1_scalars_are_captured_by_value(void **state)
     assert_amp_ok(amp_array_view_release(b));
 }
 
-/* 2.3 and 7.1: a restrict(amp) lambda cannot capture pointers. A capture
+/* Chapter 2 and 7.1: a restrict(amp) lambda cannot capture pointers. A capture
  * of a type kernels cannot take is refused, by name. */
 static void parallel_for_each_7_1_pointers_are_not_captured(void **state)
 {
@@ -533,7 +550,7 @@ static void parallel_for_each_7_a_failed_launch_moves_no_data(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
-/* 2.3: a restrict(cpu, amp) function is written once and called from both
+/* Chapter 2: a restrict(cpu, amp) function is written once and called from both
  * sides, with the same results. */
 AMP_SHARED_FUNCTION(int, collatz_steps, (int n), {
     int steps = 0;
@@ -556,7 +573,8 @@ static void parallel_for_each_7_calls_a_restrict_cpu_amp_function(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), steps, &sv));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), mixed, &mv));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx,
-                                        AMP_CAPTURE(sv, mv, AMP_SHARED(collatz_steps), AMP_SHARED(blend)), {
+                                        AMP_CAPTURE(sv, mv, AMP_SHARED(collatz_steps),
+                                                    AMP_SHARED(blend)), {
         sv[idx] = collatz_steps(idx[0] + 1);
         mv[idx] = blend(1.0f, 3.0f, idx[0] / 8.0f);
     }));

@@ -4,28 +4,46 @@
  * tile_static memory as those sections use it (and Microsoft's reference
  * pages for concurrency::tiled_extent, tiled_index and tile_barrier).
  *
- * test                                                   section
- * tiled_extent_4_3_2_made_from_an_extent_of_each_rank    4.3.2, 4.2.3 extent::tile<D0, D1, D2>()
- * tiled_extent_4_3_3_pad_rounds_each_dimension_up        4.3.3 pad()
- * tiled_extent_4_3_3_truncate_rounds_each_dimension_down 4.3.3 truncate()
- * tiled_extent_4_3_captured_by_value_is_its_extent       4.3 "a tiled_extent is an extent<N>", 7.1
- * tiled_index_4_4_3_members_of_rank_1                    4.4.3 global, local, tile, tile_origin
- * tiled_index_4_4_3_members_of_rank_2                    4.4.3, for tiled_index<D0, D1>
- * tiled_index_4_4_3_members_of_rank_3                    4.4.3, for tiled_index<D0, D1, D2>
- * tiled_index_4_4_3_members_are_index_values             4.4.3 "const index<N> global" ...: values
- *                                                        that 4.1's operators take
- * tiled_index_4_4_3_tile_extent_is_an_extent             4.4.3 tile_extent, an extent<N>
- * tiled_index_4_4_3_tile_dims                            4.4.3 static const int tile_dim0, 1, 2
- * tiled_index_4_4_3_tile_dims_are_constants              4.4.3 tile_dimN as a constant expression
- * tiled_index_4_4_3_converts_to_its_global_index         4.4.3 operator const index<N>() const
- * tiled_index_4_4_3_converts_to_its_global_index_rank_1  4.4.3, for tiled_index<D0>
- * tile_barrier_4_5_3_wait_shares_tile_static_memory      4.5.3 wait(), 2.4 tile_static
- * tile_barrier_4_5_3_wait_with_all_memory_fence          4.5.3 wait_with_all_memory_fence()
- * tile_barrier_4_5_3_wait_with_global_memory_fence       4.5.3 wait_with_global_memory_fence()
- * tile_barrier_4_5_3_wait_with_tile_static_memory_fence  4.5.3 wait_with_tile_static_memory_fence()
- * tile_barrier_4_5_4_fences_without_a_barrier            4.5.4 all_memory_fence, global_memory_fence,
- *                                                        tile_static_memory_fence
- * tile_barrier_4_5_3_tiles_of_rank_3_share_memory        4.5.3 wait() in tiles of rank 3
+ * Each test, and the section it comes from:
+ *
+ * tiled_extent_4_3_2_made_from_an_extent_of_each_rank
+ *     4.3.2, 4.2.3 extent::tile<D0, D1, D2>()
+ * tiled_extent_4_3_3_pad_rounds_each_dimension_up
+ *     4.3.3 pad()
+ * tiled_extent_4_3_3_truncate_rounds_each_dimension_down
+ *     4.3.3 truncate()
+ * tiled_extent_4_3_captured_by_value_is_its_extent
+ *     4.3 "a tiled_extent is an extent<N>", 7.1
+ * tiled_index_4_4_3_members_of_rank_1
+ *     4.4.3 global, local, tile, tile_origin
+ * tiled_index_4_4_3_members_of_rank_2
+ *     4.4.3, for tiled_index<D0, D1>
+ * tiled_index_4_4_3_members_of_rank_3
+ *     4.4.3, for tiled_index<D0, D1, D2>
+ * tiled_index_4_4_3_members_are_index_values
+ *     4.4.3 "const index<N> global" ...: values that 4.1's operators take
+ * tiled_index_4_4_3_tile_extent_is_an_extent
+ *     4.4.3 tile_extent, an extent<N>
+ * tiled_index_4_4_3_tile_dims
+ *     4.4.3 static const int tile_dim0, 1, 2
+ * tiled_index_4_4_3_tile_dims_are_constants
+ *     4.4.3 tile_dimN as a constant expression
+ * tiled_index_4_4_3_converts_to_its_global_index
+ *     4.4.3 operator const index<N>() const
+ * tiled_index_4_4_3_converts_to_its_global_index_rank_1
+ *     4.4.3, for tiled_index<D0>
+ * tile_barrier_4_5_3_wait_shares_tile_static_memory
+ *     4.5.3 wait(), with tile_static memory (chapter 2)
+ * tile_barrier_4_5_3_wait_with_all_memory_fence
+ *     4.5.3 wait_with_all_memory_fence()
+ * tile_barrier_4_5_3_wait_with_global_memory_fence
+ *     4.5.3 wait_with_global_memory_fence()
+ * tile_barrier_4_5_3_wait_with_tile_static_memory_fence
+ *     4.5.3 wait_with_tile_static_memory_fence()
+ * tile_barrier_4_5_4_fences_without_a_barrier
+ *     4.5.4 all_memory_fence, global_memory_fence, tile_static_memory_fence
+ * tile_barrier_4_5_3_tiles_of_rank_3_share_memory
+ *     4.5.3 wait() in tiles of rank 3
  */
 #include "conf_util.h"
 
@@ -405,8 +423,8 @@ static void tile_barrier_4_5_3_wait_with_all_memory_fence(void **state)
     amp_array_view *iv, *ov;
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_2d(N, N), in, &iv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, N), out, &ov));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), TS, TS), t_idx,
-                                              AMP_CAPTURE(iv, ov, AMP_CONST(TS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), TS, TS),
+                                              t_idx, AMP_CAPTURE(iv, ov, AMP_CONST(TS)), {
         tile_static int tile[TS][TS];
         int r = t_idx.local[0], c = t_idx.local[1];
         tile[r][c] = iv[t_idx.global];
