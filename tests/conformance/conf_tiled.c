@@ -32,6 +32,8 @@
  *     4.4.3 operator const index<N>() const
  * tiled_index_4_4_3_converts_to_its_global_index_rank_1
  *     4.4.3, for tiled_index<D0>
+ * tiled_index_4_4_passed_to_a_restrict_amp_function
+ *     4.4 a tiled_index<D0, D1> value as a restrict(amp) function's parameter
  * tile_barrier_4_5_3_wait_shares_tile_static_memory
  *     4.5.3 wait(), with tile_static memory (chapter 2)
  * tile_barrier_4_5_3_wait_with_all_memory_fence
@@ -388,6 +390,33 @@ static void tiled_index_4_4_3_converts_to_its_global_index_rank_1(void **state)
     }
 }
 
+/* A tiled_index<D0, D1> is a value restrict(amp) functions take, members
+ * and all. */
+AMP_FUNCTION(int, tile_code, (tiled_index<2, 4> t), {
+    return t.tile[0] * 1000 + t.tile[1] * 100 + t.local[0] * 10 + t.local[1];
+});
+
+static void tiled_index_4_4_passed_to_a_restrict_amp_function(void **state)
+{
+    (void)state;
+    enum { R = 4, C = 8 };
+    static int out[R * C];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &v));
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 4),
+                                                t_idx, AMP_CAPTURE(v, tile_code),
+                                                { v[t_idx.global] = tile_code(t_idx); });
+    if (st == AMP_OK)
+        st = amp_array_view_synchronize(v);
+    assert_amp_ok(amp_array_view_release(v));
+    if (st != AMP_OK)
+        fail_msg("a tiled_index given to a function: %s: %.500s", amp_status_name(st),
+                 amp_last_error());
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            assert_int_equal(out[i * C + j], i / 2 * 1000 + j / 4 * 100 + i % 2 * 10 + j % 4);
+}
+
 /* "void wait() const: Blocks execution of all threads in a tile until all
  * threads in the tile have reached this call", with a fence on tile_static
  * and global memory: each tile reads what its other threads wrote. */
@@ -595,6 +624,7 @@ int main(void)
         cmocka_unit_test(tiled_index_4_4_3_tile_dims_are_constants),
         cmocka_unit_test(tiled_index_4_4_3_converts_to_its_global_index),
         cmocka_unit_test(tiled_index_4_4_3_converts_to_its_global_index_rank_1),
+        cmocka_unit_test(tiled_index_4_4_passed_to_a_restrict_amp_function),
         cmocka_unit_test(tile_barrier_4_5_3_wait_shares_tile_static_memory),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_all_memory_fence),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_global_memory_fence),
