@@ -189,6 +189,7 @@ static amp_status cxx_body(int which, amp_array_view *v)
 }
 
 AMP_FUNCTION(void, by_reference, (int &x), { x = 1; });
+AMP_FUNCTION(float, mix, (float a, float b), { return a + b; });
 
 static void cxx_spellings_name_what_to_write_in_c(void **state)
 {
@@ -213,6 +214,11 @@ static void cxx_spellings_name_what_to_write_in_c(void **state)
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, by_reference),
                                            { by_reference(&v[idx]); }),
                      AMP_ERROR_KERNEL_BUILD, "C has no references: take a pointer");
+    /* A helper named like a built-in of OpenCL C is refused by name. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, mix),
+                                           { v[idx] = (int)mix(1.0f, 2.0f); }),
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "function 'mix' has the name of one of OpenCL C's built-in functions");
     assert_amp_ok(amp_array_view_release(v));
     assert_int_equal(data[0], 0);
 }

@@ -65,9 +65,14 @@ static void values_are_declared_as_cxx_amp_declares_them(void **state)
         array_view<int, 1> row(v[q[0]]);
         row[q[1]] = e.size() * 100 + idx[0] * 10 + idx[1];
         if (idx[0] == 0 && idx[1] == 0) {
+            /* rank, as C++ AMP's static member; a default index is 0 */
+            index<3> zero;
+            extent<2> none;
+            if (zero.rank != 3 || v.rank != 2 || idx.rank != 2 || zero[2] != 0 || none[1] != 0)
+                s[0] = -1000.0f;
             float_4 f = float_4(1.0f, 2.0f, 3.0f, 4.0f);
             int_2 k = int_2(5, 6);
-            s[0] = f.y + f.w;
+            s[0] += f.y + f.w;
             s[1] = k.x * k.y;
         }
     }));

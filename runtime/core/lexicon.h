@@ -13,4 +13,8 @@ int amp__lexicon_is_identifier(const char *s);
  * use as the name of a variable. */
 int amp__lexicon_is_keyword(const char *s);
 
+/* Nonzero when s names one of OpenCL C's built-in functions (sqrt, mix,
+ * clamp, ...): a name a helper function cannot take. */
+int amp__lexicon_is_builtin_function(const char *s);
+
 #endif

@@ -341,10 +341,11 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
         }
-        if (indices_due)
-            a = as_index(r, a);
         const body_type *param =
             params && out->n < nparams && out->n < BODY_MAX_PARAMS ? &params[out->n] : NULL;
+        /* A helper's tiled_index parameter takes the tiled index itself. */
+        if (indices_due && !(param && param->kind == TYPE_TILED_INDEX))
+            a = as_index(r, a);
         if (param && param->kind == TYPE_TEXTURE_VALUE)
             texture_argument(r, param, a);
         else if (a.type.kind == TYPE_TEXTURE || a.type.kind == TYPE_TEXTURE_VALUE)
@@ -518,6 +519,9 @@ static value view_subscripts(reader *r, value v)
         expect(r, "]");
         if (r->status != AMP_OK)
             return nothing;
+        /* A tiled index is its global index here, at any rank (v[t_idx]). */
+        if (k == 0)
+            s = as_index(r, s);
         /* An index of the view's rank names an element; an index<1> is an
          * int, and subscripts a projection like any int. */
         if (k == 0 && indexlike(s.type) && s.type.rank > 1) {
@@ -561,7 +565,32 @@ static value member(reader *r, value v)
     }
     advance(r);
     int rank = v.type.rank;
+    /* C++ AMP's static member rank, of every value with a rank. */
+    if (amp__lex_is(m, "rank") && !is(r, 0, "(") && !v.type.array &&
+        (v.type.kind == TYPE_INDEX || v.type.kind == TYPE_EXTENT || v.type.kind == TYPE_VIEW ||
+         v.type.kind == TYPE_VIEW_VALUE || v.type.kind == TYPE_TEXTURE ||
+         v.type.kind == TYPE_TEXTURE_VALUE || v.type.kind == TYPE_TILED_INDEX)) {
+        char number[16];
+        snprintf(number, sizeof number, "%d", rank);
+        rewrite(r, v.first, number);
+        for (long i = v.first + 1; i <= name; i++)
+            rewrite(r, i, "");
+        return other(v.first, name);
+    }
     if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
+        /* tile_dim0 .. tile_dim2 are C++ AMP's static constants: the kernel's
+         * tile, as numbers, so that they can size tile_static arrays. */
+        int d = amp__lex_is(m, "tile_dim0") ? 0 : amp__lex_is(m, "tile_dim1") ? 1
+                : amp__lex_is(m, "tile_dim2") ? 2 : -1;
+        if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 &&
+            r->ctx->index_name) {
+            char number[16];
+            snprintf(number, sizeof number, "%d", r->ctx->tile[d]);
+            rewrite(r, v.first, number);
+            rewrite(r, dot, "");
+            rewrite(r, name, "");
+            return other(v.first, name);
+        }
         if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
             amp__lex_is(m, "tile_origin")) {
             return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);

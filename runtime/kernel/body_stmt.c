@@ -561,6 +561,19 @@ void amp__body_declaration(reader *r, int hoistable)
         /* A name is in scope from the end of its declarator, so its own
          * initializer already sees it. */
         amp__body_make_visible(r, id);
+        if (!is(r, 0, "=") && (s.type.kind == TYPE_INDEX || s.type.kind == TYPE_EXTENT) &&
+            !pointer && !s.tile_static && !s.typedef_ && name >= 0 && r->status == AMP_OK) {
+            /* C++ AMP's default constructor: every dimension 0. */
+            char zero[48];
+            if (array)
+                snprintf(zero, sizeof zero, " = {0}");
+            else if (s.type.rank == 1)
+                snprintf(zero, sizeof zero, " = 0");
+            else
+                snprintf(zero, sizeof zero, " = (amp_%s_%d)(0)",
+                         s.type.kind == TYPE_INDEX ? "index" : "extent", s.type.rank);
+            amp__body_edit_before(r, (size_t)cur(r), zero);
+        }
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);

@@ -38,9 +38,14 @@ static int parse_diagnostic(const char *s, size_t n, diagnostic *d)
             continue;
         long column = strtol(end + 1, &end, 10);
         const char *p = end, *stop = s + n;
-        if (p < stop && *p == ' ' && p + 1 < stop && p[1] == '<') { /* <Spelling=...> */
-            while (p < stop && *p != '>')
-                p++;
+        if (p < stop && *p == ' ' && p + 1 < stop && p[1] == '<') {
+            /* <Spelling=...>, which may hold a <scratch space> of its own */
+            int depth = 0;
+            for (p++; p < stop; p++) {
+                depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
             if (p < stop)
                 p++;
         }

@@ -112,6 +112,10 @@ static amp_status check_names(const cg_spec *spec)
             return refuse_name(spec, "capture", name,
                                "is named like a keyword of OpenCL C, which a kernel cannot use"
                                " as a variable; rename it");
+        if (c->kind == AMP_CAPTURE_FUNCTION && amp__lexicon_is_builtin_function(name))
+            return refuse_name(spec, "function", name,
+                               "has the name of one of OpenCL C's built-in functions, which a"
+                               " helper cannot redefine; rename it (or call the built-in)");
         if (c->kind == AMP_CAPTURE_CONSTANT && is_opencl_macro(name))
             return refuse_name(spec, "AMP_CONST", name,
                                "is a macro OpenCL C defines itself, which the constant would"
@@ -313,6 +317,7 @@ static amp_status read_body(gen *g)
         .ntypes = g->nstructs,
         .type_names = g->struct_names,
         .type_ids = g->struct_ids,
+        .tile = {spec->tile[0], spec->tile[1], spec->tile[2]},
         .index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
                        (uint8_t)spec->rank, 0, 0, 0},
         .capture_types = types,
