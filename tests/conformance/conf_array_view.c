@@ -82,6 +82,13 @@
  *     5.2 array_view as a restrict(amp) function's parameter (chapter 2, 5.2.4)
  * array_view_5_2_elements_of_a_struct_type
  *     5.2 array_view<T, N> of a struct T, and structs through restrict(amp) functions
+ * array_view_5_2_4_host_subscript_reads_and_writes_one_element
+ *     5.2.4 operator()(index), operator[] on the host: a read synchronizes,
+ *     a write makes the accelerator's copy stale
+ * array_view_5_2_3_data_of_a_section_keeps_its_parents_rows
+ *     5.2.3 data(): the section's first element, its rows its parent's
+ * array_view_5_2_1_rank_5_view_and_section
+ *     5.2.1 template <typename T, int N> class array_view (N up to 8 here)
  */
 #include <math.h>
 
@@ -1156,6 +1163,79 @@ static void array_view_5_2_elements_of_a_struct_type(void **state)
     assert_amp_ok(amp_array_view_release(mv));
 }
 
+static void array_view_5_2_4_host_subscript_reads_and_writes_one_element(void **state)
+{
+    (void)state;
+    int data[3][4];
+    iota(&data[0][0], 12, 0);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(3, 4), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(v),
+                                        { v[idx] = v[idx] * 2; }));
+    int x = 0;
+    assert_amp_ok(amp_array_view_get(v, amp_index_2d(2, 3), &x));
+    assert_int_equal(x, 22);
+    uint64_t downloads = ledger_of(v).downloads;
+    assert_amp_ok(amp_array_view_get(v, amp_index_2d(0, 1), &x));
+    assert_int_equal(x, 2);
+    assert_int_equal(ledger_of(v).downloads, downloads); /* current on the host now */
+    x = 100;
+    assert_amp_ok(amp_array_view_set(v, amp_index_2d(1, 1), &x));
+    uint64_t up = ledger_of(v).upload_bytes;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(v),
+                                        { v[idx] = v[idx] + 1; }));
+    /* only the element written on the host went up again */
+    assert_int_equal(ledger_of(v).upload_bytes - up, sizeof(int));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(data[1][1], 101);
+    assert_int_equal(data[2][3], 23);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void array_view_5_2_3_data_of_a_section_keeps_its_parents_rows(void **state)
+{
+    (void)state;
+    int data[4][6];
+    iota(&data[0][0], 24, 0);
+    amp_array_view *v, *s;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(4, 6), data, &v));
+    assert_amp_ok(amp_array_view_section(v, amp_index_2d(1, 2), amp_extent_2d(2, 3), &s));
+    const void *p;
+    int64_t strides[AMP_MAX_RANK];
+    assert_amp_ok(amp_array_view_data_const(s, &p));
+    assert_amp_ok(amp_array_view_get_strides(s, strides));
+    assert_int_equal(strides[0], 6);
+    assert_int_equal(strides[1], 1);
+    const int *q = p;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            assert_int_equal(q[i * strides[0] + j * strides[1]], data[1 + i][2 + j]);
+    assert_amp_ok(amp_array_view_release(s));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void array_view_5_2_1_rank_5_view_and_section(void **state)
+{
+    (void)state;
+    int d[5] = {2, 2, 3, 2, 4}, o[5] = {1, 0, 1, 0, 1}, sd[5] = {1, 2, 2, 2, 2};
+    static int data[96];
+    iota(data, 96, 0);
+    amp_array_view *v, *s;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_nd(5, d), data, &v));
+    assert_amp_ok(amp_array_view_section(v, amp_index_nd(5, o), amp_extent_nd(5, sd), &s));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_nd(5, sd), idx, AMP_CAPTURE(s),
+                                        { s[idx] = -1; }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    int changed = 0;
+    for (int k = 0; k < 96; k++)
+        changed += data[k] == -1;
+    assert_int_equal(changed, 16);
+    /* element (1, 0, 1, 0, 1), the section's first */
+    assert_int_equal(data[(((1 * 2 + 0) * 3 + 1) * 2 + 0) * 4 + 1], -1);
+    assert_amp_ok(amp_array_view_release(s));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1196,6 +1276,9 @@ int main(void)
         cmocka_unit_test(array_view_5_2_5_reinterpret_as_needs_whole_elements),
         cmocka_unit_test(array_view_5_2_views_given_to_restrict_amp_functions),
         cmocka_unit_test(array_view_5_2_elements_of_a_struct_type),
+        cmocka_unit_test(array_view_5_2_4_host_subscript_reads_and_writes_one_element),
+        cmocka_unit_test(array_view_5_2_3_data_of_a_section_keeps_its_parents_rows),
+        cmocka_unit_test(array_view_5_2_1_rank_5_view_and_section),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

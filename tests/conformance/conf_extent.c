@@ -33,6 +33,11 @@
  *     4.2 and 7.1: an extent captured by [=]
  * extent_4_2_a_views_extent_in_a_kernel
  *     5.2.3 array_view::extent, get_extent(), read as 4.2's extent<N>
+ * extent_4_2_1_any_rank_on_the_host
+ *     4.2.1 template <int N> class extent (N up to 8 here), 4.2.2 extent(const int[]),
+ *     4.2.3 size(), contains(), 4.2.4 extent + index on the host
+ * extent_4_2_1_any_rank_in_a_kernel
+ *     4.2.1 extent<N> of rank 4 to 8 as a compute domain and in restrict(amp) code
  */
 #include "conf_util.h"
 
@@ -448,6 +453,43 @@ static void extent_4_2_a_views_extent_in_a_kernel(void **state)
         assert_amp_ok(amp_array_view_release(views[k]));
 }
 
+static void extent_4_2_1_any_rank_on_the_host(void **state)
+{
+    (void)state;
+    int d[6] = {2, 3, 4, 1, 2, 3}, in[6] = {1, 2, 3, 0, 1, 2};
+    amp_extent e = amp_extent_nd(6, d);
+    assert_int_equal(e.rank, 6);
+    assert_int_equal(amp_extent_size(e), 2 * 3 * 4 * 2 * 3);
+    assert_true(amp_extent_contains(e, amp_index_nd(6, in)));
+    in[3] = 1;
+    assert_false(amp_extent_contains(e, amp_index_nd(6, in)));
+    amp_extent bigger = amp_extent_add(e, amp_index_nd(6, in));
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(bigger.dims[k], d[k] + in[k]);
+    assert_true(amp_extent_equal(amp_extent_sub(bigger, amp_index_nd(6, in)), e));
+}
+
+static void extent_4_2_1_any_rank_in_a_kernel(void **state)
+{
+    (void)state;
+    int d[7] = {2, 1, 3, 2, 2, 1, 3};
+    amp_extent e = amp_extent_nd(7, d);
+    int n = (int)amp_extent_size(e), count[2] = {0};
+    amp_array_view *c;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(2), count, &c));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(e, idx, AMP_CAPTURE(c, e), {
+        extent<7> same = e;
+        if (same.contains(idx) && same.size() == (unsigned)(2 * 1 * 3 * 2 * 2 * 1 * 3))
+            atomic_fetch_add(&c[0], 1);
+        if (idx == index<7>(1, 0, 2, 1, 1, 0, 2))
+            atomic_fetch_add(&c[1], 1);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(c));
+    assert_int_equal(count[0], n);
+    assert_int_equal(count[1], 1);
+    assert_amp_ok(amp_array_view_release(c));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +507,8 @@ int main(void)
         cmocka_unit_test(extent_4_2_4_arithmetic_with_an_integer),
         cmocka_unit_test(extent_4_2_captured_by_value),
         cmocka_unit_test(extent_4_2_a_views_extent_in_a_kernel),
+        cmocka_unit_test(extent_4_2_1_any_rank_on_the_host),
+        cmocka_unit_test(extent_4_2_1_any_rank_in_a_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -34,6 +34,8 @@
  *
  * Written from the specification's text: each test checks every element
  * a kernel writes, against the value the section gives.
+ * index_4_1_4_operators_on_the_host
+ *     4.1.4 index + index, index - index, index op int, ==, on the host
  */
 #include "conf_util.h"
 
@@ -476,6 +478,22 @@ static void index_4_1_captured_by_value(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+static void index_4_1_4_operators_on_the_host(void **state)
+{
+    (void)state;
+    amp_index a = amp_index_3d(1, 2, 3), b = amp_index_3d(4, 5, 6);
+    amp_index sum = amp_index_add(a, b), diff = amp_index_sub(b, a);
+    assert_true(amp_index_equal(sum, amp_index_3d(5, 7, 9)));
+    assert_true(amp_index_equal(diff, amp_index_3d(3, 3, 3)));
+    assert_true(amp_index_equal(amp_index_mul(a, 3), amp_index_3d(3, 6, 9)));
+    assert_true(amp_index_equal(amp_index_div(b, 2), amp_index_3d(2, 2, 3)));
+    assert_true(amp_index_equal(amp_index_mod(b, 4), amp_index_3d(0, 1, 2)));
+    assert_false(amp_index_equal(a, b));
+    /* different ranks are never equal, and have no sum */
+    assert_false(amp_index_equal(a, amp_index_2d(1, 2)));
+    assert_int_equal(amp_index_add(a, amp_index_2d(1, 2)).rank, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +510,7 @@ int main(void)
         cmocka_unit_test(index_4_1_4_rank_3_arithmetic_and_comparison),
         cmocka_unit_test(index_4_1_in_a_restrict_amp_function),
         cmocka_unit_test(index_4_1_captured_by_value),
+        cmocka_unit_test(index_4_1_4_operators_on_the_host),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }
