@@ -306,6 +306,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
         amp_index: amp__capture_index,                                                             \
         amp_extent: amp__capture_extent,                                                           \
         amp_tiled_extent: amp__capture_tiled_extent,                                               \
+        _Bool: amp__capture_bool,                                                                  \
         int: amp__capture_int,                                                                     \
         unsigned: amp__capture_uint,                                                               \
         float: amp__capture_float,                                                                 \
@@ -356,6 +357,12 @@ static inline amp_capture amp__capture_extent(const char *name, amp_extent v)
 static inline amp_capture amp__capture_tiled_extent(const char *name, amp_tiled_extent v)
 {
     amp_capture c = {name, AMP_CAPTURE_EXTENT, AMP_INT, {.extent = v.extent}};
+    return c;
+}
+/* A bool is an int in the kernel (0 or 1): OpenCL kernels take no bool. */
+static inline amp_capture amp__capture_bool(const char *name, _Bool v)
+{
+    amp_capture c = {name, AMP_CAPTURE_SCALAR, AMP_INT, {.i = v ? 1 : 0}};
     return c;
 }
 static inline amp_capture amp__capture_int(const char *name, int v)

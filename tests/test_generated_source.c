@@ -129,6 +129,31 @@ static void a_function_like_define_is_a_function_like_macro(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A moved tile_static declaration may use an AMP_DEFINE written before it:
+ * the definition moves with it. */
+static void a_tile_static_size_may_be_an_amp_define(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
+                                              AMP_CAPTURE(v), {
+        AMP_DEFINE(N 4)
+        AMP_DEFINE(ELEMENT int)
+        for (int pass = 0; pass < 1; pass++) {
+            tile_static ELEMENT buffer[N];
+            buffer[t_idx.local[0]] = t_idx.global[0];
+            t_idx.barrier.wait();
+            v[t_idx] = buffer[N - 1 - t_idx.local[0]];
+        }
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(out[i], i / 4 * 4 + 3 - i % 4);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +162,7 @@ int main(void)
         cmocka_unit_test(a_kernel_file_with_an_odd_name_compiles),
         cmocka_unit_test(names_the_kernel_owns_are_refused),
         cmocka_unit_test(a_function_like_define_is_a_function_like_macro),
+        cmocka_unit_test(a_tile_static_size_may_be_an_amp_define),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

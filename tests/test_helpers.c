@@ -49,7 +49,8 @@ static void helpers_take_and_return_index_and_extent_values(void **state)
 }
 
 /* Declared as C++ AMP code declares them: index<2> p(i, j), extent<2>
- * e(r, c), a copy q(p), a view row(v[i]); and C++ AMP's short vectors. */
+ * e(r, c), a copy q(p), a view row(v[i]); C++ AMP's short vectors; a
+ * captured bool. */
 static void values_are_declared_as_cxx_amp_declares_them(void **state)
 {
     (void)state;
@@ -58,8 +59,9 @@ static void values_are_declared_as_cxx_amp_declares_them(void **state)
     amp_array_view *v, *s;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(2, 3), out, &v));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(2), sums, &s));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 3), idx, AMP_CAPTURE(v, s), {
-        index<2> p(idx[0], 2 - idx[1]);
+    _Bool flip = 1;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 3), idx, AMP_CAPTURE(v, s, flip), {
+        index<2> p(idx[0], flip ? 2 - idx[1] : idx[1]);
         index<2> q(p);
         extent<2> e(2, 3);
         array_view<int, 1> row(v[q[0]]);

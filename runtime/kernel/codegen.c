@@ -425,12 +425,18 @@ static void emit_prelude(gen *g)
         if (g->view_ranks & (1u << n))
             amp__vocab_append_access_rank(sb, n);
     /* The parts of the vocabulary the body and its helpers use. */
-    amp__vocab_append_used(sb, spec->source->body, spec->source->body_length);
+    const char *texts[1 + AMP_MAX_CAPTURES];
+    size_t lengths[1 + AMP_MAX_CAPTURES], ntexts = 0;
+    texts[ntexts] = spec->source->body;
+    lengths[ntexts++] = spec->source->body_length;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
-        if (c->kind == AMP_CAPTURE_FUNCTION)
-            amp__vocab_append_used(sb, c->function_source, strlen(c->function_source));
+        if (c->kind == AMP_CAPTURE_FUNCTION) {
+            texts[ntexts] = c->function_source;
+            lengths[ntexts++] = strlen(c->function_source);
+        }
     }
+    amp__vocab_append_used(sb, ntexts, texts, lengths);
 }
 
 static void emit_types(gen *g)

@@ -132,27 +132,47 @@ static const char *directive_of(const lex_token *t)
 /* A preprocessor line of its own, at column 0 as is usual: the directive,
  * then its argument as written (so AMP_DEFINE(SQ(x) ...) keeps SQ(x) a
  * function-like macro). Returns the last token it used. */
-static size_t directive_line(printer *p, size_t i)
+/* The directive whose word is token i, and its argument, into out.
+ * Returns the last token it used. */
+static size_t directive_text(const kbody *b, size_t i, strbuf *out)
 {
-    const kbody *b = p->b;
-    newline(p);
-    place(p, i);
-    amp__sb_append(p->out, directive_of(&b->tokens.items[i]));
+    amp__sb_append(out, directive_of(&b->tokens.items[i]));
     size_t k = i + 1;
     if (k < b->tokens.count && (b->flags[k] & TOK_DIRECTIVE_PAREN)) {
         int first = 1;
         for (k++; k < b->tokens.count && !(b->flags[k] & TOK_DIRECTIVE_PAREN); k++) {
             const lex_token *t = &b->tokens.items[k];
             if (first || t->space_before)
-                amp__sb_append(p->out, " ");
-            amp__sb_append_n(p->out, t->text, t->length);
+                amp__sb_append(out, " ");
+            amp__sb_append_n(out, t->text, t->length);
             first = 0;
         }
     } else {
         k = i;
     }
+    return k;
+}
+
+static size_t directive_line(printer *p, size_t i)
+{
+    newline(p);
+    place(p, i);
+    size_t k = directive_text(p->b, i, p->out);
     line_done(p);
     return k;
+}
+
+/* An AMP_DEFINE before a moved tile_static declaration, which may use its
+ * name (tile_static int buffer[N]): defined again among the moved
+ * declarations, as written, so that the name means the same there. A
+ * second definition with the same text is C's own rule for macros. */
+static void define_before_moves(const kbody *b, size_t i, strbuf *hoisted, int *hoisted_n)
+{
+    if (!amp__lex_is(&b->tokens.items[i], "AMP_DEFINE"))
+        return;
+    directive_text(b, i, hoisted);
+    amp__sb_append(hoisted, "\n");
+    (*hoisted_n)++;
 }
 
 /* A moved tile_static declaration: printed into hoisted under its
@@ -221,6 +241,8 @@ int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
     for (size_t i = 0; i < n; i++) {
         uint16_t f = b->flags[i];
         if (f & TOK_DIRECTIVE) {
+            if (hoisted && next_hoist < b->nhoists)
+                define_before_moves(b, i, hoisted, &hoisted_n);
             i = directive_line(&p, i);
             continue;
         }

@@ -396,13 +396,17 @@ static const vocab_entry entries[] = {
     {SHORT_VECTORS, "double_4", "typedef double4 double_4;\n#define double_4(...) ((double4)(__VA_ARGS__))\n"},
 };
 
-int amp__vocab_append_used(strbuf *out, const char *text, size_t length)
+int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
+                           const size_t *lengths)
 {
     int headed[GROUPS] = {0};
     int appended = 0;
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         const vocab_entry *e = &entries[i];
-        if (!amp__lex_text_uses(text, length, e->name, 0))
+        int used = 0;
+        for (size_t t = 0; t < ntexts && !used; t++)
+            used = amp__lex_text_uses(texts[t], lengths[t], e->name, 0);
+        if (!used)
             continue;
         if (!headed[e->group]) {
             amp__sb_append(out, group_heading[e->group]);

@@ -16,9 +16,11 @@
  * the element accessors. */
 const char *amp__vocab_prelude(void);
 
-/* Append the definitions of the entries that text uses, with a comment
- * heading each group. Returns the number of entries appended. */
-int amp__vocab_append_used(strbuf *out, const char *text, size_t length);
+/* Append the definitions of the entries that any of the texts (a body and
+ * its helpers) uses, each once, with a comment heading each group. Returns
+ * the number of entries appended. */
+int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
+                           const size_t *lengths);
 
 /* Append the functions through which a body compares indices and asks an
  * extent (amp_equal_N, amp_contains_N, amp_size_N, amp_extent_of_N), for
