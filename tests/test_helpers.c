@@ -72,7 +72,8 @@ static void values_are_declared_as_cxx_amp_declares_them(void **state)
             extent<2> none;
             if (zero.rank != 3 || v.rank != 2 || idx.rank != 2 || zero[2] != 0 || none[1] != 0)
                 s[0] = -1000.0f;
-            float_4 f = float_4(1.0f, 2.0f, 3.0f, 4.0f);
+            graphics::float_4 f = graphics::float_4(1.0f, 2.0f, 3.0f, 4.0f);
+            f.x = concurrency::fast_math::sqrt(f.x) + precise_math::fabs(-0.0f);
             int_2 k = int_2(5, 6);
             s[0] += f.y + f.w;
             s[1] = k.x * k.y;

@@ -4,6 +4,7 @@
  * the names of moved tile_static declarations, and C++'s names that C
  * cannot take.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,37 @@ static int add_macro(reader *r, size_t name, size_t last)
     return 1;
 }
 
+/* C++ AMP's namespaces, written out in a body: concurrency::,
+ * Concurrency::, graphics:: name what C spells without them, and
+ * fast_math::NAME and precise_math::NAME are fast_math_NAME and
+ * precise_math_NAME. A qualifier at token i is printed as nothing (the name
+ * after fast_math:: gains its prefix) and the reader never sees it: returns
+ * how many tokens it takes, 0 when there is none. */
+static size_t namespace_qualifier(reader *r, size_t i)
+{
+    static const char *const dropped[] = {"concurrency", "Concurrency", "graphics", NULL};
+    static const char *const prefixed[] = {"fast_math", "precise_math", NULL};
+    kbody *b = r->b;
+    const lex_token *tok = b->tokens.items;
+    size_t n = b->tokens.count;
+    if (i + 2 >= n || !amp__lex_is(&tok[i + 1], ":") || !amp__lex_is(&tok[i + 2], ":") ||
+        tok[i + 2].space_before)
+        return 0;
+    int prefix = amp__body_word_in(&tok[i], prefixed);
+    if (!prefix && !amp__body_word_in(&tok[i], dropped))
+        return 0;
+    if (prefix && (i + 3 >= n || tok[i + 3].kind != LEX_IDENT))
+        return 0;
+    for (size_t k = i; k < i + 3; k++)
+        amp__body_edit_instead(r, k, "");
+    if (prefix) {
+        char text[32];
+        snprintf(text, sizeof text, "%.*s_", (int)tok[i].length, tok[i].text);
+        amp__body_edit_before(r, i + 3, text);
+    }
+    return 3;
+}
+
 /* Flag the preprocessor lines (AMP_PRAGMA(...) and the others), record
  * the AMP_DEFINE macros, and list the other tokens in order. */
 void amp__body_find_directives(reader *r)
@@ -77,6 +109,11 @@ void amp__body_find_directives(reader *r)
             continue;
         }
         if (!amp__body_word_in(&tok[i], directive_words)) {
+            size_t skip = namespace_qualifier(r, i);
+            if (skip) {
+                i += skip - 1;
+                continue;
+            }
             r->order[r->n++] = (uint32_t)i;
             continue;
         }
@@ -249,17 +286,6 @@ static const struct {
     {"std", "::",
      "C has no namespaces: std::min is min (fmin for float), std::max is max (fmax),"
      " std::abs is abs (fabs), std::sqrt is sqrt"},
-    {"concurrency", "::",
-     "C has no namespaces: write fast_math_sqrt for fast_math::sqrt, precise_math_erf for"
-     " precise_math::erf, and index<2> for concurrency::index<2>"},
-    {"Concurrency", "::",
-     "C has no namespaces: write fast_math_sqrt for fast_math::sqrt, precise_math_erf for"
-     " precise_math::erf, and index<2> for concurrency::index<2>"},
-    {"fast_math", "::", "C has no namespaces: fast_math::sqrt is fast_math_sqrt"},
-    {"precise_math", "::", "C has no namespaces: precise_math::erf is precise_math_erf"},
-    {"graphics", "::",
-     "C has no namespaces: graphics::float_4 is float_4 (or OpenCL's float4); textures are"
-     " captured amp_texture handles"},
     {"direct3d", "::",
      "direct3d's functions are not offered: write abs, clamp, mad, rcp, step ... with"
      " OpenCL C's built-ins"},

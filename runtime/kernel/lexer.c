@@ -168,12 +168,33 @@ int amp__lex_has_prefix(const lex_token *t, const char *prefix)
     return t->kind == LEX_IDENT && t->length > n && memcmp(t->text, prefix, n) == 0;
 }
 
+/* Whether t and the tokens after it spell NS::NAME with NS_NAME equal to
+ * name (fast_math::sqrt for fast_math_sqrt), as the body reader reads it. */
+static int qualified_is(const lex_token *t, cursor after, const char *name, int prefix)
+{
+    size_t n = strlen(name);
+    if (t->kind != LEX_IDENT || n <= t->length || memcmp(name, t->text, t->length) != 0 ||
+        name[t->length] != '_')
+        return 0;
+    lex_token c1, c2, id;
+    if (!next_token(&after, &c1) || !amp__lex_is(&c1, ":") || !next_token(&after, &c2) ||
+        !amp__lex_is(&c2, ":") || c2.space_before || !next_token(&after, &id) ||
+        id.kind != LEX_IDENT)
+        return 0;
+    const char *rest = name + t->length + 1;
+    size_t m = strlen(rest);
+    return prefix ? id.length > m && memcmp(id.text, rest, m) == 0
+                  : id.length == m && memcmp(id.text, rest, m) == 0;
+}
+
 int amp__lex_text_uses(const char *text, size_t length, const char *name, int prefix)
 {
     cursor c = {text, text + length, text};
     lex_token t;
     while (next_token(&c, &t))
-        if (t.kind == LEX_IDENT && (prefix ? amp__lex_has_prefix(&t, name) : amp__lex_is(&t, name)))
+        if (t.kind == LEX_IDENT &&
+            ((prefix ? amp__lex_has_prefix(&t, name) : amp__lex_is(&t, name)) ||
+             qualified_is(&t, c, name, prefix)))
             return 1;
     return 0;
 }

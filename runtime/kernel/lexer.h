@@ -52,8 +52,10 @@ int amp__lex_is(const lex_token *t, const char *s);
 int amp__lex_has_prefix(const lex_token *t, const char *prefix);
 
 /* Nonzero when some token of text is the identifier name; when prefix is
- * nonzero, when some identifier starts with name and is longer. Makes no
- * allocation (for checks on the dispatch path). */
+ * nonzero, when some identifier starts with name and is longer. C++ AMP's
+ * NS::NAME counts as NS_NAME (fast_math::sqrt as fast_math_sqrt), as the
+ * body reader reads it. Makes no allocation (for checks on the dispatch
+ * path). */
 int amp__lex_text_uses(const char *text, size_t length, const char *name, int prefix);
 
 /* A place in a file: 1-based line and column. */
