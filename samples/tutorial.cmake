@@ -12,7 +12,8 @@ if(AMP_BUILD_TESTS)
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:tile_race>
             -DEXPECTED=${CMAKE_CURRENT_SOURCE_DIR}/tile_race/expected_output.txt
             -P ${PROJECT_SOURCE_DIR}/cmake/CompareOutput.cmake)
-  set_tests_properties(checked_tile_race PROPERTIES LABELS "sample" ENVIRONMENT "AMP_CHECK=1")
+  set_tests_properties(checked_tile_race PROPERTIES LABELS "sample" ENVIRONMENT "AMP_CHECK=1"
+    SKIP_REGULAR_EXPRESSION "apt-get install oclgrind")
   add_test(NAME checked_tile_race_report COMMAND tile_race --race)
   set_tests_properties(checked_tile_race_report PROPERTIES LABELS "sample"
     ENVIRONMENT "AMP_CHECK=1"
