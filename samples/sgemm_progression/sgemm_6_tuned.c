@@ -1,5 +1,5 @@
 /*
- * Kernel 6: the tuned best. Three kernels in a row:
+ * Kernel 6: the tuned best. Three kernels in a row, four when K is split:
  *
  * 1. A is repacked into panels of MBW = ty*rm rows, k-major: panel p holds
  *    A(p*MBW + m, k) at ap(p, k, m). The rows a tile needs for one k are
@@ -15,6 +15,13 @@
  * 3. The product: each thread keeps rm x nv vectors of vw sums in
  *    registers, and for every k loads nv vectors of B and rm values of A,
  *    then does rm*nv vector multiply-adds (an outer product).
+ * 4. Split K: a product too small to give every compute unit a tile of its
+ *    own (a 1000 x 1000 C is 64 tiles of 128 x 128, for a GPU of 132
+ *    multiprocessors) is cut along K into `splits` parts, each a tile of
+ *    its own. Each part writes its sums into a stack of partial products,
+ *    and a last kernel adds them up, in the same order every time.
+ *    sgemm_tuning_pick (sgemm_tune.c) chooses the tile and the split by how
+ *    many tiles fill the device.
  *
  * The parameters (sgemm_params, as AMP_CONSTs) pick the shape per device:
  * - On a CPU (PoCL), a tile is one thread (ty = tx = 1) that computes, say,
@@ -25,21 +32,27 @@
  *   gathers. Panels are read straight from memory (staged = 0): the CPU's
  *   caches already keep them close.
  * - On a GPU, a tile of 16 x 16 threads copies each bk-deep step of both
- *   panels into tile_static memory with float4 loads (staged = 1), and each
+ *   panels into tile_static memory as float4s (staged = 1), and each
  *   thread reads its A values as float4s from there (the tile_static arrays
  *   hold float4s, so that the compiler knows those loads are aligned and
- *   makes them single 16-byte loads). A thread's columns are nv vectors,
+ *   makes them single 16-byte loads; the panels are read through float4
+ *   pointers for the same reason). A thread's columns are nv vectors,
  *   tx*vw apart, so that neighbouring threads read neighbouring addresses
  *   of tile_static memory and of C.
+ *   The next step's floats are loaded into registers before the
+ *   multiply-adds of this one, so that they are on their way while the
+ *   thread computes. With staged = 2 there are two buffers in tile_static
+ *   memory: the threads fill one while they read the other, and meet at
+ *   one barrier per step instead of two.
  * sgemm_tune.c has the defaults and the tuner's candidates.
  *
  * Consecutive tiles share their B panel and go down the rows of C
- * (t_idx.tile[1] is the row panel): the B panel stays in cache while A
+ * (t_idx.tile[2] is the row panel): the B panel stays in cache while A
  * panels stream past it.
  */
 #include "sgemm.h"
 
-/* The transpose through tile_static memory that repacks A. */
+/* The transpose through tile_static memory that repacks A for a GPU. */
 #define PACK_TS 16
 
 static int round_up(int n, int m)
@@ -53,13 +66,14 @@ void sgemm_workspace_release(sgemm_workspace *ws)
         return;
     amp_array_view_release(ws->ap);
     amp_array_view_release(ws->bp);
+    amp_array_view_release(ws->part);
     *ws = (sgemm_workspace){0};
 }
 
-/* One panel view of the given extent, kept from the last call when the
- * extent is the same. It has no host memory: it lives on the device, and
- * nothing is ever copied to or from it. */
-static amp_status panel(amp_array_view **view, amp_extent *have, amp_extent want)
+/* One view of the given extent, kept from the last call when the extent is
+ * the same. It has no host memory: it lives on the device, and nothing is
+ * ever copied to or from it. */
+static amp_status device_view(amp_array_view **view, amp_extent *have, amp_extent want)
 {
     if (*view && amp_extent_equal(*have, want))
         return AMP_OK;
@@ -71,32 +85,32 @@ static amp_status panel(amp_array_view **view, amp_extent *have, amp_extent want
     return st;
 }
 
-amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_workspace *ws)
+/* 1. A into row panels. */
+static amp_status pack_a(amp_array_view *a, amp_array_view *ap, int M, int K, int Mp, int Kp,
+                         const sgemm_params *p)
 {
-    amp_array_view *a = op->a, *b = op->b, *c = op->c;
-    int M = op->M, N = op->N, K = op->K;
-    const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
-    const int STAGED = p->staged;
-    const int MBW = TY * RM, NBW = TX * NV * VW;
-    int MB = (M + MBW - 1) / MBW, CB = (N + NBW - 1) / NBW;
-    int Kp = round_up(K, BK);
-    int Mp = MB * MBW;
-
-    amp_status st = panel(&ws->ap, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
-    if (st == AMP_OK)
-        st = panel(&ws->bp, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
-    if (st != AMP_OK)
-        return st;
-    amp_array_view *ap = ws->ap, *bp = ws->bp;
-
-    /* 1. A into row panels: a transpose of 16 x 16 blocks through
-     * tile_static memory, so that both the reads of A (along its rows) and
-     * the writes of the panel (along m) go to neighbouring addresses. */
-    amp_tiled_extent packA = amp_extent_tile_2d(
+    const int MBW = p->ty * p->rm;
+    if (!p->staged) {
+        /* A CPU: one thread per panel and k, which reads down MBW rows and
+         * writes MBW neighbouring floats. PoCL vectorizes across threads
+         * along k, so the reads are whole vectors of a row of A. */
+        return AMP_PARALLEL_FOR_EACH(amp_extent_2d(Mp / MBW, Kp), idx,
+                                     AMP_CAPTURE(a, ap, M, K, AMP_CONST(MBW)), {
+            int p = idx[0], k = idx[1];
+            for (int m = 0; m < MBW; m++) {
+                int row = p * MBW + m;
+                ap(p, k, m) = row < M && k < K ? a(row, k) : 0.0f;
+            }
+        });
+    }
+    /* A GPU: a transpose of 16 x 16 blocks through tile_static memory, so
+     * that both the reads of A (along its rows) and the writes of the panel
+     * (along m) go to neighbouring addresses. */
+    amp_tiled_extent domain = amp_extent_tile_2d(
         amp_extent_2d(round_up(Mp, PACK_TS), round_up(Kp, PACK_TS)), PACK_TS, PACK_TS);
-    st = AMP_PARALLEL_FOR_EACH_TILED(packA, t_idx,
-                                     AMP_CAPTURE(a, ap, M, K, Mp, Kp, AMP_CONST(MBW),
-                                                 AMP_CONST(PACK_TS)), {
+    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
+                                       AMP_CAPTURE(a, ap, M, K, Mp, Kp, AMP_CONST(MBW),
+                                                   AMP_CONST(PACK_TS)), {
         tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts on GPUs
         int row = t_idx.global[0], k = t_idx.global[1];
         block[t_idx.local[0]][t_idx.local[1]] = row < M && k < K ? a(row, k) : 0.0f;
@@ -107,27 +121,39 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         if (m < Mp && kk < Kp)
             ap(m / MBW, kk, m % MBW) = block[t_idx.local[1]][t_idx.local[0]];
     });
-    if (st != AMP_OK)
-        return st;
+}
 
-    /* 2. B into column panels: rows of B are already along j. */
-    st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(Kp, CB * NBW), idx,
-                               AMP_CAPTURE(b, bp, N, K, AMP_CONST(NBW)), {
+/* 2. B into column panels: rows of B are already along j. */
+static amp_status pack_b(amp_array_view *b, amp_array_view *bp, int N, int K, int Np, int Kp,
+                         const sgemm_params *p)
+{
+    const int NBW = p->tx * p->nv * p->vw;
+    return AMP_PARALLEL_FOR_EACH(amp_extent_2d(Kp, Np), idx,
+                                 AMP_CAPTURE(b, bp, N, K, AMP_CONST(NBW)), {
         int k = idx[0], col = idx[1];
         bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
     });
-    if (st != AMP_OK)
-        return st;
+}
 
-    /* 3. The product. Tile (cb, rb): dimension 0 of the domain counts
-     * column panels and dimension 1 row panels, so that the tiles that run
-     * one after another (dimension 1 varies fastest) share a B panel. */
-    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(CB * TY, MB * TX), TY, TX);
+/* 3. The product. Tile (ks, cb, rb): part ks of K, column panel cb, row
+ * panel rb; rb varies fastest, so that the tiles that run one after
+ * another share a B panel. Part ks covers per_part of K, from k0 to k1.
+ * Sums go to C, or with a split K to part(ks, row, col). */
+static amp_status product(amp_array_view *ap, amp_array_view *bp, amp_array_view *c,
+                          amp_array_view *part, int M, int N, int Kp, int MB, int CB, int splits,
+                          int per_part, const sgemm_params *p)
+{
+    const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
+    const int STAGED = p->staged, SPLIT = splits > 1;
+    const int MBW = TY * RM, NBW = TX * NV * VW;
+    amp_tiled_extent domain =
+        amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(ap, bp, c, M, N, Kp, AMP_CONST(TY), AMP_CONST(TX),
-                                                   AMP_CONST(RM), AMP_CONST(NV), AMP_CONST(VW),
-                                                   AMP_CONST(BK), AMP_CONST(STAGED), AMP_CONST(MBW),
-                                                   AMP_CONST(NBW)), {
+                                       AMP_CAPTURE(ap, bp, c, part, M, N, Kp, per_part,
+                                                   AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
+                                                   AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),
+                                                   AMP_CONST(STAGED), AMP_CONST(SPLIT),
+                                                   AMP_CONST(MBW), AMP_CONST(NBW)), {
         AMP_IF(VW == 16)
         AMP_DEFINE(floatV float16)
         AMP_DEFINE(vloadV vload16)
@@ -151,10 +177,13 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         AMP_ELSE
         AMP_DEFINE(VM 1)
         AMP_ENDIF
-        int ty = t_idx.local[0];
-        int tx = t_idx.local[1];
-        int cb = t_idx.tile[0];                   // column panel
-        int rb = t_idx.tile[1];                   // row panel
+        int ty = t_idx.local[1];
+        int tx = t_idx.local[2];
+        int ks = t_idx.tile[0];                   // part of K
+        int cb = t_idx.tile[1];                   // column panel
+        int rb = t_idx.tile[2];                   // row panel
+        int k0 = ks * per_part;
+        int k1 = min(Kp, k0 + per_part);
 
         floatV acc[RM][NV];
         AMP_PRAGMA(unroll)
@@ -165,26 +194,49 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         }
 
         AMP_IF(STAGED)
+        AMP_DEFINE(THREADS (TY * TX))
+        AMP_DEFINE(LA (BK * MBW / 4 / THREADS)) // float4s of A each thread copies per step
+        AMP_DEFINE(LB (BK * NBW / 4 / THREADS)) // and of B
+        tile_static float4 As[STAGED][BK][MBW / 4];
+        tile_static float4 Bs[STAGED][BK][NBW / 4];
         int tid = ty * TX + tx;
-        for (int t = 0; t < Kp; t += BK) {
-            // float4 elements: every read below is an aligned 16-byte load.
-            tile_static float4 As[BK][MBW / 4];
-            tile_static float4 Bs[BK][NBW / 4];
-            // Each step of a panel is BK * width consecutive floats: copy them as float4s.
-            for (int i = tid; i < BK * MBW / 4; i += TY * TX)
-                ((__local float4 *)As)[i] = vload4(i, &ap(rb, t, 0));
-            for (int i = tid; i < BK * NBW / 4; i += TY * TX)
-                ((__local float4 *)Bs)[i] = vload4(i, &bp(cb, t, 0));
+        // A step of a panel is BK * width consecutive floats: float4s.
+        __global const float4 *pa = (__global const float4 *)&ap(rb, 0, 0);
+        __global const float4 *pb = (__global const float4 *)&bp(cb, 0, 0);
+        float4 na[LA], nb[LB];                    // the next step, on its way
+        AMP_DEFINE(LOAD_STEP(t)                                                       \
+            for (int l = 0; l < LA; l++)                                              \
+                na[l] = pa[(t) * (MBW / 4) + tid + l * THREADS];                      \
+            for (int l = 0; l < LB; l++)                                              \
+                nb[l] = pb[(t) * (NBW / 4) + tid + l * THREADS];)
+        AMP_DEFINE(STORE_STEP(as, bs)                                                 \
+            for (int l = 0; l < LA; l++)                                              \
+                ((__local float4 *)(as))[tid + l * THREADS] = na[l];                  \
+            for (int l = 0; l < LB; l++)                                              \
+                ((__local float4 *)(bs))[tid + l * THREADS] = nb[l];)
+        LOAD_STEP(k0);
+        AMP_IF(STAGED == 2)
+        STORE_STEP(As[0], Bs[0]);
+        t_idx.barrier.wait();
+        AMP_ENDIF
+        for (int t = k0; t < k1; t += BK) {
+            int s = STAGED == 2 ? (t - k0) / BK % 2 : 0; // the buffer of this step
+            AMP_IF(STAGED == 1)
+            STORE_STEP(As[0], Bs[0]);
             t_idx.barrier.wait();
+            AMP_ENDIF
+            if (t + BK < k1) {
+                LOAD_STEP(t + BK);
+            }
             AMP_PRAGMA(unroll)
             for (int k = 0; k < BK; k++) {
                 floatV bv[NV];
                 AMP_PRAGMA(unroll)
                 for (int v = 0; v < NV; v++)
-                    bv[v] = vloadV(v * TX + tx, (__local float *)Bs[k]);
+                    bv[v] = vloadV(v * TX + tx, (__local float *)Bs[s][k]);
                 AMP_PRAGMA(unroll)
                 for (int w = 0; w < RM / 4; w++) {
-                    float4 a4 = As[k][w * TY + ty];
+                    float4 a4 = As[s][k][w * TY + ty];
                     AMP_PRAGMA(unroll)
                     for (int v = 0; v < NV; v++) {
                         acc[4 * w + 0][v] = fma((floatV)(a4.x), bv[v], acc[4 * w + 0][v]);
@@ -194,10 +246,15 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
                     }
                 }
             }
+            AMP_IF(STAGED == 2)
+            if (t + BK < k1) {
+                STORE_STEP(As[1 - s], Bs[1 - s]);
+            }
+            AMP_ENDIF
             t_idx.barrier.wait();
         }
         AMP_ELSE
-        for (int k = 0; k < Kp; k++) {
+        for (int k = k0; k < k1; k++) {
             floatV bv[NV];
             AMP_PRAGMA(unroll)
             for (int v = 0; v < NV; v++)
@@ -213,6 +270,11 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         AMP_ENDIF
 
         // Store what lies inside C: whole vectors, or lane by lane at the right edge.
+        AMP_IF(SPLIT)
+        AMP_DEFINE(OUT(row, col) part(ks, row, col))
+        AMP_ELSE
+        AMP_DEFINE(OUT(row, col) c(row, col))
+        AMP_ENDIF
         AMP_PRAGMA(unroll)
         for (int r = 0; r < RM; r++) {
             int row = rb * MBW + ((r / VM) * TY + ty) * VM + r % VM;
@@ -221,15 +283,58 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
                 for (int v = 0; v < NV; v++) {
                     int col = cb * NBW + (v * TX + tx) * VW;
                     if (col + VW <= N) {
-                        vstoreV(acc[r][v], 0, &c(row, col));
+                        vstoreV(acc[r][v], 0, &OUT(row, col));
                     } else if (col < N) {
                         float lanes[VW];
                         vstoreV(acc[r][v], 0, lanes);
                         for (int j = 0; col + j < N; j++)
-                            c(row, col + j) = lanes[j];
+                            OUT(row, col + j) = lanes[j];
                     }
                 }
             }
         }
     });
+}
+
+/* 4. The parts of a split K, added in order. */
+static amp_status add_parts(amp_array_view *part, amp_array_view *c, int M, int N, int splits)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_2d(M, N), idx, AMP_CAPTURE(part, c, splits), {
+        int row = idx[0], col = idx[1];
+        float sum = part(0, row, col);
+        for (int s = 1; s < splits; s++)
+            sum += part(s, row, col);
+        c(row, col) = sum;
+    });
+}
+
+amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm_workspace *ws)
+{
+    const sgemm_params *p = &plan->p;
+    int M = op->M, N = op->N, K = op->K;
+    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    int MB = (M + MBW - 1) / MBW, CB = (N + NBW - 1) / NBW;
+    int Kp = round_up(K, p->bk), steps = Kp / p->bk;
+    /* Parts of whole steps, none of them empty. */
+    int splits = plan->splits < 1 ? 1 : plan->splits > steps ? steps : plan->splits;
+    int per_part = (steps + splits - 1) / splits * p->bk;
+    splits = (Kp + per_part - 1) / per_part;
+
+    amp_status st = device_view(&ws->ap, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
+    if (st == AMP_OK)
+        st = device_view(&ws->bp, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
+    /* The stack of partial products; one element when K is not split,
+     * since the product's kernel captures it either way. */
+    if (st == AMP_OK)
+        st = device_view(&ws->part, &ws->part_extent,
+                         splits > 1 ? amp_extent_3d(splits, M, N) : amp_extent_3d(1, 1, 1));
+    if (st == AMP_OK)
+        st = pack_a(op->a, ws->ap, M, K, MB * MBW, Kp, p);
+    if (st == AMP_OK)
+        st = pack_b(op->b, ws->bp, N, K, CB * NBW, Kp, p);
+    if (st == AMP_OK)
+        st = product(ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part, p);
+    if (st == AMP_OK && splits > 1)
+        st = add_parts(ws->part, op->c, M, N, splits);
+    return st;
 }
