@@ -32,7 +32,8 @@
 #                        lists them), exploring the best at the table's sizes
 #                        with K split every way; stores the tuning
 #            tune        the tuner over the usual candidates (or
-#                        SGEMM_CANDIDATES), stores the tuning
+#                        SGEMM_CANDIDATES), exploring the best SGEMM_TOP at
+#                        the sizes SGEMM_EXPLORE when set; stores the tuning
 #            matmul      amp_bench --only matmul (all six kernels, CLBlast,
 #                        cuBLAS), then sgemm_progression at the small sizes
 #            tile        amp_bench --only tile,dispatch,compile,lazy
@@ -137,7 +138,10 @@ if [ "$perf" = 1 ]; then
     tune)
       family=()
       [ -n "${SGEMM_CANDIDATES:-}" ] && family=(--candidates "$SGEMM_CANDIDATES")
-      step tune 200 build-gpu/bench/sgemm_tune "${family[@]}" --repeat 3 --csv "$out/tune.csv" ;;
+      explore=()
+      [ -n "${SGEMM_EXPLORE:-}" ] && explore=(--explore "$SGEMM_EXPLORE" --top "${SGEMM_TOP:-3}")
+      step tune 200 build-gpu/bench/sgemm_tune "${family[@]}" --repeat 3 "${explore[@]}" \
+        --csv "$out/tune.csv" ;;
     matmul)
       step matmul 240 build-gpu/bench/amp_bench --only matmul --out "$out/matmul"
       step progression 60 build-gpu/samples/sgemm_progression --only 6 1000 1024 1500 2049 4096 ;;

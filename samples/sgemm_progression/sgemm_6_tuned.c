@@ -52,8 +52,10 @@
  */
 #include "sgemm.h"
 
-/* The transpose through tile_static memory that repacks A for a GPU. */
-#define PACK_TS 16
+/* The blocks that the packing moves on a GPU, PACK_TS x PACK_TS, and the
+ * rows of threads of a tile that moves one. */
+#define PACK_TS 32
+#define PACK_ROWS 8
 
 static int round_up(int n, int m)
 {
@@ -85,53 +87,83 @@ static amp_status device_view(amp_array_view **view, amp_extent *have, amp_exten
     return st;
 }
 
-/* 1. A into row panels. */
-static amp_status pack_a(amp_array_view *a, amp_array_view *ap, int M, int K, int Mp, int Kp,
-                         const sgemm_params *p)
+/* 1 and 2 on a CPU: A into row panels, with one thread per panel and k,
+ * which reads down MBW rows and writes MBW neighbouring floats. PoCL
+ * vectorizes across threads along k, so the reads are whole vectors of a
+ * row of A. Then B into column panels, whose rows are already along j. */
+static amp_status pack_on_cpu(const sgemm_operands *op, amp_array_view *ap, amp_array_view *bp,
+                              int Mp, int Np, int Kp, const sgemm_params *p)
 {
-    const int MBW = p->ty * p->rm;
-    if (!p->staged) {
-        /* A CPU: one thread per panel and k, which reads down MBW rows and
-         * writes MBW neighbouring floats. PoCL vectorizes across threads
-         * along k, so the reads are whole vectors of a row of A. */
-        return AMP_PARALLEL_FOR_EACH(amp_extent_2d(Mp / MBW, Kp), idx,
-                                     AMP_CAPTURE(a, ap, M, K, AMP_CONST(MBW)), {
-            int p = idx[0], k = idx[1];
-            for (int m = 0; m < MBW; m++) {
-                int row = p * MBW + m;
-                ap(p, k, m) = row < M && k < K ? a(row, k) : 0.0f;
-            }
-        });
-    }
-    /* A GPU: a transpose of 16 x 16 blocks through tile_static memory, so
-     * that both the reads of A (along its rows) and the writes of the panel
-     * (along m) go to neighbouring addresses. */
-    amp_tiled_extent domain = amp_extent_tile_2d(
-        amp_extent_2d(round_up(Mp, PACK_TS), round_up(Kp, PACK_TS)), PACK_TS, PACK_TS);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, ap, M, K, Mp, Kp, AMP_CONST(MBW),
-                                                   AMP_CONST(PACK_TS)), {
-        tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts on GPUs
-        int row = t_idx.global[0], k = t_idx.global[1];
-        block[t_idx.local[0]][t_idx.local[1]] = row < M && k < K ? a(row, k) : 0.0f;
-        t_idx.barrier.wait();
-        // Swap the roles of the two local indices: write along m.
-        int m = t_idx.tile_origin[0] + t_idx.local[1];
-        int kk = t_idx.tile_origin[1] + t_idx.local[0];
-        if (m < Mp && kk < Kp)
-            ap(m / MBW, kk, m % MBW) = block[t_idx.local[1]][t_idx.local[0]];
+    amp_array_view *a = op->a, *b = op->b;
+    int M = op->M, N = op->N, K = op->K;
+    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(Mp / MBW, Kp), idx,
+                                          AMP_CAPTURE(a, ap, M, K, AMP_CONST(MBW)), {
+        int p = idx[0], k = idx[1];
+        for (int m = 0; m < MBW; m++) {
+            int row = p * MBW + m;
+            ap(p, k, m) = row < M && k < K ? a(row, k) : 0.0f;
+        }
     });
-}
-
-/* 2. B into column panels: rows of B are already along j. */
-static amp_status pack_b(amp_array_view *b, amp_array_view *bp, int N, int K, int Np, int Kp,
-                         const sgemm_params *p)
-{
-    const int NBW = p->tx * p->nv * p->vw;
+    if (st != AMP_OK)
+        return st;
     return AMP_PARALLEL_FOR_EACH(amp_extent_2d(Kp, Np), idx,
                                  AMP_CAPTURE(b, bp, N, K, AMP_CONST(NBW)), {
         int k = idx[0], col = idx[1];
         bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
+    });
+}
+
+/* 1 and 2 on a GPU, in one launch, so that the two run side by side: a
+ * small product's packs are too short to fill the GPU one after the other.
+ * Each tile of 8 x 32 threads moves a 32 x 32 block, four rows per thread.
+ * The first tiles transpose blocks of A through tile_static memory, so
+ * that both the reads of A (along its rows) and the writes of the panel
+ * (along m) go to neighbouring addresses; the others copy blocks of B. A
+ * tile takes one branch as a whole, so every thread of a tile that
+ * transposes meets the barrier. */
+static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_array_view *bp,
+                              int Mp, int Np, int Kp, const sgemm_params *p)
+{
+    amp_array_view *a = op->a, *b = op->b;
+    int M = op->M, N = op->N, K = op->K;
+    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    int a_cols = (Kp + PACK_TS - 1) / PACK_TS;                    // A's blocks along k
+    int a_tiles = (Mp + PACK_TS - 1) / PACK_TS * a_cols;
+    int b_cols = (Np + PACK_TS - 1) / PACK_TS;                    // B's blocks along j
+    int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
+    amp_tiled_extent domain = amp_extent_tile_2d(
+        amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
+    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
+                                       AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
+                                                   a_tiles, b_cols, AMP_CONST(MBW),
+                                                   AMP_CONST(NBW), AMP_CONST(PACK_TS),
+                                                   AMP_CONST(PACK_ROWS)), {
+        int t = t_idx.tile[0];
+        int y = t_idx.local[0], x = t_idx.local[1];
+        if (t < a_tiles) {
+            tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts
+            int row0 = t / a_cols * PACK_TS, k0 = t % a_cols * PACK_TS;
+            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
+                int row = row0 + r, k = k0 + x;
+                block[r][x] = row < M && k < K ? a(row, k) : 0.0f;
+            }
+            t_idx.barrier.wait();
+            // Swap the roles of the two indices: write along m.
+            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
+                int m = row0 + x, k = k0 + r;
+                if (m < Mp && k < Kp)
+                    ap(m / MBW, k, m % MBW) = block[x][r];
+            }
+        } else {
+            t -= a_tiles;
+            int k0 = t / b_cols * PACK_TS, col = t % b_cols * PACK_TS + x;
+            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
+                int k = k0 + r;
+                if (k < Kp && col < Np)
+                    bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
+            }
+        }
     });
 }
 
@@ -329,9 +361,17 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm
         st = device_view(&ws->part, &ws->part_extent,
                          splits > 1 ? amp_extent_3d(splits, M, N) : amp_extent_3d(1, 1, 1));
     if (st == AMP_OK)
-        st = pack_a(op->a, ws->ap, M, K, MB * MBW, Kp, p);
+        st = p->staged ? pack_on_gpu(op, ws->ap, ws->bp, MB * MBW, CB * NBW, Kp, p)
+                       : pack_on_cpu(op, ws->ap, ws->bp, MB * MBW, CB * NBW, Kp, p);
+    /* The packs go to the device now. The default view queues kernels
+     * until a wait (C++ AMP's automatic queuing mode): without this, the
+     * device would sit idle while the host queues the product, which on a
+     * GPU takes as long as a small product runs. */
+    amp_accelerator_view *av = NULL;
     if (st == AMP_OK)
-        st = pack_b(op->b, ws->bp, N, K, CB * NBW, Kp, p);
+        st = amp_accelerator_get_default_view(NULL, &av);
+    if (st == AMP_OK)
+        st = amp_accelerator_view_flush(av);
     if (st == AMP_OK)
         st = product(ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part, p);
     if (st == AMP_OK && splits > 1)
