@@ -95,16 +95,21 @@ typedef struct sgemm_tuning {
 } sgemm_tuning;
 
 /*
- * The plan for an M x N x K product on the tuned device. For each of the
- * two configurations and each split of K, it counts the tiles, and the
- * waves of tiles that the compute units run one after another (a last
- * wave that is partly empty costs as much as a full one); the time of a
- * wave is a tile's work at the configuration's measured speed. It takes
- * the plan of the least time, where the partial products of a split add
- * up to little against the product: K is split only while there are fewer
- * tiles than compute units, each part at least SGEMM_MIN_PART deep.
+ * The plan for an M x N x K product on the tuned device: for each of the
+ * two configurations and each split of K into 1 to SGEMM_MAX_SPLITS parts
+ * (each at least SGEMM_MIN_PART deep), a predicted time, and the least
+ * wins. The compute units run the tiles in waves, one tile each; a wave
+ * takes a tile's multiply-adds at the configuration's measured speed, and
+ * a last wave that is partly empty costs as much as a full one. A split
+ * makes more, shorter tiles, so that the waves come out fuller, and adds
+ * the partial products: written, then read back and summed, which is
+ * counted as moving their bytes at SGEMM_BALANCE floating-point operations
+ * per byte (about what a GPU's or a CPU's arithmetic does in the time its
+ * memory moves a byte).
  */
+#define SGEMM_MAX_SPLITS 16
 #define SGEMM_MIN_PART 256
+#define SGEMM_BALANCE 16.0
 sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K);
 
 /* Good parameters for a device that was never tuned: CPUs read panels

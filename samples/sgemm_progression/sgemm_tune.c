@@ -30,6 +30,7 @@
 #include "sgemm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +44,11 @@ sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
      * which fit AVX-512's 32 registers beside the 2 vectors of B and a
      * broadcast; at every size. GPU: 16 x 16 threads, each 8 rows x 2
      * float4 = a 128 x 128 block of C per tile, 16 deep per step in two
-     * buffers; and 8 x 16 threads on 64 x 128 blocks, for products that
-     * would leave compute units without a tile. */
+     * buffers; and the same threads with 8 rows x 1 float4 each (128 x 64
+     * blocks, 32 deep in one buffer), twice as many tiles for products
+     * that would leave compute units without one. */
     sgemm_tuning cpu = {{0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 12, 2, 16, 1}, 0, 0, 1};
-    sgemm_tuning gpu = {{2, 16, 16, 8, 2, 4, 16}, {2, 8, 16, 8, 2, 4, 16}, 0, 0, 1};
+    sgemm_tuning gpu = {{2, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 1, 4, 32}, 0, 0, 1};
     /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
     const sgemm_params small_device = {1, 8, 8, 4, 1, 4, 8};
     sgemm_tuning t = info->is_emulated ? cpu : gpu;
@@ -64,24 +66,30 @@ sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K)
     double gflops[2] = {t->large_gflops, t->small_gflops};
     if (gflops[0] <= 0 || gflops[1] <= 0)
         gflops[0] = gflops[1] = 1; /* not measured: only the waves count */
-    long long units = t->compute_units > 0 ? t->compute_units : 1;
+    double units = t->compute_units > 0 ? t->compute_units : 1;
     sgemm_plan best = {t->large, 1};
     double best_time = -1;
     for (int i = 0; i < 2; i++) {
         const sgemm_params *p = configs[i];
-        long long rows = p->ty * p->rm, cols = p->tx * p->nv * p->vw;
-        long long tiles = ((M + rows - 1) / rows) * ((N + cols - 1) / cols);
-        long long steps = (K + p->bk - 1) / p->bk;
-        for (long long s = 1; s <= steps; s++) {
-            long long depth = (steps + s - 1) / s * p->bk;
-            if (s > 1 && (tiles * s > units || depth < SGEMM_MIN_PART))
+        double rows = p->ty * p->rm, cols = p->tx * p->nv * p->vw;
+        double tiles = ceil(M / rows) * ceil(N / cols);
+        int steps = (K + p->bk - 1) / p->bk;
+        for (int s = 1; s <= steps && s <= SGEMM_MAX_SPLITS; s++) {
+            double depth = (double)((steps + s - 1) / s) * p->bk;
+            if (s > 1 && depth < SGEMM_MIN_PART)
                 break;
-            long long waves = (tiles * s + units - 1) / units;
-            double time = (double)waves * (double)(rows * cols * depth) / gflops[i];
+            /* In a wave each compute unit works on one tile; a wave takes
+             * a tile's multiply-adds at the configuration's speed per
+             * compute unit, however few tiles the last one has. */
+            double waves = ceil(tiles * s / units);
+            double time = waves * 2 * rows * cols * depth * units / gflops[i];
+            /* The parts: written by the product, then read and summed. */
+            if (s > 1)
+                time += (2.0 * s + 1) * M * (double)N * sizeof(float) * SGEMM_BALANCE / gflops[0];
             if (best_time < 0 || time < best_time) {
                 best_time = time;
                 best.p = *p;
-                best.splits = (int)s;
+                best.splits = s;
             }
         }
     }
@@ -140,14 +148,16 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
         {0, 1, 1, 14, 2, 16, 1}, {0, 1, 1, 8, 3, 16, 1},  {0, 1, 1, 4, 4, 16, 1},
         {0, 1, 1, 24, 1, 16, 1}, {0, 1, 1, 12, 2, 8, 1},  {0, 1, 1, 6, 2, 8, 1},
     };
-    /* GPUs: blocks of 128 x 128, 128 x 64, 64 x 128, 64 x 64, 128 x 256
-     * and 256 x 128 per tile, staged 8, 16 or 32 deep, in one buffer or
-     * two; and one that reads the panels directly. */
+    /* GPUs: the best of a sweep of 226 configurations on an H100
+     * (docs/performance.md): blocks of 128 x 128, 128 x 64, 64 x 128 and
+     * 256 x 64 per tile, 128 or 256 threads, staged 8, 16 or 32 deep in one
+     * buffer or two; and one that reads the panels directly. */
     static const sgemm_params gpu[] = {
-        {2, 16, 16, 8, 2, 4, 16}, {2, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 2, 4, 32},
-        {1, 16, 16, 8, 2, 4, 16}, {2, 8, 16, 8, 2, 4, 16},  {2, 16, 16, 4, 2, 4, 16},
-        {2, 16, 16, 4, 1, 4, 16}, {2, 8, 32, 8, 1, 4, 16},  {2, 16, 16, 8, 1, 8, 16},
-        {2, 16, 16, 8, 4, 4, 8},  {2, 16, 16, 16, 2, 4, 8}, {2, 32, 8, 4, 4, 4, 16},
+        {2, 16, 16, 8, 2, 4, 16}, {2, 16, 8, 8, 4, 4, 16},  {2, 32, 8, 8, 2, 4, 16},
+        {2, 8, 16, 8, 4, 4, 8},   {1, 8, 32, 16, 1, 4, 16}, {1, 8, 32, 8, 2, 4, 16},
+        {2, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 1, 4, 32},
+        {2, 8, 32, 8, 1, 4, 16},  {1, 16, 16, 8, 1, 4, 16}, {1, 32, 8, 8, 1, 4, 32},
+        {1, 16, 8, 8, 1, 4, 32},  {2, 16, 16, 4, 2, 4, 16}, {2, 8, 8, 4, 1, 4, 8},
         {0, 16, 16, 4, 1, 4, 1},
     };
     if (info->is_emulated) {
