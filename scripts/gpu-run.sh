@@ -43,7 +43,8 @@
 #            pocl        on the CPU device (PoCL, AMP_DEVICE=0 unless
 #                        POCL_DEVICE is set): its tuner, then kernel 6
 #                        against OpenBLAS (--kernels 6; OpenBLAS measured
-#                        again with the right core when it picks an old one)
+#                        again with the right core when it picks an old one),
+#                        then the tile, dispatch and transfer sections
 #            transfers   test_staging on the GPU and amp_bench --only transfers
 #                        (what --transfers does)
 # AMP_DEVICE defaults to "NVIDIA"; set it to run elsewhere.
@@ -165,7 +166,9 @@ if [ "$perf" = 1 ]; then
     pocl)
       step pocl-tune 150 env AMP_DEVICE="$pocl" build-gpu/bench/sgemm_tune --repeat 3
       step pocl-matmul 240 env AMP_DEVICE="$pocl" build-gpu/bench/amp_bench --only matmul \
-        --kernels 6 --out "$out/pocl" ;;
+        --kernels 6 --out "$out/pocl"
+      step pocl-other 200 env AMP_DEVICE="$pocl" build-gpu/bench/amp_bench \
+        --only tile,dispatch,transfers --out "$out/pocl-other" ;;
     transfers)
       step test-staging 200 env FAULT_STRIDE=5 AMP_CACHE=0 build-gpu/tests/test_staging
       step transfers 200 build-gpu/bench/amp_bench --only transfers,tile --out "$out/transfers"
