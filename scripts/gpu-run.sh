@@ -37,6 +37,7 @@
 #            matmul      amp_bench --only matmul (all six kernels, CLBlast,
 #                        cuBLAS), then sgemm_progression at the small sizes
 #            tile        amp_bench --only tile,dispatch,compile,lazy
+#            dispatch    amp_bench --only dispatch three times more
 #            dispatch-timing  a second build with bench/dispatch-timing.patch
 #                        applied to a copy of the tree: the host time of each
 #                        step of a launch, pipelined, on the GPU
@@ -148,6 +149,10 @@ if [ "$perf" = 1 ]; then
       step progression 60 build-gpu/samples/sgemm_progression --only 6 1000 1024 1500 2049 4096 ;;
     tile)
       step tile 150 build-gpu/bench/amp_bench --only tile,dispatch,compile,lazy --out "$out/tile" ;;
+    dispatch)
+      for i in 1 2 3; do
+        step "dispatch-$i" 60 build-gpu/bench/amp_bench --only dispatch --out "$out/dispatch-$i"
+      done ;;
     dispatch-timing)
       # A copy of the tree with the timing compiled into dispatch.c.
       tree=/tmp/amp-dispatch-timing
