@@ -1,5 +1,6 @@
 /*
- * Kernel 6: the tuned best. Three kernels in a row, four when K is split:
+ * Kernel 6: the tuned best. Four steps, in two to four kernels (on a GPU
+ * steps 1 and 2 are one launch, and step 4 runs only when K is split):
  *
  * 1. A is repacked into panels of MBW = ty*rm rows, k-major: panel p holds
  *    A(p*MBW + m, k) at ap(p, k, m). The rows a tile needs for one k are
@@ -12,6 +13,8 @@
  *    columns of B, rows a power of two apart at sizes such as 2048, where
  *    they all land in the same few cache sets: on PoCL the same product
  *    without repacking ran at 40% of its speed at 1920 when n was 2048.
+ *    The packs are flushed to the device before the product is queued, so
+ *    that it works on them while the host queues the rest.
  * 3. The product: each thread keeps rm x nv vectors of vw sums in
  *    registers, and for every k loads nv vectors of B and rm values of A,
  *    then does rm*nv vector multiply-adds (an outer product).
