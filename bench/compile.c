@@ -180,8 +180,8 @@ void bench_compile(const bench_options *o)
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 
     printf("- each row a new process: the first call of each kernel of the SGEMM progression "
-           "(64 x 64 x 64), compile or load included;\n  kernel 6 is three kernels (two "
-           "repacks and the product)\n- the driver's own caches are off in all three "
+           "(64 x 64 x 64), compile or load included;\n  kernel 6 is the repacks (one kernel "
+           "on a GPU, two on a CPU) and the product\n- the driver's own caches are off in all three "
            "(POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1)\n");
 #ifndef BENCH_HAVE_DISK_HITS
     printf("- this runtime's amp_kernel_stats has no disk-hit count yet: builds show what "
