@@ -54,6 +54,9 @@ typedef struct amp_accelerator_info {
     uint64_t dedicated_memory; /* global memory, in bytes */
     uint64_t tile_static_size; /* local memory per tile, in bytes */
     size_t max_tile_size;      /* threads in one tile (work-group) at most */
+    unsigned compute_units;    /* a GPU's multiprocessors, a CPU device's cores
+                                  (CL_DEVICE_MAX_COMPUTE_UNITS, at least 1): a domain of
+                                  fewer tiles than this leaves part of the device idle */
     uint64_t max_allocation;   /* the largest single array or view, in bytes */
     int supports_double;       /* double precision in kernels */
     int supports_atomics;      /* 32-bit atomics on views and tile_static memory */

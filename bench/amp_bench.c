@@ -3,7 +3,7 @@
  * (the default accelerator; AMP_DEVICE picks another), the same data for
  * every implementation. Prints Markdown tables, writes CSV files.
  *
- *   amp_bench [--out DIR] [--repeat R] [--quick] [--tune] [--only LIST]
+ *   amp_bench [--out DIR] [--repeat R] [--quick] [--tune] [--only LIST] [--kernels LIST]
  *
  *   --out DIR    where the CSV files go (default bench-results, created)
  *   --repeat R   timed runs per measurement (default 5); figures are medians
@@ -11,6 +11,8 @@
  *   --tune       run the kernel 6 tuner first and store its result
  *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers
  *                (default all)
+ *   --kernels L  the SGEMM kernels of the progression to measure, e.g. 56
+ *                (default all six; the baselines are always measured)
  *
  * bench/plot.sh draws GFLOP/s against size from DIR/matmul.csv, and GB/s
  * against size from DIR/transfers.csv; bench/targets.sh says which of the
@@ -61,6 +63,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.out_dir = "bench-results";
     o.repeat = 5;
+    o.kernels = 0x3f;
     int tune = 0;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
@@ -74,10 +77,15 @@ int main(int argc, char **argv)
             tune = 1;
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             only = argv[++i];
+        } else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+            o.kernels = 0;
+            for (const char *k = argv[++i]; *k; k++)
+                if (*k >= '1' && *k <= '6')
+                    o.kernels |= 1u << (*k - '1');
         } else {
             fprintf(stderr,
                     "usage: %s [--out DIR] [--repeat R] [--quick] [--tune] [--only "
-                    "matmul,tile,dispatch,compile,lazy,transfers]\n",
+                    "matmul,tile,dispatch,compile,lazy,transfers] [--kernels 123456]\n",
                     argv[0]);
             return EXIT_FAILURE;
         }
@@ -127,7 +135,8 @@ int main(int argc, char **argv)
 
     if (tune) {
         int n = o.quick ? 256 : o.info.is_emulated ? 2048 : 4096;
-        bench_tune(o.acc, o.av, n, n / 4, 3, 0);
+        bench_tune_options to = {n, n / 4, 3, 0, 0, NULL, NULL, 0, NULL};
+        bench_tune(o.acc, o.av, &to);
     }
     if (wanted(only, "matmul"))
         bench_matmul(&o);

@@ -20,6 +20,7 @@ typedef struct bench_options {
     const char *out_dir; /* where the CSV files go */
     int repeat;          /* timed runs per measurement */
     int quick;           /* smaller sizes, for a smoke test */
+    unsigned kernels;    /* the SGEMM kernels of the progression to measure: bit k-1 for kernel k */
     const char *self;    /* this program, to run it again as a child */
     const char *dump_dir; /* AMP_DUMP_KERNELS of this process: generated kernels */
     amp_accelerator *acc;
@@ -65,10 +66,20 @@ void bench_transfers(const bench_options *o);
 /* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
 amp_status bench_tiny_kernel(amp_array_view *v);
 
-/* The tuner (tuner.c): measure kernel 6's candidates at sizes n_large and
- * n_small (0: only the large) on the accelerator, print tables, and store
- * the best of each for the device unless dry_run. Returns 0 on success. */
-int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, int n_large, int n_small,
-               int repeat, int dry_run);
+/* What the tuner (tuner.c) does. */
+typedef struct bench_tune_options {
+    int n_large, n_small; /* the sizes it tunes at; n_small 0: no smaller tiles */
+    int repeat;           /* runs per measurement, the best counts */
+    int dry_run;          /* measure and print, store nothing */
+    int all;              /* the generated family rather than the usual candidates */
+    const char *list;     /* or these: "staged,ty,tx,rm,nv,vw,bk;..." */
+    const char *explore;  /* sizes to explore the best candidates at, splits and all, or NULL */
+    int explore_top;      /* how many of the best to explore */
+    const char *csv_path; /* every measurement as CSV, or NULL */
+} bench_tune_options;
+
+/* Measure kernel 6's candidates on the accelerator, print tables, and
+ * store the best for the device unless o->dry_run. Returns 0 on success. */
+int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, const bench_tune_options *o);
 
 #endif

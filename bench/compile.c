@@ -62,6 +62,7 @@ int bench_compile_child(void)
     bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(S, S), B, &op.b), "B");
     bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(S, S), C, &op.c), "C");
     sgemm_tuning tuning = sgemm_tuning_default(&info);
+    sgemm_plan plan = sgemm_tuning_pick(&tuning, op.M, op.N, op.K);
     sgemm_workspace ws = {0};
 
     double ms[KERNELS];
@@ -74,7 +75,7 @@ int bench_compile_child(void)
         case 2: st = sgemm_3_work_per_thread(&op); break;
         case 3: st = sgemm_4_vector_loads(&op); break;
         case 4: st = sgemm_5_register_blocking(&op); break;
-        default: st = sgemm_6_tuned(&op, sgemm_tuning_pick(&tuning, op.M, op.N), &ws); break;
+        default: st = sgemm_6_tuned(&op, &plan, &ws); break;
         }
         bench_check(st, "kernel");
         bench_check(amp_accelerator_view_wait(av), "wait");
@@ -179,8 +180,8 @@ void bench_compile(const bench_options *o)
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 
     printf("- each row a new process: the first call of each kernel of the SGEMM progression "
-           "(64 x 64 x 64), compile or load included;\n  kernel 6 is three kernels (two "
-           "repacks and the product)\n- the driver's own caches are off in all three "
+           "(64 x 64 x 64), compile or load included;\n  kernel 6 is the repacks (one kernel "
+           "on a GPU, two on a CPU) and the product\n- the driver's own caches are off in all three "
            "(POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1)\n");
 #ifndef BENCH_HAVE_DISK_HITS
     printf("- this runtime's amp_kernel_stats has no disk-hit count yet: builds show what "

@@ -60,6 +60,7 @@ static void sgemm_case(const bench_options *o, int n, int kernels, int discard_c
     if (discard_c)
         bench_check(amp_array_view_discard_data(op.c), "discard C");
     sgemm_tuning tuning = sgemm_tuning_default(&o->info);
+    sgemm_plan plan = sgemm_tuning_pick(&tuning, op.M, op.N, op.K);
     sgemm_workspace ws = {0};
     for (int k = 6 - kernels + 1; k <= 6; k++) {
         amp_status st = k == 1   ? sgemm_1_naive(&op)
@@ -67,7 +68,7 @@ static void sgemm_case(const bench_options *o, int n, int kernels, int discard_c
                         : k == 3 ? sgemm_3_work_per_thread(&op)
                         : k == 4 ? sgemm_4_vector_loads(&op)
                         : k == 5 ? sgemm_5_register_blocking(&op)
-                                 : sgemm_6_tuned(&op, sgemm_tuning_pick(&tuning, op.M, op.N), &ws);
+                                 : sgemm_6_tuned(&op, &plan, &ws);
         bench_check(st, "sgemm");
     }
     bench_check(amp_array_view_synchronize(op.c), "synchronize");

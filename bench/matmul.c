@@ -10,9 +10,12 @@
  * previous size predicts more than SLOW_SECONDS per run is skipped at
  * larger sizes (the naive kernels on a CPU); the baselines never are.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "baselines.h"
 #include "bench.h"
@@ -55,7 +58,10 @@ static amp_status run_kernel(int kernel, const sgemm_operands *op)
     case 3: return sgemm_3_work_per_thread(op);
     case 4: return sgemm_4_vector_loads(op);
     case 5: return sgemm_5_register_blocking(op);
-    default: return sgemm_6_tuned(op, sgemm_tuning_pick(&tuning, op->M, op->N), &workspace);
+    default: {
+        sgemm_plan plan = sgemm_tuning_pick(&tuning, op->M, op->N, op->K);
+        return sgemm_6_tuned(op, &plan, &workspace);
+    }
     }
 }
 
@@ -149,8 +155,13 @@ void bench_matmul(const bench_options *o)
 {
     impl impls[MAX_IMPLS];
     int nimpl = 0;
+    int six = -1; /* kernel 6's column, for the ratios */
     for (int k = 1; k <= 6; k++)
-        impls[nimpl++] = (impl){kernel_names[k], k, NULL, 0};
+        if (o->kernels & (1u << (k - 1))) {
+            if (k == 6)
+                six = nimpl;
+            impls[nimpl++] = (impl){kernel_names[k], k, NULL, 0};
+        }
     const bench_sgemm_impl *bases[] = {
 #ifdef BENCH_HAVE_CLBLAST
         &bench_clblast,
@@ -186,10 +197,9 @@ void bench_matmul(const bench_options *o)
     char large[128], small[128];
     sgemm_params_format(&tuning.large, large, sizeof large);
     sgemm_params_format(&tuning.small, small, sizeof small);
-    printf("- kernel 6 (%s): %s", from_file ? "tuned for this device" : "defaults", large);
-    if (tuning.small_below > 0)
-        printf("; below %d x %d: %s", tuning.small_below, tuning.small_below, small);
-    printf("\n");
+    printf("- kernel 6 (%s): %s; smaller tiles: %s; chosen by how many tiles fill %u compute "
+           "units, K split when they are too few\n",
+           from_file ? "tuned for this device" : "defaults", large, small, tuning.compute_units);
     printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
            "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "
            "`-` a kernel skipped as too slow)\n\n",
@@ -274,6 +284,12 @@ void bench_matmul(const bench_options *o)
                 runs = time_runs(base_once, (void *)im->base, o->repeat, times);
                 correct = runs > 0 && im->base->fetch(C) == 0 && matches(C, s, rows, nrows, ref);
                 im->base->teardown();
+                /* OpenBLAS's threads spin for about 0.1 s after a call
+                 * before they sleep (OPENBLAS_THREAD_TIMEOUT): on a CPU
+                 * device they would take the cores from what is measured
+                 * next. */
+                if (o->info.is_emulated)
+                    nanosleep(&(struct timespec){0, 300000000}, NULL);
             }
             if (runs == 0) {
                 printf(" failed |");
@@ -293,8 +309,8 @@ void bench_matmul(const bench_options *o)
         for (int i = 0; i < 2; i++) {
             if (against[i] < 0)
                 continue;
-            if (gflops[against[i]] > 0 && gflops[5] > 0)
-                printf(" %.2f |", gflops[5] / gflops[against[i]]);
+            if (six >= 0 && gflops[against[i]] > 0 && gflops[six] > 0)
+                printf(" %.2f |", gflops[six] / gflops[against[i]]);
             else
                 printf(" - |");
         }
@@ -312,6 +328,20 @@ void bench_matmul(const bench_options *o)
     }
     if (csv)
         fclose(csv);
+    if (six >= 0) {
+        printf("\nKernel 6's plan at each size (sgemm_tuning_pick):\n\n");
+        for (int si = 0; si < nsizes; si++) {
+            size3 s = sizes[si];
+            sgemm_plan plan = sgemm_tuning_pick(&tuning, s.M, s.N, s.K);
+            char text[128];
+            sgemm_params_format(&plan.p, text, sizeof text);
+            printf("- %d x %d x %d: %s, %d x %d tiles%s", s.M, s.N, s.K, text, plan.p.ty * plan.p.rm,
+                   plan.p.tx * plan.p.nv * plan.p.vw, plan.splits > 1 ? ", K in " : "");
+            if (plan.splits > 1)
+                printf("%d parts", plan.splits);
+            printf("\n");
+        }
+    }
     sgemm_workspace_release(&workspace);
     for (int i = 0; bases[i]; i++)
         bases[i]->close();

@@ -5,7 +5,12 @@
 #                     only (M = N = K), logarithmic GFLOP/s so that the naive
 #                     kernel and the BLAS libraries fit on one plot;
 #   transfers.csv  -> transfers.FORMAT: GB/s against size, one line per
-#                     implementation, uploads and downloads side by side.
+#                     implementation, uploads and downloads side by side;
+#   tile_average.csv -> tile_average.FORMAT: GB/s of each memory-bound
+#                     kernel, one bar each, beside the device's own copy;
+#   dispatch.csv   -> dispatch.FORMAT: microseconds per launch through the
+#                     library and through raw OpenCL, pipelined and with a
+#                     wait after each.
 # Median figures throughout.
 #
 #   bench/plot.sh [DIR] [FORMAT]
@@ -16,8 +21,9 @@ set -euo pipefail
 dir="${1:-bench-results}"
 format="${2:-svg}"
 command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 1; }
-[ -f "$dir/matmul.csv" ] || [ -f "$dir/transfers.csv" ] ||
-  { echo "plot.sh: no matmul.csv or transfers.csv in $dir; run amp_bench --out $dir first" >&2; exit 1; }
+[ -f "$dir/matmul.csv" ] || [ -f "$dir/transfers.csv" ] || [ -f "$dir/tile_average.csv" ] ||
+  [ -f "$dir/dispatch.csv" ] ||
+  { echo "plot.sh: no amp_bench CSV files in $dir; run amp_bench --out $dir first" >&2; exit 1; }
 
 case "$format" in
   png) terminal="pngcairo size 1000,600"; wide="pngcairo size 1400,600" ;;
@@ -107,7 +113,64 @@ EOF
   echo "$out"
 }
 
+plot_tile() {
+  local csv="$dir/tile_average.csv" out="$dir/tile_average.$format" data="$tmp/tile.dat" device
+  # "label gbps" lines, in the file's order.
+  awk -F, 'NR > 1 {
+      gsub(/"/, "")
+      label = $2
+      if ($4 + 0 > 0) label = label ", T=" $4
+      gsub(/_/, " ", label)
+      printf "\"%s\" %s\n", label, $7
+      device = $1
+  }
+  END { printf "# device %s\n", device }' "$csv" > "$data"
+  device="$(sed -n 's/^# device //p' "$data")"
+  gnuplot <<EOF
+set terminal $wide
+set output '$out'
+set title "Memory-bound kernels on $(escape "$device") (GB/s, median)"
+set ylabel 'GB/s'
+set style data histograms
+set style fill solid 0.6
+set boxwidth 0.8
+set xtics rotate by -35 left
+set grid ytics
+set yrange [0:*]
+set key off
+plot '$data' using 2:xtic(1)
+EOF
+  echo "$out"
+}
+
+plot_dispatch() {
+  local csv="$dir/dispatch.csv" out="$dir/dispatch.$format" data="$tmp/dispatch.dat" device
+  awk -F, 'NR > 1 {
+      gsub(/"/, "")
+      printf "\"%s\" %s %s\n", $2, $4, $5
+      device = $1
+  }
+  END { printf "# device %s\n", device }' "$csv" > "$data"
+  device="$(sed -n 's/^# device //p' "$data")"
+  gnuplot <<EOF
+set terminal $terminal
+set output '$out'
+set title "Dispatch on $(escape "$device") (microseconds per launch, median)"
+set ylabel 'us per launch'
+set style data histograms
+set style histogram clustered
+set style fill solid 0.6
+set grid ytics
+set yrange [0:*]
+set key top left
+plot '$data' using 2:xtic(1) title 'amp\\_parallel\\_for\\_each', '' using 3 title 'raw clEnqueueNDRangeKernel'
+EOF
+  echo "$out"
+}
+
 status=0
 if [ -f "$dir/matmul.csv" ]; then plot_matmul || status=1; fi
 if [ -f "$dir/transfers.csv" ]; then plot_transfers || status=1; fi
+if [ -f "$dir/tile_average.csv" ]; then plot_tile || status=1; fi
+if [ -f "$dir/dispatch.csv" ]; then plot_dispatch || status=1; fi
 exit $status

@@ -3,46 +3,105 @@
  * (AMP_DEVICE picks another) and store the best parameters for it.
  *
  *   sgemm_tune [--size n] [--small n] [--repeat R] [--dry-run]
+ *              [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]
  *
  * --size: the large product, 2048 on a CPU device and 4096 on a GPU by
- * default; --small: the small one, a quarter of that (0: none). Products
- * smaller than the geometric mean of the two use the small one's best.
- * --dry-run measures and prints without storing.
+ * default; --small: where the configuration with smaller tiles is chosen,
+ * a quarter of that by default (0: none). --dry-run measures and prints
+ * without storing. --all measures a generated family of several hundred
+ * configurations instead of the usual dozen; --candidates only those listed,
+ * "staged,ty,tx,rm,nv,vw,bk;..." (sgemm_params' order), or @FILE: that
+ * list from FILE, one candidate a line or separated by ';'. --explore 1000,2049,... then
+ * measures the T best (default 6) at those sizes (n or MxNxK) with K split
+ * in 1 to 8 parts, marking what sgemm_tuning_pick chooses; --csv writes
+ * every measurement to FILE.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 
+/* The candidates of a file, as one ';'-separated string; NULL (after a
+ * message) when it cannot be read. */
+static char *read_list(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        perror(path);
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    int ch;
+    while (text && (ch = fgetc(f)) != EOF) {
+        if (len + 2 > cap) {
+            char *more = realloc(text, cap *= 2);
+            if (!more) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = more;
+        }
+        if (ch == '\n' || ch == ' ')
+            ch = ';';
+        if (!(ch == ';' && (len == 0 || text[len - 1] == ';')))
+            text[len++] = (char)ch;
+    }
+    fclose(f);
+    if (text)
+        text[len] = '\0';
+    else
+        fprintf(stderr, "%s: out of memory\n", path);
+    return text;
+}
+
 int main(int argc, char **argv)
 {
-    int n = 0, small = -1, repeat = 3, dry_run = 0;
+    bench_tune_options o = {0, -1, 3, 0, 0, NULL, NULL, 6, NULL};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            n = atoi(argv[++i]);
+            o.n_large = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--small") == 0 && i + 1 < argc) {
-            small = atoi(argv[++i]);
+            o.n_small = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
-            repeat = atoi(argv[++i]);
+            o.repeat = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--dry-run") == 0) {
-            dry_run = 1;
+            o.dry_run = 1;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            o.all = 1;
+        } else if (strcmp(argv[i], "--candidates") == 0 && i + 1 < argc) {
+            o.list = argv[++i];
+            if (o.list[0] == '@' && !(o.list = read_list(o.list + 1)))
+                return EXIT_FAILURE;
+        } else if (strcmp(argv[i], "--explore") == 0 && i + 1 < argc) {
+            o.explore = argv[++i];
+        } else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
+            o.explore_top = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
+            o.csv_path = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n",
+            fprintf(stderr,
+                    "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n"
+                    "          [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]\n",
                     argv[0]);
             return EXIT_FAILURE;
         }
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);
     amp_accelerator *acc;
     amp_accelerator_view *av;
     amp_accelerator_info info;
     bench_check(amp_accelerator_get_default(&acc), "accelerator");
     bench_check(amp_accelerator_get_default_view(acc, &av), "view");
     bench_check(amp_accelerator_get_info(acc, &info), "info");
-    if (n <= 0)
-        n = info.is_emulated ? 2048 : 4096;
-    if (small < 0)
-        small = n / 4;
-    if (repeat < 1)
-        repeat = 1;
-    return bench_tune(acc, av, n, small, repeat, dry_run) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    if (o.n_large <= 0)
+        o.n_large = info.is_emulated ? 2048 : 4096;
+    if (o.n_small < 0)
+        o.n_small = o.n_large / 4;
+    if (o.repeat < 1)
+        o.repeat = 1;
+    if (o.explore_top < 1)
+        o.explore_top = 1;
+    return bench_tune(acc, av, &o) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -7,9 +7,12 @@
  * (data resident on the device, a wait after each run), and the tile
  * average's bandwidth (bytes it must move / time) is compared with the
  * copy's. A memory-bound kernel that is written well moves its bytes as
- * fast as a copy does. The library's copy kernel runs twice, over the 2D
- * extent and over a 1D view of the same memory, since the runtime's
- * work-group shapes for the two differ. The reference for all of them is
+ * fast as a copy does. The library's copy kernel runs three ways: over the
+ * 2D extent and over a 1D view of the same memory, since the runtime's
+ * work-group shapes for the two differ, one float per thread; and over
+ * the 1D view a float4 per thread, which keeps four times the bytes in
+ * flight per thread (a GPU needs that many to reach its bandwidth, the
+ * device's own copy does the same). The reference for all of them is
  * the device's own copy of the same bytes, what the driver does at full
  * speed: clEnqueueCopyBuffer, and cudaMemcpy from device to device on an
  * NVIDIA GPU when CUDA is there (the faster of the two).
@@ -88,9 +91,15 @@ static amp_status tile_average_float4(amp_array_view *in, amp_array_view *out, i
 typedef amp_status (*average_fn)(amp_array_view *in, amp_array_view *out, int n, int T);
 
 /* The copy, over the matrix's own 2D extent, or over a 1D view of the same
- * memory: whichever is faster on the device is the reference. */
-static amp_status copy(amp_array_view *in, amp_array_view *out)
+ * memory, one float or one float4 (wide) per thread: whichever is faster
+ * on the device is the reference. */
+static amp_status copy(amp_array_view *in, amp_array_view *out, int wide)
 {
+    if (wide) {
+        int quads = amp_array_view_get_extent(in).dims[0] / 4;
+        return AMP_PARALLEL_FOR_EACH(amp_extent_1d(quads), idx, AMP_CAPTURE(in, out),
+                                     { vstore4(vload4(idx[0], &in(0)), idx[0], &out(0)); });
+    }
     if (amp_array_view_get_extent(in).rank == 1)
         return AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(in), idx, AMP_CAPTURE(in, out),
                                      { out(idx[0]) = in(idx[0]); });
@@ -98,8 +107,8 @@ static amp_status copy(amp_array_view *in, amp_array_view *out)
                                  { out(idx) = in(idx); });
 }
 
-/* Seconds per run of average (NULL: the copy): one untimed, then the
- * median of repeat. */
+/* Seconds per run of average (NULL: the copy, a float4 per thread when T
+ * is 4): one untimed, then the median of repeat. */
 static double time_it(const bench_options *o, amp_array_view *in, amp_array_view *out, int n,
                       int T, average_fn average, double *best)
 {
@@ -107,7 +116,7 @@ static double time_it(const bench_options *o, amp_array_view *in, amp_array_view
     int runs = o->repeat < 64 ? o->repeat : 64;
     for (int r = -1; r < runs; r++) {
         double t0 = bench_now();
-        bench_check(average ? average(in, out, n, T) : copy(in, out), "tile average bench");
+        bench_check(average ? average(in, out, n, T) : copy(in, out, T == 4), "tile average bench");
         bench_check(amp_accelerator_view_wait(o->av), "wait");
         if (r >= 0)
             times[r] = bench_now() - t0;
@@ -242,29 +251,33 @@ void bench_tile_average(const bench_options *o)
     }
     if (device_gbps == 0)
         printf("| device copy | - | - | - | - | not measured |\n");
-    /* Two copies: over the 2D extent (32 x 8 work-groups) and over a 1D
-     * view of the same memory (groups of 256). The faster is the reference. */
+    /* Three copies: over the 2D extent (32 x 8 work-groups) and over a 1D
+     * view of the same memory (groups of 256), a float per thread; over the
+     * 1D view, a float4 per thread. The fastest is the reference. */
     double copy_gbps = 0;
-    for (int rank = 2; rank >= 1; rank--) {
+    for (int way = 0; way < 3; way++) {
+        int rank = way == 0 ? 2 : 1, wide = way == 2;
         amp_extent e = rank == 2 ? amp_extent_2d(n, n) : amp_extent_1d(n * n);
         amp_array_view *src = in;
         if (rank == 1)
             bench_check(amp_array_view_create_const(AMP_FLOAT, e, in_data, &src), "in, 1D");
         bench_check(amp_array_view_create(AMP_FLOAT, e, copy_data, &out), "out");
         bench_check(amp_array_view_discard_data(out), "discard");
-        t = time_it(o, src, out, n, 0, NULL, &best);
+        t = time_it(o, src, out, n, wide ? 4 : 0, NULL, &best);
         double gbps = 2.0 * elems * sizeof(float) / t * 1e-9;
         bench_check(amp_array_view_synchronize(out), "synchronize copy");
         int ok = 1;
         for (size_t i = 0; i < elems && ok; i++)
             ok = copy_data[i] == in_data[i];
         memset(copy_data, 0, elems * sizeof *copy_data);
-        printf("| copy kernel, %dD domain | %.2f | %.1f | - | %s | %s |\n", rank, t * 1e3, gbps,
-               device_ratio(gbps, device_gbps), ok ? "ok" : "WRONG");
+        printf("| copy kernel, %dD domain%s | %.2f | %.1f | - | %s | %s |\n", rank,
+               wide ? ", float4 per thread" : "", t * 1e3, gbps, device_ratio(gbps, device_gbps),
+               ok ? "ok" : "WRONG");
         if (csv)
-            fprintf(csv, "\"%s\",copy_%dd,%d,0,%.4f,%.4f,%.2f,%.2f,,%d,%s\n", o->info.description,
-                    rank, n, t * 1e3, best * 1e3, gbps, 2.0 * elems * sizeof(float) / best * 1e-9,
-                    ok, device_ratio(gbps, device_gbps));
+            fprintf(csv, "\"%s\",copy_%dd%s,%d,0,%.4f,%.4f,%.2f,%.2f,,%d,%s\n",
+                    o->info.description, rank, wide ? "_float4" : "", n, t * 1e3, best * 1e3,
+                    gbps, 2.0 * elems * sizeof(float) / best * 1e-9, ok,
+                    device_ratio(gbps, device_gbps));
         if (gbps > copy_gbps)
             copy_gbps = gbps;
         bench_check(amp_array_view_discard_data(out), "discard");

@@ -19,11 +19,41 @@
 #          and the library, 1 MiB to 1 GiB), draws DIR/transfers.svg when
 #          gnuplot is there, and prints bench/targets.sh's table: which
 #          targets are met
+#        scripts/gpu-run.sh --perf DIR [STEPS] [ARCHIVE]
+#          the performance figures of docs/performance.md in one command: a
+#          Release build of the benchmarks, then each step of the comma list
+#          STEPS in turn (default: all below), each under a time limit, its
+#          output in DIR/STEP.md and its CSV files in DIR/STEP/; after each
+#          step DIR is packed into ARCHIVE (.tgz) when given, so that a run
+#          cut short still leaves what it measured. PERF_BUDGET=SECONDS
+#          shortens or skips the steps that would end past it. The steps:
+#            tune-wide   kernel 6's tuner over the generated family on the GPU
+#                        (SGEMM_CANDIDATES="s,ty,tx,rm,nv,vw,bk;..." instead
+#                        lists them), exploring the best at the table's sizes
+#                        with K split every way; stores the tuning
+#            tune        the tuner over the usual candidates (or
+#                        SGEMM_CANDIDATES), exploring the best SGEMM_TOP at
+#                        the sizes SGEMM_EXPLORE when set; stores the tuning
+#            matmul      amp_bench --only matmul (all six kernels, CLBlast,
+#                        cuBLAS), then sgemm_progression at the small sizes
+#            tile        amp_bench --only tile,dispatch,compile,lazy
+#            dispatch    amp_bench --only dispatch three times more
+#            dispatch-timing  a second build with bench/dispatch-timing.patch
+#                        applied to a copy of the tree: the host time of each
+#                        step of a launch, pipelined, on the GPU
+#            pocl        on the CPU device (PoCL, AMP_DEVICE=0 unless
+#                        POCL_DEVICE is set): its tuner, then kernel 6
+#                        against OpenBLAS (--kernels 6; OpenBLAS measured
+#                        again with the right core when it picks an old one),
+#                        then the tile, dispatch and transfer sections
+#            transfers   test_staging on the GPU and amp_bench --only transfers
+#                        (what --transfers does)
 # AMP_DEVICE defaults to "NVIDIA"; set it to run elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bench=0
 transfers=0
+perf=0
 if [ "${1:-}" = "--bench" ]; then
   bench=1
   shift
@@ -31,6 +61,12 @@ elif [ "${1:-}" = "--transfers" ]; then
   transfers=1
   out="${2:-bench-results/transfers}"
   shift $(( $# > 1 ? 2 : 1 ))
+elif [ "${1:-}" = "--perf" ]; then
+  perf=1
+  out="${2:-bench-results/perf}"
+  steps="${3:-tune-wide,matmul,tile,dispatch-timing,pocl,transfers}"
+  archive="${4:-}"
+  shift $(( $# < 4 ? $# : 4 ))
 fi
 
 icd=/etc/OpenCL/vendors/nvidia.icd
@@ -54,6 +90,105 @@ lib="$deps/usr/lib/x86_64-linux-gnu"
 export AMP_DEVICE="${AMP_DEVICE:-NVIDIA}"
 cuda=()
 [ -d /usr/local/cuda ] && cuda=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+# OpenBLAS unpacked from its .debs lives in a directory of its own, and
+# needs the Fortran runtime beside it, at link time too.
+export LD_LIBRARY_PATH="$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+if [ "$perf" = 1 ]; then
+  # The steps in turn, each under its limit; a step that fails or runs out
+  # of time leaves its output and the next one runs.
+  mkdir -p "$out"
+  log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$out/steps.log"; }
+  pack() { [ -z "$archive" ] || tar czf "$archive" -C "$out" . 2>/dev/null || true; }
+  step() {
+    local name=$1 limit=$2
+    shift 2
+    if [ -n "${PERF_BUDGET:-}" ]; then
+      local left=$((PERF_BUDGET - SECONDS))
+      if [ "$left" -lt 20 ]; then
+        log "$name: skipped, $left s of PERF_BUDGET left"
+        return 0
+      fi
+      [ "$limit" -gt "$left" ] && limit=$left
+    fi
+    log "$name: $*"
+    local start=$SECONDS rc=0
+    timeout "$limit" "$@" >"$out/$name.md" 2>&1 || rc=$?
+    log "$name: exit $rc after $((SECONDS - start)) s"
+    pack
+  }
+  SECONDS=0
+  start=0
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" \
+    -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" \
+    >"$out/configure.log" 2>&1
+  grep "amp_bench:" "$out/configure.log" | tee -a "$out/steps.log" || true
+  cmake --build build-gpu --target amp_bench sgemm_tune sgemm_progression test_staging \
+    amp-info >"$out/build.log" 2>&1 || { log "build failed"; tail -30 "$out/build.log"; pack; exit 1; }
+  log "built in $((SECONDS - start)) s"
+  { clinfo -l 2>/dev/null || true; build-gpu/tools/amp-info; nvidia-smi 2>/dev/null || true; } \
+    >"$out/devices.md" 2>&1
+  export AMP_CACHE_DIR="$PWD/build-gpu/amp-cache"
+  pocl="${POCL_DEVICE:-0}"
+  sizes=1000,1024,1500,2048,2049,4096,2000x6000x1500,8192x1024x4096,4096x4096x512
+  for s in ${steps//,/ }; do
+    case "$s" in
+    tune-wide)
+      family=(--all)
+      [ -n "${SGEMM_CANDIDATES:-}" ] && family=(--candidates "$SGEMM_CANDIDATES")
+      step tune-wide 300 env AMP_PROFILE=1 build-gpu/bench/sgemm_tune "${family[@]}" --repeat 3 \
+        --explore "$sizes" --top "${SGEMM_TOP:-6}" --csv "$out/tune-wide.csv" ;;
+    tune)
+      family=()
+      [ -n "${SGEMM_CANDIDATES:-}" ] && family=(--candidates "$SGEMM_CANDIDATES")
+      explore=()
+      [ -n "${SGEMM_EXPLORE:-}" ] && explore=(--explore "$SGEMM_EXPLORE" --top "${SGEMM_TOP:-3}")
+      step tune 200 build-gpu/bench/sgemm_tune "${family[@]}" --repeat 3 "${explore[@]}" \
+        --csv "$out/tune.csv" ;;
+    matmul)
+      step matmul 240 build-gpu/bench/amp_bench --only matmul --out "$out/matmul"
+      step progression 60 build-gpu/samples/sgemm_progression --only 6 1000 1024 1500 2049 4096 ;;
+    tile)
+      step tile 150 build-gpu/bench/amp_bench --only tile,dispatch,compile,lazy --out "$out/tile" ;;
+    dispatch)
+      for i in 1 2 3; do
+        step "dispatch-$i" 60 build-gpu/bench/amp_bench --only dispatch --out "$out/dispatch-$i"
+      done ;;
+    dispatch-timing)
+      # A copy of the tree with the timing compiled into dispatch.c.
+      tree=/tmp/amp-dispatch-timing
+      rm -rf "$tree" && mkdir -p "$tree"
+      tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C "$tree"
+      if (cd "$tree" && patch -p1 <bench/dispatch-timing.patch >/dev/null); then
+        step dispatch-timing-build 120 cmake -S "$tree" -B "$tree/build" -G Ninja \
+          -DCMAKE_BUILD_TYPE=Release -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" \
+          -DCMAKE_PREFIX_PATH="$deps/usr"
+        step dispatch-timing-build2 180 cmake --build "$tree/build" --target amp_bench
+        step dispatch-timing 90 "$tree/build/bench/amp_bench" --only dispatch \
+          --out "$out/dispatch-timing"
+      else
+        log "dispatch-timing: bench/dispatch-timing.patch does not apply to this tree"
+      fi ;;
+    pocl)
+      step pocl-tune 150 env AMP_DEVICE="$pocl" build-gpu/bench/sgemm_tune --repeat 3
+      step pocl-matmul 240 env AMP_DEVICE="$pocl" build-gpu/bench/amp_bench --only matmul \
+        --kernels 6 --out "$out/pocl"
+      step pocl-other 200 env AMP_DEVICE="$pocl" build-gpu/bench/amp_bench \
+        --only tile,dispatch,transfers --out "$out/pocl-other" ;;
+    transfers)
+      step test-staging 200 env FAULT_STRIDE=5 AMP_CACHE=0 build-gpu/tests/test_staging
+      step transfers 200 build-gpu/bench/amp_bench --only transfers,tile --out "$out/transfers"
+      bench/targets.sh "$out/transfers" >"$out/targets.md" 2>&1 || true
+      pack ;;
+    *) log "unknown step $s" ;;
+    esac
+  done
+  if command -v gnuplot >/dev/null; then
+    for d in "$out"/*/; do bench/plot.sh "$d" >/dev/null 2>&1 || true; done
+    pack
+  fi
+  log "done in $((SECONDS - start)) s"
+  exit 0
+fi
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cuda[@]}" \
   -DCMAKE_PREFIX_PATH="$deps/usr" -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" >/dev/null
 if [ "$bench" = 1 ]; then
@@ -63,7 +198,6 @@ elif [ "$transfers" = 1 ]; then
 else
   cmake --build build-gpu
 fi
-export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ "$bench" = 1 ]; then
   clinfo -l 2>/dev/null || true
   exec build-gpu/bench/amp_bench "$@"

@@ -47,6 +47,46 @@ static void at_least_one_device_is_listed(void **state)
     }
 }
 
+/* compute_units is the device's own count; a CPU device split in two
+ * (AMP_SPLIT_CPU=2, where it has two or more) has parts of half its units
+ * each, since OpenCL splits it equally. */
+static void compute_units_are_the_devices(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    unsigned cpu_units = 0;
+    assert_amp_ok(amp_accelerator_count(&n));
+    for (size_t i = 0; i < n; i++) {
+        amp_accelerator *acc = NULL;
+        amp_accelerator_info info;
+        assert_amp_ok(amp_accelerator_get(i, &acc));
+        assert_amp_ok(amp_accelerator_get_info(acc, &info));
+        cl_uint units = 0;
+        assert_int_equal(clGetDeviceInfo(acc->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units,
+                                         &units, NULL),
+                         CL_SUCCESS);
+        assert_true(info.compute_units >= 1);
+        assert_int_equal(info.compute_units, units);
+        if (info.is_emulated && cpu_units == 0)
+            cpu_units = info.compute_units;
+    }
+    if (cpu_units < 2)
+        return;
+    setenv("AMP_SPLIT_CPU", "2", 1);
+    amp_shutdown();
+    assert_amp_ok(amp_accelerator_count(&n));
+    for (size_t i = 0; i < n; i++) {
+        amp_accelerator *acc = NULL;
+        amp_accelerator_info info;
+        assert_amp_ok(amp_accelerator_get(i, &acc));
+        assert_amp_ok(amp_accelerator_get_info(acc, &info));
+        if (info.is_emulated) {
+            assert_int_equal(info.compute_units, cpu_units / 2);
+            break;
+        }
+    }
+}
+
 static void index_past_the_end_is_refused(void **state)
 {
     (void)state;
@@ -565,6 +605,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(at_least_one_device_is_listed, fresh),
+        cmocka_unit_test_setup(compute_units_are_the_devices, fresh),
         cmocka_unit_test_setup(index_past_the_end_is_refused, fresh),
         cmocka_unit_test_setup(default_is_a_gpu_if_there_is_one_else_the_cpu, fresh),
         cmocka_unit_test_setup(amp_device_picks_by_index, fresh),

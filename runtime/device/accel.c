@@ -137,6 +137,9 @@ static cl_int read_limits(amp_accelerator *a, const char *dev_version, const cha
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                                       sizeof a->max_work_group, &a->max_work_group, NULL);
     if (rc == CL_SUCCESS)
+        rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_COMPUTE_UNITS,
+                                      sizeof a->compute_units, &a->compute_units, NULL);
+    if (rc == CL_SUCCESS)
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
                                       sizeof a->max_work_item, a->max_work_item, NULL);
     if (rc == CL_SUCCESS)
@@ -160,6 +163,8 @@ static cl_int read_limits(amp_accelerator *a, const char *dev_version, const cha
             a->max_work_item[d] = 1;
     if (a->max_work_group == 0)
         a->max_work_group = 1;
+    if (a->compute_units == 0)
+        a->compute_units = 1;
     /* OpenCL's minimum for a full profile device. */
     if (a->max_arg_bytes == 0)
         a->max_arg_bytes = 1024;
@@ -625,6 +630,7 @@ amp_status amp_accelerator_get_info(const amp_accelerator *acc, amp_accelerator_
         info->dedicated_memory = acc->global_mem;
         info->tile_static_size = acc->local_mem;
         info->max_tile_size = acc->max_work_group;
+        info->compute_units = acc->compute_units;
         info->max_allocation = acc->max_alloc;
         info->supports_double = acc->fp64;
         info->supports_atomics = acc->atomics;

@@ -28,6 +28,7 @@ struct amp_accelerator {
     uint64_t local_mem;
     uint64_t max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_work_group;
+    cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS */
     size_t max_work_item[3];
     size_t max_arg_bytes;  /* CL_DEVICE_MAX_PARAMETER_SIZE: all arguments of a kernel */
     cl_uint address_bits;

@@ -30,8 +30,12 @@ typedef struct kc_key {
     uint64_t hash;
 } kc_key;
 
+/* What a lookup reads (the key, the hash handle and the words) comes first
+ * and together: on a GPU, the driver's work between two launches leaves
+ * little of the node in the processor's caches. */
 typedef struct kc_node {
     kc_key key;
+    UT_hash_handle hh;
     int nwords;
     int64_t words[SIG_WORDS];
     kc_entry entry;
@@ -39,15 +43,19 @@ typedef struct kc_node {
     char *name;
     char *file;           /* the call site's file, to tell apart two of one name */
     cg_kernel *generated; /* kept under AMP_CHECK */
-    UT_hash_handle hh;
 } kc_node;
 
 static kc_node *cache;
+/* The node of the last hit: a loop that launches one kernel over and over
+ * finds it without the table. Cleared whenever a node is freed. */
+static kc_node *last_hit;
 static uint64_t n_builds, n_disk_hits, n_hits;
 
 /* Release what a node holds, built or not. */
 static void node_free(kc_node *n)
 {
+    if (n == last_hit)
+        last_hit = NULL;
     if (n->entry.kernel)
         amp__clapi.ReleaseKernel(n->entry.kernel);
     if (n->program)
@@ -442,11 +450,13 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
     key.acc = acc;
     key.hash = hash_words(words, nwords);
 
-    kc_node *node = NULL;
-    HASH_FIND(hh, cache, &key, sizeof key, node);
+    kc_node *node = last_hit;
+    if (!node || memcmp(&node->key, &key, sizeof key) != 0)
+        HASH_FIND(hh, cache, &key, sizeof key, node);
     if (node && node->nwords == nwords &&
         memcmp(node->words, words, (size_t)nwords * sizeof words[0]) == 0) {
         n_hits++;
+        last_hit = node;
         *out = &node->entry;
         return AMP_OK;
     }

@@ -44,46 +44,73 @@ amp_status sgemm_5_register_blocking(const sgemm_operands *op);
  * ty*rm rows by tx*nv*vw columns of C; each thread holds rm x (nv * vw)
  * sums in registers. staged = 1 copies each bk-deep step of the panels into
  * tile_static memory first, so that the threads of a tile share it (GPUs);
+ * staged = 2 does so into two buffers in turn, one barrier per step;
  * staged = 0 reads the panels straight from device memory, which on a CPU
  * is already cached (PoCL). sgemm_tune.c holds the defaults, the
  * candidates the tuner tries, and the file where a device's best is kept.
  */
 typedef struct sgemm_params {
-    int staged; /* 1: panels through tile_static memory; 0: read directly */
+    int staged; /* 1, 2: panels through tile_static memory, 1 or 2 buffers; 0: read directly */
     int ty, tx; /* threads per tile: rows, columns */
     int rm;     /* rows of C per thread (a multiple of 4 when staged) */
-    int nv, vw; /* per thread: nv vectors of vw columns (vw 1, 2, 4, 8 or 16) */
+    int nv, vw; /* per thread: nv vectors of vw columns (vw 2, 4, 8 or 16) */
     int bk;     /* the depth of one staged step; 1 when not staged */
 } sgemm_params;
 
+/* How kernel 6 computes one product: its parameters, and into how many
+ * parts K is split (1: not split). Each part is a tile of its own, and a
+ * last kernel adds the parts up. */
+typedef struct sgemm_plan {
+    sgemm_params p;
+    int splits;
+} sgemm_plan;
+
 /* Device memory that kernel 6 keeps between calls: A and B repacked into
- * panels, in views without host memory (amp_array_view_create_extent).
- * Start it zeroed ({0}); release it with sgemm_workspace_release. */
+ * panels, and the partial products of a split K, in views without host
+ * memory (amp_array_view_create_extent). Start it zeroed ({0}); release it
+ * with sgemm_workspace_release. */
 typedef struct sgemm_workspace {
     amp_array_view *ap, *bp; /* the packed panels, on the device only */
-    amp_extent a_extent, b_extent;
+    amp_array_view *part;    /* splits x M x N partial products */
+    amp_extent a_extent, b_extent, part_extent;
 } sgemm_workspace;
 
 void sgemm_workspace_release(sgemm_workspace *ws);
 
-/* C = A * B with the parameters p (sgemm_params_check must accept them). */
-amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_workspace *ws);
+/* C = A * B as plan says (sgemm_params_check must accept plan->p). */
+amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm_workspace *ws);
 
 /* ---- Parameters for kernel 6 (sgemm_tune.c) ---- */
 
 /*
  * What a device was tuned to: one configuration for large products and one
- * for small ones, where large tiles would leave much of a GPU idle (a
- * 1000 x 1000 C is only 64 tiles of 128 x 128). Products whose M * N is
- * below small_below^2 use small; small_below = 0 means never.
+ * with smaller tiles, each with the speed the tuner measured (GFLOP/s; 0
+ * when not measured), and the device's compute units. sgemm_tuning_pick
+ * chooses between them, and whether to split K, for each product.
  */
 typedef struct sgemm_tuning {
     sgemm_params large, small;
-    int small_below;
+    double large_gflops, small_gflops;
+    unsigned compute_units;
 } sgemm_tuning;
 
-/* The configuration of t for an M x N product. */
-const sgemm_params *sgemm_tuning_pick(const sgemm_tuning *t, int M, int N);
+/*
+ * The plan for an M x N x K product on the tuned device: for each of the
+ * two configurations and each split of K into 1 to SGEMM_MAX_SPLITS parts
+ * (each at least SGEMM_MIN_PART deep), a predicted time, and the least
+ * wins. The compute units run the tiles in waves, one tile each; a wave
+ * takes a tile's multiply-adds at the configuration's measured speed, and
+ * a last wave that is partly empty costs as much as a full one. A split
+ * makes more, shorter tiles, so that the waves come out fuller, and adds
+ * the partial products: written, then read back and summed, which is
+ * counted as moving their bytes at SGEMM_BALANCE floating-point operations
+ * per byte (about what a GPU's or a CPU's arithmetic does in the time its
+ * memory moves a byte).
+ */
+#define SGEMM_MAX_SPLITS 16
+#define SGEMM_MIN_PART 256
+#define SGEMM_BALANCE 16.0
+sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K);
 
 /* Good parameters for a device that was never tuned: CPUs read panels
  * directly with float16 vectors, GPUs stage them in tile_static memory. */
@@ -92,7 +119,7 @@ sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info);
 /* NULL when p can run on the device, else why not. */
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info);
 
-/* The parameters as one line, "staged 16x16 threads, 8 rows x 2 float4, bk 16". */
+/* The parameters as one line, "staged x2 16x16 threads, 8 rows x 2 float4, bk 16". */
 void sgemm_params_format(const sgemm_params *p, char *buf, size_t size);
 
 /* The configurations the tuner measures on this device; *count is set. */

@@ -1,5 +1,6 @@
 /*
- * Kernel 6: the tuned best. Three kernels in a row:
+ * Kernel 6: the tuned best. Four steps, in two to four kernels (on a GPU
+ * steps 1 and 2 are one launch, and step 4 runs only when K is split):
  *
  * 1. A is repacked into panels of MBW = ty*rm rows, k-major: panel p holds
  *    A(p*MBW + m, k) at ap(p, k, m). The rows a tile needs for one k are
@@ -12,9 +13,18 @@
  *    columns of B, rows a power of two apart at sizes such as 2048, where
  *    they all land in the same few cache sets: on PoCL the same product
  *    without repacking ran at 40% of its speed at 1920 when n was 2048.
+ *    The packs are flushed to the device before the product is queued, so
+ *    that it works on them while the host queues the rest.
  * 3. The product: each thread keeps rm x nv vectors of vw sums in
  *    registers, and for every k loads nv vectors of B and rm values of A,
  *    then does rm*nv vector multiply-adds (an outer product).
+ * 4. Split K: a product too small to give every compute unit a tile of its
+ *    own (a 1000 x 1000 C is 64 tiles of 128 x 128, for a GPU of 132
+ *    multiprocessors) is cut along K into `splits` parts, each a tile of
+ *    its own. Each part writes its sums into a stack of partial products,
+ *    and a last kernel adds them up, in the same order every time.
+ *    sgemm_tuning_pick (sgemm_tune.c) chooses the tile and the split by how
+ *    many tiles fill the device.
  *
  * The parameters (sgemm_params, as AMP_CONSTs) pick the shape per device:
  * - On a CPU (PoCL), a tile is one thread (ty = tx = 1) that computes, say,
@@ -25,22 +35,32 @@
  *   gathers. Panels are read straight from memory (staged = 0): the CPU's
  *   caches already keep them close.
  * - On a GPU, a tile of 16 x 16 threads copies each bk-deep step of both
- *   panels into tile_static memory with float4 loads (staged = 1), and each
+ *   panels into tile_static memory as float4s (staged = 1), and each
  *   thread reads its A values as float4s from there (the tile_static arrays
  *   hold float4s, so that the compiler knows those loads are aligned and
- *   makes them single 16-byte loads). A thread's columns are nv vectors,
+ *   makes them single 16-byte loads; the panels are read through float4
+ *   pointers for the same reason). A thread's columns are nv vectors,
  *   tx*vw apart, so that neighbouring threads read neighbouring addresses
  *   of tile_static memory and of C.
+ *   The next step's floats are loaded into registers before the
+ *   multiply-adds of this one, so that they are on their way while the
+ *   thread computes. With staged = 2 there are two buffers in tile_static
+ *   memory: the threads fill one while they read the other, and meet at
+ *   one barrier per step instead of two.
  * sgemm_tune.c has the defaults and the tuner's candidates.
  *
  * Consecutive tiles share their B panel and go down the rows of C
- * (t_idx.tile[1] is the row panel): the B panel stays in cache while A
+ * (t_idx.tile[2] is the row panel): the B panel stays in cache while A
  * panels stream past it.
  */
 #include "sgemm.h"
 
-/* The transpose through tile_static memory that repacks A. */
-#define PACK_TS 16
+/* The blocks that the packing moves on a GPU, PACK_TS x PACK_TS, and the
+ * rows of threads of a tile that moves one. */
+#define PACK_TS 32
+#define PACK_ROWS 8
+/* The steps of k that one thread packs on a CPU. */
+#define PACK_K 64
 
 static int round_up(int n, int m)
 {
@@ -53,13 +73,14 @@ void sgemm_workspace_release(sgemm_workspace *ws)
         return;
     amp_array_view_release(ws->ap);
     amp_array_view_release(ws->bp);
+    amp_array_view_release(ws->part);
     *ws = (sgemm_workspace){0};
 }
 
-/* One panel view of the given extent, kept from the last call when the
- * extent is the same. It has no host memory: it lives on the device, and
- * nothing is ever copied to or from it. */
-static amp_status panel(amp_array_view **view, amp_extent *have, amp_extent want)
+/* One view of the given extent, kept from the last call when the extent is
+ * the same. It has no host memory: it lives on the device, and nothing is
+ * ever copied to or from it. */
+static amp_status device_view(amp_array_view **view, amp_extent *have, amp_extent want)
 {
     if (*view && amp_extent_equal(*have, want))
         return AMP_OK;
@@ -71,63 +92,133 @@ static amp_status panel(amp_array_view **view, amp_extent *have, amp_extent want
     return st;
 }
 
-amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_workspace *ws)
+/* 1 and 2 on a CPU: tiles of one thread, as in the product, each moving
+ * PACK_K steps of k of one panel with float16 vectors. For A, a thread
+ * reads 16 floats of each of the panel's MBW rows into a private block,
+ * then writes them out along m, MBW neighbouring floats per k; for B, it
+ * copies the panel's NBW columns of PACK_K rows of B, whole vectors where
+ * they lie inside B. (A thread per element, in work-groups that PoCL
+ * vectorizes across, made the stores of A a scatter, and tiles of 16 rows
+ * were mostly PoCL's cost of starting a work-group: the packs took a fifth
+ * of a 1024 x 1024 product on two cores.) */
+static amp_status pack_on_cpu(const sgemm_operands *op, amp_array_view *ap, amp_array_view *bp,
+                              int Mp, int Np, int Kp, const sgemm_params *p)
 {
-    amp_array_view *a = op->a, *b = op->b, *c = op->c;
+    amp_array_view *a = op->a, *b = op->b;
     int M = op->M, N = op->N, K = op->K;
-    const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
-    const int STAGED = p->staged;
-    const int MBW = TY * RM, NBW = TX * NV * VW;
-    int MB = (M + MBW - 1) / MBW, CB = (N + NBW - 1) / NBW;
-    int Kp = round_up(K, BK);
-    int Mp = MB * MBW;
-
-    amp_status st = panel(&ws->ap, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
-    if (st == AMP_OK)
-        st = panel(&ws->bp, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
-    if (st != AMP_OK)
-        return st;
-    amp_array_view *ap = ws->ap, *bp = ws->bp;
-
-    /* 1. A into row panels: a transpose of 16 x 16 blocks through
-     * tile_static memory, so that both the reads of A (along its rows) and
-     * the writes of the panel (along m) go to neighbouring addresses. */
-    amp_tiled_extent packA = amp_extent_tile_2d(
-        amp_extent_2d(round_up(Mp, PACK_TS), round_up(Kp, PACK_TS)), PACK_TS, PACK_TS);
-    st = AMP_PARALLEL_FOR_EACH_TILED(packA, t_idx,
-                                     AMP_CAPTURE(a, ap, M, K, Mp, Kp, AMP_CONST(MBW),
-                                                 AMP_CONST(PACK_TS)), {
-        tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts on GPUs
-        int row = t_idx.global[0], k = t_idx.global[1];
-        block[t_idx.local[0]][t_idx.local[1]] = row < M && k < K ? a(row, k) : 0.0f;
-        t_idx.barrier.wait();
-        // Swap the roles of the two local indices: write along m.
-        int m = t_idx.tile_origin[0] + t_idx.local[1];
-        int kk = t_idx.tile_origin[1] + t_idx.local[0];
-        if (m < Mp && kk < Kp)
-            ap(m / MBW, kk, m % MBW) = block[t_idx.local[1]][t_idx.local[0]];
+    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    int blocks = (Kp + PACK_K - 1) / PACK_K;
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(
+        amp_extent_tile_2d(amp_extent_2d(Mp / MBW, blocks), 1, 1), t_idx,
+        AMP_CAPTURE(a, ap, M, K, Kp, AMP_CONST(MBW), AMP_CONST(PACK_K)), {
+        int p = t_idx.global[0];
+        for (int k0 = t_idx.global[1] * PACK_K; k0 < (t_idx.global[1] + 1) * PACK_K; k0 += 16) {
+            float block[MBW][16];
+            for (int m = 0; m < MBW; m++) {
+                int row = p * MBW + m;
+                if (row < M && k0 + 16 <= K) {
+                    vstore16(vload16(0, &a(row, k0)), 0, block[m]);
+                } else {
+                    for (int k = 0; k < 16; k++)
+                        block[m][k] = row < M && k0 + k < K ? a(row, k0 + k) : 0.0f;
+                }
+            }
+            for (int k = 0; k < 16 && k0 + k < Kp; k++)
+                for (int m = 0; m < MBW; m++)
+                    ap(p, k0 + k, m) = block[m][k];
+        }
     });
     if (st != AMP_OK)
         return st;
-
-    /* 2. B into column panels: rows of B are already along j. */
-    st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(Kp, CB * NBW), idx,
-                               AMP_CAPTURE(b, bp, N, K, AMP_CONST(NBW)), {
-        int k = idx[0], col = idx[1];
-        bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
+    return AMP_PARALLEL_FOR_EACH_TILED(
+        amp_extent_tile_2d(amp_extent_2d(Np / NBW, blocks), 1, 1), t_idx,
+        AMP_CAPTURE(b, bp, N, K, Kp, AMP_CONST(NBW), AMP_CONST(PACK_K)), {
+        int q = t_idx.global[0], k0 = t_idx.global[1] * PACK_K;
+        for (int k = k0; k < k0 + PACK_K && k < Kp; k++)
+            for (int j = 0; j < NBW; j += 16) {
+                int col = q * NBW + j;
+                if (k < K && col + 16 <= N && j + 16 <= NBW) {
+                    vstore16(vload16(0, &b(k, col)), 0, &bp(q, k, j));
+                } else {
+                    for (int l = 0; l < 16 && j + l < NBW; l++)
+                        bp(q, k, j + l) = k < K && col + l < N ? b(k, col + l) : 0.0f;
+                }
+            }
     });
-    if (st != AMP_OK)
-        return st;
+}
 
-    /* 3. The product. Tile (cb, rb): dimension 0 of the domain counts
-     * column panels and dimension 1 row panels, so that the tiles that run
-     * one after another (dimension 1 varies fastest) share a B panel. */
-    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(CB * TY, MB * TX), TY, TX);
+/* 1 and 2 on a GPU, in one launch, so that the two run side by side: a
+ * small product's packs are too short to fill the GPU one after the other.
+ * Each tile of 8 x 32 threads moves a 32 x 32 block, four rows per thread.
+ * The first tiles transpose blocks of A through tile_static memory, so
+ * that both the reads of A (along its rows) and the writes of the panel
+ * (along m) go to neighbouring addresses; the others copy blocks of B. A
+ * tile takes one branch as a whole, so every thread of a tile that
+ * transposes meets the barrier. */
+static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_array_view *bp,
+                              int Mp, int Np, int Kp, const sgemm_params *p)
+{
+    amp_array_view *a = op->a, *b = op->b;
+    int M = op->M, N = op->N, K = op->K;
+    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    int a_cols = (Kp + PACK_TS - 1) / PACK_TS;                    // A's blocks along k
+    int a_tiles = (Mp + PACK_TS - 1) / PACK_TS * a_cols;
+    int b_cols = (Np + PACK_TS - 1) / PACK_TS;                    // B's blocks along j
+    int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
+    amp_tiled_extent domain = amp_extent_tile_2d(
+        amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(ap, bp, c, M, N, Kp, AMP_CONST(TY), AMP_CONST(TX),
-                                                   AMP_CONST(RM), AMP_CONST(NV), AMP_CONST(VW),
-                                                   AMP_CONST(BK), AMP_CONST(STAGED), AMP_CONST(MBW),
-                                                   AMP_CONST(NBW)), {
+                                       AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
+                                                   a_tiles, b_cols, AMP_CONST(MBW),
+                                                   AMP_CONST(NBW), AMP_CONST(PACK_TS),
+                                                   AMP_CONST(PACK_ROWS)), {
+        int t = t_idx.tile[0];
+        int y = t_idx.local[0], x = t_idx.local[1];
+        if (t < a_tiles) {
+            tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts
+            int row0 = t / a_cols * PACK_TS, k0 = t % a_cols * PACK_TS;
+            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
+                int row = row0 + r, k = k0 + x;
+                block[r][x] = row < M && k < K ? a(row, k) : 0.0f;
+            }
+            t_idx.barrier.wait();
+            // Swap the roles of the two indices: write along m.
+            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
+                int m = row0 + x, k = k0 + r;
+                if (m < Mp && k < Kp)
+                    ap(m / MBW, k, m % MBW) = block[x][r];
+            }
+        } else {
+            t -= a_tiles;
+            int k0 = t / b_cols * PACK_TS, col = t % b_cols * PACK_TS + x;
+            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
+                int k = k0 + r;
+                if (k < Kp && col < Np)
+                    bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
+            }
+        }
+    });
+}
+
+/* 3. The product. Tile (ks, cb, rb): part ks of K, column panel cb, row
+ * panel rb; rb varies fastest, so that the tiles that run one after
+ * another share a B panel. Part ks covers per_part of K, from k0 to k1.
+ * Sums go to C, or with a split K to part(ks, row, col). */
+static amp_status product(amp_array_view *ap, amp_array_view *bp, amp_array_view *c,
+                          amp_array_view *part, int M, int N, int Kp, int MB, int CB, int splits,
+                          int per_part, const sgemm_params *p)
+{
+    const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
+    const int STAGED = p->staged, SPLIT = splits > 1;
+    const int MBW = TY * RM, NBW = TX * NV * VW;
+    amp_tiled_extent domain =
+        amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
+    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
+                                       AMP_CAPTURE(ap, bp, c, part, M, N, Kp, per_part,
+                                                   AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
+                                                   AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),
+                                                   AMP_CONST(STAGED), AMP_CONST(SPLIT),
+                                                   AMP_CONST(MBW), AMP_CONST(NBW)), {
         AMP_IF(VW == 16)
         AMP_DEFINE(floatV float16)
         AMP_DEFINE(vloadV vload16)
@@ -151,10 +242,13 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         AMP_ELSE
         AMP_DEFINE(VM 1)
         AMP_ENDIF
-        int ty = t_idx.local[0];
-        int tx = t_idx.local[1];
-        int cb = t_idx.tile[0];                   // column panel
-        int rb = t_idx.tile[1];                   // row panel
+        int ty = t_idx.local[1];
+        int tx = t_idx.local[2];
+        int ks = t_idx.tile[0];                   // part of K
+        int cb = t_idx.tile[1];                   // column panel
+        int rb = t_idx.tile[2];                   // row panel
+        int k0 = ks * per_part;
+        int k1 = min(Kp, k0 + per_part);
 
         floatV acc[RM][NV];
         AMP_PRAGMA(unroll)
@@ -165,26 +259,49 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         }
 
         AMP_IF(STAGED)
+        AMP_DEFINE(THREADS (TY * TX))
+        AMP_DEFINE(LA (BK * MBW / 4 / THREADS)) // float4s of A each thread copies per step
+        AMP_DEFINE(LB (BK * NBW / 4 / THREADS)) // and of B
+        tile_static float4 As[STAGED][BK][MBW / 4];
+        tile_static float4 Bs[STAGED][BK][NBW / 4];
         int tid = ty * TX + tx;
-        for (int t = 0; t < Kp; t += BK) {
-            // float4 elements: every read below is an aligned 16-byte load.
-            tile_static float4 As[BK][MBW / 4];
-            tile_static float4 Bs[BK][NBW / 4];
-            // Each step of a panel is BK * width consecutive floats: copy them as float4s.
-            for (int i = tid; i < BK * MBW / 4; i += TY * TX)
-                ((__local float4 *)As)[i] = vload4(i, &ap(rb, t, 0));
-            for (int i = tid; i < BK * NBW / 4; i += TY * TX)
-                ((__local float4 *)Bs)[i] = vload4(i, &bp(cb, t, 0));
+        // A step of a panel is BK * width consecutive floats: float4s.
+        __global const float4 *pa = (__global const float4 *)&ap(rb, 0, 0);
+        __global const float4 *pb = (__global const float4 *)&bp(cb, 0, 0);
+        float4 na[LA], nb[LB];                    // the next step, on its way
+        AMP_DEFINE(LOAD_STEP(t)                                                       \
+            for (int l = 0; l < LA; l++)                                              \
+                na[l] = pa[(t) * (MBW / 4) + tid + l * THREADS];                      \
+            for (int l = 0; l < LB; l++)                                              \
+                nb[l] = pb[(t) * (NBW / 4) + tid + l * THREADS];)
+        AMP_DEFINE(STORE_STEP(as, bs)                                                 \
+            for (int l = 0; l < LA; l++)                                              \
+                ((__local float4 *)(as))[tid + l * THREADS] = na[l];                  \
+            for (int l = 0; l < LB; l++)                                              \
+                ((__local float4 *)(bs))[tid + l * THREADS] = nb[l];)
+        LOAD_STEP(k0);
+        AMP_IF(STAGED == 2)
+        STORE_STEP(As[0], Bs[0]);
+        t_idx.barrier.wait();
+        AMP_ENDIF
+        for (int t = k0; t < k1; t += BK) {
+            int s = STAGED == 2 ? (t - k0) / BK % 2 : 0; // the buffer of this step
+            AMP_IF(STAGED == 1)
+            STORE_STEP(As[0], Bs[0]);
             t_idx.barrier.wait();
+            AMP_ENDIF
+            if (t + BK < k1) {
+                LOAD_STEP(t + BK);
+            }
             AMP_PRAGMA(unroll)
             for (int k = 0; k < BK; k++) {
                 floatV bv[NV];
                 AMP_PRAGMA(unroll)
                 for (int v = 0; v < NV; v++)
-                    bv[v] = vloadV(v * TX + tx, (__local float *)Bs[k]);
+                    bv[v] = vloadV(v * TX + tx, (__local float *)Bs[s][k]);
                 AMP_PRAGMA(unroll)
                 for (int w = 0; w < RM / 4; w++) {
-                    float4 a4 = As[k][w * TY + ty];
+                    float4 a4 = As[s][k][w * TY + ty];
                     AMP_PRAGMA(unroll)
                     for (int v = 0; v < NV; v++) {
                         acc[4 * w + 0][v] = fma((floatV)(a4.x), bv[v], acc[4 * w + 0][v]);
@@ -194,10 +311,15 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
                     }
                 }
             }
+            AMP_IF(STAGED == 2)
+            if (t + BK < k1) {
+                STORE_STEP(As[1 - s], Bs[1 - s]);
+            }
+            AMP_ENDIF
             t_idx.barrier.wait();
         }
         AMP_ELSE
-        for (int k = 0; k < Kp; k++) {
+        for (int k = k0; k < k1; k++) {
             floatV bv[NV];
             AMP_PRAGMA(unroll)
             for (int v = 0; v < NV; v++)
@@ -213,6 +335,11 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
         AMP_ENDIF
 
         // Store what lies inside C: whole vectors, or lane by lane at the right edge.
+        AMP_IF(SPLIT)
+        AMP_DEFINE(OUT(row, col) part(ks, row, col))
+        AMP_ELSE
+        AMP_DEFINE(OUT(row, col) c(row, col))
+        AMP_ENDIF
         AMP_PRAGMA(unroll)
         for (int r = 0; r < RM; r++) {
             int row = rb * MBW + ((r / VM) * TY + ty) * VM + r % VM;
@@ -221,15 +348,66 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_params *p, sgemm_
                 for (int v = 0; v < NV; v++) {
                     int col = cb * NBW + (v * TX + tx) * VW;
                     if (col + VW <= N) {
-                        vstoreV(acc[r][v], 0, &c(row, col));
+                        vstoreV(acc[r][v], 0, &OUT(row, col));
                     } else if (col < N) {
                         float lanes[VW];
                         vstoreV(acc[r][v], 0, lanes);
                         for (int j = 0; col + j < N; j++)
-                            c(row, col + j) = lanes[j];
+                            OUT(row, col + j) = lanes[j];
                     }
                 }
             }
         }
     });
+}
+
+/* 4. The parts of a split K, added in order. */
+static amp_status add_parts(amp_array_view *part, amp_array_view *c, int M, int N, int splits)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_2d(M, N), idx, AMP_CAPTURE(part, c, splits), {
+        int row = idx[0], col = idx[1];
+        float sum = part(0, row, col);
+        for (int s = 1; s < splits; s++)
+            sum += part(s, row, col);
+        c(row, col) = sum;
+    });
+}
+
+amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm_workspace *ws)
+{
+    const sgemm_params *p = &plan->p;
+    int M = op->M, N = op->N, K = op->K;
+    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    int MB = (M + MBW - 1) / MBW, CB = (N + NBW - 1) / NBW;
+    int Kp = round_up(K, p->bk), steps = Kp / p->bk;
+    /* Parts of whole steps, none of them empty. */
+    int splits = plan->splits < 1 ? 1 : plan->splits > steps ? steps : plan->splits;
+    int per_part = (steps + splits - 1) / splits * p->bk;
+    splits = (Kp + per_part - 1) / per_part;
+
+    amp_status st = device_view(&ws->ap, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
+    if (st == AMP_OK)
+        st = device_view(&ws->bp, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
+    /* The stack of partial products; one element when K is not split,
+     * since the product's kernel captures it either way. */
+    if (st == AMP_OK)
+        st = device_view(&ws->part, &ws->part_extent,
+                         splits > 1 ? amp_extent_3d(splits, M, N) : amp_extent_3d(1, 1, 1));
+    if (st == AMP_OK)
+        st = p->staged ? pack_on_gpu(op, ws->ap, ws->bp, MB * MBW, CB * NBW, Kp, p)
+                       : pack_on_cpu(op, ws->ap, ws->bp, MB * MBW, CB * NBW, Kp, p);
+    /* The packs go to the device now. The default view queues kernels
+     * until a wait (C++ AMP's automatic queuing mode): without this, the
+     * device would sit idle while the host queues the product, which on a
+     * GPU takes as long as a small product runs. */
+    amp_accelerator_view *av = NULL;
+    if (st == AMP_OK)
+        st = amp_accelerator_get_default_view(NULL, &av);
+    if (st == AMP_OK)
+        st = amp_accelerator_view_flush(av);
+    if (st == AMP_OK)
+        st = product(ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part, p);
+    if (st == AMP_OK && splits > 1)
+        st = add_parts(ws->part, op->c, M, N, splits);
+    return st;
 }

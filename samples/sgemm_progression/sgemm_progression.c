@@ -28,14 +28,15 @@
 #include "../common/sample_check.h"
 #include "sgemm.h"
 
-/* Kernel 6 runs with the device's parameters for the size, and a
- * workspace kept between calls; the table calls every kernel the same way. */
+/* Kernel 6 runs with the device's plan for the size, and a workspace kept
+ * between calls; the table calls every kernel the same way. */
 static sgemm_tuning tuning;
 static sgemm_workspace workspace;
 
 static amp_status run_tuned(const sgemm_operands *op)
 {
-    return sgemm_6_tuned(op, sgemm_tuning_pick(&tuning, op->M, op->N), &workspace);
+    sgemm_plan plan = sgemm_tuning_pick(&tuning, op->M, op->N, op->K);
+    return sgemm_6_tuned(op, &plan, &workspace);
 }
 
 static const struct {
@@ -175,8 +176,18 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
     if (check_only) {
         printf("sgemm %d x %d x %d\n", M, N, K);
     } else {
-        printf("\nSGEMM %d x %d x %d (M x N x K), %s of up to %d runs\n\n", M, N, K, "median",
+        printf("\nSGEMM %d x %d x %d (M x N x K), %s of up to %d runs\n", M, N, K, "median",
                repeat);
+        if (chosen[KERNELS - 1]) {
+            sgemm_plan plan = sgemm_tuning_pick(&tuning, M, N, K);
+            char text[128];
+            sgemm_params_format(&plan.p, text, sizeof text);
+            printf("Kernel 6 here: %s", text);
+            if (plan.splits > 1)
+                printf(", K in %d parts", plan.splits);
+            printf("\n");
+        }
+        printf("\n");
         printf("| kernel | ms | GFLOP/s | vs 1 | vs previous | result |\n");
         printf("|---|---:|---:|---:|---:|---|\n");
     }
@@ -292,9 +303,8 @@ int main(int argc, char **argv)
         sgemm_params_format(&tuning.large, large, sizeof large);
         sgemm_params_format(&tuning.small, small, sizeof small);
         printf("Device: %s (%s)\n", info.description, info.version);
-        printf("Kernel 6: %s", large);
-        if (tuning.small_below > 0)
-            printf("; below %d x %d: %s", tuning.small_below, tuning.small_below, small);
+        printf("Kernel 6: %s; smaller tiles: %s; %u compute units", large, small,
+               tuning.compute_units);
         if (from_file && sgemm_tune_path(&info, path, sizeof path))
             printf("\n  (tuned, from %s)\n", path);
         else

@@ -2,8 +2,10 @@
  * samples/sgemm_progression/sgemm_tune.c - kernel 6's parameters: defaults
  * that are good without tuning, the candidates a tuner measures, and the
  * small text file per device where the best ones are kept: one
- * configuration for large products, and one for products small enough
- * that large tiles would leave a GPU partly idle.
+ * configuration for large products, and one with smaller tiles for
+ * products that large tiles would leave a GPU partly idle; and the rule
+ * that chooses between them, and whether to split K, by how many tiles
+ * fill the device.
  *
  * The file is ${AMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/amp}/
  * tune-<device>.txt, beside the runtime's cache of compiled kernels, and
@@ -13,10 +15,11 @@
  *     staged = 1
  *     ty = 16
  *     ...
- *     small_below = 2048
+ *     large_gflops = 41000.0
  *     small_staged = 1
  *     small_ty = 8
  *     ...
+ *     small_gflops = 37000.0
  *
  * Lines it does not know are ignored; a file whose parameters the device
  * cannot run is ignored too, so a stale or hand-edited file never breaks
@@ -27,6 +30,7 @@
 #include "sgemm.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,11 +43,12 @@ sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
     /* CPU: one thread per tile, 12 rows x 2 float16 = 24 vector sums,
      * which fit AVX-512's 32 registers beside the 2 vectors of B and a
      * broadcast; at every size. GPU: 16 x 16 threads, each 8 rows x 2
-     * float4 = a 128 x 128 block of C per tile, 32 deep per staged step;
-     * below 2048 x 2048, 8 x 16 threads on 64 x 128 blocks, so that there
-     * are twice as many tiles to spread over the GPU. */
-    sgemm_tuning cpu = {{0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 12, 2, 16, 1}, 0};
-    sgemm_tuning gpu = {{1, 16, 16, 8, 2, 4, 32}, {1, 8, 16, 8, 2, 4, 16}, 2048};
+     * float4 = a 128 x 128 block of C per tile, 16 deep per step in two
+     * buffers; and the same threads with 8 rows x 1 float4 each (128 x 64
+     * blocks, 32 deep in one buffer), twice as many tiles for products
+     * that would leave compute units without one. */
+    sgemm_tuning cpu = {{0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 12, 2, 16, 1}, 0, 0, 1};
+    sgemm_tuning gpu = {{2, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 1, 4, 32}, 0, 0, 1};
     /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
     const sgemm_params small_device = {1, 8, 8, 4, 1, 4, 8};
     sgemm_tuning t = info->is_emulated ? cpu : gpu;
@@ -51,12 +56,44 @@ sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
         t.large = small_device;
     if (sgemm_params_check(&t.small, info) != NULL)
         t.small = small_device;
+    t.compute_units = info->compute_units > 0 ? info->compute_units : 1;
     return t;
 }
 
-const sgemm_params *sgemm_tuning_pick(const sgemm_tuning *t, int M, int N)
+sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K)
 {
-    return (long long)M * N < (long long)t->small_below * t->small_below ? &t->small : &t->large;
+    const sgemm_params *configs[2] = {&t->large, &t->small};
+    double gflops[2] = {t->large_gflops, t->small_gflops};
+    if (gflops[0] <= 0 || gflops[1] <= 0)
+        gflops[0] = gflops[1] = 1; /* not measured: only the waves count */
+    double units = t->compute_units > 0 ? t->compute_units : 1;
+    sgemm_plan best = {t->large, 1};
+    double best_time = -1;
+    for (int i = 0; i < 2; i++) {
+        const sgemm_params *p = configs[i];
+        double rows = p->ty * p->rm, cols = p->tx * p->nv * p->vw;
+        double tiles = ceil(M / rows) * ceil(N / cols);
+        int steps = (K + p->bk - 1) / p->bk;
+        for (int s = 1; s <= steps && s <= SGEMM_MAX_SPLITS; s++) {
+            double depth = (double)((steps + s - 1) / s) * p->bk;
+            if (s > 1 && depth < SGEMM_MIN_PART)
+                break;
+            /* In a wave each compute unit works on one tile; a wave takes
+             * a tile's multiply-adds at the configuration's speed per
+             * compute unit, however few tiles the last one has. */
+            double waves = ceil(tiles * s / units);
+            double time = waves * 2 * rows * cols * depth * units / gflops[i];
+            /* The parts: written by the product, then read and summed. */
+            if (s > 1)
+                time += (2.0 * s + 1) * M * (double)N * sizeof(float) * SGEMM_BALANCE / gflops[0];
+            if (best_time < 0 || time < best_time) {
+                best_time = time;
+                best.p = *p;
+                best.splits = s;
+            }
+        }
+    }
+    return best;
 }
 
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info)
@@ -71,19 +108,24 @@ const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info
         return "more than 1024 sums per thread";
     if ((size_t)(p->ty * p->tx) > info->max_tile_size)
         return "more threads per tile than the device allows";
-    if (p->staged != 0 && p->staged != 1)
-        return "staged must be 0 or 1";
+    if (p->staged < 0 || p->staged > 2)
+        return "staged must be 0, 1 or 2";
     if (!p->staged && p->bk != 1)
         return "bk must be 1 when not staged";
     if (p->staged) {
+        int threads = p->ty * p->tx;
         if (p->rm % 4 != 0)
             return "rm must be a multiple of 4 when staged";
         if (p->vw < 4)
             return "vw must be at least 4 when staged";
-        if ((p->tx * p->nv * p->vw) % 4 != 0)
-            return "tx * nv * vw must be a multiple of 4 when staged";
-        uint64_t bytes = (uint64_t)p->bk * (uint64_t)(p->ty * p->rm + p->tx * p->nv * p->vw) * 4;
-        if (bytes > info->tile_static_size)
+        if ((p->bk * p->ty * p->rm / 4) % threads != 0 ||
+            (p->bk * p->tx * p->nv * p->vw / 4) % threads != 0)
+            return "a step of each panel must be a whole number of float4s per thread";
+        uint64_t bytes = (uint64_t)p->staged * (uint64_t)p->bk *
+                         (uint64_t)(p->ty * p->rm + p->tx * p->nv * p->vw) * 4;
+        /* A little room for the compiler's own use: NVIDIA's takes 16
+         * bytes, and refused panels of exactly 48 KiB. */
+        if (bytes + 64 > info->tile_static_size)
             return "the staged panels need more tile_static memory than the device has";
     }
     return NULL;
@@ -92,8 +134,8 @@ const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info
 void sgemm_params_format(const sgemm_params *p, char *buf, size_t size)
 {
     if (p->staged)
-        snprintf(buf, size, "staged %dx%d threads, %d rows x %d float%d, bk %d", p->ty, p->tx,
-                 p->rm, p->nv, p->vw, p->bk);
+        snprintf(buf, size, "staged%s %dx%d threads, %d rows x %d float%d, bk %d",
+                 p->staged == 2 ? " x2" : "", p->ty, p->tx, p->rm, p->nv, p->vw, p->bk);
     else
         snprintf(buf, size, "direct %dx%d threads, %d rows x %d float%d", p->ty, p->tx, p->rm,
                  p->nv, p->vw);
@@ -108,14 +150,17 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
         {0, 1, 1, 14, 2, 16, 1}, {0, 1, 1, 8, 3, 16, 1},  {0, 1, 1, 4, 4, 16, 1},
         {0, 1, 1, 24, 1, 16, 1}, {0, 1, 1, 12, 2, 8, 1},  {0, 1, 1, 6, 2, 8, 1},
     };
-    /* GPUs: blocks of 128 x 128, 128 x 64, 64 x 128, 64 x 64, 128 x 256
-     * and 256 x 128 per tile, staged 8, 16 or 32 deep; and one that reads
-     * the panels directly. */
+    /* GPUs: the best of a sweep of 226 configurations on an H100
+     * (docs/performance.md): blocks of 128 x 128, 128 x 64, 64 x 128 and
+     * 256 x 64 per tile, 128 or 256 threads, staged 8, 16 or 32 deep in one
+     * buffer or two; and one that reads the panels directly. */
     static const sgemm_params gpu[] = {
-        {1, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 2, 4, 32},
-        {1, 16, 16, 8, 1, 4, 16}, {1, 8, 16, 8, 2, 4, 16},  {1, 16, 16, 4, 2, 4, 16},
-        {1, 16, 16, 4, 1, 4, 16}, {1, 8, 32, 8, 1, 4, 16},  {1, 16, 16, 8, 1, 8, 16},
-        {1, 16, 16, 8, 4, 4, 8},  {1, 16, 16, 16, 2, 4, 8}, {0, 16, 16, 4, 1, 4, 1},
+        {2, 16, 16, 8, 2, 4, 16}, {2, 16, 8, 8, 4, 4, 16},  {2, 32, 8, 8, 2, 4, 16},
+        {2, 8, 16, 8, 4, 4, 8},   {1, 8, 32, 16, 1, 4, 16}, {1, 8, 32, 8, 2, 4, 16},
+        {2, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 2, 4, 8},  {1, 16, 16, 8, 1, 4, 32},
+        {2, 8, 32, 8, 1, 4, 16},  {1, 16, 16, 8, 1, 4, 16}, {1, 32, 8, 8, 1, 4, 32},
+        {1, 16, 8, 8, 1, 4, 32},  {2, 16, 16, 4, 2, 4, 16}, {2, 8, 8, 4, 1, 4, 8},
+        {0, 16, 16, 4, 1, 4, 1},
     };
     if (info->is_emulated) {
         *count = (int)(sizeof cpu / sizeof cpu[0]);
@@ -174,13 +219,14 @@ static void read_tuning(FILE *f, sgemm_tuning *t)
     char line[256];
     while (fgets(line, sizeof line, f)) {
         char key[32];
-        int value;
-        if (line[0] == '#' || sscanf(line, " %31[a-z_] = %d", key, &value) != 2)
+        double number;
+        if (line[0] == '#' || sscanf(line, " %31[a-z_] = %lf", key, &number) != 2)
             continue;
-        if (strcmp(key, "small_below") == 0) {
-            t->small_below = value;
+        if (strcmp(key, "large_gflops") == 0 || strcmp(key, "small_gflops") == 0) {
+            *(key[0] == 'l' ? &t->large_gflops : &t->small_gflops) = number;
             continue;
         }
+        int value = (int)number;
         sgemm_params *p = &t->large;
         const char *name = key;
         if (strncmp(key, "small_", 6) == 0) {
@@ -206,7 +252,8 @@ int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t)
     read_tuning(f, &got);
     fclose(f);
     if (sgemm_params_check(&got.large, info) != NULL ||
-        sgemm_params_check(&got.small, info) != NULL || got.small_below < 0)
+        sgemm_params_check(&got.small, info) != NULL || !(got.large_gflops >= 0) ||
+        !(got.small_gflops >= 0))
         return 0;
     *t = got;
     return 1;
@@ -257,9 +304,10 @@ int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_tuning *t, con
         s += len + (end != NULL);
     }
     write_params(f, "", &t->large);
-    fprintf(f, "# below small_below x small_below (M * N), these:\nsmall_below = %d\n",
-            t->small_below);
+    fprintf(f, "large_gflops = %.1f\n", t->large_gflops);
+    fprintf(f, "# the configuration with smaller tiles:\n");
     write_params(f, "small_", &t->small);
+    fprintf(f, "small_gflops = %.1f\n", t->small_gflops);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         int saved = errno;
         remove(tmp);
