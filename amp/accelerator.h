@@ -229,7 +229,7 @@ amp_status amp_shutdown(void);
 /* The functions above that make a handle, as macros that also record the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
 #define amp_accelerator_create_view(...) AMP__MADE_AT(amp_accelerator_create_view, __VA_ARGS__)
-#define amp_accelerator_view_create_marker(...) \
+#define amp_accelerator_view_create_marker(...)                                                    \
     AMP__MADE_AT(amp_accelerator_view_create_marker, __VA_ARGS__)
 
 #ifdef __cplusplus

@@ -117,6 +117,7 @@ static inline amp_data amp_data_host(const void *p)
 }
 
 /* amp_data_of(x): an array, a view, or a host pointer, by x's C type. */
+/* clang-format off */
 #define amp_data_of(x)                                                                             \
     _Generic((x),                                                                                  \
         amp_array *: amp_data_array,                                                               \
@@ -124,6 +125,7 @@ static inline amp_data amp_data_host(const void *p)
         amp_array_view *: amp_data_view,                                                           \
         const amp_array_view *: amp_data_view,                                                     \
         default: amp_data_host)(x)
+/* clang-format on */
 
 /*
  * Copy src to dst (C++ AMP's copy): every direction C++ AMP allows, array
@@ -166,10 +168,10 @@ amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion
 #define amp_array_create_from_host(...) AMP__MADE_AT(amp_array_create_from_host, __VA_ARGS__)
 #define amp_array_create_from_view(...) AMP__MADE_AT(amp_array_create_from_view, __VA_ARGS__)
 #define amp_array_create_from_array(...) AMP__MADE_AT(amp_array_create_from_array, __VA_ARGS__)
-#define amp_array_view_create_from_array(...) \
+#define amp_array_view_create_from_array(...)                                                      \
     AMP__MADE_AT(amp_array_view_create_from_array, __VA_ARGS__)
 #define amp_copy_async(...) AMP__MADE_AT(amp_copy_async, __VA_ARGS__)
-#define amp_array_view_synchronize_async(...) \
+#define amp_array_view_synchronize_async(...)                                                      \
     AMP__MADE_AT(amp_array_view_synchronize_async, __VA_ARGS__)
 
 #ifdef __cplusplus

@@ -177,8 +177,8 @@ amp_status amp_array_view_create_extent(amp_elem_type type, amp_extent extent,
  * for a NULL or released view or out, ranks that differ, or a section that
  * does not fit inside the view.
  */
-amp_status amp_array_view_section(const amp_array_view *view, amp_index origin,
-                                  amp_extent extent, amp_array_view **out);
+amp_status amp_array_view_section(const amp_array_view *view, amp_index origin, amp_extent extent,
+                                  amp_array_view **out);
 
 /*
  * The rank N-1 view of view with its leading index fixed at i (C++ AMP's

@@ -75,9 +75,9 @@ extern "C" {
 #define AMP_MAX_CAPTURES 32
 
 typedef enum amp_capture_kind {
-    AMP_CAPTURE_INVALID = 0, /* a value of a type kernels cannot take */
-    AMP_CAPTURE_VIEW = 1,    /* an amp_array_view *, bound by name */
-    AMP_CAPTURE_SCALAR = 2,  /* an int, unsigned, float or double, by value */
+    AMP_CAPTURE_INVALID = 0,  /* a value of a type kernels cannot take */
+    AMP_CAPTURE_VIEW = 1,     /* an amp_array_view *, bound by name */
+    AMP_CAPTURE_SCALAR = 2,   /* an int, unsigned, float or double, by value */
     AMP_CAPTURE_CONSTANT = 3, /* an AMP_CONST(NAME), a compile-time constant */
     AMP_CAPTURE_FUNCTION = 4, /* an AMP_FUNCTION, callable from the kernel */
     AMP_CAPTURE_TEXTURE = 5,  /* an amp_texture *, read only, bound by name */
@@ -130,12 +130,12 @@ typedef struct amp_capture_list {
  * The runtime keys its kernel cache on the address of body, so body must
  * be a string that lives as long as the process (a string literal). */
 typedef struct amp_kernel_source {
-    const char *file;       /* the call site, for messages and dumps */
+    const char *file; /* the call site, for messages and dumps */
     int line;
     const char *index_name; /* the name the body gives its index */
     const char *body;       /* OpenCL C statements, usually in braces */
     size_t body_length;
-    int from_file;          /* body is a file's text: used as written, at kernel scope */
+    int from_file; /* body is a file's text: used as written, at kernel scope */
 } amp_kernel_source;
 
 /*
@@ -208,8 +208,7 @@ amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
  * size or tile_static memory over its local memory.
  */
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
-                                       const amp_kernel_source *kernel,
-                                       amp_capture_list captures);
+                                       const amp_kernel_source *kernel, amp_capture_list captures);
 
 /* What the kernel caches did in this process. A program run a second time
  * with the disk cache on (AMP_CACHE, AMP_CACHE_DIR) shows builds == 0. */
@@ -265,8 +264,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
  * under the kernels' names (fast_math_sqrt, precise_math_sqrtf ...). Host
  * macros expand in it once, for both sides. */
 #define AMP_SHARED_FUNCTION(ret, name, params, ...)                                                \
-    static ret name params __VA_ARGS__                                                             \
-    static const amp_function AMP_SHARED(name) = {                                                 \
+    static ret name params __VA_ARGS__ static const amp_function AMP_SHARED(name) = {              \
         #name, AMP__STRING(ret name params __VA_ARGS__), __FILE__, __LINE__, (void (*)(void))name}
 
 /* The kernel's side of an AMP_SHARED_FUNCTION, to capture:
@@ -287,8 +285,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 
 /* parallel_for_each(accelerator_view, tiled_extent, lambda) */
 #define AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, index, captures, ...)                           \
-    amp_parallel_for_each_tiled((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__),             \
-                                (captures))
+    amp_parallel_for_each_tiled((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
 /* ---- Internals of AMP_CAPTURE ---- */
 
@@ -296,6 +293,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
  * macro that passes them on are expanded before # sees them. */
 #define AMP__STRING(...) #__VA_ARGS__
 
+/* clang-format off */
 #define AMP__CAPTURE_ONE(x)                                                                        \
     _Generic((x),                                                                                  \
         amp_array_view *: amp__capture_view,                                                       \
@@ -312,6 +310,7 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
         float: amp__capture_float,                                                                 \
         double: amp__capture_double,                                                               \
         default: amp__capture_unsupported)(#x, (x))
+/* clang-format on */
 
 static inline amp_capture amp__capture_view(const char *name, amp_array_view *v)
 {

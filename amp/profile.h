@@ -26,8 +26,8 @@ extern "C" {
 /* One kernel's figures since the start (or the last amp_reset_profile).
  * Strings belong to the library and stay valid until the process exits. */
 typedef struct amp_profile_entry {
-    const char *kernel;       /* the generated kernel's name, e.g. "amp_matrix_multiply_58" */
-    const char *file;         /* its call site */
+    const char *kernel; /* the generated kernel's name, e.g. "amp_matrix_multiply_58" */
+    const char *file;   /* its call site */
     int line;
     uint64_t calls;           /* launches */
     uint64_t device_ns;       /* device time of all launches, in nanoseconds */

@@ -42,8 +42,8 @@ extern "C" {
 typedef struct amp_struct_member {
     const char *type; /* as written: "int", "unsigned", "float", "double" */
     const char *name;
-    size_t offset;    /* offsetof on the host */
-    size_t size;      /* sizeof on the host */
+    size_t offset; /* offsetof on the host */
+    size_t size;   /* sizeof on the host */
 } amp_struct_member;
 
 /* A struct type, as AMP_STRUCT describes it. */
@@ -82,8 +82,8 @@ const amp_struct_desc *amp_struct_of(amp_elem_type type);
     static const amp_struct_member amp__struct_members_##name[] = {                                \
         AMP__SMAP(AMP__STRUCT_ROW, name, __VA_ARGS__)};                                            \
     AMP__MAYBE_UNUSED static const amp_struct_desc amp__struct_desc_##name = {                     \
-        #name, sizeof(name), (int)(sizeof amp__struct_members_##name /                             \
-                                   sizeof amp__struct_members_##name[0]),                          \
+        #name, sizeof(name),                                                                       \
+        (int)(sizeof amp__struct_members_##name / sizeof amp__struct_members_##name[0]),           \
         amp__struct_members_##name}
 
 /* The description AMP_STRUCT(name, ...) made. */
@@ -108,8 +108,11 @@ const amp_struct_desc *amp_struct_of(amp_elem_type type);
     {#type, #member, offsetof(s, member), sizeof(((s *)0)->member)},
 
 /* f(a, x) for each x, with nothing between. */
-#define AMP__SCOUNT(...) AMP__SCOUNT_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
-#define AMP__SCOUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, n, ...) n
+#define AMP__SCOUNT(...)                                                                           \
+    AMP__SCOUNT_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+#define AMP__SCOUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, n,     \
+                     ...)                                                                          \
+    n
 #define AMP__SCAT(a, b) AMP__SCAT_(a, b)
 #define AMP__SCAT_(a, b) a##b
 #define AMP__SMAP(f, a, ...) AMP__SCAT(AMP__SMAP_, AMP__SCOUNT(__VA_ARGS__))(f, a, __VA_ARGS__)

@@ -63,8 +63,8 @@ typedef struct amp_texture amp_texture;
  * - AMP_ERROR_OUT_OF_MEMORY, AMP_ERROR_RUNTIME, and the statuses of
  *   choosing the default accelerator.
  */
-amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent extent,
-                              const void *data, amp_accelerator_view *av, amp_texture **out);
+amp_status amp_texture_create(amp_elem_type type, int channels, amp_extent extent, const void *data,
+                              amp_accelerator_view *av, amp_texture **out);
 
 /* Release a texture and its device memory. NULL is a no-op. Returns
  * AMP_ERROR_INVALID_ARGUMENT for a handle already released. */

@@ -84,5 +84,5 @@ static void close_clblast(void)
     opened = 0;
 }
 
-const bench_sgemm_impl bench_clblast = {"CLBlast", open_clblast, setup, run, fetch, teardown,
-                                        close_clblast};
+const bench_sgemm_impl bench_clblast = {"CLBlast", open_clblast, setup,        run,
+                                        fetch,     teardown,     close_clblast};

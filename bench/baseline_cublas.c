@@ -85,5 +85,5 @@ static void close_cublas(void)
     opened = 0;
 }
 
-const bench_sgemm_impl bench_cublas = {"cuBLAS", open_cublas, setup, run, fetch, teardown,
-                                       close_cublas};
+const bench_sgemm_impl bench_cublas = {"cuBLAS", open_cublas, setup,       run,
+                                       fetch,    teardown,    close_cublas};

@@ -87,9 +87,7 @@ double bench_cuda_copy(bench_cuda_kind kind)
     case BENCH_CUDA_DOWN_PINNED:
         rc = cudaMemcpy(pinned, device, bytes, cudaMemcpyDeviceToHost);
         break;
-    default:
-        rc = cudaMemcpy(device, device2, bytes, cudaMemcpyDeviceToDevice);
-        break;
+    default: rc = cudaMemcpy(device, device2, bytes, cudaMemcpyDeviceToDevice); break;
     }
     if (rc == cudaSuccess)
         rc = cudaDeviceSynchronize();

@@ -138,8 +138,8 @@ static void close_openblas(void)
     teardown();
 }
 
-const bench_sgemm_impl bench_openblas = {"OpenBLAS", open_openblas, setup, run, fetch, teardown,
-                                         close_openblas};
+const bench_sgemm_impl bench_openblas = {"OpenBLAS", open_openblas, setup,         run,
+                                         fetch,      teardown,      close_openblas};
 
 /* ---- With the right core, in a child ---- */
 
@@ -289,7 +289,7 @@ static int core_fetch(float *C)
     return 0;
 }
 
-const bench_sgemm_impl bench_openblas_core = {core_name, open_core, core_setup, core_run,
+const bench_sgemm_impl bench_openblas_core = {core_name,  open_core,  core_setup, core_run,
                                               core_fetch, stop_child, stop_child};
 
 int bench_openblas_child(int argc, char **argv)

@@ -167,10 +167,12 @@ void bench_compile(const bench_options *o)
     }
     char cache_dir[sizeof dir + 16];
     snprintf(cache_dir, sizeof cache_dir, "AMP_CACHE_DIR=%s", dir);
-    const char *cold[] = {cache_dir, "AMP_CACHE", "AMP_DUMP_KERNELS", "POCL_KERNEL_CACHE=0",
-                          "CUDA_CACHE_DISABLE=1", NULL};
-    const char *off[] = {cache_dir, "AMP_CACHE=0", "AMP_DUMP_KERNELS", "POCL_KERNEL_CACHE=0",
-                         "CUDA_CACHE_DISABLE=1", NULL};
+    const char *cold[] = {
+        cache_dir, "AMP_CACHE", "AMP_DUMP_KERNELS", "POCL_KERNEL_CACHE=0", "CUDA_CACHE_DISABLE=1",
+        NULL};
+    const char *off[] = {
+        cache_dir, "AMP_CACHE=0", "AMP_DUMP_KERNELS", "POCL_KERNEL_CACHE=0", "CUDA_CACHE_DISABLE=1",
+        NULL};
     static const char *names[3] = {"cold (empty AMP_CACHE_DIR)", "warm (same directory)",
                                    "cache off (AMP_CACHE=0)"};
     const char *const *envs[3] = {cold, cold, off};
@@ -179,10 +181,11 @@ void bench_compile(const bench_options *o)
         r[i] = run_child(o->self, envs[i]);
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 
-    printf("- each row a new process: the first call of each kernel of the SGEMM progression "
-           "(64 x 64 x 64), compile or load included;\n  kernel 6 is the repacks (one kernel "
-           "on a GPU, two on a CPU) and the product\n- the driver's own caches are off in all three "
-           "(POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1)\n");
+    printf(
+        "- each row a new process: the first call of each kernel of the SGEMM progression "
+        "(64 x 64 x 64), compile or load included;\n  kernel 6 is the repacks (one kernel "
+        "on a GPU, two on a CPU) and the product\n- the driver's own caches are off in all three "
+        "(POCL_KERNEL_CACHE=0, CUDA_CACHE_DISABLE=1)\n");
 #ifndef BENCH_HAVE_DISK_HITS
     printf("- this runtime's amp_kernel_stats has no disk-hit count yet: builds show what "
            "happened\n");

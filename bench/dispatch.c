@@ -107,8 +107,10 @@ static int raw_open(const bench_options *o, const char *source, const char *name
     if (rc == CL_SUCCESS)
         rc = clGetKernelInfo(r->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
     if (rc == CL_SUCCESS && nargs != 4) {
-        fprintf(stderr, "raw OpenCL: %s has %u parameters; expected buffer, offset, extent and"
-                        " domain\n", name, nargs);
+        fprintf(stderr,
+                "raw OpenCL: %s has %u parameters; expected buffer, offset, extent and"
+                " domain\n",
+                name, nargs);
         return -1;
     }
     float zeros[ELEMS] = {0};
@@ -182,8 +184,7 @@ static double amp_round(const bench_options *o, amp_array_view *v, int n, int wa
  * launches on one queue. */
 #define BLOCK 25
 /* One side's round: seconds per launch of n launches with a wait each. */
-static double side_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int side,
-                         int n)
+static double side_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int side, int n)
 {
     return side == 0 ? amp_round(o, v, n, 1) : raw_round(r, n, 1, side == 2);
 }
@@ -273,9 +274,9 @@ void bench_dispatch(const bench_options *o)
         printf("| %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.2f | %.2f (%.2f) |\n", mode_names[m],
                counts[m], am * 1e6, ab * 1e6, rm * 1e6, rb * 1e6, am / rm, xm * 1e6, xb * 1e6);
         if (csv)
-            fprintf(csv, "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-                    o->info.description, mode_names[m], counts[m], am * 1e6, rm * 1e6, ab * 1e6,
-                    rb * 1e6, am / rm, xm * 1e6, xb * 1e6);
+            fprintf(csv, "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", o->info.description,
+                    mode_names[m], counts[m], am * 1e6, rm * 1e6, ab * 1e6, rb * 1e6, am / rm,
+                    xm * 1e6, xb * 1e6);
     }
     if (csv)
         fclose(csv);

@@ -84,8 +84,10 @@ static void sgemm_case(const bench_options *o, int n, int kernels, int discard_c
 
 static amp_status scale(amp_array_view *in, amp_array_view *out, float factor)
 {
+    /* clang-format off */
     return AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(in), idx,
                                  AMP_CAPTURE(in, out, factor), { out(idx) = in(idx) * factor; });
+    /* clang-format on */
 }
 
 static amp_status average(amp_array_view *in, amp_array_view *out, int T)

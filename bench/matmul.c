@@ -29,9 +29,9 @@ typedef struct size3 {
 } size3;
 
 /* Square sizes, tile multiples and not, and non-square shapes. */
-static const size3 cpu_sizes[] = {{256, 256, 256},    {512, 512, 512},     {1000, 1000, 1000},
-                                  {1024, 1024, 1024}, {1500, 1500, 1500},  {2048, 2048, 2048},
-                                  {2049, 2049, 2049}, {2000, 500, 1500},   {1024, 2048, 512},
+static const size3 cpu_sizes[] = {{256, 256, 256},    {512, 512, 512},    {1000, 1000, 1000},
+                                  {1024, 1024, 1024}, {1500, 1500, 1500}, {2048, 2048, 2048},
+                                  {2049, 2049, 2049}, {2000, 500, 1500},  {1024, 2048, 512},
                                   {4096, 256, 1024},  {3000, 3000, 3000}};
 static const size3 gpu_sizes[] = {{1000, 1000, 1000}, {1024, 1024, 1024}, {1500, 1500, 1500},
                                   {2048, 2048, 2048}, {2049, 2049, 2049}, {4096, 4096, 4096},
@@ -65,8 +65,8 @@ static amp_status run_kernel(int kernel, const sgemm_operands *op)
     }
 }
 
-static const char *kernel_names[] = {"", "1 naive", "2 tiles", "3 work/thread", "4 float4",
-                                     "5 2D blocking", "6 tuned"};
+static const char *kernel_names[] = {"",         "1 naive",       "2 tiles", "3 work/thread",
+                                     "4 float4", "5 2D blocking", "6 tuned"};
 
 /* The inputs of samples/sgemm_progression: small integers, exact sums. */
 static void fill(float *p, size_t n, unsigned seed)
@@ -231,7 +231,7 @@ void bench_matmul(const bench_options *o)
                                "device,impl,M,N,K,median_ms,best_ms,gflops_median,gflops_best,"
                                "runs,correct");
     const size3 *sizes = o->quick ? quick_sizes : o->info.is_emulated ? cpu_sizes : gpu_sizes;
-    int nsizes = o->quick                ? (int)(sizeof quick_sizes / sizeof quick_sizes[0])
+    int nsizes = o->quick              ? (int)(sizeof quick_sizes / sizeof quick_sizes[0])
                  : o->info.is_emulated ? (int)(sizeof cpu_sizes / sizeof cpu_sizes[0])
                                        : (int)(sizeof gpu_sizes / sizeof gpu_sizes[0]);
     for (int si = 0; si < nsizes; si++) {
@@ -335,8 +335,9 @@ void bench_matmul(const bench_options *o)
             sgemm_plan plan = sgemm_tuning_pick(&tuning, s.M, s.N, s.K);
             char text[128];
             sgemm_params_format(&plan.p, text, sizeof text);
-            printf("- %d x %d x %d: %s, %d x %d tiles%s", s.M, s.N, s.K, text, plan.p.ty * plan.p.rm,
-                   plan.p.tx * plan.p.nv * plan.p.vw, plan.splits > 1 ? ", K in " : "");
+            printf("- %d x %d x %d: %s, %d x %d tiles%s", s.M, s.N, s.K, text,
+                   plan.p.ty * plan.p.rm, plan.p.tx * plan.p.nv * plan.p.vw,
+                   plan.splits > 1 ? ", K in " : "");
             if (plan.splits > 1)
                 printf("%d parts", plan.splits);
             printf("\n");

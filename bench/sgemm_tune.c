@@ -81,10 +81,11 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
             o.csv_path = argv[++i];
         } else {
-            fprintf(stderr,
-                    "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n"
-                    "          [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]\n",
-                    argv[0]);
+            fprintf(
+                stderr,
+                "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n"
+                "          [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]\n",
+                argv[0]);
             return EXIT_FAILURE;
         }
     }

@@ -109,8 +109,8 @@ static amp_status copy(amp_array_view *in, amp_array_view *out, int wide)
 
 /* Seconds per run of average (NULL: the copy, a float4 per thread when T
  * is 4): one untimed, then the median of repeat. */
-static double time_it(const bench_options *o, amp_array_view *in, amp_array_view *out, int n,
-                      int T, average_fn average, double *best)
+static double time_it(const bench_options *o, amp_array_view *in, amp_array_view *out, int n, int T,
+                      average_fn average, double *best)
 {
     double times[64];
     int runs = o->repeat < 64 ? o->repeat : 64;
@@ -274,10 +274,9 @@ void bench_tile_average(const bench_options *o)
                wide ? ", float4 per thread" : "", t * 1e3, gbps, device_ratio(gbps, device_gbps),
                ok ? "ok" : "WRONG");
         if (csv)
-            fprintf(csv, "\"%s\",copy_%dd%s,%d,0,%.4f,%.4f,%.2f,%.2f,,%d,%s\n",
-                    o->info.description, rank, wide ? "_float4" : "", n, t * 1e3, best * 1e3,
-                    gbps, 2.0 * elems * sizeof(float) / best * 1e-9, ok,
-                    device_ratio(gbps, device_gbps));
+            fprintf(csv, "\"%s\",copy_%dd%s,%d,0,%.4f,%.4f,%.2f,%.2f,,%d,%s\n", o->info.description,
+                    rank, wide ? "_float4" : "", n, t * 1e3, best * 1e3, gbps,
+                    2.0 * elems * sizeof(float) / best * 1e-9, ok, device_ratio(gbps, device_gbps));
         if (gbps > copy_gbps)
             copy_gbps = gbps;
         bench_check(amp_array_view_discard_data(out), "discard");
@@ -310,8 +309,8 @@ void bench_tile_average(const bench_options *o)
                         s += in_data[(size_t)(ti * T + r) * n + (size_t)tj * T + c];
                 ok = avg_data[(size_t)ti * m + tj] == (float)(s / (T * T));
             }
-        printf("| tile average (%s), T = %d | %.2f | %.1f | %.2f | %s | %s |\n", kernel_names[k],
-               T, t * 1e3, gbps, gbps / copy_gbps, device_ratio(gbps, device_gbps),
+        printf("| tile average (%s), T = %d | %.2f | %.1f | %.2f | %s | %s |\n", kernel_names[k], T,
+               t * 1e3, gbps, gbps / copy_gbps, device_ratio(gbps, device_gbps),
                ok ? "ok" : "WRONG");
         if (csv)
             fprintf(csv, "\"%s\",%s,%d,%d,%.4f,%.4f,%.2f,%.2f,%.3f,%d,%s\n", o->info.description,

@@ -46,10 +46,9 @@
 enum { UP, DOWN };
 enum { AMP_MALLOC, AMP_PINNED, CL_MALLOC, CL_PINNED, CUDA_PAGEABLE, CUDA_PINNED, IMPLS };
 
-static const char *const names[IMPLS] = {"amp, malloc",    "amp, amp_host_alloc",
-                                         "OpenCL, malloc", "OpenCL, pinned",
-                                         "CUDA, pageable", "CUDA, pinned"};
-static const char *const csv_names[IMPLS] = {"amp_malloc", "amp_pinned", "cl_malloc",
+static const char *const names[IMPLS] = {"amp, malloc",    "amp, amp_host_alloc", "OpenCL, malloc",
+                                         "OpenCL, pinned", "CUDA, pageable",      "CUDA, pinned"};
+static const char *const csv_names[IMPLS] = {"amp_malloc", "amp_pinned",    "cl_malloc",
                                              "cl_pinned",  "cuda_pageable", "cuda_pinned"};
 
 #define MAX_RUNS 64
@@ -133,8 +132,8 @@ static double cl_transfer(const bench_cl *cl, size_run *s, int pinned, int dir)
     double t0 = bench_now();
     cl_int rc = dir == UP ? clEnqueueWriteBuffer(cl->queue, s->device, CL_TRUE, 0, s->bytes, host,
                                                  0, NULL, NULL)
-                          : clEnqueueReadBuffer(cl->queue, s->device, CL_TRUE, 0, s->bytes, host,
-                                                0, NULL, NULL);
+                          : clEnqueueReadBuffer(cl->queue, s->device, CL_TRUE, 0, s->bytes, host, 0,
+                                                NULL, NULL);
     double t = bench_now() - t0;
     if (rc != CL_SUCCESS) {
         fprintf(stderr, "raw OpenCL transfer of %zu bytes: error %d\n", s->bytes, rc);
@@ -146,9 +145,8 @@ static double cl_transfer(const bench_cl *cl, size_run *s, int pinned, int dir)
 static double cuda_transfer(size_run *s, int pinned, int dir)
 {
 #ifdef BENCH_HAVE_CUDA
-    static const bench_cuda_kind kinds[2][2] = {
-        {BENCH_CUDA_UP_PAGEABLE, BENCH_CUDA_DOWN_PAGEABLE},
-        {BENCH_CUDA_UP_PINNED, BENCH_CUDA_DOWN_PINNED}};
+    static const bench_cuda_kind kinds[2][2] = {{BENCH_CUDA_UP_PAGEABLE, BENCH_CUDA_DOWN_PAGEABLE},
+                                                {BENCH_CUDA_UP_PINNED, BENCH_CUDA_DOWN_PINNED}};
     double t = bench_cuda_copy(kinds[pinned][dir]);
     return dir == DOWN && !pinned && !spot_check(s->cl_plain, s->n, s->bytes, 0) ? -1 : t;
 #else
@@ -190,8 +188,9 @@ static int prepare(const bench_options *o, const bench_cl *cl, int cuda, size_ru
         cl_int rc;
         s->device = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, s->bytes, NULL, &rc);
         if (rc == CL_SUCCESS)
-            s->pinned_buffer = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                              s->bytes, NULL, &rc);
+            s->pinned_buffer = clCreateBuffer(cl->context,
+                                              CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, s->bytes,
+                                              NULL, &rc);
         if (rc == CL_SUCCESS)
             s->cl_pinned = clEnqueueMapBuffer(cl->queue, s->pinned_buffer, CL_TRUE,
                                               CL_MAP_READ | CL_MAP_WRITE, 0, s->bytes, 0, NULL,
@@ -200,8 +199,8 @@ static int prepare(const bench_options *o, const bench_cl *cl, int cuda, size_ru
             memcpy(s->cl_pinned, s->cl_plain, s->bytes);
             s->have[CL_MALLOC] = s->have[CL_PINNED] = 1;
         } else {
-            fprintf(stderr, "raw OpenCL: %zu bytes: error %d; its columns are left out\n",
-                    s->bytes, rc);
+            fprintf(stderr, "raw OpenCL: %zu bytes: error %d; its columns are left out\n", s->bytes,
+                    rc);
         }
     }
 #ifdef BENCH_HAVE_CUDA
@@ -374,8 +373,9 @@ static void overlap_table(const bench_options *o, size_t bytes)
         double t = time_busy(o, a, n, iters);
         for (int step = 0; step < 3 && t > 0; step++) {
             double scale = copy / t;
-            iters = (int)(iters * scale) < 1 ? 1 : (int)(iters * scale) > (1 << 20) ? 1 << 20
-                                                                                     : (int)(iters * scale);
+            iters = (int)(iters * scale) < 1           ? 1
+                    : (int)(iters * scale) > (1 << 20) ? 1 << 20
+                                                       : (int)(iters * scale);
             t = time_busy(o, a, n, iters);
         }
         int ok = 1;
@@ -399,7 +399,8 @@ static void overlap_table(const bench_options *o, size_t bytes)
         double kernel = bench_median(tk, runs), both = bench_median(tb, runs);
         double shorter = kernel < copy ? kernel : copy;
         printf("| %s | %.2f | %.2f | %.2f | %.2f%s |\n", host_names[k], kernel * 1e3, copy * 1e3,
-               both * 1e3, shorter > 0 ? (kernel + copy - both) / shorter : 0, ok ? "" : " (WRONG)");
+               both * 1e3, shorter > 0 ? (kernel + copy - both) / shorter : 0,
+               ok ? "" : " (WRONG)");
     }
     bench_check(amp_array_release(a), "release");
     bench_check(amp_array_release(b), "release");
@@ -414,7 +415,9 @@ static void overlap_table(const bench_options *o, size_t bytes)
  * device, whose transfers are host copies. */
 static size_t largest(const bench_options *o)
 {
-    size_t max = o->quick ? (size_t)4 << 20 : o->info.is_emulated ? (size_t)256 << 20 : (size_t)1 << 30;
+    size_t max = o->quick              ? (size_t)4 << 20
+                 : o->info.is_emulated ? (size_t)256 << 20
+                                       : (size_t)1 << 30;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0 && (size_t)pages * (size_t)page / 8 < max)
         max = (size_t)pages * (size_t)page / 8;
@@ -440,13 +443,14 @@ void bench_transfers(const bench_options *o)
 #endif
     const char *page_ref = cuda ? "CUDA, pageable" : "OpenCL, malloc";
     const char *pin_ref = cuda ? "CUDA, pinned" : "OpenCL, pinned";
-    printf("- GB/s = bytes / median time of %d runs after a warm-up, each to its end; the "
-           "implementations take turns in every run\n"
-           "- amp: a view's upload (amp_array_view_synchronize_to) and download "
-           "(amp_array_view_synchronize after a kernel wrote it); each checked in the ledger "
-           "(exactly the view's bytes) and its data (`!` marks a wrong one)\n"
-           "- malloc / pageable: amp, malloc against %s; pinned: amp, amp_host_alloc against %s\n\n",
-           o->repeat, page_ref, pin_ref);
+    printf(
+        "- GB/s = bytes / median time of %d runs after a warm-up, each to its end; the "
+        "implementations take turns in every run\n"
+        "- amp: a view's upload (amp_array_view_synchronize_to) and download "
+        "(amp_array_view_synchronize after a kernel wrote it); each checked in the ledger "
+        "(exactly the view's bytes) and its data (`!` marks a wrong one)\n"
+        "- malloc / pageable: amp, malloc against %s; pinned: amp, amp_host_alloc against %s\n\n",
+        o->repeat, page_ref, pin_ref);
     printf("| MiB | direction |");
     for (int i = 0; i < IMPLS; i++)
         if (i < CUDA_PAGEABLE || cuda)
@@ -520,8 +524,9 @@ void bench_transfers(const bench_options *o)
     if (max < ((size_t)1 << 30))
         printf("\nSizes stop at %zu MiB here (%s).\n", max >> 20,
                o->quick ? "--quick"
-               : o->info.is_emulated ? "a CPU device: 256 MiB at most, or less where memory is short"
-                                     : "half the largest allocation, or an eighth of host memory");
+               : o->info.is_emulated
+                   ? "a CPU device: 256 MiB at most, or less where memory is short"
+                   : "half the largest allocation, or an eighth of host memory");
     if (csv)
         fclose(csv);
     if (raw)

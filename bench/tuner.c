@@ -47,10 +47,8 @@ static int problem_open(problem *pr, int M, int N, int K)
     }
     fill(pr->A, (size_t)M * K, 1);
     fill(pr->B, (size_t)K * N, 2);
-    bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(M, K), pr->A, &pr->op.a),
-                "A");
-    bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(K, N), pr->B, &pr->op.b),
-                "B");
+    bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(M, K), pr->A, &pr->op.a), "A");
+    bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(K, N), pr->B, &pr->op.b), "B");
     bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(M, N), pr->C, &pr->op.c), "C");
     bench_check(amp_array_view_discard_data(pr->op.c), "discard");
     return 0;
@@ -154,8 +152,7 @@ static void measure_all(const amp_accelerator_info *info, amp_accelerator_view *
         gflops[i] = 0;
     if (problem_open(&pr, n, n, n) != 0)
         return;
-    printf("\n%d x %d x %d, GFLOP/s of the best of %d runs after a warm-up:\n\n", n, n, n,
-           repeat);
+    printf("\n%d x %d x %d, GFLOP/s of the best of %d runs after a warm-up:\n\n", n, n, n, repeat);
     printf("| candidate | GFLOP/s | result |\n|---|---:|---|\n");
     for (int i = 0; i < count; i++) {
         char text[128];
@@ -186,8 +183,8 @@ static void measure_all(const amp_accelerator_info *info, amp_accelerator_view *
  * what the device accepts. */
 static sgemm_params *generated_family(const amp_accelerator_info *info, int *count)
 {
-    static const int threads[][2] = {{16, 16}, {8, 16}, {16, 8}, {8, 8}, {32, 8}, {8, 32}, {16, 4},
-                                     {4, 16}};
+    static const int threads[][2] = {{16, 16}, {8, 16}, {16, 8}, {8, 8},
+                                     {32, 8},  {8, 32}, {16, 4}, {4, 16}};
     static const int rms[] = {4, 8, 12, 16};
     static const int nvs[] = {1, 2, 4};
     static const int vws[] = {4, 8};
@@ -204,15 +201,14 @@ static sgemm_params *generated_family(const amp_accelerator_info *info, int *cou
                 for (size_t v = 0; v < sizeof nvs / sizeof nvs[0]; v++)
                     for (size_t w = 0; w < sizeof vws / sizeof vws[0]; w++)
                         for (size_t b = 0; b < sizeof bks / sizeof bks[0]; b++) {
-                            sgemm_params p = {staged,  threads[t][0], threads[t][1], rms[r],
+                            sgemm_params p = {staged, threads[t][0], threads[t][1], rms[r],
                                               nvs[v], vws[w],        bks[b]};
                             int rows = p.ty * p.rm, cols = p.tx * p.nv * p.vw;
                             int sums = p.rm * p.nv * p.vw;
                             int nthreads = p.ty * p.tx;
-                            if (sums < 16 || sums > 128 || rows < 32 || rows > 256 ||
-                                cols < 32 || cols > 256 || nthreads < 64 ||
-                                (p.vw == 8 && p.nv > 2) || n >= cap ||
-                                sgemm_params_check(&p, info) != NULL)
+                            if (sums < 16 || sums > 128 || rows < 32 || rows > 256 || cols < 32 ||
+                                cols > 256 || nthreads < 64 || (p.vw == 8 && p.nv > 2) ||
+                                n >= cap || sgemm_params_check(&p, info) != NULL)
                                 continue;
                             out[n++] = p;
                         }
@@ -229,8 +225,9 @@ static sgemm_params *listed(const amp_accelerator_info *info, const char *text, 
     for (const char *s = text; out && s && *s && n < cap;) {
         sgemm_params p;
         int used = 0;
-        if (sscanf(s, "%d,%d,%d,%d,%d,%d,%d%n", &p.staged, &p.ty, &p.tx, &p.rm, &p.nv, &p.vw,
-                   &p.bk, &used) != 7 || used == 0)
+        if (sscanf(s, "%d,%d,%d,%d,%d,%d,%d%n", &p.staged, &p.ty, &p.tx, &p.rm, &p.nv, &p.vw, &p.bk,
+                   &used) != 7 ||
+            used == 0)
             break;
         if (sgemm_params_check(&p, info) == NULL)
             out[n++] = p;
@@ -303,8 +300,11 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av,
                 printf("| %s | %d | %s%.1f | %s |\n", text, splits[s], mine ? "*" : "", g,
                        why ? why : times);
                 if (csv)
-                    fprintf(csv, "\"%s\",%d,%d,%d,%d,%.1f,%s,\"%s\"\n", text, M, N, K, splits[s],
-                            g, why ? why : mine ? "chosen" : "ok", times);
+                    fprintf(csv, "\"%s\",%d,%d,%d,%d,%.1f,%s,\"%s\"\n", text, M, N, K, splits[s], g,
+                            why    ? why
+                            : mine ? "chosen"
+                                   : "ok",
+                            times);
                 fflush(stdout);
             }
         }
@@ -414,8 +414,8 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, const bench_tune_
     char lt[128], st[128], note[512];
     sgemm_params_format(&t.large, lt, sizeof lt);
     sgemm_params_format(&t.small, st, sizeof st);
-    snprintf(note, sizeof note, "large: %s, %.1f GFLOP/s at %d\nsmall: %s, %.1f GFLOP/s at %d",
-             lt, t.large_gflops, o->n_large, st, t.small_gflops, o->n_large);
+    snprintf(note, sizeof note, "large: %s, %.1f GFLOP/s at %d\nsmall: %s, %.1f GFLOP/s at %d", lt,
+             t.large_gflops, o->n_large, st, t.small_gflops, o->n_large);
     printf("\nBest %s\n", note);
 
     if (o->explore && o->explore[0]) {

@@ -27,7 +27,9 @@ if [ "${1:-}" = --sanitize ]; then
 fi
 
 scripts/setup.sh --deps
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON >/dev/null
+# The suite also checks the sources' formatting (the ctest format_check).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON \
+  -DAMP_CHECK_FORMAT=ON >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure "$@"
 

@@ -37,7 +37,8 @@ int main(void)
     for (size_t i = 0; i < count; i++) {
         amp_accelerator *acc;
         amp_accelerator_info info;
-        if (amp_accelerator_get(i, &acc) != AMP_OK || amp_accelerator_get_info(acc, &info) != AMP_OK)
+        if (amp_accelerator_get(i, &acc) != AMP_OK ||
+            amp_accelerator_get_info(acc, &info) != AMP_OK)
             continue;
         if (acc == def)
             def_index = i;

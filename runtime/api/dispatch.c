@@ -54,15 +54,17 @@ static amp_status check_domain(const call *c)
 {
     const amp_extent *e = &c->extent;
     if (e->rank < 1 || e->rank > AMP_MAX_RANK)
-        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                       "parallel_for_each at %s:%d: the extent has rank %d; it must be 1 to %d.",
-                       c->kernel->file, c->kernel->line, e->rank, AMP_MAX_RANK);
+        return amp__err_set(
+            AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+            "parallel_for_each at %s:%d: the extent has rank %d; it must be 1 to %d.",
+            c->kernel->file, c->kernel->line, e->rank, AMP_MAX_RANK);
     for (int d = 0; d < e->rank; d++)
         if (e->dims[d] <= 0)
-            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                           "parallel_for_each at %s:%d: dimension %d of the extent is %d; every"
-                           " dimension must be > 0.",
-                           c->kernel->file, c->kernel->line, d, e->dims[d]);
+            return amp__err_set(
+                AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                "parallel_for_each at %s:%d: dimension %d of the extent is %d; every"
+                " dimension must be > 0.",
+                c->kernel->file, c->kernel->line, d, e->dims[d]);
     if (!c->tiled)
         return AMP_OK;
     if (e->rank > AMP_MAX_TILE_RANK)
@@ -74,34 +76,35 @@ static amp_status check_domain(const call *c)
     if (c->guarded) {
         if (c->original.rank != e->rank)
             return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                           "parallel_for_each at %s:%d: the padded extent has rank %d and its"
-                           " original extent rank %d.",
-                           c->kernel->file, c->kernel->line, e->rank, c->original.rank);
+                                "parallel_for_each at %s:%d: the padded extent has rank %d and its"
+                                " original extent rank %d.",
+                                c->kernel->file, c->kernel->line, e->rank, c->original.rank);
         for (int d = 0; d < e->rank; d++)
             if (c->original.dims[d] <= 0 || c->original.dims[d] > e->dims[d])
-                return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                               "parallel_for_each at %s:%d: dimension %d of the original extent is"
-                               " %d; it must be > 0 and at most the padded %d.",
-                               c->kernel->file, c->kernel->line, d, c->original.dims[d],
-                               e->dims[d]);
+                return amp__err_set(
+                    AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                    "parallel_for_each at %s:%d: dimension %d of the original extent is"
+                    " %d; it must be > 0 and at most the padded %d.",
+                    c->kernel->file, c->kernel->line, d, c->original.dims[d], e->dims[d]);
     }
     char ext[48], tile[48];
     extent_text(ext, sizeof ext, e->dims, e->rank);
     extent_text(tile, sizeof tile, c->tile, e->rank);
     for (int d = 0; d < e->rank; d++) {
         if (c->tile[d] <= 0)
-            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                           "parallel_for_each at %s:%d: dimension %d of the tile %s is %d; every"
-                           " tile dimension must be > 0.",
-                           c->kernel->file, c->kernel->line, d, tile, c->tile[d]);
+            return amp__err_set(
+                AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                "parallel_for_each at %s:%d: dimension %d of the tile %s is %d; every"
+                " tile dimension must be > 0.",
+                c->kernel->file, c->kernel->line, d, tile, c->tile[d]);
         if (e->dims[d] % c->tile[d] != 0)
-            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                           "parallel_for_each at %s:%d: the extent %s is not divisible by the tile"
-                           " %s: dimension %d has %d elements, which is not a multiple of %d."
-                           " Make the extent a multiple of the tile, or choose a tile that"
-                           " divides it.",
-                           c->kernel->file, c->kernel->line, ext, tile, d, e->dims[d],
-                           c->tile[d]);
+            return amp__err_set(
+                AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                "parallel_for_each at %s:%d: the extent %s is not divisible by the tile"
+                " %s: dimension %d has %d elements, which is not a multiple of %d."
+                " Make the extent a multiple of the tile, or choose a tile that"
+                " divides it.",
+                c->kernel->file, c->kernel->line, ext, tile, d, e->dims[d], c->tile[d]);
     }
     return AMP_OK;
 }
@@ -115,20 +118,20 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
     for (int d = 0; d < c->extent.rank; d++)
         threads *= (size_t)c->tile[d];
     if (threads > acc->max_work_group)
-        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                       "parallel_for_each at %s:%d: the tile %s has %zu threads, more than the %zu"
-                       " that %s runs in one tile (CL_DEVICE_MAX_WORK_GROUP_SIZE). Use a smaller"
-                       " tile.",
-                       c->kernel->file, c->kernel->line, tile, threads, acc->max_work_group,
-                       acc->name);
+        return amp__err_set(
+            AMP_ERROR_DEVICE_LIMIT,
+            "parallel_for_each at %s:%d: the tile %s has %zu threads, more than the %zu"
+            " that %s runs in one tile (CL_DEVICE_MAX_WORK_GROUP_SIZE). Use a smaller"
+            " tile.",
+            c->kernel->file, c->kernel->line, tile, threads, acc->max_work_group, acc->name);
     for (int d = 0; d < c->extent.rank; d++) {
         size_t limit = acc->max_work_item[c->extent.rank - 1 - d];
         if ((size_t)c->tile[d] > limit)
-            return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                           "parallel_for_each at %s:%d: dimension %d of the tile %s is %d, more"
-                           " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
-                           c->kernel->file, c->kernel->line, d, tile, c->tile[d], limit,
-                           acc->name);
+            return amp__err_set(
+                AMP_ERROR_DEVICE_LIMIT,
+                "parallel_for_each at %s:%d: dimension %d of the tile %s is %d, more"
+                " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
+                c->kernel->file, c->kernel->line, d, tile, c->tile[d], limit, acc->name);
     }
     return AMP_OK;
 }
@@ -137,8 +140,10 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
  * it: an int, or an int2, int3 (as wide as an int4), int4 or int8. */
 static size_t index_value_bytes(int rank)
 {
-    return rank == 1 ? sizeof(cl_int) : rank == 2 ? sizeof(cl_int2) : rank <= 4 ? sizeof(cl_int4)
-                                                                               : sizeof(cl_int8);
+    return rank == 1   ? sizeof(cl_int)
+           : rank == 2 ? sizeof(cl_int2)
+           : rank <= 4 ? sizeof(cl_int4)
+                       : sizeof(cl_int8);
 }
 
 /* Check every capture and describe it in the spec. */
@@ -147,15 +152,16 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     const amp_kernel_source *k = c->kernel;
     if (c->captures.count > 0 && c->captures.count <= AMP_MAX_CAPTURES && !c->captures.items)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d, and"
-                       " the list of captures is NULL. Pass them with AMP_CAPTURE(...).",
-                       k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+                            "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d, and"
+                            " the list of captures is NULL. Pass them with AMP_CAPTURE(...).",
+                            k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
     if (c->captures.count < 0 || c->captures.count > AMP_MAX_CAPTURES)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d"
-                       " (AMP_MAX_CAPTURES). Capture fewer: put values side by side in one view,"
-                       " or in a struct (AMP_STRUCT).",
-                       k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+        return amp__err_set(
+            AMP_ERROR_INVALID_ARGUMENT,
+            "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d"
+            " (AMP_MAX_CAPTURES). Capture fewer: put values side by side in one view,"
+            " or in a struct (AMP_STRUCT).",
+            k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
     memset(spec, 0, sizeof *spec);
     spec->source = k;
     spec->rank = c->extent.rank;
@@ -177,11 +183,11 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         const char *name = cap->name ? cap->name : "(null)";
         if (cap->kind == AMP_CAPTURE_INVALID)
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
-                           " take. Capture an amp_array_view *, an amp_texture *, an int,"
-                           " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
-                           " integer.",
-                           k->file, k->line, name);
+                                "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
+                                " take. Capture an amp_array_view *, an amp_texture *, an int,"
+                                " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
+                                " integer.",
+                                k->file, k->line, name);
         /* Names are checked where the kernel is generated (amp__cg_generate): the
          * cache key holds their addresses, so a hit was checked before. */
         g->name = cap->name;
@@ -191,25 +197,25 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             const char *array_state = amp__view_array_stand_in(v);
             if (array_state)
                 return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                               "parallel_for_each at %s:%d: array '%s' is %s.", k->file, k->line,
-                               name, array_state);
+                                    "parallel_for_each at %s:%d: array '%s' is %s.", k->file,
+                                    k->line, name, array_state);
             if (!v || !amp__view_is_live(v))
                 return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                               "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
-                               name, v ? "released (or was never created)" : "NULL");
+                                    "parallel_for_each at %s:%d: view '%s' is %s.", k->file,
+                                    k->line, name, v ? "released (or was never created)" : "NULL");
             if (amp__view_data_lost(v))
                 return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                               "parallel_for_each at %s:%d: %s '%s' lost its data with its"
-                               " accelerator (amp_shutdown). Make the array again.",
-                               k->file, k->line, v->array ? "array" : "view", name);
+                                    "parallel_for_each at %s:%d: %s '%s' lost its data with its"
+                                    " accelerator (amp_shutdown). Make the array again.",
+                                    k->file, k->line, v->array ? "array" : "view", name);
             amp_accelerator *home = amp__coh_source_home(v->src);
             if (v->array && home && home != acc)
-                return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                               "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
-                               " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
-                               " an array on that accelerator view), or capture a view of it.",
-                               k->file, k->line, name, home->name, home->path, acc->name,
-                               acc->path);
+                return amp__err_set(
+                    AMP_ERROR_INVALID_OPERATION,
+                    "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
+                    " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
+                    " an array on that accelerator view), or capture a view of it.",
+                    k->file, k->line, name, home->name, home->path, acc->name, acc->path);
             g->type = v->type;
             g->rank = v->extent.rank;
             g->is_const = v->is_const;
@@ -222,18 +228,20 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             const amp_texture *t = cap->value.texture;
             if (!t || !amp__tex_is_live(t))
                 return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                               "parallel_for_each at %s:%d: texture '%s' is %s.", k->file, k->line,
-                               name, t ? "released (or was never created)" : "NULL");
+                                    "parallel_for_each at %s:%d: texture '%s' is %s.", k->file,
+                                    k->line, name, t ? "released (or was never created)" : "NULL");
             if (!t->av)
-                return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                               "parallel_for_each at %s:%d: texture '%s' lost its data with its"
-                               " accelerator (amp_shutdown). Make the texture again.",
-                               k->file, k->line, name);
+                return amp__err_set(
+                    AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                    "parallel_for_each at %s:%d: texture '%s' lost its data with its"
+                    " accelerator (amp_shutdown). Make the texture again.",
+                    k->file, k->line, name);
             if (t->av->acc != acc)
-                return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                               "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
-                               " kernel runs on %s. Make the texture on that accelerator view.",
-                               k->file, k->line, name, t->av->acc->name, acc->name);
+                return amp__err_set(
+                    AMP_ERROR_INVALID_OPERATION,
+                    "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
+                    " kernel runs on %s. Make the texture on that accelerator view.",
+                    k->file, k->line, name, t->av->acc->name, acc->name);
             g->type = t->type;
             g->rank = t->extent.rank;
             g->is_const = 1;
@@ -243,10 +251,11 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             arg_bytes += acc->address_bits / 8;
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             if (amp_elem_size(cap->type) == 0)
-                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                               "parallel_for_each at %s:%d: capture '%s' has element type %d,"
-                               " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
-                               k->file, k->line, name, (int)cap->type);
+                return amp__err_set(
+                    AMP_ERROR_INVALID_ARGUMENT,
+                    "parallel_for_each at %s:%d: capture '%s' has element type %d,"
+                    " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                    k->file, k->line, name, (int)cap->type);
             g->type = cap->type;
             arg_bytes += amp_elem_size(cap->type);
         } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
@@ -257,8 +266,8 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                                     "parallel_for_each at %s:%d: %s '%s' has rank %d; it must be"
                                     " 1 to %d.",
                                     k->file, k->line,
-                                    cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name,
-                                    rank, AMP_MAX_RANK);
+                                    cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name, rank,
+                                    AMP_MAX_RANK);
             g->rank = rank;
             g->type = AMP_INT;
             arg_bytes += index_value_bytes(rank);
@@ -268,8 +277,8 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             const amp_function *f = &cap->value.function;
             if (!f->source)
                 return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                               "parallel_for_each at %s:%d: function '%s' has no source.", k->file,
-                               k->line, name);
+                                    "parallel_for_each at %s:%d: function '%s' has no source.",
+                                    k->file, k->line, name);
             g->function_source = f->source;
             /* A function made without AMP_FUNCTION may not say where it is. */
             g->function_file = f->file ? f->file : k->file;
@@ -277,37 +286,38 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
             g->constant = (long long)(uintptr_t)f->source;
         } else {
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
-                           k->file, k->line, name, (int)cap->kind);
+                                "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
+                                k->file, k->line, name, (int)cap->kind);
         }
         if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
             return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                           "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
-                           " precision. Use float, or another accelerator.",
-                           k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
-                           acc->name);
+                                "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
+                                " precision. Use float, or another accelerator.",
+                                k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
+                                acc->name);
     }
     if (!c->tiled || c->guarded)
         arg_bytes += (size_t)c->extent.rank * sizeof(cl_int);
     arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
     if (arg_bytes > acc->max_arg_bytes)
-        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                       "parallel_for_each at %s:%d: the kernel's %d captures take %zu bytes of"
-                       " arguments (a view passes its buffer, offset, strides and extent), more"
-                       " than the %zu bytes that %s accepts (CL_DEVICE_MAX_PARAMETER_SIZE)."
-                       " Capture fewer views: gather scalars into a view, or views into one"
-                       " larger view and sections of it.",
-                       k->file, k->line, c->captures.count, arg_bytes, acc->max_arg_bytes,
-                       acc->name);
+        return amp__err_set(
+            AMP_ERROR_DEVICE_LIMIT,
+            "parallel_for_each at %s:%d: the kernel's %d captures take %zu bytes of"
+            " arguments (a view passes its buffer, offset, strides and extent), more"
+            " than the %zu bytes that %s accepts (CL_DEVICE_MAX_PARAMETER_SIZE)."
+            " Capture fewer views: gather scalars into a view, or views into one"
+            " larger view and sections of it.",
+            k->file, k->line, c->captures.count, arg_bytes, acc->max_arg_bytes, acc->name);
     /* Devices of OpenCL 1.1 and later all have them; only an old device is
      * asked to read the body. */
     if (!acc->atomics && amp__lex_text_uses(k->body, k->body_length, "atomic_", 1))
-        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "parallel_for_each at %s:%d: the kernel uses atomics, and %s has no 32-bit"
-                       " atomics on global and local memory (cl_khr_global_int32_base_atomics,"
-                       " cl_khr_local_int32_base_atomics). Choose an accelerator whose info says"
-                       " supports_atomics.",
-                       k->file, k->line, acc->name);
+        return amp__err_set(
+            AMP_ERROR_UNSUPPORTED_FEATURE,
+            "parallel_for_each at %s:%d: the kernel uses atomics, and %s has no 32-bit"
+            " atomics on global and local memory (cl_khr_global_int32_base_atomics,"
+            " cl_khr_local_int32_base_atomics). Choose an accelerator whose info says"
+            " supports_atomics.",
+            k->file, k->line, acc->name);
     return AMP_OK;
 }
 
@@ -363,7 +373,8 @@ static amp_status sink_for(const call *c, const cg_spec *spec, cl_mem *out)
     amp_accelerator *acc = c->av->acc;
     size_t bytes = 16;
     for (int i = 0; i < spec->ncaptures; i++)
-        if (spec->captures[i].kind == AMP_CAPTURE_VIEW && amp_elem_size(spec->captures[i].type) > bytes)
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW &&
+            amp_elem_size(spec->captures[i].type) > bytes)
             bytes = amp_elem_size(spec->captures[i].type);
     sink *s = sinks;
     while (s && s->acc != acc)
@@ -471,10 +482,10 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
             st = set_arg(e, &arg, index_value_bytes(rank), lanes, cap->name);
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             size_t size = amp_elem_size(cap->type);
-            const void *value = cap->type == AMP_INT      ? (const void *)&cap->value.i
-                                : cap->type == AMP_UINT   ? (const void *)&cap->value.u
-                                : cap->type == AMP_FLOAT  ? (const void *)&cap->value.f
-                                                          : (const void *)&cap->value.d;
+            const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
+                                : cap->type == AMP_UINT  ? (const void *)&cap->value.u
+                                : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
+                                                         : (const void *)&cap->value.d;
             st = set_arg(e, &arg, size, value, cap->name);
         }
     }
@@ -573,9 +584,9 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
                                                : 18446744073709551616.0L; /* 2^64 */
     if (total >= limit)
         return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                       "parallel_for_each at %s:%d: %.0Lf threads are more than %s can index"
-                       " (%u-bit addresses).",
-                       c->kernel->file, c->kernel->line, total, acc->name, acc->address_bits);
+                            "parallel_for_each at %s:%d: %.0Lf threads are more than %s can index"
+                            " (%u-bit addresses).",
+                            c->kernel->file, c->kernel->line, total, acc->name, acc->address_bits);
     return AMP_OK;
 }
 
@@ -602,20 +613,20 @@ static amp_status run(call *c)
         for (int d = 0; d < c->extent.rank; d++)
             threads *= (size_t)c->tile[d];
         if (threads > e->max_work_group)
-            return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                           "parallel_for_each at %s:%d: kernel %s can run at most %zu threads per"
-                           " tile on %s (CL_KERNEL_WORK_GROUP_SIZE), and the tile has %zu. Use a"
-                           " smaller tile.",
-                           c->kernel->file, c->kernel->line, e->name, e->max_work_group,
-                           acc->name, threads);
+            return amp__err_set(
+                AMP_ERROR_DEVICE_LIMIT,
+                "parallel_for_each at %s:%d: kernel %s can run at most %zu threads per"
+                " tile on %s (CL_KERNEL_WORK_GROUP_SIZE), and the tile has %zu. Use a"
+                " smaller tile.",
+                c->kernel->file, c->kernel->line, e->name, e->max_work_group, acc->name, threads);
     }
     if (e->local_mem > acc->local_mem)
         return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                       "parallel_for_each at %s:%d: kernel %s needs %llu bytes of tile_static"
-                       " memory, and %s has %llu per tile. Use smaller tile_static arrays.",
-                       c->kernel->file, c->kernel->line, e->name,
-                       (unsigned long long)e->local_mem, acc->name,
-                       (unsigned long long)acc->local_mem);
+                            "parallel_for_each at %s:%d: kernel %s needs %llu bytes of tile_static"
+                            " memory, and %s has %llu per tile. Use smaller tile_static arrays.",
+                            c->kernel->file, c->kernel->line, e->name,
+                            (unsigned long long)e->local_mem, acc->name,
+                            (unsigned long long)acc->local_mem);
 
     size_t global[3], local[3];
     st = work_sizes(c, e, acc, global, local);
@@ -637,8 +648,8 @@ static amp_status run(call *c)
         return st;
     cl_event ev = NULL;
     cl_uint work_dim = (cl_uint)(c->extent.rank < 3 ? c->extent.rank : 3);
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, work_dim, NULL,
-                                           global, local, 0, NULL, profiling ? &ev : NULL);
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, work_dim, NULL, global,
+                                                local, 0, NULL, profiling ? &ev : NULL);
     char what[160];
     if (rc != CL_SUCCESS) {
         snprintf(what, sizeof what, "Running kernel %s from %s:%d", e->name, c->kernel->file,
@@ -648,10 +659,10 @@ static amp_status run(call *c)
     if (profiling) {
         amp__ledger_global(&after);
         amp__prof_launched(e->name, c->kernel, ev,
-                      after.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL] -
-                          before.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL],
-                      after.bytes[AMP_TO_HOST][AMP_REASON_KERNEL] -
-                          before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL]);
+                           after.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL] -
+                               before.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL],
+                           after.bytes[AMP_TO_HOST][AMP_REASON_KERNEL] -
+                               before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL]);
     }
     /* Only now, with the kernel queued, are the host copies of what it
      * writes stale. Every written view is marked, even after a failure, and
@@ -672,7 +683,8 @@ static amp_status run(call *c)
     if (written != AMP_OK)
         return written;
     /* An immediate view submits each kernel as it is queued. */
-    if (c->av->mode == AMP_QUEUING_IMMEDIATE && (rc = amp__clapi.Flush(c->av->queue)) != CL_SUCCESS) {
+    if (c->av->mode == AMP_QUEUING_IMMEDIATE &&
+        (rc = amp__clapi.Flush(c->av->queue)) != CL_SUCCESS) {
         snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", e->name, c->kernel->file,
                  c->kernel->line);
         return amp__queue_failed(c->av, rc, "clFlush", what);
@@ -710,11 +722,10 @@ amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
 }
 
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
-                                       const amp_kernel_source *kernel,
-                                       amp_capture_list captures)
+                                       const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel, domain.extent, 1, {0, 0, 0}, captures, av, domain.padded, domain.original,
-              domain.tile_rank};
+    call c = {kernel,          domain.extent,   1, {0, 0, 0}, captures, av, domain.padded,
+              domain.original, domain.tile_rank};
     for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
         c.tile[d] = domain.tile[d];
     return dispatch(&c);

@@ -233,9 +233,10 @@ static void describe_view_access(strbuf *msg, const problem *p, int domain_rank)
     if (domain_rank < 1 || domain_rank > AMP_MAX_RANK)
         domain_rank = 1;
     if (p->padded) {
-        amp__sb_printf(msg, "%s: threads past the extent of the padded domain access view '%s' outside"
+        amp__sb_printf(msg,
+                       "%s: threads past the extent of the padded domain access view '%s' outside"
                        " its extent ",
-                  category_text(r->category), p->view);
+                       category_text(r->category), p->view);
         tuple(msg, extent, rank);
         amp__sb_append(msg, ", the first at index ");
         tuple(msg, index, rank);
@@ -246,7 +247,7 @@ static void describe_view_access(strbuf *msg, const problem *p, int domain_rank)
         return;
     }
     amp__sb_printf(msg, "%s: view '%s' %s at index ", category_text(r->category), p->view,
-              access_verb(r->kind));
+                   access_verb(r->kind));
     tuple(msg, index, rank);
     amp__sb_append(msg, ", outside its extent ");
     tuple(msg, extent, rank);
@@ -319,7 +320,8 @@ static void describe(strbuf *out, const bl_source_map *map, const problem *p, in
     amp__sb_free(&msg);
 }
 
-amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const amp_kernel_source *src)
+amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
+                              const amp_kernel_source *src)
 {
     cl_int rc = amp__clapi.Finish(queue);
     if (rc != CL_SUCCESS)
@@ -336,8 +338,8 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const a
     cl_int words[CHK_RECORD_INTS];
     const cl_int *recorded = NULL;
     if (gen && gen->nviews > 0 && record &&
-        amp__clapi.EnqueueReadBuffer(queue, record, CL_TRUE, 0, sizeof words, words, 0, NULL, NULL) ==
-            CL_SUCCESS)
+        amp__clapi.EnqueueReadBuffer(queue, record, CL_TRUE, 0, sizeof words, words, 0, NULL,
+                                     NULL) == CL_SUCCESS)
         recorded = words;
 
     bl_source_map map;
@@ -364,8 +366,9 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const a
     }
 
     strbuf out = STRBUF_INIT;
-    amp__sb_printf(&out, "AMP_CHECK: kernel %s (parallel_for_each at %s:%d) ran with %zu problem%s:\n",
-              e->name, src->file, src->line, nproblems, nproblems == 1 ? "" : "s");
+    amp__sb_printf(&out,
+                   "AMP_CHECK: kernel %s (parallel_for_each at %s:%d) ran with %zu problem%s:\n",
+                   e->name, src->file, src->line, nproblems, nproblems == 1 ? "" : "s");
     for (size_t j = 0; j < nproblems && j < CHK_MAX_SHOWN; j++)
         describe(&out, &map, &problems[j], gen ? gen->rank : 1);
     if (nproblems > CHK_MAX_SHOWN)
@@ -373,7 +376,8 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const a
     if (!problems)
         amp__sb_printf(&out, "(out of host memory sorting %zu reports)\n", count);
     fputs(out.data ? out.data : "AMP_CHECK: problems found\n", stderr);
-    st = amp__err_set(AMP_ERROR_KERNEL_CHECK, "%s", out.data ? out.data : "AMP_CHECK found problems.");
+    st = amp__err_set(AMP_ERROR_KERNEL_CHECK, "%s",
+                      out.data ? out.data : "AMP_CHECK found problems.");
 
     amp__sb_free(&out);
     free(problems);
@@ -383,7 +387,7 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const a
 }
 
 amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e,
-                          cl_uint arg)
+                               cl_uint arg)
 {
     const cg_kernel *gen = e->generated;
     if (!gen || gen->nviews == 0)
@@ -392,19 +396,23 @@ amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, const
         amp__chk_shutdown();
     cl_int rc = CL_SUCCESS;
     if (!record) {
-        record = amp__clapi.CreateBuffer(context, CL_MEM_READ_WRITE, CHK_RECORD_INTS * sizeof(cl_int),
-                                    NULL, &rc);
+        record = amp__clapi.CreateBuffer(context, CL_MEM_READ_WRITE,
+                                         CHK_RECORD_INTS * sizeof(cl_int), NULL, &rc);
         if (!record)
-            return amp__err_cl(rc, "clCreateBuffer", "Making AMP_CHECK's record of accesses outside views");
+            return amp__err_cl(rc, "clCreateBuffer",
+                               "Making AMP_CHECK's record of accesses outside views");
         record_context = context;
     }
     static const cl_int zeros[CHK_RECORD_INTS];
-    rc = amp__clapi.EnqueueWriteBuffer(queue, record, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL, NULL);
+    rc = amp__clapi.EnqueueWriteBuffer(queue, record, CL_TRUE, 0, sizeof zeros, zeros, 0, NULL,
+                                       NULL);
     if (rc != CL_SUCCESS)
-        return amp__err_cl(rc, "clEnqueueWriteBuffer", "Clearing AMP_CHECK's record of accesses outside views");
+        return amp__err_cl(rc, "clEnqueueWriteBuffer",
+                           "Clearing AMP_CHECK's record of accesses outside views");
     rc = amp__clapi.SetKernelArg(e->kernel, arg, sizeof record, &record);
     if (rc != CL_SUCCESS)
-        return amp__err_cl(rc, "clSetKernelArg", "Passing AMP_CHECK's record of accesses outside views");
+        return amp__err_cl(rc, "clSetKernelArg",
+                           "Passing AMP_CHECK's record of accesses outside views");
     return AMP_OK;
 }
 

@@ -21,7 +21,8 @@
  * were, or the status of a failed clFinish or unreadable log. Expects the
  * runtime lock to be held and AMP_CHECK to be installed.
  */
-amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const amp_kernel_source *src);
+amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
+                              const amp_kernel_source *src);
 
 /*
  * Before a checked kernel e is queued on queue (of context): give it, as
@@ -32,7 +33,7 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e, const a
  * failed OpenCL call. Expects the runtime lock to be held.
  */
 amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e,
-                          cl_uint arg);
+                               cl_uint arg);
 
 /* Release the record (at amp_shutdown, before the contexts go). */
 void amp__chk_shutdown(void);

@@ -26,7 +26,8 @@
     X(GetPlatformIDs, (cl_uint n, cl_platform_id * p, cl_uint * np), (n, p, np))                   \
     X(GetPlatformInfo, (cl_platform_id p, cl_platform_info i, size_t s, void *v, size_t *r),       \
       (p, i, s, v, r))                                                                             \
-    X(GetDeviceIDs, (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id * d, cl_uint * nd), \
+    X(GetDeviceIDs,                                                                                \
+      (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id * d, cl_uint * nd),             \
       (p, t, n, d, nd))                                                                            \
     X(GetDeviceInfo, (cl_device_id d, cl_device_info i, size_t s, void *v, size_t *r),             \
       (d, i, s, v, r))                                                                             \
@@ -57,8 +58,8 @@
       (q, k, dim, o, g, l, ne, w, e))                                                              \
     X(EnqueueWriteBufferRect,                                                                      \
       (cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,                \
-       const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, const void *p,            \
-       cl_uint ne, const cl_event *w, cl_event *e),                                                \
+       const size_t *r, size_t brp, size_t bsp, size_t hrp, size_t hsp, const void *p, cl_uint ne, \
+       const cl_event *w, cl_event *e),                                                            \
       (q, m, b, bo, ho, r, brp, bsp, hrp, hsp, p, ne, w, e))                                       \
     X(EnqueueReadBufferRect,                                                                       \
       (cl_command_queue q, cl_mem m, cl_bool b, const size_t *bo, const size_t *ho,                \
@@ -118,7 +119,7 @@
       (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l, const unsigned char **b,   \
        cl_int *s, cl_int *e),                                                                      \
       (c, n, d, l, b, s, e))                                                                       \
-    X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))               \
+    X(cl_kernel, CreateKernel, (cl_program p, const char *n, cl_int *e), (p, n, e))                \
     X(void *, EnqueueMapBuffer,                                                                    \
       (cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t o, size_t n, cl_uint ne,    \
        const cl_event *w, cl_event *ev, cl_int *e),                                                \

@@ -183,7 +183,8 @@ amp_status amp__err_status_of_cl(cl_int code)
 const char *amp__err_cl_name(cl_int code)
 {
     switch (code) {
-#define CASE(c) case c: return #c
+#define CASE(c)                                                                                    \
+    case c: return #c
         CASE(CL_SUCCESS);
         CASE(CL_DEVICE_NOT_FOUND);
         CASE(CL_DEVICE_NOT_AVAILABLE);
@@ -252,5 +253,5 @@ amp_status amp__err_cl(cl_int code, const char *call, const char *what)
     default: break;
     }
     return amp__err_set(status, "%s: %s failed with %s (%d).%s", what, call, amp__err_cl_name(code),
-                   (int)code, hint);
+                        (int)code, hint);
 }

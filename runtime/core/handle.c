@@ -44,7 +44,7 @@ static int table_out_of_memory;
 /* ---- Kinds, for messages ---- */
 
 static const struct {
-    const char *a;      /* "a" or "an" */
+    const char *a; /* "a" or "an" */
     const char *name;
     const char *ended;  /* what releases one */
     const char *remedy; /* what to do instead */
@@ -82,8 +82,8 @@ typedef struct hd_entry {
     const void *handle; /* the table's key: the address handed out */
     hd_kind kind;
     hd_owner owner;
-    int live;           /* in the table */
-    const char *file;   /* where the caller asked for it, or NULL */
+    int live;         /* in the table */
+    const char *file; /* where the caller asked for it, or NULL */
     const char *call;
     int line;
     UT_hash_handle hh;
@@ -104,9 +104,9 @@ typedef struct hd_block {
 #define HD_HEADER ROUND(sizeof(hd_block))
 #define HD_ENTRY ROUND(sizeof(hd_entry))
 
-static hd_entry *live;     /* live handles, by address, in the order made */
-static hd_block *current;  /* the block handles are cut from now */
-static uintptr_t next_at;  /* the next free address in it */
+static hd_entry *live;    /* live handles, by address, in the order made */
+static hd_block *current; /* the block handles are cut from now */
+static uintptr_t next_at; /* the next free address in it */
 
 /* Drop the pages of a block whose handles are all freed. The mapping stays,
  * so that its addresses are never mapped, and handed out, again. */
@@ -339,15 +339,14 @@ amp_status amp__handle_check_as(const char *fn, const char *role, const void *p,
         if (found == kind)
             return AMP_OK;
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: the %s%s %p is %s %s, not %s %s. Pass the %s this call takes.",
-                            fn, role, name, p, kinds[found].a, kinds[found].name, kinds[kind].a,
-                            name, name);
+                            "%s: the %s%s %p is %s %s, not %s %s. Pass the %s this call takes.", fn,
+                            role, name, p, kinds[found].a, kinds[found].name, kinds[kind].a, name,
+                            name);
     case HD_RELEASED:
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the %s%s %p was already released (%s). %s", fn, role, name, p,
                             kinds[kind].ended, kinds[kind].remedy);
-    case HD_FOREIGN:
-        break;
+    case HD_FOREIGN: break;
     }
     return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                         "%s: the %s%s %p is not %s %s the library made (a made-up, foreign or"

@@ -29,7 +29,9 @@ typedef struct rg_set {
     size_t count, capacity;
 } rg_set;
 
+/* clang-format off */
 #define RG_SET_INIT {NULL, NULL, 0, 0}
+/* clang-format on */
 
 /* The number of bytes a box covers. */
 int64_t amp__rg_box_bytes(const rg_box *b);
@@ -80,10 +82,10 @@ void amp__rg_free(rg_set *s);
  * layouts have the same rows and width in both.
  */
 typedef struct rg_plan {
-    int levels;                       /* dimensions after joining, innermost first */
-    int64_t size[RG_MAX_DIMS + 1];    /* indices of each level */
+    int levels;                        /* dimensions after joining, innermost first */
+    int64_t size[RG_MAX_DIMS + 1];     /* indices of each level */
     int64_t pitch[2][RG_MAX_DIMS + 1]; /* bytes between consecutive indices, per layout */
-    int64_t offset[2];                /* bytes from the start of each memory */
+    int64_t offset[2];                 /* bytes from the start of each memory */
 } rg_plan;
 
 /* Plan rank dims (C++ AMP's order: the last is the innermost) of elements of

@@ -135,7 +135,7 @@ int amp__sb_read_file(strbuf *sb, const char *path)
     int fd = amp__sb_open_file(path, &st);
     if (fd < 0)
         return errno ? errno : EIO;
-    int err = !S_ISREG(st.st_mode)               ? (S_ISDIR(st.st_mode) ? EISDIR : EINVAL)
+    int err = !S_ISREG(st.st_mode)                 ? (S_ISDIR(st.st_mode) ? EISDIR : EINVAL)
               : (uint64_t)st.st_size > SB_FILE_MAX ? EFBIG
                                                    : amp__sb_read_fd(sb, fd, SB_FILE_MAX);
     close(fd);

@@ -17,7 +17,9 @@ typedef struct strbuf {
     int failed; /* an allocation failed; the content is incomplete */
 } strbuf;
 
+/* clang-format off */
 #define STRBUF_INIT {NULL, 0, 0, 0}
+/* clang-format on */
 
 void amp__sb_append(strbuf *sb, const char *text);
 void amp__sb_append_n(strbuf *sb, const char *text, size_t n);

@@ -97,7 +97,7 @@ fail_handle:
 }
 
 amp_status(amp_array_create)(amp_elem_type type, amp_extent extent, amp_accelerator_view *av,
-                              amp_array **out)
+                             amp_array **out)
 {
     if (!out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_array_create: out is NULL.");
@@ -159,8 +159,7 @@ amp_accelerator_view *amp_array_get_accelerator_view(const amp_array *array)
 {
     amp__lock_acquire();
     /* After amp_shutdown() the array's view is gone: NULL, as for its data. */
-    amp_accelerator_view *av =
-        whole_of(array) && amp__queue_is_live(array->av) ? array->av : NULL;
+    amp_accelerator_view *av = whole_of(array) && amp__queue_is_live(array->av) ? array->av : NULL;
     amp__lock_release();
     return av;
 }
@@ -192,7 +191,7 @@ typedef struct end {
     coh_source *src;
     int64_t offset;                /* elements, into src */
     int64_t strides[AMP_MAX_RANK]; /* elements, as a view's */
-    amp_elem_type type; /* 0 for host ends */
+    amp_elem_type type;            /* 0 for host ends */
     amp_extent extent;
     int temporary; /* src wraps host memory for this copy only */
 } end;
@@ -200,8 +199,7 @@ typedef struct end {
 /* The view an array or view end stands for, checked as the end `which`
  * ("source", "destination"; NULL for the one end of the call) of the call
  * fn; NULL for a host end. */
-static amp_status end_view(const char *fn, const char *which, amp_data d,
-                           const amp_array_view **v)
+static amp_status end_view(const char *fn, const char *which, amp_data d, const amp_array_view **v)
 {
     char role[32], data_of[48];
     snprintf(role, sizeof role, "%s%s", which ? which : "", which ? " " : "");
@@ -219,8 +217,8 @@ static amp_status end_view(const char *fn, const char *which, amp_data d,
         snprintf(data_of, sizeof data_of, "%sview", role);
     } else if (d.kind == AMP_DATA_HOST) {
         if (!d.as.host_const)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %shost pointer is NULL.",
-                                fn, role);
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the %shost pointer is NULL.", fn,
+                                role);
         return AMP_OK;
     } else {
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
@@ -396,7 +394,7 @@ static amp_status create_filled(const char *fn, amp_elem_type type, amp_extent e
 }
 
 amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, const void *data,
-                                        amp_accelerator_view *av, amp_array **out)
+                                       amp_accelerator_view *av, amp_array **out)
 {
     static const char fn[] = "amp_array_create_from_host";
     if (!out)
@@ -427,13 +425,13 @@ static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_
 }
 
 amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
-                                        amp_array **out)
+                                       amp_array **out)
 {
     return create_copy_of("amp_array_create_from_view", amp_data_view(view), av, out);
 }
 
 amp_status(amp_array_create_from_array)(const amp_array *array, amp_accelerator_view *av,
-                                         amp_array **out)
+                                        amp_array **out)
 {
     return create_copy_of("amp_array_create_from_array", amp_data_array(array), av, out);
 }

@@ -31,10 +31,10 @@ struct coh_copy {
 };
 
 struct coh_source {
-    void *host;      /* the caller's memory, or the record's own, or NULL */
-    int owns_host;   /* host was allocated here */
-    int hashed;      /* in `sources`, by the caller's pointer */
-    void *key;       /* the caller's pointer (the hash key) */
+    void *host;    /* the caller's memory, or the record's own, or NULL */
+    int owns_host; /* host was allocated here */
+    int hashed;    /* in `sources`, by the caller's pointer */
+    void *key;     /* the caller's pointer (the hash key) */
     size_t bytes;
     int refs;
     rg_set host_stale; /* meaningful once host is set */
@@ -100,11 +100,12 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
     HASH_FIND_PTR(sources, &host, src);
     if (src) {
         if (src->bytes < bytes)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "Host memory %p is already wrapped by a live view of %zu bytes; a new"
-                           " view of it must fit inside (%zu bytes asked). Release the other"
-                           " view first, or view the larger memory first.",
-                           host, src->bytes, bytes);
+            return amp__err_set(
+                AMP_ERROR_INVALID_ARGUMENT,
+                "Host memory %p is already wrapped by a live view of %zu bytes; a new"
+                " view of it must fit inside (%zu bytes asked). Release the other"
+                " view first, or view the larger memory first.",
+                host, src->bytes, bytes);
         src->refs++;
         *out = src;
         return AMP_OK;
@@ -165,10 +166,10 @@ static amp_status device_memory_failed(const coh_source *src, const char *label,
     char who[96];
     memory_owner(src, label, who, sizeof who);
     return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                   "%s needs %zu bytes on %s, which has %llu bytes of memory (%s from %s). Use"
-                   " smaller views or another accelerator.",
-                   who, src->bytes, acc->name, (unsigned long long)acc->global_mem,
-                   amp__err_cl_name(rc), call);
+                        "%s needs %zu bytes on %s, which has %llu bytes of memory (%s from %s). Use"
+                        " smaller views or another accelerator.",
+                        who, src->bytes, acc->name, (unsigned long long)acc->global_mem,
+                        amp__err_cl_name(rc), call);
 }
 
 static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char *label,
@@ -191,14 +192,14 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
         char who[96];
         memory_owner(src, label, who, sizeof who);
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                       "%s needs %zu bytes on %s, which allocates at most %llu bytes at"
-                       " once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use smaller views or arrays, or"
-                       " split the data into parts of at most that size.",
-                       who, src->bytes, acc->name, (unsigned long long)acc->max_alloc);
+                            "%s needs %zu bytes on %s, which allocates at most %llu bytes at"
+                            " once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use smaller views or arrays, or"
+                            " split the data into parts of at most that size.",
+                            who, src->bytes, acc->name, (unsigned long long)acc->max_alloc);
     }
     cl_int rc = CL_SUCCESS;
     c->mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
-                                NULL, &rc);
+                                     NULL, &rc);
     amp__coh_mem_made();
     if (!c->mem) {
         amp__rg_free(&c->stale);
@@ -219,7 +220,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
 }
 
 amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
-                             coh_source **out)
+                                  coh_source **out)
 {
     coh_source *src = calloc(1, sizeof *src);
     if (!src)
@@ -301,7 +302,7 @@ typedef struct xfer {
     amp_transfer_reason reason;
     const char *label;
     amp_accelerator_view *queue_view;
-    char *host;           /* host memory the device box maps onto */
+    char *host; /* host memory the device box maps onto */
     amp_status status;
 } xfer;
 
@@ -314,8 +315,8 @@ static amp_status transfer_failed(const xfer *x, cl_int rc, const char *call)
     if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
         return device_memory_failed(x->src, x->label, acc, rc, call);
     return amp__err_cl(rc, call,
-                  x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
-                                          : "Copying a view back to the host");
+                       x->dir == AMP_TO_DEVICE ? "Copying a view to the device"
+                                               : "Copying a view back to the host");
 }
 
 /* Move a box between the host memory and the device copy (staging.c picks
@@ -362,7 +363,8 @@ static amp_status ensure_host_memory(coh_source *src)
     src->host = malloc(src->bytes ? src->bytes : 1);
     if (!src->host)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                       "Out of host memory: %zu bytes for the host copy of a view.", src->bytes);
+                            "Out of host memory: %zu bytes for the host copy of a view.",
+                            src->bytes);
     src->owns_host = 1;
     if (!stale_everywhere_defined(src, &src->host_stale)) {
         free(src->host);
@@ -387,7 +389,7 @@ static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
 }
 
 amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
-                          void **host)
+                               void **host)
 {
     amp_status st = ensure_host_memory(src);
     if (st != AMP_OK)
@@ -467,8 +469,8 @@ static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
     /* The marker must reach the device for av's barrier to end. */
     if (rc == CL_SUCCESS && (rc = amp__clapi.Flush(last->queue)) != CL_SUCCESS)
         call = "clFlush";
-    if (rc == CL_SUCCESS && (rc = amp__clapi.EnqueueBarrierWithWaitList(av->queue, 1, &ev, NULL)) !=
-                                CL_SUCCESS)
+    if (rc == CL_SUCCESS &&
+        (rc = amp__clapi.EnqueueBarrierWithWaitList(av->queue, 1, &ev, NULL)) != CL_SUCCESS)
         call = "clEnqueueBarrierWithWaitList";
     if (ev)
         amp__clapi.ReleaseEvent(ev);
@@ -481,7 +483,7 @@ static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
 }
 
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
-                            const char *label, cl_mem *mem)
+                                 const char *label, cl_mem *mem)
 {
     coh_copy *c = copy_on(src, av->acc);
     amp_status st = AMP_OK;
@@ -497,9 +499,9 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
     if (stale > 0) {
         /* Bytes this device lacks and the host lacks too are on another
          * device: bring them through the host first. */
-        int through_host =
-            !src->host || (amp__rg_box_overlap(&src->host_stale, box) > 0 &&
-                           amp__rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
+        int through_host = !src->host ||
+                           (amp__rg_box_overlap(&src->host_stale, box) > 0 &&
+                            amp__rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
         if (through_host) {
             void *host;
             st = amp__coh_host_ready(src, box, AMP_REASON_KERNEL, &host);
@@ -532,7 +534,8 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
     for (coh_copy *c = src->copies; c; c = c->next)
         ok &= c == current ? amp__rg_remove_box(&c->stale, box) : amp__rg_add_box(&c->stale, box);
     if (src->host)
-        ok &= current ? amp__rg_add_box(&src->host_stale, box) : amp__rg_remove_box(&src->host_stale, box);
+        ok &= current ? amp__rg_add_box(&src->host_stale, box)
+                      : amp__rg_remove_box(&src->host_stale, box);
     ok &= amp__rg_remove_box(&src->undefined, box);
     return ok ? AMP_OK : no_memory();
 }
@@ -584,8 +587,8 @@ static int current_at(coh_source *src, const rg_box *box, coh_copy **from)
 static void box_span(const char *base, const rg_box *b, uintptr_t *lo, uintptr_t *hi)
 {
     *lo = (uintptr_t)(base + b->offset);
-    *hi = *lo + (uintptr_t)((b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] +
-                            b->width);
+    *hi = *lo +
+          (uintptr_t)((b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] + b->width);
 }
 
 static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
@@ -612,7 +615,7 @@ static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const 
 }
 
 amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
-                        const rg_box *dbox)
+                             const rg_box *dbox)
 {
     coh_copy *from;
     amp_status st = AMP_OK;
@@ -641,8 +644,8 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
         stg_rect sr = amp__stg_rect_of(sbox), dr = amp__stg_rect_of(dbox);
         from->idle = to->idle = 0;
         rc = amp__clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
-                                         dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
-                                         dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
+                                              dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
+                                              dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
         call = "clEnqueueCopyBufferRect";
         if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(to->last_view->queue)) != CL_SUCCESS)
             call = "clFinish";

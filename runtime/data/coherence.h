@@ -44,7 +44,7 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out);
  * the accelerator view it lives on; its device memory is allocated now).
  * The data is undefined until written. One reference. */
 amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
-                             coh_source **out);
+                                  coh_source **out);
 
 /* A record over host memory for one copy (amp_copy's host ends): not
  * shared, not written back, the memory not freed. One reference. */
@@ -75,7 +75,7 @@ amp_accelerator *amp__coh_source_home(const coh_source *src);
  * the device buffer in *mem. label names the view in traces and messages.
  * Also makes room for amp__coh_device_written of the same box. */
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
-                            const char *label, cl_mem *mem);
+                                 const char *label, cl_mem *mem);
 
 /* A kernel on av wrote the box: every other copy of it is stale now.
  * After amp__coh_device_ready of the same box it cannot run out of memory
@@ -87,7 +87,7 @@ amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, co
  * allocating the record's own host memory if it has none), and store the
  * start of that host memory in *host. */
 amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
-                          void **host);
+                               void **host);
 
 /* The host may write the box: every device copy of it is stale now. */
 amp_status amp__coh_host_written(coh_source *src, const rg_box *box);
@@ -100,7 +100,7 @@ amp_status amp__coh_discard(coh_source *src, const rg_box *box);
  * device, else host memory), and mark dst written there. Counted in the
  * ledger as reason "copy". */
 amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
-                        const rg_box *dbox);
+                             const rg_box *dbox);
 
 /* A number that changes whenever a device buffer or image is made, so that
  * a cache of kernel arguments knows that a handle it holds may now name

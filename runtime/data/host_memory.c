@@ -80,8 +80,8 @@ static amp_status alloc_locked(size_t bytes, amp_accelerator_view *av, void **ou
     if (p->queue) {
         call = "clEnqueueMapBuffer";
         p->mapped = amp__clapi.EnqueueMapBuffer(p->queue, p->mem, CL_TRUE,
-                                                CL_MAP_READ | CL_MAP_WRITE, 0, total, 0, NULL,
-                                                NULL, &rc);
+                                                CL_MAP_READ | CL_MAP_WRITE, 0, total, 0, NULL, NULL,
+                                                &rc);
     }
     if (!p->mapped) {
         const char *ignored;
@@ -139,7 +139,8 @@ amp_status amp_host_free(void *mem)
         const char *call = "";
         cl_int rc = release(p, &call);
         if (rc != CL_SUCCESS)
-            st = amp__err_cl(rc, call, "Unlocking page-locked host memory (it is freed all the same)");
+            st = amp__err_cl(rc, call,
+                             "Unlocking page-locked host memory (it is freed all the same)");
     }
     amp__lock_release();
     return st;

@@ -19,8 +19,8 @@ const char *amp_transfer_reason_name(amp_transfer_reason reason)
     return (unsigned)reason < AMP_REASON_COUNT ? reason_names[reason] : "unknown";
 }
 
-static void stats_add(amp_transfer_stats *s, amp_transfer_direction dir,
-                      amp_transfer_reason reason, uint64_t bytes)
+static void stats_add(amp_transfer_stats *s, amp_transfer_direction dir, amp_transfer_reason reason,
+                      uint64_t bytes)
 {
     s->count[dir][reason]++;
     s->bytes[dir][reason] += bytes;

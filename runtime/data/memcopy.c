@@ -22,11 +22,11 @@
 #define MIN_SPAN (512 * 1024)
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t start = PTHREAD_COND_INITIALIZER; /* generation changed, or quit */
+static pthread_cond_t start = PTHREAD_COND_INITIALIZER;    /* generation changed, or quit */
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER; /* done grew */
 static pthread_t workers[MAX_THREADS - 1];
-static int nworkers;  /* started */
-static int tried;     /* workers were started (or could not be) */
+static int nworkers; /* started */
+static int tried;    /* workers were started (or could not be) */
 static uint64_t generation;
 static uint64_t start_generation; /* generation when the workers started */
 static int quit;

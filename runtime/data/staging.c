@@ -106,8 +106,13 @@ typedef struct plan {
 
 static plan plan_of(const rg_box *h, const rg_box *d)
 {
-    plan p = {h->rows[0], h->rows[1], h->width, h->offset, {h->pitch[0], h->pitch[1]},
-              d->offset, {d->pitch[0], d->pitch[1]}};
+    plan p = {h->rows[0],
+              h->rows[1],
+              h->width,
+              h->offset,
+              {h->pitch[0], h->pitch[1]},
+              d->offset,
+              {d->pitch[0], d->pitch[1]}};
     if (p.inner == 1 || (p.h_pitch[1] == p.width && p.d_pitch[1] == p.width)) {
         p.width *= p.inner;
         p.inner = 1;
@@ -264,8 +269,8 @@ static int make_slots(amp_accelerator *acc, size_t bytes, stg_device **out)
         buffers_made++;
         if (d->slot_mem[i])
             d->slot_ptr[i] = amp__clapi.EnqueueMapBuffer(d->transfer.queue, d->slot_mem[i], CL_TRUE,
-                                                        CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
-                                                        NULL, NULL, &rc);
+                                                         CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                                         NULL, NULL, &rc);
         if (!d->slot_ptr[i]) {
             release_slots(d);
             return 0;
@@ -303,11 +308,11 @@ static cl_int move_direct(const stg_move *m, const char **call)
         if (m->to_device) {
             *call = "clEnqueueWriteBuffer";
             rc = amp__clapi.EnqueueWriteBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                              m->host + m->hbox->offset, 0, NULL, NULL);
+                                               m->host + m->hbox->offset, 0, NULL, NULL);
         } else {
             *call = "clEnqueueReadBuffer";
             rc = amp__clapi.EnqueueReadBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                             m->host + m->hbox->offset, 0, NULL, NULL);
+                                              m->host + m->hbox->offset, 0, NULL, NULL);
         }
         return rc;
     }
@@ -315,13 +320,13 @@ static cl_int move_direct(const stg_move *m, const char **call)
     if (m->to_device) {
         *call = "clEnqueueWriteBufferRect";
         return amp__clapi.EnqueueWriteBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
-                                                d.row_pitch, d.slice_pitch, h.row_pitch,
-                                                h.slice_pitch, m->host, 0, NULL, NULL);
+                                                 d.row_pitch, d.slice_pitch, h.row_pitch,
+                                                 h.slice_pitch, m->host, 0, NULL, NULL);
     }
     *call = "clEnqueueReadBufferRect";
     return amp__clapi.EnqueueReadBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
-                                           d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch,
-                                           m->host, 0, NULL, NULL);
+                                            d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch,
+                                            m->host, 0, NULL, NULL);
 }
 
 /* ---- Events ---- */
@@ -333,7 +338,7 @@ static cl_int wait_event(cl_event ev, const char **call)
     if (rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
         cl_int status = CL_COMPLETE;
         cl_int q = amp__clapi.GetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
-                                          &status, NULL);
+                                           &status, NULL);
         if (q != CL_SUCCESS) {
             *call = "clGetEventInfo";
             return q;
@@ -355,12 +360,12 @@ static cl_int move_mapped(const stg_move *m, const plan *p, const char **call)
     int64_t hi = p->d_off + (p->outer - 1) * p->d_pitch[0] + (p->inner - 1) * p->d_pitch[1] +
                  p->width;
     /* An upload of a whole range replaces it: nothing to read first. */
-    cl_map_flags flags = !m->to_device                  ? CL_MAP_READ
+    cl_map_flags flags = !m->to_device              ? CL_MAP_READ
                          : p->outer * p->inner == 1 ? CL_MAP_WRITE_INVALIDATE_REGION
                                                     : CL_MAP_WRITE;
     cl_int rc = CL_SUCCESS;
     char *mapped = amp__clapi.EnqueueMapBuffer(q, m->mem, CL_TRUE, flags, (size_t)lo,
-                                              (size_t)(hi - lo), 0, NULL, NULL, &rc);
+                                               (size_t)(hi - lo), 0, NULL, NULL, &rc);
     if (!mapped) {
         *call = "clEnqueueMapBuffer";
         return rc != CL_SUCCESS ? rc : CL_OUT_OF_RESOURCES;
@@ -448,21 +453,20 @@ static cl_int enqueue_chunk(const stg_move *m, const chunk *c, char *slot, cl_ev
     if (c->rows == 1) {
         *call = m->to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer";
         return m->to_device ? amp__clapi.EnqueueWriteBuffer(q, m->mem, CL_FALSE, (size_t)c->d_off,
-                                                           (size_t)c->width, slot, 0, NULL, ev)
+                                                            (size_t)c->width, slot, 0, NULL, ev)
                             : amp__clapi.EnqueueReadBuffer(q, m->mem, CL_FALSE, (size_t)c->d_off,
-                                                          (size_t)c->width, slot, 0, NULL, ev);
+                                                           (size_t)c->width, slot, 0, NULL, ev);
     }
     size_t origin[3] = {(size_t)(c->d_off % c->d_pitch), (size_t)(c->d_off / c->d_pitch), 0};
     size_t zero[3] = {0, 0, 0};
     size_t region[3] = {(size_t)c->width, (size_t)c->rows, 1};
     *call = m->to_device ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
-    return m->to_device
-               ? amp__clapi.EnqueueWriteBufferRect(q, m->mem, CL_FALSE, origin, zero, region,
-                                                  (size_t)c->d_pitch, 0, (size_t)c->width, 0, slot,
-                                                  0, NULL, ev)
-               : amp__clapi.EnqueueReadBufferRect(q, m->mem, CL_FALSE, origin, zero, region,
-                                                 (size_t)c->d_pitch, 0, (size_t)c->width, 0, slot,
-                                                 0, NULL, ev);
+    return m->to_device ? amp__clapi.EnqueueWriteBufferRect(q, m->mem, CL_FALSE, origin, zero,
+                                                            region, (size_t)c->d_pitch, 0,
+                                                            (size_t)c->width, 0, slot, 0, NULL, ev)
+                        : amp__clapi.EnqueueReadBufferRect(q, m->mem, CL_FALSE, origin, zero,
+                                                           region, (size_t)c->d_pitch, 0,
+                                                           (size_t)c->width, 0, slot, 0, NULL, ev);
 }
 
 /* The host's side of a chunk: its rows into the slot, or out of it. */
@@ -599,8 +603,7 @@ cl_int amp__stg_move(const stg_move *m, const char **call)
     plan p = plan_of(m->hbox, m->dbox);
     stg_path path = choose(m, &p);
     stg_device *d = NULL;
-    if (path == STG_STAGED &&
-        !make_slots(m->av->acc, forced_slot ? forced_slot : SLOT_BYTES, &d))
+    if (path == STG_STAGED && !make_slots(m->av->acc, forced_slot ? forced_slot : SLOT_BYTES, &d))
         path = STG_DIRECT;
     last_path = path;
     if (path == STG_MAPPED)

@@ -77,8 +77,10 @@ static const char *cl_member_type(const char *type, size_t *size)
     static const struct {
         const char *host, *cl;
         size_t size;
-    } types[] = {{"int", "int", 4},          {"unsigned", "uint", 4},
-                 {"unsigned int", "uint", 4}, {"float", "float", 4},
+    } types[] = {{"int", "int", 4},
+                 {"unsigned", "uint", 4},
+                 {"unsigned int", "uint", 4},
+                 {"float", "float", 4},
                  {"double", "double", 8}};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(type, types[i].host) == 0) {
@@ -94,16 +96,16 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
     if (!d->name)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: desc->name is NULL.", fn);
     if (!amp__lexicon_is_identifier(d->name))
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the struct's name '%s' is not an identifier.",
-                       fn, d->name);
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the struct's name '%s' is not an identifier.", fn, d->name);
     if (d->nmembers < 1 || d->nmembers > AMP_STRUCT_MAX_MEMBERS)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: struct %s has %d members; it must have 1 to %d.", fn, d->name,
-                       d->nmembers, AMP_STRUCT_MAX_MEMBERS);
+                            "%s: struct %s has %d members; it must have 1 to %d.", fn, d->name,
+                            d->nmembers, AMP_STRUCT_MAX_MEMBERS);
     if (!d->members)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: struct %s has %d members, and desc->members is NULL.", fn, d->name,
-                       d->nmembers);
+                            "%s: struct %s has %d members, and desc->members is NULL.", fn, d->name,
+                            d->nmembers);
     size_t offset = 0, align = 1;
     *has_double = 0;
     for (int i = 0; i < d->nmembers; i++) {
@@ -111,28 +113,31 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
         size_t size = 0;
         if (!m->name)
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: member %d of struct %s has a NULL name.", fn, i, d->name);
+                                "%s: member %d of struct %s has a NULL name.", fn, i, d->name);
         if (!amp__lexicon_is_identifier(m->name))
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: member %d of struct %s has the name '%s', not an identifier.", fn,
-                           i, d->name, m->name);
+                                "%s: member %d of struct %s has the name '%s', not an identifier.",
+                                fn, i, d->name, m->name);
         if (!m->type)
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: member '%s' of struct %s has a NULL type.", fn, m->name, d->name);
+                                "%s: member '%s' of struct %s has a NULL type.", fn, m->name,
+                                d->name);
         if (!cl_member_type(m->type, &size))
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: member '%s' of struct %s is of type '%s'. Members of element"
-                           " structs are int, unsigned, float or double, whose layout is the same"
-                           " on the host and in OpenCL C.",
-                           fn, m->name, d->name, m->type);
+            return amp__err_set(
+                AMP_ERROR_INVALID_ARGUMENT,
+                "%s: member '%s' of struct %s is of type '%s'. Members of element"
+                " structs are int, unsigned, float or double, whose layout is the same"
+                " on the host and in OpenCL C.",
+                fn, m->name, d->name, m->type);
         offset = (offset + size - 1) / size * size;
         if (m->size != size || m->offset != offset)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: member '%s' of struct %s is %zu bytes at byte %zu on the host, and"
-                           " %zu bytes at byte %zu in OpenCL C. The host compiler lays the struct"
-                           " out differently from the device; reorder the members, largest"
-                           " first, or pass them as separate views.",
-                           fn, m->name, d->name, m->size, m->offset, size, offset);
+            return amp__err_set(
+                AMP_ERROR_INVALID_ARGUMENT,
+                "%s: member '%s' of struct %s is %zu bytes at byte %zu on the host, and"
+                " %zu bytes at byte %zu in OpenCL C. The host compiler lays the struct"
+                " out differently from the device; reorder the members, largest"
+                " first, or pass them as separate views.",
+                fn, m->name, d->name, m->size, m->offset, size, offset);
         offset += size;
         if (size > align)
             align = size;
@@ -140,10 +145,11 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
     }
     size_t total = (offset + align - 1) / align * align;
     if (d->size != total)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: struct %s is %zu bytes on the host and %zu in OpenCL C. Reorder the"
-                       " members, largest first.",
-                       fn, d->name, d->size, total);
+        return amp__err_set(
+            AMP_ERROR_INVALID_ARGUMENT,
+            "%s: struct %s is %zu bytes on the host and %zu in OpenCL C. Reorder the"
+            " members, largest first.",
+            fn, d->name, d->size, total);
     return AMP_OK;
 }
 
@@ -168,7 +174,7 @@ static char *cl_definition(const amp_struct_desc *d)
     for (int i = 0; i < d->nmembers; i++) {
         size_t size;
         amp__sb_printf(&sb, "    %s %s;\n", cl_member_type(d->members[i].type, &size),
-                  d->members[i].name);
+                       d->members[i].name);
     }
     amp__sb_printf(&sb, "} %s;\n", d->name);
     return amp__sb_take(&sb);
@@ -194,8 +200,8 @@ static amp_status register_locked(const char *fn, const amp_struct_desc *desc, i
     }
     if (n == ST_MAX)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: %d struct types are registered, the most a process may have.",
-                            fn, ST_MAX);
+                            "%s: %d struct types are registered, the most a process may have.", fn,
+                            ST_MAX);
     char *source = cl_definition(desc);
     if (!source)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);

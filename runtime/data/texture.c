@@ -80,9 +80,9 @@ static amp_status over_limit(const char *fn, const char *what, long long value, 
                              const char *limit_name, const amp_accelerator *acc)
 {
     return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                   "%s: the texture's %s is %lld texels, and %s allows at most %zu (%s)."
-                   " Use a smaller texture, split it, or use an array_view.",
-                   fn, what, value, acc->name, limit, limit_name);
+                        "%s: the texture's %s is %lld texels, and %s allows at most %zu (%s)."
+                        " Use a smaller texture, split it, or use an array_view.",
+                        fn, what, value, acc->name, limit, limit_name);
 }
 
 /* Whether the device has images of kind in the format of type with
@@ -94,14 +94,14 @@ static amp_status has_format(const char *fn, const amp_accelerator *acc, tex_ima
     cl_uint n = 0;
     *found = 0;
     cl_int rc = amp__clapi.GetSupportedImageFormats(acc->context, CL_MEM_READ_ONLY,
-                                               cl_object_type(kind), 0, NULL, &n);
+                                                    cl_object_type(kind), 0, NULL, &n);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clGetSupportedImageFormats", fn);
     cl_image_format *formats = calloc(n ? n : 1, sizeof *formats);
     if (!formats)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
-    rc = amp__clapi.GetSupportedImageFormats(acc->context, CL_MEM_READ_ONLY, cl_object_type(kind), n,
-                                        formats, NULL);
+    rc = amp__clapi.GetSupportedImageFormats(acc->context, CL_MEM_READ_ONLY, cl_object_type(kind),
+                                             n, formats, NULL);
     for (cl_uint i = 0; rc == CL_SUCCESS && i < n && !*found; i++)
         *found = formats[i].image_channel_order == want.image_channel_order &&
                  formats[i].image_channel_data_type == want.image_channel_data_type;
@@ -130,25 +130,25 @@ static amp_status choose_stored_channels(const char *fn, const amp_accelerator *
         return st;
     if (!found)
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "%s: %s has no %s image of %s, with %d channel%s or with 4. Use an"
-                       " array_view.",
-                       fn, acc->name, amp__tex_image_type_name(kind), amp_elem_type_name(type),
-                       channels, channels == 1 ? "" : "s");
+                            "%s: %s has no %s image of %s, with %d channel%s or with 4. Use an"
+                            " array_view.",
+                            fn, acc->name, amp__tex_image_type_name(kind), amp_elem_type_name(type),
+                            channels, channels == 1 ? "" : "s");
     return AMP_OK;
 }
 
 static amp_status check_image_support(const char *fn, const amp_accelerator *acc)
 {
     cl_bool images = CL_FALSE;
-    cl_int rc = amp__clapi.GetDeviceInfo(acc->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images,
-                                    NULL);
+    cl_int rc = amp__clapi.GetDeviceInfo(acc->device, CL_DEVICE_IMAGE_SUPPORT, sizeof images,
+                                         &images, NULL);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clGetDeviceInfo(CL_DEVICE_IMAGE_SUPPORT)", fn);
     if (!images)
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "%s: %s has no image support (CL_DEVICE_IMAGE_SUPPORT is false), so it"
-                       " cannot hold textures. Use an array_view, or another accelerator.",
-                       fn, acc->name);
+                            "%s: %s has no image support (CL_DEVICE_IMAGE_SUPPORT is false), so it"
+                            " cannot hold textures. Use an array_view, or another accelerator.",
+                            fn, acc->name);
     return AMP_OK;
 }
 
@@ -159,14 +159,15 @@ typedef struct image_limit {
     const char *name;
 } image_limit;
 
-#define IMAGE_LIMIT(what, query) {what, query, #query}
-static const image_limit limits_2d[2] = {
-    IMAGE_LIMIT("width", CL_DEVICE_IMAGE2D_MAX_WIDTH),
-    IMAGE_LIMIT("height", CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
-static const image_limit limits_3d[3] = {
-    IMAGE_LIMIT("width", CL_DEVICE_IMAGE3D_MAX_WIDTH),
-    IMAGE_LIMIT("height", CL_DEVICE_IMAGE3D_MAX_HEIGHT),
-    IMAGE_LIMIT("depth", CL_DEVICE_IMAGE3D_MAX_DEPTH)};
+#define IMAGE_LIMIT(what, query)                                                                   \
+    {                                                                                              \
+        what, query, #query                                                                        \
+    }
+static const image_limit limits_2d[2] = {IMAGE_LIMIT("width", CL_DEVICE_IMAGE2D_MAX_WIDTH),
+                                         IMAGE_LIMIT("height", CL_DEVICE_IMAGE2D_MAX_HEIGHT)};
+static const image_limit limits_3d[3] = {IMAGE_LIMIT("width", CL_DEVICE_IMAGE3D_MAX_WIDTH),
+                                         IMAGE_LIMIT("height", CL_DEVICE_IMAGE3D_MAX_HEIGHT),
+                                         IMAGE_LIMIT("depth", CL_DEVICE_IMAGE3D_MAX_DEPTH)};
 #undef IMAGE_LIMIT
 
 /* Check that acc can hold a texture of this shape, and choose the image
@@ -189,13 +190,14 @@ static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_e
         } else {
             char limit[64];
             snprintf(limit, sizeof limit, "%zu x %zu", max_w, max_h);
-            return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                           "%s: the texture's width is %d texels, and %s holds at most %s = %llu"
-                           " in a rank-1 texture (CL_DEVICE_IMAGE2D_MAX_WIDTH x"
-                           " CL_DEVICE_IMAGE2D_MAX_HEIGHT). Use a smaller texture, or an"
-                           " array_view.",
-                           fn, e.dims[0], acc->name, limit,
-                           (unsigned long long)max_w * (unsigned long long)max_h);
+            return amp__err_set(
+                AMP_ERROR_DEVICE_LIMIT,
+                "%s: the texture's width is %d texels, and %s holds at most %s = %llu"
+                " in a rank-1 texture (CL_DEVICE_IMAGE2D_MAX_WIDTH x"
+                " CL_DEVICE_IMAGE2D_MAX_HEIGHT). Use a smaller texture, or an"
+                " array_view.",
+                fn, e.dims[0], acc->name, limit,
+                (unsigned long long)max_w * (unsigned long long)max_h);
         }
     } else {
         /* C++ AMP's dimension 0 is the slowest: the image's height in rank
@@ -219,15 +221,16 @@ static amp_status check_limits(const char *fn, const amp_accelerator *acc, amp_e
 static amp_status check_allocation(const char *fn, const amp_accelerator *acc, uint64_t bytes)
 {
     cl_ulong max_alloc = 0;
-    cl_int rc = amp__clapi.GetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
-                                    &max_alloc, NULL);
+    cl_int rc = amp__clapi.GetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                                         sizeof max_alloc, &max_alloc, NULL);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)", fn);
     if (bytes > max_alloc || bytes > SIZE_MAX)
         return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                       "%s: the texture has %llu bytes on the device, and %s allocates at most"
-                       " %llu at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller texture.",
-                       fn, (unsigned long long)bytes, acc->name, (unsigned long long)max_alloc);
+                            "%s: the texture has %llu bytes on the device, and %s allocates at most"
+                            " %llu at once (CL_DEVICE_MAX_MEM_ALLOC_SIZE). Use a smaller texture.",
+                            fn, (unsigned long long)bytes, acc->name,
+                            (unsigned long long)max_alloc);
     return AMP_OK;
 }
 
@@ -287,8 +290,8 @@ static void count(amp_texture *t, amp_transfer_direction dir)
 {
     /* What moved: the image's bytes, wider than the host's where the
      * image stores more channels than the texture has. */
-    amp__ledger_add(&t->stats, dir, AMP_REASON_COPY, t->device_bytes, t->av->acc, "texture",
-                    NULL, NULL);
+    amp__ledger_add(&t->stats, dir, AMP_REASON_COPY, t->device_bytes, t->av->acc, "texture", NULL,
+                    NULL);
 }
 
 /* Copy texels between the host's layout (channels values each) and the
@@ -325,8 +328,8 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
     size_t texel = (size_t)t->stored_channels * CHANNEL_BYTES;
     cl_int rc = CL_SUCCESS;
     for (int k = 0; k < n && rc == CL_SUCCESS; k++)
-        rc = amp__clapi.EnqueueWriteImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0, 0,
-                                     (const char *)data + first[k] * texel, 0, NULL, NULL);
+        rc = amp__clapi.EnqueueWriteImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0,
+                                          0, (const char *)data + first[k] * texel, 0, NULL, NULL);
     free(wide);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueWriteImage", fn);
@@ -347,8 +350,8 @@ static amp_status download(amp_texture *t, void *dst, const char *fn)
     char *to = wide ? wide : dst;
     cl_int rc = CL_SUCCESS;
     for (int k = 0; k < n && rc == CL_SUCCESS; k++)
-        rc = amp__clapi.EnqueueReadImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0, 0,
-                                    to + first[k] * texel, 0, NULL, NULL);
+        rc = amp__clapi.EnqueueReadImage(t->av->queue, t->image, CL_TRUE, origin[k], region[k], 0,
+                                         0, to + first[k] * texel, 0, NULL, NULL);
     if (rc == CL_SUCCESS && wide)
         relayout(t, dst, t->channels, wide, t->stored_channels);
     free(wide);
@@ -377,51 +380,54 @@ static amp_status make_image(amp_texture *t, const char *fn)
     desc.image_height = desc.image_type == CL_MEM_OBJECT_IMAGE1D ? 0 : size[1];
     desc.image_depth = desc.image_type == CL_MEM_OBJECT_IMAGE3D ? size[2] : 0;
     cl_int rc = CL_SUCCESS;
-    t->image = amp__clapi.CreateImage(t->av->acc->context, CL_MEM_READ_ONLY, &format, &desc, NULL, &rc);
+    t->image = amp__clapi.CreateImage(t->av->acc->context, CL_MEM_READ_ONLY, &format, &desc, NULL,
+                                      &rc);
     /* A kernel may still hold a released image's handle as an argument. */
     amp__coh_mem_made();
     if (t->image)
         return AMP_OK;
     if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                       "%s: %s cannot allocate the texture's %zu bytes (%s). Release other data"
-                       " or use a smaller texture.",
-                       fn, t->av->acc->name, t->device_bytes, amp__err_cl_name(rc));
+        return amp__err_set(
+            AMP_ERROR_OUT_OF_MEMORY,
+            "%s: %s cannot allocate the texture's %zu bytes (%s). Release other data"
+            " or use a smaller texture.",
+            fn, t->av->acc->name, t->device_bytes, amp__err_cl_name(rc));
     return amp__err_cl(rc, "clCreateImage", fn);
 }
 
 /* The checks that need no device. */
-static amp_status check_arguments(const char *fn, amp_elem_type type, int channels,
-                                  amp_extent e, const void *data)
+static amp_status check_arguments(const char *fn, amp_elem_type type, int channels, amp_extent e,
+                                  const void *data)
 {
     if (type == AMP_DOUBLE)
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                       "%s: textures of double are not available: OpenCL images have no 64-bit"
-                       " channel format. Use AMP_FLOAT, or an array_view of double.",
-                       fn);
+                            "%s: textures of double are not available: OpenCL images have no 64-bit"
+                            " channel format. Use AMP_FLOAT, or an array_view of double.",
+                            fn);
     if (type != AMP_INT && type != AMP_UINT && type != AMP_FLOAT)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT.", fn,
-                       (int)type);
+                            "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT.", fn,
+                            (int)type);
     if (channels != 1 && channels != 2 && channels != 4)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: %d channels; a texture element has 1, 2 or 4 (int, int_2, int_4 in"
-                       " C++ AMP).",
-                       fn, channels);
+                            "%s: %d channels; a texture element has 1, 2 or 4 (int, int_2, int_4 in"
+                            " C++ AMP).",
+                            fn, channels);
     if (e.rank < 1 || e.rank > 3)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the extent has rank %d; a texture has rank 1, 2 or 3 (as in C++"
-                       " AMP).",
-                       fn, e.rank);
+                            "%s: the extent has rank %d; a texture has rank 1, 2 or 3 (as in C++"
+                            " AMP).",
+                            fn, e.rank);
     for (int d = 0; d < e.rank; d++)
         if (e.dims[d] <= 0)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: dimension %d of the extent is %d; every dimension must be > 0.",
-                           fn, d, e.dims[d]);
+            return amp__err_set(
+                AMP_ERROR_INVALID_ARGUMENT,
+                "%s: dimension %d of the extent is %d; every dimension must be > 0.", fn, d,
+                e.dims[d]);
     if (!data)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: data is NULL; a texture is filled from host data when it is made.",
-                       fn);
+                            "%s: data is NULL; a texture is filled from host data when it is made.",
+                            fn);
     return AMP_OK;
 }
 
@@ -454,7 +460,7 @@ static amp_status plan(const char *fn, amp_texture *t, amp_accelerator_view *av)
 }
 
 amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent extent,
-                                const void *data, amp_accelerator_view *av, amp_texture **out)
+                               const void *data, amp_accelerator_view *av, amp_texture **out)
 {
     static const char fn[] = "amp_texture_create";
     if (!out)
@@ -524,16 +530,17 @@ static amp_status check_copy(const char *fn, const amp_texture *t, const void *h
     if (!host)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the host pointer is NULL.", fn);
     if (host_bytes != t->bytes)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: the host memory has %zu bytes and the texture %zu (%lld elements of"
-                       " %d %s%s). Both must be the same size.",
-                       fn, host_bytes, t->bytes, (long long)amp_extent_size(t->extent),
-                       t->channels, amp_elem_type_name(t->type), t->channels == 1 ? "" : "s");
+        return amp__err_set(
+            AMP_ERROR_INVALID_ARGUMENT,
+            "%s: the host memory has %zu bytes and the texture %zu (%lld elements of"
+            " %d %s%s). Both must be the same size.",
+            fn, host_bytes, t->bytes, (long long)amp_extent_size(t->extent), t->channels,
+            amp_elem_type_name(t->type), t->channels == 1 ? "" : "s");
     if (!t->av)
         return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                       "%s: the texture's data was lost with its accelerator (amp_shutdown)."
-                       " Make the texture again.",
-                       fn);
+                            "%s: the texture's data was lost with its accelerator (amp_shutdown)."
+                            " Make the texture again.",
+                            fn);
     return AMP_OK;
 }
 

@@ -29,10 +29,10 @@ struct amp_texture {
     int stored_channels; /* 4 where the device lacks the format of `channels` */
     amp_extent extent;
     tex_image_kind kind;
-    size_t bytes;        /* in host memory: texels x channels */
-    size_t device_bytes; /* in the image: texels x stored_channels */
+    size_t bytes;             /* in host memory: texels x channels */
+    size_t device_bytes;      /* in the image: texels x stored_channels */
     amp_accelerator_view *av; /* NULL once the data was lost with its device */
-    size_t fold_width; /* TEX_IMAGE_1D_FOLDED: texels per row of the image */
+    size_t fold_width;        /* TEX_IMAGE_1D_FOLDED: texels per row of the image */
     cl_mem image;
     amp_transfer_stats stats;
 };

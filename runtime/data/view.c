@@ -78,13 +78,15 @@ const char *amp_elem_type_name(amp_elem_type type)
 static amp_status check_extent(const char *fn, amp_extent e)
 {
     if (e.rank < 1 || e.rank > AMP_MAX_RANK)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: the extent has rank %d; it must be 1 to %d.",
-                       fn, e.rank, AMP_MAX_RANK);
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the extent has rank %d; it must be 1 to %d.", fn, e.rank,
+                            AMP_MAX_RANK);
     for (int d = 0; d < e.rank; d++)
         if (e.dims[d] <= 0)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                           "%s: dimension %d of the extent is %d; every dimension must be > 0.",
-                           fn, d, e.dims[d]);
+            return amp__err_set(
+                AMP_ERROR_INVALID_ARGUMENT,
+                "%s: dimension %d of the extent is %d; every dimension must be > 0.", fn, d,
+                e.dims[d]);
     return AMP_OK;
 }
 
@@ -158,16 +160,16 @@ amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent 
     size_t esize = amp_elem_size(type);
     if (esize == 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                       " AMP_DOUBLE, or a struct registered with amp_struct_register.",
-                       fn, (int)type);
+                            "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
+                            " AMP_DOUBLE, or a struct registered with amp_struct_register.",
+                            fn, (int)type);
     amp_status st = check_extent(fn, extent);
     if (st != AMP_OK)
         return st;
     *n = amp_extent_size(extent);
     if ((uint64_t)*n > SIZE_MAX / esize)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: %lld elements do not fit in memory.", fn,
-                       (long long)*n);
+                            (long long)*n);
     return AMP_OK;
 }
 
@@ -215,13 +217,13 @@ static amp_status view_create(const char *fn, amp_elem_type type, amp_extent ext
 }
 
 amp_status(amp_array_view_create)(amp_elem_type type, amp_extent extent, void *data,
-                                   amp_array_view **out)
+                                  amp_array_view **out)
 {
     return view_create("amp_array_view_create", type, extent, data, 0, out);
 }
 
 amp_status(amp_array_view_create_const)(amp_elem_type type, amp_extent extent, const void *data,
-                                         amp_array_view **out)
+                                        amp_array_view **out)
 {
     /* The library never writes through a const view: kernels see it as
      * const and it is never copied back. */
@@ -229,7 +231,7 @@ amp_status(amp_array_view_create_const)(amp_elem_type type, amp_extent extent, c
 }
 
 amp_status(amp_array_view_create_extent)(amp_elem_type type, amp_extent extent,
-                                          amp_array_view **out)
+                                         amp_array_view **out)
 {
     static const char fn[] = "amp_array_view_create_extent";
     int64_t n = 0;
@@ -333,15 +335,15 @@ static amp_status section_of(const char *fn, const amp_array_view *view, const d
     return derive(view, &d, out);
 }
 
-amp_status(amp_array_view_section)(const amp_array_view *view, amp_index origin,
-                                    amp_extent extent, amp_array_view **out)
+amp_status(amp_array_view_section)(const amp_array_view *view, amp_index origin, amp_extent extent,
+                                   amp_array_view **out)
 {
     derivation how = {.origin = origin, .extent = extent};
     return derived_view("amp_array_view_section", view, section_of, &how, out);
 }
 
-static amp_status projection_of(const char *fn, const amp_array_view *view,
-                                const derivation *how, amp_array_view **out)
+static amp_status projection_of(const char *fn, const amp_array_view *view, const derivation *how,
+                                amp_array_view **out)
 {
     int i = how->i;
     if (view->extent.rank < 2)
@@ -351,8 +353,8 @@ static amp_status projection_of(const char *fn, const amp_array_view *view,
                             fn);
     if (i < 0 || i >= view->extent.dims[0])
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: index %d is outside the view's leading dimension (0..%d).", fn,
-                            i, view->extent.dims[0] - 1);
+                            "%s: index %d is outside the view's leading dimension (0..%d).", fn, i,
+                            view->extent.dims[0] - 1);
     amp_array_view d = *view;
     d.offset += i * view->strides[0];
     d.extent.rank = view->extent.rank - 1;
@@ -411,14 +413,14 @@ static amp_status reshaped(const char *fn, const amp_array_view *view, const der
 }
 
 amp_status(amp_array_view_view_as)(const amp_array_view *view, amp_extent extent,
-                                    amp_array_view **out)
+                                   amp_array_view **out)
 {
     derivation how = {.extent = extent};
     return derived_view("amp_array_view_view_as", view, reshaped, &how, out);
 }
 
-static amp_status reinterpreted(const char *fn, const amp_array_view *view,
-                                const derivation *how, amp_array_view **out)
+static amp_status reinterpreted(const char *fn, const amp_array_view *view, const derivation *how,
+                                amp_array_view **out)
 {
     amp_elem_type type = how->type;
     size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
@@ -459,7 +461,7 @@ static amp_status reinterpreted(const char *fn, const amp_array_view *view,
 }
 
 amp_status(amp_array_view_reinterpret_as)(const amp_array_view *view, amp_elem_type type,
-                                           amp_array_view **out)
+                                          amp_array_view **out)
 {
     derivation how = {.type = type};
     return derived_view("amp_array_view_reinterpret_as", view, reinterpreted, &how, out);
@@ -594,8 +596,7 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->is_const)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                          "%s: the view is const; read it with amp_array_view_data_const().",
-                          fn);
+                          "%s: the view is const; read it with amp_array_view_data_const().", fn);
     void *host = NULL;
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
@@ -654,8 +655,8 @@ static amp_status element_at(const char *fn, const amp_array_view *view, amp_ind
             for (int k = 0; k < idx.rank; k++)
                 as_extent.dims[k] = idx.i[k];
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "%s: index %s is outside the view's extent %s (dimension %d).",
-                                fn, amp__view_extent_text(as_extent, a, sizeof a),
+                                "%s: index %s is outside the view's extent %s (dimension %d).", fn,
+                                amp__view_extent_text(as_extent, a, sizeof a),
                                 amp__view_extent_text(view->extent, b, sizeof b), d);
         }
         at += idx.i[d] * view->strides[d];

@@ -17,12 +17,12 @@ struct amp_array_view {
     amp_elem_type type;
     amp_extent extent;
     int is_const;
-    int64_t offset;     /* elements from the start of the data source */
+    int64_t offset;                /* elements from the start of the data source */
     int64_t strides[AMP_MAX_RANK]; /* elements between consecutive indices of each
                                       dimension; the last is 1 */
-    const char *label;  /* for traces: the capture name of the last kernel, or NULL */
-    struct amp_array *array; /* the array this is the whole view of, for arrays' captures */
-    int of_array;       /* a view of an array's data (its whole view, or one made from it) */
+    const char *label;             /* for traces: the capture name of the last kernel, or NULL */
+    struct amp_array *array;       /* the array this is the whole view of, for arrays' captures */
+    int of_array; /* a view of an array's data (its whole view, or one made from it) */
 };
 
 /* The bytes of its data source the view covers, as boxes: one, unless the

@@ -122,8 +122,7 @@ static cl_int read_limits(amp_accelerator *a, const char *dev_version, const cha
 {
     cl_ulong gmem = 0, lmem = 0, max_alloc = 0;
     cl_device_fp_config fp64 = 0;
-    cl_int rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type,
-                                         NULL);
+    cl_int rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_TYPE, sizeof a->type, &a->type, NULL);
     if (rc == CL_SUCCESS)
         rc = amp__clapi.GetDeviceInfo(a->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof gmem, &gmem,
                                       NULL);
@@ -223,9 +222,9 @@ static amp_status split_request(unsigned *parts)
     unsigned long n = strtoul(v, &end, 10);
     if (end == v || *end != '\0' || n > 1024)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "AMP_SPLIT_CPU=\"%s\" is not a number of parts. Give 2 or more to split"
-                       " each CPU device into that many accelerators, or unset it.",
-                       v);
+                            "AMP_SPLIT_CPU=\"%s\" is not a number of parts. Give 2 or more to split"
+                            " each CPU device into that many accelerators, or unset it.",
+                            v);
     *parts = n >= 2 ? (unsigned)n : 0;
     return AMP_OK;
 }
@@ -261,9 +260,9 @@ static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *s
     split_parts *kept = NULL;
     if (units < parts) {
         st = amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                     "AMP_SPLIT_CPU=%u: %s has %u compute units, so it splits into at most %u"
-                     " parts. Ask for fewer, or unset AMP_SPLIT_CPU.",
-                     parts, name ? name : "the CPU device", units, units);
+                          "AMP_SPLIT_CPU=%u: %s has %u compute units, so it splits into at most %u"
+                          " parts. Ask for fewer, or unset AMP_SPLIT_CPU.",
+                          parts, name ? name : "the CPU device", units, units);
         goto done;
     }
     const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY,
@@ -271,9 +270,9 @@ static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *s
     cl_int rc = amp__clapi.CreateSubDevices(dev, props, 0, NULL, &made);
     if (rc == CL_SUCCESS && made < parts)
         rc = CL_DEVICE_PARTITION_FAILED;
-    if (rc == CL_SUCCESS && (!(all = calloc(made, sizeof *all)) ||
-                             !(kept = calloc(1, sizeof *kept)) ||
-                             !(kept->subs = calloc(parts, sizeof *kept->subs)))) {
+    if (rc == CL_SUCCESS &&
+        (!(all = calloc(made, sizeof *all)) || !(kept = calloc(1, sizeof *kept)) ||
+         !(kept->subs = calloc(parts, sizeof *kept->subs)))) {
         st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory while listing devices.");
         goto done;
     }
@@ -281,10 +280,11 @@ static amp_status split_device(cl_device_id dev, unsigned parts, cl_device_id *s
         rc = amp__clapi.CreateSubDevices(dev, props, made, all, NULL);
     if (rc != CL_SUCCESS) {
         st = amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                     "AMP_SPLIT_CPU=%u: %s cannot be split into %u sub-devices:"
-                     " clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY) failed with %s (%d)."
-                     " Unset AMP_SPLIT_CPU.",
-                     parts, name ? name : "the CPU device", parts, amp__err_cl_name(rc), (int)rc);
+                          "AMP_SPLIT_CPU=%u: %s cannot be split into %u sub-devices:"
+                          " clCreateSubDevices(CL_DEVICE_PARTITION_EQUALLY) failed with %s (%d)."
+                          " Unset AMP_SPLIT_CPU.",
+                          parts, name ? name : "the CPU device", parts, amp__err_cl_name(rc),
+                          (int)rc);
         goto done;
     }
     /* Units that do not divide evenly make one more, smaller part: not

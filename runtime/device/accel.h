@@ -26,17 +26,17 @@ struct amp_accelerator {
     char *version;       /* device version and driver version */
     uint64_t global_mem;
     uint64_t local_mem;
-    uint64_t max_alloc;    /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    uint64_t max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t max_work_group;
     cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS */
     size_t max_work_item[3];
-    size_t max_arg_bytes;  /* CL_DEVICE_MAX_PARAMETER_SIZE: all arguments of a kernel */
+    size_t max_arg_bytes; /* CL_DEVICE_MAX_PARAMETER_SIZE: all arguments of a kernel */
     cl_uint address_bits;
     int fp64;
-    int atomics;           /* 32-bit global and local atomics */
-    int sub_device;        /* device is a part of a CPU device (AMP_SPLIT_CPU), kept for the process */
-    int removed;           /* a wait found the device lost or a kernel aborted */
-    cl_context context;                   /* made on first use */
+    int atomics;        /* 32-bit global and local atomics */
+    int sub_device;     /* device is a part of a CPU device (AMP_SPLIT_CPU), kept for the process */
+    int removed;        /* a wait found the device lost or a kernel aborted */
+    cl_context context; /* made on first use */
     struct amp_accelerator_view *default_view; /* made on first use */
     struct amp_accelerator_view *views;        /* created views, newest first */
 };

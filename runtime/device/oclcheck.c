@@ -111,7 +111,8 @@ static amp_status make_log(void)
         amp__sb_printf(&sb, "%s/amp-oclgrind-XXXXXX", dirs[i]);
         char *path = amp__sb_take(&sb);
         if (!path)
-            return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory setting up AMP_CHECK.");
+            return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                                "Out of host memory setting up AMP_CHECK.");
         int fd = mkstemp(path);
         if (fd >= 0) {
             fcntl(fd, F_SETFD, FD_CLOEXEC);
@@ -122,10 +123,11 @@ static amp_status make_log(void)
         err = errno;
         free(path);
     }
-    return amp__err_set(AMP_ERROR_RUNTIME,
-                   "AMP_CHECK could not make its log file in $TMPDIR or /tmp: %s. Set TMPDIR to"
-                   " a writable folder.",
-                   strerror(err));
+    return amp__err_set(
+        AMP_ERROR_RUNTIME,
+        "AMP_CHECK could not make its log file in $TMPDIR or /tmp: %s. Set TMPDIR to"
+        " a writable folder.",
+        strerror(err));
 }
 
 /* Oclgrind reads these when it makes its platform or a context
@@ -254,10 +256,11 @@ static amp_status install_from(const char *const *paths, size_t npaths)
 {
     (void)paths;
     (void)npaths;
-    return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                   "AMP_CHECK needs the OpenCL ICD header CL/cl_icd.h, which the OpenCL headers"
-                   " this library was built with lack. Install opencl-c-headers (Debian, Ubuntu)"
-                   " and rebuild, or unset AMP_CHECK.");
+    return amp__err_set(
+        AMP_ERROR_UNSUPPORTED_FEATURE,
+        "AMP_CHECK needs the OpenCL ICD header CL/cl_icd.h, which the OpenCL headers"
+        " this library was built with lack. Install opencl-c-headers (Debian, Ubuntu)"
+        " and rebuild, or unset AMP_CHECK.");
 }
 #endif
 
@@ -274,7 +277,7 @@ amp_status amp__ock_install_library(const char *path)
 }
 
 void CL_CALLBACK amp__ock_context_notify(const char *errinfo, const void *private_info, size_t cb,
-                                    void *user_data)
+                                         void *user_data)
 {
     (void)private_info;
     (void)cb;
@@ -408,7 +411,7 @@ static int add_report(report_list *list, const char *text, size_t n)
     if (!r.text)
         return 0;
     int locations = 0;
-    for (const char *line = r.text; line; ) {
+    for (const char *line = r.text; line;) {
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         if (!r.kind) {
@@ -469,11 +472,11 @@ oom:
 }
 
 amp_status amp__ock_parse_reports(const char *text, size_t length, ock_report **reports,
-                             size_t *count)
+                                  size_t *count)
 {
     if (!reports || !count || (!text && length))
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp__ock_parse_reports: text, reports and count must not be NULL.");
+                            "amp__ock_parse_reports: text, reports and count must not be NULL.");
     *reports = NULL;
     *count = 0;
 
@@ -530,7 +533,8 @@ amp_status amp__ock_parse_reports(const char *text, size_t length, ock_report **
     amp__sb_free(&block);
     if (!ok) {
         amp__ock_free_reports(list.items, list.count);
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory reading Oclgrind's reports.");
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                            "Out of host memory reading Oclgrind's reports.");
     }
     *reports = list.items;
     *count = list.count;
@@ -554,7 +558,7 @@ static amp_status read_log(strbuf *out)
     struct stat info;
     if (fstat(ock_log_fd, &info) != 0)
         return amp__err_set(AMP_ERROR_RUNTIME, "AMP_CHECK could not read Oclgrind's log %s: %s.",
-                       ock_log_path, strerror(errno));
+                            ock_log_path, strerror(errno));
     off_t end = info.st_size;
     off_t pos = 0;
 #ifdef SEEK_DATA
@@ -573,8 +577,9 @@ static amp_status read_log(strbuf *out)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            return amp__err_set(AMP_ERROR_RUNTIME, "AMP_CHECK could not read Oclgrind's log %s: %s.",
-                           ock_log_path, strerror(errno));
+            return amp__err_set(AMP_ERROR_RUNTIME,
+                                "AMP_CHECK could not read Oclgrind's log %s: %s.", ock_log_path,
+                                strerror(errno));
         if (got == 0)
             break;
         for (ssize_t k = 0; k < got;) {
@@ -595,12 +600,13 @@ amp_status amp__ock_take_reports(ock_report **reports, size_t *count)
 {
     if (!reports || !count)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                       "amp__ock_take_reports: reports and count must not be NULL.");
+                            "amp__ock_take_reports: reports and count must not be NULL.");
     *reports = NULL;
     *count = 0;
     if (!ock_lib)
-        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                       "There are no Oclgrind reports to take: amp__ock_install() has not succeeded.");
+        return amp__err_set(
+            AMP_ERROR_INVALID_OPERATION,
+            "There are no Oclgrind reports to take: amp__ock_install() has not succeeded.");
 
     pthread_mutex_lock(&ock_mutex);
     strbuf all = STRBUF_INIT;
@@ -613,7 +619,8 @@ amp_status amp__ock_take_reports(ock_report **reports, size_t *count)
         amp__sb_append_n(&all, ock_notes.data, ock_notes.length);
     amp_status st = read_log(&all);
     if (st == AMP_OK && amp__sb_failed(&all))
-        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory reading Oclgrind's reports.");
+        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                          "Out of host memory reading Oclgrind's reports.");
     if (st == AMP_OK)
         st = amp__ock_parse_reports(all.data ? all.data : "", all.length, reports, count);
     if (st == AMP_OK) {
@@ -627,7 +634,7 @@ amp_status amp__ock_take_reports(ock_report **reports, size_t *count)
             *reports = NULL;
             *count = 0;
             st = amp__err_set(AMP_ERROR_RUNTIME, "AMP_CHECK could not empty Oclgrind's log %s: %s.",
-                         ock_log_path, strerror(errno));
+                              ock_log_path, strerror(errno));
         } else {
             amp__sb_free(&ock_notes);
         }

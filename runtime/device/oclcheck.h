@@ -89,15 +89,15 @@ const char *amp__ock_build_options(void);
  * it to clCreateContext directly.
  */
 void CL_CALLBACK amp__ock_context_notify(const char *errinfo, const void *private_info, size_t cb,
-                                    void *user_data);
+                                         void *user_data);
 
 typedef enum ock_category {
     OCK_DATA_RACE,      /* "Read-write data race ...", "Write-write data race ..." */
     OCK_DIVERGENCE,     /* "Work-group divergence detected (barrier)" */
     OCK_INVALID_ACCESS, /* "Invalid read of size 4 at global memory address ...", unaligned */
-    OCK_API_ERROR,      /* "Oclgrind - OpenCL runtime error detected" (via amp__ock_context_notify) */
-    OCK_SUPPRESSED,     /* "Oclgrind: 100000 errors generated - suppressing further errors" */
-    OCK_OTHER           /* anything else (uninitialized values, if the user enabled them) */
+    OCK_API_ERROR,  /* "Oclgrind - OpenCL runtime error detected" (via amp__ock_context_notify) */
+    OCK_SUPPRESSED, /* "Oclgrind: 100000 errors generated - suppressing further errors" */
+    OCK_OTHER       /* anything else (uninitialized values, if the user enabled them) */
 } ock_category;
 
 typedef struct ock_report {
@@ -110,9 +110,9 @@ typedef struct ock_report {
     char *other_file; /* a race's other access ("Second entity"), "" and 0 if none */
     int other_line;
     int other_column;
-    char *kind;       /* first line of the report, e.g. "Read-write data race at local memory
+    char *kind; /* first line of the report, e.g. "Read-write data race at local memory
                          address 0x1000000000000" */
-    char *text;       /* the whole report as Oclgrind printed it, without trailing blank lines */
+    char *text; /* the whole report as Oclgrind printed it, without trailing blank lines */
 } ock_report;
 
 /*
@@ -134,7 +134,7 @@ amp_status amp__ock_take_reports(ock_report **reports, size_t *count);
  * records; what amp__ock_take_reports() does with the log. NUL bytes are skipped.
  * Ownership and statuses as amp__ock_take_reports(), without the consuming. */
 amp_status amp__ock_parse_reports(const char *text, size_t length, ock_report **reports,
-                             size_t *count);
+                                  size_t *count);
 
 /* Free records from amp__ock_take_reports() or amp__ock_parse_reports(). NULL is fine. */
 void amp__ock_free_reports(ock_report *reports, size_t count);

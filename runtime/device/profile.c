@@ -99,8 +99,8 @@ static void read_event(prof_item *it)
 {
     cl_ulong start = 0, end = 0;
     cl_int status = CL_COMPLETE;
-    amp__clapi.GetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
-                            &status, NULL);
+    amp__clapi.GetEventInfo(it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                            NULL);
     /* A launch that failed ran for no time that means anything. */
     if (it->generation == generation && status == CL_COMPLETE &&
         amp__clapi.GetEventProfilingInfo(it->event, CL_PROFILING_COMMAND_START, sizeof start,
@@ -195,8 +195,9 @@ void amp__prof_launched(const char *kernel, const amp_kernel_source *src, cl_eve
 
 static amp_profile_entry entry_of(const prof_kernel *k)
 {
-    amp_profile_entry e = {k->name, k->file, k->line, k->calls, k->device_ns,
-                           k->timed ? k->device_ns / k->timed : 0, k->to_device, k->to_host};
+    amp_profile_entry e = {k->name,      k->file,      k->line,
+                           k->calls,     k->device_ns, k->timed ? k->device_ns / k->timed : 0,
+                           k->to_device, k->to_host};
     return e;
 }
 

@@ -316,7 +316,7 @@ amp_status amp_accelerator_get_default_view(amp_accelerator *acc, amp_accelerato
 /* Defined as (name): amp/accelerator.h also makes it a macro that records
  * the caller's line for the leak report. */
 amp_status(amp_accelerator_create_view)(amp_accelerator *acc, amp_queuing_mode mode,
-                                         amp_accelerator_view **out)
+                                        amp_accelerator_view **out)
 {
     static const char fn[] = "amp_accelerator_create_view";
     if (!out)

@@ -65,8 +65,7 @@ void amp__body_fail(reader *r, long i, amp_status status, const char *fmt, ...)
         strbuf where = STRBUF_INIT;
         at_users_line(r, (size_t)i, what, &where);
         r->status = amp__err_set(status, "The kernel at %s:%d: %s (at '%.*s').\n%s", file,
-                                 r->ctx->line, what, shown, t->text,
-                                 where.data ? where.data : "");
+                                 r->ctx->line, what, shown, t->text, where.data ? where.data : "");
         amp__sb_free(&where);
     } else {
         r->status = amp__err_set(status, "The kernel at %s:%d: %s.", file, r->ctx->line, what);
@@ -123,8 +122,8 @@ int amp__body_word_in(const lex_token *t, const char *const *words)
 
 /* Keywords that start or steer statements, never declarations. */
 static const char *const statement_words[] = {
-    "break", "case", "continue", "default", "do", "else", "for", "goto", "if", "return",
-    "sizeof", "switch", "while", "true", "false", NULL};
+    "break", "case",   "continue", "default", "do",    "else", "for",   "goto",
+    "if",    "return", "sizeof",   "switch",  "while", "true", "false", NULL};
 
 int amp__body_is_keyword(const lex_token *t)
 {
@@ -147,8 +146,8 @@ int amp__body_is_specifier(const lex_token *t)
 }
 
 const char *const amp__body_pointer_qualifiers[] = {
-    "const", "volatile", "restrict", "__global", "__local", "__constant", "constant",
-    "__private", "private", "__generic", NULL};
+    "const",    "volatile",  "restrict", "__global",  "__local", "__constant",
+    "constant", "__private", "private",  "__generic", NULL};
 
 /* ---- Names and scopes ---- */
 

@@ -50,13 +50,13 @@ typedef enum body_name_kind {
  * (amp_index_N, amp_extent_N), on which + and - work as they are, and ==,
  * contains() and size() are rewritten as calls. */
 typedef enum body_type_kind {
-    TYPE_OTHER = 0,   /* anything the reader does not follow */
-    TYPE_INDEX,       /* index<rank> */
-    TYPE_EXTENT,      /* extent<rank> */
-    TYPE_TILED_INDEX, /* a tiled kernel's index: its global index where an index is due */
-    TYPE_VIEW,        /* a captured view of rank rank */
-    TYPE_FUNCTION,    /* a helper; what it returns is the decl's returns */
-    TYPE_VIEW_VALUE,  /* array_view<T, N>: a view as a value (a section, a helper's
+    TYPE_OTHER = 0,    /* anything the reader does not follow */
+    TYPE_INDEX,        /* index<rank> */
+    TYPE_EXTENT,       /* extent<rank> */
+    TYPE_TILED_INDEX,  /* a tiled kernel's index: its global index where an index is due */
+    TYPE_VIEW,         /* a captured view of rank rank */
+    TYPE_FUNCTION,     /* a helper; what it returns is the decl's returns */
+    TYPE_VIEW_VALUE,   /* array_view<T, N>: a view as a value (a section, a helper's
                          parameter), amp_view_T_N in the kernel */
     TYPE_TEXTURE,      /* a captured texture of rank rank */
     TYPE_TEXTURE_VALUE /* texture<T, N>: a helper's texture parameter, its image and
@@ -87,11 +87,11 @@ typedef struct body_context {
     int ntypes;
     const char *const *type_names; /* registered struct types the kernel defines */
     const amp_elem_type *type_ids; /* and their element types */
-    int function; /* the text is a whole helper function (AMP_FUNCTION), not a body */
-    body_type index_type;            /* the index's: TYPE_INDEX or TYPE_TILED_INDEX */
-    int tile[3];                     /* a tiled kernel's tile: t_idx.tile_dimN's values */
-    const body_type *capture_types;  /* per capture, or NULL: views, indices, extents */
-    const body_type *capture_returns; /* per capture, or NULL: what a helper returns */
+    int function;         /* the text is a whole helper function (AMP_FUNCTION), not a body */
+    body_type index_type; /* the index's: TYPE_INDEX or TYPE_TILED_INDEX */
+    int tile[3];          /* a tiled kernel's tile: t_idx.tile_dimN's values */
+    const body_type *capture_types;             /* per capture, or NULL: views, indices, extents */
+    const body_type *capture_returns;           /* per capture, or NULL: what a helper returns */
     const struct kbody *const *capture_helpers; /* per capture, or NULL: a helper's reading */
 } body_context;
 
@@ -106,14 +106,14 @@ typedef enum body_decl_kind {
 typedef struct body_decl {
     const char *name;
     uint32_t length;
-    uint8_t kind;     /* a body_decl_kind */
+    uint8_t kind;      /* a body_decl_kind */
     uint8_t name_kind; /* DECL_KERNEL: a body_name_kind */
-    int32_t capture;  /* DECL_KERNEL: the capture's index, or -1 */
-    int32_t token;    /* the declarator's token, or -1 for kernel names */
+    int32_t capture;   /* DECL_KERNEL: the capture's index, or -1 */
+    int32_t token;     /* the declarator's token, or -1 for kernel names */
     uint32_t scope;
     body_type type;    /* what it is, as far as the reader follows */
     body_type returns; /* a helper function's result */
-    char *renamed; /* DECL_TILE_STATIC: its name at kernel scope when not its own */
+    char *renamed;     /* DECL_TILE_STATIC: its name at kernel scope when not its own */
 } body_decl;
 
 /* A resolved token: the declaration it names (>= 0), or one of these. */
@@ -124,15 +124,15 @@ enum {
 
 /* Token flags. */
 enum {
-    TOK_DIRECTIVE = 1,   /* the AMP_PRAGMA ... word that starts a preprocessor line */
-    TOK_IN_DIRECTIVE = 2, /* a token of a preprocessor line's argument */
-    TOK_HOISTED = 4,     /* a token of a tile_static declaration moved to kernel scope */
-    TOK_MACRO_ARGS = 8,  /* inside the arguments of a function-like AMP_DEFINE macro */
-    TOK_BLOCK = 16,      /* a brace that opens or closes a block of statements */
+    TOK_DIRECTIVE = 1,        /* the AMP_PRAGMA ... word that starts a preprocessor line */
+    TOK_IN_DIRECTIVE = 2,     /* a token of a preprocessor line's argument */
+    TOK_HOISTED = 4,          /* a token of a tile_static declaration moved to kernel scope */
+    TOK_MACRO_ARGS = 8,       /* inside the arguments of a function-like AMP_DEFINE macro */
+    TOK_BLOCK = 16,           /* a brace that opens or closes a block of statements */
     TOK_DIRECTIVE_PAREN = 32, /* the parentheses around a preprocessor line's argument */
-    TOK_DECLARATOR = 64, /* the name a declarator declares (resolved to its declaration) */
-    TOK_READ_VALUE = 128, /* a captured view made a value only read (a const parameter) */
-    TOK_VALUE_USE = 256   /* a captured view made a value (a section, a projection, an
+    TOK_DECLARATOR = 64,      /* the name a declarator declares (resolved to its declaration) */
+    TOK_READ_VALUE = 128,     /* a captured view made a value only read (a const parameter) */
+    TOK_VALUE_USE = 256       /* a captured view made a value (a section, a projection, an
                              argument): not an element access */
 };
 
@@ -159,15 +159,15 @@ typedef struct kbody {
     size_t ndecls;
     body_hoist *hoists;
     size_t nhoists;
-    body_edit *edits;   /* per token, or NULL while there are none */
-    uint32_t written;   /* bit i: capture i is a view the body may write */
-    body_type returns;  /* a helper function's result type */
-    uint32_t ranks;     /* bit r: an index or extent of rank r appears */
-    uint32_t values;    /* bit i: captured view i is used as a value (amp_v_value) */
+    body_edit *edits;  /* per token, or NULL while there are none */
+    uint32_t written;  /* bit i: capture i is a view the body may write */
+    body_type returns; /* a helper function's result type */
+    uint32_t ranks;    /* bit r: an index or extent of rank r appears */
+    uint32_t values;   /* bit i: captured view i is used as a value (amp_v_value) */
     body_type value_types[BODY_MAX_VALUE_TYPES]; /* view values used, by (elem, rank) */
     int nvalue_types;
     body_type params[BODY_MAX_PARAMS]; /* a helper's parameters' types */
-    int nparams;        /* how many (more than BODY_MAX_PARAMS: the rest unknown) */
+    int nparams;                       /* how many (more than BODY_MAX_PARAMS: the rest unknown) */
     uint32_t texture_names[BODY_MAX_PARAMS]; /* a helper's texture parameters: their
                                                 name tokens, in order */
     body_type texture_types[BODY_MAX_PARAMS];

@@ -38,8 +38,8 @@ static int is_punct(const lex_token *t, const char *s)
 
 static int is_assignment(const lex_token *t)
 {
-    static const char *const ops[] = {"=",  "+=", "-=", "*=",  "/=",  "%=", "&=",
-                                      "|=", "^=", "<<=", ">>=", NULL};
+    static const char *const ops[] = {
+        "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", NULL};
     for (const char *const *op = ops; *op; op++)
         if (is_punct(t, *op))
             return 1;
@@ -69,7 +69,7 @@ static size_t closing(const kbody *b, size_t i)
  * parentheses of sizeof, if, while, for or switch. */
 static int groups(const kbody *b, size_t p)
 {
-    static const char *const own_parentheses[] = {"sizeof", "if", "while", "for", "switch",
+    static const char *const own_parentheses[] = {"sizeof",        "if", "while", "for", "switch",
                                                   "__attribute__", NULL};
     if (p == 0)
         return 1;
@@ -173,8 +173,8 @@ static int is_read(const kbody *b, size_t i)
     }
     if (start > 0) {
         const lex_token *before = &t[start - 1];
-        if ((b->flags[start - 1] & directive) || is_punct(before, "++") ||
-            is_punct(before, "--") || (is_punct(before, "&") && unary_ampersand(b, start - 1)))
+        if ((b->flags[start - 1] & directive) || is_punct(before, "++") || is_punct(before, "--") ||
+            (is_punct(before, "&") && unary_ampersand(b, start - 1)))
             return 0;
     }
     return 1;

@@ -45,8 +45,8 @@ static value typed(body_type type, long first, long last)
 
 static int indexlike(body_type t)
 {
-    return !t.array && (t.kind == TYPE_INDEX || t.kind == TYPE_EXTENT ||
-                        t.kind == TYPE_TILED_INDEX);
+    return !t.array &&
+           (t.kind == TYPE_INDEX || t.kind == TYPE_EXTENT || t.kind == TYPE_TILED_INDEX);
 }
 
 /* Where an index is due, a tiled index stands for its global index. */
@@ -181,7 +181,8 @@ static value construction(reader *r)
     if (r->status != AMP_OK)
         return nothing;
     if (type.kind == TYPE_TILED_INDEX) {
-        fail(r, first, AMP_ERROR_KERNEL_BUILD, "a tiled_index is the kernel's own; it cannot be made");
+        fail(r, first, AMP_ERROR_KERNEL_BUILD,
+             "a tiled_index is the kernel's own; it cannot be made");
         return nothing;
     }
     char spelled[32];
@@ -282,9 +283,9 @@ static value primary(reader *r)
 /* A call's arguments, as the reader saw them. */
 typedef struct call_args {
     int n;
-    value arg[8];       /* the first 8 */
-    long comma[8];      /* the token after argument k, when it is a ',' */
-    long open, close;   /* the parentheses */
+    value arg[8];     /* the first 8 */
+    long comma[8];    /* the token after argument k, when it is a ',' */
+    long open, close; /* the parentheses */
 } call_args;
 
 /* A texture given to a helper's texture<T, N> parameter: its image and its
@@ -341,8 +342,9 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
         }
-        const body_type *param =
-            params && out->n < nparams && out->n < BODY_MAX_PARAMS ? &params[out->n] : NULL;
+        const body_type *param = params && out->n < nparams && out->n < BODY_MAX_PARAMS
+                                     ? &params[out->n]
+                                     : NULL;
         /* A helper's tiled_index parameter takes the tiled index itself. */
         if (indices_due && !(param && param->kind == TYPE_TILED_INDEX))
             a = as_index(r, a);
@@ -400,8 +402,9 @@ static value capture_as_value(reader *r, value v)
 /* The name of a view value's function: amp_element_float_2, ... */
 static void value_function(char *buf, size_t n, const char *what, body_type t)
 {
-    snprintf(buf, n, "%samp_%s_%s_%d(", t.is_const && strcmp(what, "element") == 0 ? "AMP_READ_ONLY(" : "",
-             what, amp__body_elem_name(t.elem), t.rank);
+    snprintf(buf, n, "%samp_%s_%s_%d(",
+             t.is_const && strcmp(what, "element") == 0 ? "AMP_READ_ONLY(" : "", what,
+             amp__body_elem_name(t.elem), t.rank);
 }
 
 /* The element of a view value given by args (an index, or rank ints):
@@ -413,13 +416,13 @@ static value value_element(reader *r, value v, const call_args *a, int subscript
     int by_index = a->n == 1 && indexlike(a->arg[0].type);
     if (!by_index && a->n != rank) {
         fail(r, a->open, AMP_ERROR_KERNEL_BUILD,
-             "a view of rank %d takes %d subscripts or an index<%d>, and %d are given", rank,
-             rank, rank, a->n);
+             "a view of rank %d takes %d subscripts or an index<%d>, and %d are given", rank, rank,
+             rank, a->n);
         return nothing;
     }
     if (by_index && a->arg[0].type.rank != rank) {
-        fail(r, a->open, AMP_ERROR_KERNEL_BUILD,
-             "a view of rank %d is given an index of rank %d", rank, a->arg[0].type.rank);
+        fail(r, a->open, AMP_ERROR_KERNEL_BUILD, "a view of rank %d is given an index of rank %d",
+             rank, a->arg[0].type.rank);
         return nothing;
     }
     value_function(text, sizeof text, "element", v.type);
@@ -580,10 +583,11 @@ static value member(reader *r, value v)
     if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
         /* tile_dim0 .. tile_dim2 are C++ AMP's static constants: the kernel's
          * tile, as numbers, so that they can size tile_static arrays. */
-        int d = amp__lex_is(m, "tile_dim0") ? 0 : amp__lex_is(m, "tile_dim1") ? 1
-                : amp__lex_is(m, "tile_dim2") ? 2 : -1;
-        if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 &&
-            r->ctx->index_name) {
+        int d = amp__lex_is(m, "tile_dim0")   ? 0
+                : amp__lex_is(m, "tile_dim1") ? 1
+                : amp__lex_is(m, "tile_dim2") ? 2
+                                              : -1;
+        if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 && r->ctx->index_name) {
             char number[16];
             snprintf(number, sizeof number, "%d", r->ctx->tile[d]);
             rewrite(r, v.first, number);
@@ -676,8 +680,7 @@ static value member(reader *r, value v)
             value p = as_index(r, assignment(r));
             if (p.type.kind == TYPE_INDEX && p.type.rank != rank)
                 fail(r, p.first, AMP_ERROR_KERNEL_BUILD,
-                     "an extent of rank %d cannot contain an index of rank %d", rank,
-                     p.type.rank);
+                     "an extent of rank %d cannot contain an index of rank %d", rank, p.type.rank);
             leave(r);
         }
         long close = cur(r);
@@ -749,8 +752,9 @@ static value postfix(reader *r)
         } else if (amp__lex_is(t, "(")) {
             int view = v.type.kind == TYPE_VIEW && !v.type.array;
             int helper = v.type.kind == TYPE_FUNCTION;
-            const body_macro *macro =
-                v.first == v.last ? amp__body_function_macro(r, &r->tok[v.first]) : NULL;
+            const body_macro *macro = v.first == v.last
+                                          ? amp__body_function_macro(r, &r->tok[v.first])
+                                          : NULL;
             const kbody *callee = NULL;
             if (helper && r->ctx->capture_helpers) {
                 const body_decl *decl = &r->b->decls[r->b->resolved[v.first]];
@@ -890,9 +894,9 @@ static int precedence(const lex_token *t)
     static const struct {
         const char *op;
         int prec;
-    } table[] = {{"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6}, {"!=", 6},
-                 {"<", 7},  {">", 7},  {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9},
-                 {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
+    } table[] = {{"||", 1}, {"&&", 2}, {"|", 3}, {"^", 4},  {"&", 5},  {"==", 6},
+                 {"!=", 6}, {"<", 7},  {">", 7}, {"<=", 7}, {">=", 7}, {"<<", 8},
+                 {">>", 8}, {"+", 9},  {"-", 9}, {"*", 10}, {"/", 10}, {"%", 10}};
     if (t->kind != LEX_PUNCT)
         return 0;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -928,8 +932,8 @@ static value combine(reader *r, long op, value lhs, value rhs)
         amp__body_edit_after(r, (size_t)rhs.last, ")");
         return out;
     }
-    if (amp__lex_is(t, "+") || amp__lex_is(t, "-") || amp__lex_is(t, "*") ||
-        amp__lex_is(t, "/") || amp__lex_is(t, "%")) {
+    if (amp__lex_is(t, "+") || amp__lex_is(t, "-") || amp__lex_is(t, "*") || amp__lex_is(t, "/") ||
+        amp__lex_is(t, "%")) {
         out.type = li ? lhs.type : rhs.type;
         return out;
     }
@@ -977,8 +981,8 @@ static value conditional(reader *r)
 
 static value assignment(reader *r)
 {
-    static const char *const ops[] = {"=",  "+=", "-=", "*=",  "/=",  "%=", "&=",
-                                      "|=", "^=", "<<=", ">>=", NULL};
+    static const char *const ops[] = {
+        "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", NULL};
     value lhs = conditional(r);
     if (lhs.first < 0 || !amp__body_word_in(peek(r, 0), ops) || peek(r, 0)->kind != LEX_PUNCT)
         return lhs;

@@ -25,8 +25,8 @@ const body_macro *amp__body_function_macro(const reader *r, const lex_token *t)
 
 /* ---- Preprocessor lines ---- */
 
-static const char *const directive_words[] = {"AMP_PRAGMA", "AMP_IF",   "AMP_IFDEF",
-                                              "AMP_IFNDEF", "AMP_ELIF", "AMP_DEFINE", NULL};
+static const char *const directive_words[] = {"AMP_PRAGMA", "AMP_IF",     "AMP_IFDEF", "AMP_IFNDEF",
+                                              "AMP_ELIF",   "AMP_DEFINE", NULL};
 static const char *const bare_directive_words[] = {"AMP_ELSE", "AMP_ENDIF", NULL};
 
 /* Record the macro whose name is token name and whose definition ends at
@@ -120,7 +120,7 @@ void amp__body_find_directives(reader *r)
         b->flags[i] |= TOK_DIRECTIVE;
         if (i + 1 >= n || !amp__lex_is(&tok[i + 1], "(")) {
             amp__body_fail(r, (long)i, AMP_ERROR_KERNEL_BUILD, "%.*s takes its line in parentheses",
-                 (int)tok[i].length, tok[i].text);
+                           (int)tok[i].length, tok[i].text);
             return;
         }
         size_t open = ++i, nest = 1;
@@ -132,8 +132,8 @@ void amp__body_find_directives(reader *r)
                 nest--;
             if (nest > BODY_MAX_NESTING) {
                 amp__body_fail(r, (long)i, AMP_ERROR_KERNEL_BUILD,
-                     "parentheses in a preprocessor line nest more than %d deep",
-                     BODY_MAX_NESTING);
+                               "parentheses in a preprocessor line nest more than %d deep",
+                               BODY_MAX_NESTING);
                 return;
             }
             b->flags[i] |= TOK_IN_DIRECTIVE;
@@ -147,7 +147,8 @@ void amp__body_find_directives(reader *r)
         i = close;
         if (amp__lex_is(&tok[open - 1], "AMP_DEFINE")) {
             if (open + 1 >= close || tok[open + 1].kind != LEX_IDENT) {
-                amp__body_fail(r, (long)open - 1, AMP_ERROR_KERNEL_BUILD, "AMP_DEFINE needs a name");
+                amp__body_fail(r, (long)open - 1, AMP_ERROR_KERNEL_BUILD,
+                               "AMP_DEFINE needs a name");
                 return;
             }
             if (!add_macro(r, open + 1, close - 1))
@@ -167,9 +168,9 @@ static int in_words(const char *name, uint32_t length, const char *const *words)
 }
 
 /* Names of the amp_ and AMP_ families a body may use. */
-static const char *const allowed_amp_names[] = {
-    "amp_sample", "AMP_PRAGMA", "AMP_IF", "AMP_IFDEF", "AMP_IFNDEF", "AMP_ELIF",
-    "AMP_ELSE",   "AMP_ENDIF",  "AMP_DEFINE", NULL};
+static const char *const allowed_amp_names[] = {"amp_sample", "AMP_PRAGMA", "AMP_IF",   "AMP_IFDEF",
+                                                "AMP_IFNDEF", "AMP_ELIF",   "AMP_ELSE", "AMP_ENDIF",
+                                                "AMP_DEFINE", NULL};
 
 /* Refuse a body that uses a name of the generated kernel's own (amp_...,
  * AMP_...), or that redefines one with AMP_DEFINE. */
@@ -178,27 +179,30 @@ void amp__body_check_reserved_names(reader *r)
     const kbody *b = r->b;
     for (size_t i = 0; i < b->tokens.count && r->status == AMP_OK; i++) {
         const lex_token *t = &b->tokens.items[i];
-        if (t->kind != LEX_IDENT || (i > 0 && (amp__lex_is(&t[-1], ".") || amp__lex_is(&t[-1], "->"))))
+        if (t->kind != LEX_IDENT ||
+            (i > 0 && (amp__lex_is(&t[-1], ".") || amp__lex_is(&t[-1], "->"))))
             continue;
         if ((amp__lex_has_prefix(t, "amp_") || amp__lex_has_prefix(t, "AMP_") ||
              amp__lex_is(t, "amp_") || amp__lex_is(t, "AMP_")) &&
             !in_words(t->text, t->length, allowed_amp_names))
-            amp__body_fail(r, (long)i, AMP_ERROR_KERNEL_BUILD,
-                 "'%.*s' is a name of the generated kernel: names that start with amp_ or AMP_"
-                 " belong to the library inside kernels. Rename it",
-                 (int)t->length, t->text);
+            amp__body_fail(
+                r, (long)i, AMP_ERROR_KERNEL_BUILD,
+                "'%.*s' is a name of the generated kernel: names that start with amp_ or AMP_"
+                " belong to the library inside kernels. Rename it",
+                (int)t->length, t->text);
     }
     for (size_t m = 0; m < r->nmacros && r->status == AMP_OK; m++) {
         const lex_token *t = &b->tokens.items[r->macros[m].name];
         int32_t d = amp__body_lookup(r, t);
         if (d >= 0 || amp__vocab_reserves(t->text, t->length))
-            amp__body_fail(r, r->macros[m].name, AMP_ERROR_KERNEL_BUILD,
-                 "AMP_DEFINE(%.*s ...) would redefine %s inside the kernel; choose another"
-                 " name",
-                 (int)t->length, t->text,
-                 d >= 0 ? "a name the kernel gives the body (a capture, the index or an"
-                          " extent)"
-                        : "a name of the kernel vocabulary");
+            amp__body_fail(
+                r, r->macros[m].name, AMP_ERROR_KERNEL_BUILD,
+                "AMP_DEFINE(%.*s ...) would redefine %s inside the kernel; choose another"
+                " name",
+                (int)t->length, t->text,
+                d >= 0 ? "a name the kernel gives the body (a capture, the index or an"
+                         " extent)"
+                       : "a name of the kernel vocabulary");
     }
 }
 
@@ -248,12 +252,13 @@ void amp__body_name_moved_declarations(reader *r)
             for (uint32_t i = r->macros[m].first; i <= r->macros[m].last && i < b->tokens.count;
                  i++)
                 if (same_name(d, &b->tokens.items[i]))
-                    amp__body_fail(r, (long)i, AMP_ERROR_KERNEL_BUILD,
-                         "the macro %.*s names '%.*s', and a tile_static declaration has that"
-                         " name too: the runtime cannot tell which one the macro means once"
-                         " the declaration moves to the top of the kernel. Rename one of them",
-                         (int)b->tokens.items[r->macros[m].name].length,
-                         b->tokens.items[r->macros[m].name].text, (int)d->length, d->name);
+                    amp__body_fail(
+                        r, (long)i, AMP_ERROR_KERNEL_BUILD,
+                        "the macro %.*s names '%.*s', and a tile_static declaration has that"
+                        " name too: the runtime cannot tell which one the macro means once"
+                        " the declaration moves to the top of the kernel. Rename one of them",
+                        (int)b->tokens.items[r->macros[m].name].length,
+                        b->tokens.items[r->macros[m].name].text, (int)d->length, d->name);
         if (r->status != AMP_OK || keeps_its_name(r, (int32_t)id))
             continue;
         int same = 1;
@@ -318,7 +323,8 @@ static const struct {
     {"unorm", NULL, "unorm is not offered: use float, clamped to 0..1 with clamp(x, 0.0f, 1.0f)"},
     {"norm", NULL, "norm is not offered: use float, clamped to -1..1 with clamp(x, -1.0f, 1.0f)"},
     {"completion_future", NULL, "completion_future is the host's (amp_completion)"},
-    {"accelerator_view", NULL, "accelerators are the host's: a kernel runs on the one it was given"},
+    {"accelerator_view", NULL,
+     "accelerators are the host's: a kernel runs on the one it was given"},
 };
 
 const char *amp__body_cpp_hint(const reader *r)
@@ -331,8 +337,8 @@ const char *amp__body_cpp_hint(const reader *r)
             continue;
         const char *follow = cpp_words[i].follow;
         /* "::" is two ':' tokens to the lexer */
-        if (!follow || (strcmp(follow, "::") == 0 ? is(r, 1, ":") && is(r, 2, ":")
-                                                   : is(r, 1, follow)))
+        if (!follow ||
+            (strcmp(follow, "::") == 0 ? is(r, 1, ":") && is(r, 2, ":") : is(r, 1, follow)))
             return cpp_words[i].hint;
     }
     return NULL;

@@ -63,9 +63,8 @@ static int is_type_name(reader *r, const lex_token *t)
 static int template_name(reader *r, size_t k)
 {
     const lex_token *t = peek(r, k);
-    return (amp__lex_is(t, "index") || amp__lex_is(t, "extent") ||
-            amp__lex_is(t, "tiled_index") || amp__lex_is(t, "array_view") ||
-            amp__lex_is(t, "array") || amp__lex_is(t, "texture")) &&
+    return (amp__lex_is(t, "index") || amp__lex_is(t, "extent") || amp__lex_is(t, "tiled_index") ||
+            amp__lex_is(t, "array_view") || amp__lex_is(t, "array") || amp__lex_is(t, "texture")) &&
            is(r, k + 1, "<") && amp__body_lookup(r, t) == BODY_UNRESOLVED;
 }
 
@@ -84,7 +83,8 @@ static uint16_t element_type(reader *r)
     static const struct {
         const char *word;
         amp_elem_type type;
-    } words[] = {{"int", AMP_INT}, {"uint", AMP_UINT}, {"float", AMP_FLOAT}, {"double", AMP_DOUBLE}};
+    } words[] = {
+        {"int", AMP_INT}, {"uint", AMP_UINT}, {"float", AMP_FLOAT}, {"double", AMP_DOUBLE}};
     const lex_token *t = peek(r, 0);
     if (amp__lex_is(t, "unsigned")) {
         drop(r);
@@ -158,11 +158,11 @@ static void texture_template(reader *r, long name, body_type *type)
         amp_elem_type elem;
         int channels;
     } texels[] = {
-        {"int", AMP_INT, 1},        {"int2", AMP_INT, 2},        {"int_2", AMP_INT, 2},
-        {"int4", AMP_INT, 4},       {"int_4", AMP_INT, 4},       {"uint", AMP_UINT, 1},
-        {"unsigned", AMP_UINT, 1},  {"uint2", AMP_UINT, 2},      {"uint_2", AMP_UINT, 2},
-        {"uint4", AMP_UINT, 4},     {"uint_4", AMP_UINT, 4},     {"float", AMP_FLOAT, 1},
-        {"float2", AMP_FLOAT, 2},   {"float_2", AMP_FLOAT, 2},   {"float4", AMP_FLOAT, 4},
+        {"int", AMP_INT, 1},       {"int2", AMP_INT, 2},      {"int_2", AMP_INT, 2},
+        {"int4", AMP_INT, 4},      {"int_4", AMP_INT, 4},     {"uint", AMP_UINT, 1},
+        {"unsigned", AMP_UINT, 1}, {"uint2", AMP_UINT, 2},    {"uint_2", AMP_UINT, 2},
+        {"uint4", AMP_UINT, 4},    {"uint_4", AMP_UINT, 4},   {"float", AMP_FLOAT, 1},
+        {"float2", AMP_FLOAT, 2},  {"float_2", AMP_FLOAT, 2}, {"float4", AMP_FLOAT, 4},
         {"float_4", AMP_FLOAT, 4},
     };
     if (!r->in_parameters) {
@@ -196,8 +196,13 @@ static void texture_template(reader *r, long name, body_type *type)
     }
     if (is(r, 0, "&"))
         drop(r);
-    *type = (body_type){TYPE_TEXTURE_VALUE, (uint8_t)rank, 0, 1, (uint16_t)texels[k].elem,
-                        (uint8_t)texels[k].channels, 0};
+    *type = (body_type){TYPE_TEXTURE_VALUE,
+                        (uint8_t)rank,
+                        0,
+                        1,
+                        (uint16_t)texels[k].elem,
+                        (uint8_t)texels[k].channels,
+                        0};
     char spelled[48];
     snprintf(spelled, sizeof spelled, "__read_only image%dd_t", rank);
     amp__body_edit_instead(r, (size_t)name, spelled);
@@ -242,7 +247,10 @@ int amp__body_template_type(reader *r, body_type *type)
     }
     if (r->status == AMP_OK && (rank < 1 || rank > (tiled ? 3 : 8))) {
         fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to %d",
-             tiled ? "tiled_index" : is_index ? "index" : "extent", rank, tiled ? 3 : 8);
+             tiled      ? "tiled_index"
+             : is_index ? "index"
+                        : "extent",
+             rank, tiled ? 3 : 8);
         return 1;
     }
     if (r->status == AMP_OK)
@@ -254,8 +262,15 @@ int amp__body_template_type(reader *r, body_type *type)
     else
         snprintf(spelled, sizeof spelled, "amp_%s_%d", is_index ? "index" : "extent", rank);
     amp__body_edit_instead(r, (size_t)name, spelled);
-    *type = (body_type){(uint8_t)(tiled ? TYPE_TILED_INDEX : is_index ? TYPE_INDEX : TYPE_EXTENT),
-                        (uint8_t)rank, 0, 0, 0, 0, 0};
+    *type = (body_type){(uint8_t)(tiled      ? TYPE_TILED_INDEX
+                                  : is_index ? TYPE_INDEX
+                                             : TYPE_EXTENT),
+                        (uint8_t)rank,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0};
     r->b->ranks |= 1u << rank;
     return 1;
 }
@@ -351,7 +366,7 @@ static void struct_body(reader *r)
     for (size_t i = open + 1; i + 1 < close && r->status == AMP_OK; i++) {
         const lex_token *next = &r->tok[i + 1];
         if (r->tok[i].kind == LEX_IDENT && (amp__lex_is(next, ";") || amp__lex_is(next, ",") ||
-                                           amp__lex_is(next, "[") || amp__lex_is(next, ":")))
+                                            amp__lex_is(next, "[") || amp__lex_is(next, ":")))
             r->b->resolved[i] = BODY_NOT_A_USE;
     }
 }
@@ -378,8 +393,7 @@ static void read_specifiers(reader *r, specifiers *s)
             return;
         } else if (!s->type_seen && amp__body_template_type(r, &s->type)) {
             s->type_seen = 1;
-        } else if (amp__lex_is(t, "struct") || amp__lex_is(t, "union") ||
-                   amp__lex_is(t, "enum")) {
+        } else if (amp__lex_is(t, "struct") || amp__lex_is(t, "union") || amp__lex_is(t, "enum")) {
             int is_enum = amp__lex_is(t, "enum");
             mark(r, BODY_NOT_A_USE);
             advance(r);
@@ -470,7 +484,7 @@ static int32_t declare_named(reader *r, const specifiers *s, long name, int poin
     if (name < 0)
         return -1;
     const lex_token *t = &r->tok[name];
-    body_decl_kind kind = s->typedef_       ? DECL_TYPEDEF
+    body_decl_kind kind = s->typedef_      ? DECL_TYPEDEF
                           : s->tile_static ? DECL_TILE_STATIC
                                            : DECL_VARIABLE;
     int32_t id = amp__body_declare(r, t->text, t->length, kind, (int32_t)name);
@@ -520,7 +534,9 @@ static void direct_initializer(reader *r, body_type to)
     if (!indexlike || args != to.rank) {
         fail(r, open, AMP_ERROR_KERNEL_BUILD,
              "%s<%d> is made of %d values (or copied from one), and %d are given",
-             to.kind == TYPE_EXTENT ? "extent" : to.kind == TYPE_INDEX ? "index" : "array_view",
+             to.kind == TYPE_EXTENT  ? "extent"
+             : to.kind == TYPE_INDEX ? "index"
+                                     : "array_view",
              to.rank, to.rank, args);
         return;
     }
@@ -529,9 +545,10 @@ static void direct_initializer(reader *r, body_type to)
              to.rank);
     amp__body_edit_instead(r, (size_t)open, text);
     if (to.rank > 4 && to.rank < 8)
-        amp__body_edit_before(r, (size_t)close, to.rank == 5   ? ", 0, 0, 0"
-                                                : to.rank == 6 ? ", 0, 0"
-                                                               : ", 0");
+        amp__body_edit_before(r, (size_t)close,
+                              to.rank == 5   ? ", 0, 0, 0"
+                              : to.rank == 6 ? ", 0, 0"
+                                             : ", 0");
 }
 
 void amp__body_declaration(reader *r, int hoistable)
@@ -586,8 +603,8 @@ void amp__body_declaration(reader *r, int hoistable)
              * view may not become a writable one. */
             if (to.kind == TYPE_VIEW_VALUE && to.is_const && value.root >= 0)
                 r->b->flags[value.root] |= TOK_READ_VALUE;
-            if (to.kind == TYPE_VIEW_VALUE && !to.is_const &&
-                value.type.kind == TYPE_VIEW_VALUE && value.type.is_const)
+            if (to.kind == TYPE_VIEW_VALUE && !to.is_const && value.type.kind == TYPE_VIEW_VALUE &&
+                value.type.is_const)
                 fail(r, value.first, AMP_ERROR_KERNEL_BUILD,
                      "a const view cannot be kept in a writable array_view: declare it"
                      " array_view<const T, N>");

@@ -55,7 +55,7 @@ static int parse_diagnostic(const char *s, size_t n, diagnostic *d)
         while (p < stop && *p == ' ')
             p++;
         d->severity = strstr(s, "warning") && (size_t)(strstr(s, "warning") - s) < n ? "warning"
-                                                                                   : "error";
+                                                                                     : "error";
         if ((size_t)(stop - p) > 7 && strncmp(p, "error: ", 7) == 0)
             p += 7;
         else if ((size_t)(stop - p) > 9 && strncmp(p, "warning: ", 9) == 0)
@@ -80,7 +80,7 @@ void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,
                       const char *severity, const char *message, size_t message_length)
 {
     const char *file = at->text >= 0 && at->text < map->ntexts ? map->texts[at->text].file
-                                                                 : map->src->file;
+                                                               : map->src->file;
     amp__lex_diagnostic(out, file, amp__bl_file_text(map, at), at->line, at->column, severity,
                         message, message_length);
 }
@@ -220,7 +220,7 @@ void amp__bl_map_close(bl_source_map *map)
 }
 
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
-                       const amp_kernel_source *src)
+                            const amp_kernel_source *src)
 {
     if (!log)
         return 0;

@@ -18,8 +18,8 @@ typedef struct bl_text {
     const char *file;
     const char *file_text; /* the text of file, or NULL if unreadable */
     char *owned_text;
-    const cg_text *gen;    /* where its tokens went in the generated source */
-    lex_pos *pos;          /* where each of its tokens is in file_text */
+    const cg_text *gen; /* where its tokens went in the generated source */
+    lex_pos *pos;       /* where each of its tokens is in file_text */
     size_t placed;
 } bl_text;
 
@@ -68,7 +68,7 @@ void amp__bl_map_close(bl_source_map *map);
  * Returns how many were mapped (0 when none could be, for example when the
  * source file cannot be read). */
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
-                       const amp_kernel_source *src);
+                            const amp_kernel_source *src);
 
 /* Append source with a line number before each line. */
 void amp__bl_number_lines(strbuf *out, const char *source);

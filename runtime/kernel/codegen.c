@@ -32,15 +32,15 @@ typedef struct gen {
     const char *name;
     cg_kernel *out;
     strbuf sb;
-    kbody body;    /* the read body */
+    kbody body;                      /* the read body */
     kbody helpers[AMP_MAX_CAPTURES]; /* the read helpers, by capture */
     int helper_read[AMP_MAX_CAPTURES];
-    uint32_t ranks; /* bit r: the body or a helper uses index functions of rank r */
+    uint32_t ranks;      /* bit r: the body or a helper uses index functions of rank r */
     uint32_t view_ranks; /* bit r: a captured view or a view value of rank r */
     char texture_names[BODY_MAX_PARAMS][64]; /* a helper's texture parameters, as C strings */
-    int checked;    /* AMP_CHECK, and the kernel has views */
-    int read_body;  /* body holds a reading */
-    int nstructs;   /* the struct types the kernel knows: its views' and those it names */
+    int checked;                             /* AMP_CHECK, and the kernel has views */
+    int read_body;                           /* body holds a reading */
+    int nstructs; /* the struct types the kernel knows: its views' and those it names */
     const char *struct_names[CG_MAX_STRUCTS];
     amp_elem_type struct_ids[CG_MAX_STRUCTS];
 } gen;
@@ -69,15 +69,40 @@ static amp_status refuse_name(const cg_spec *spec, const char *what, const char 
  * redefine under the kernel's feet (CLK_* and M_* count by prefix). */
 static int is_opencl_macro(const char *name)
 {
-    static const char *const macros[] = {
-        "__OPENCL_VERSION__", "__OPENCL_C_VERSION__", "__ENDIAN_LITTLE__", "__IMAGE_SUPPORT__",
-        "__FAST_RELAXED_MATH__", "__kernel_exec", "kernel_exec", "MAXFLOAT", "HUGE_VALF",
-        "HUGE_VAL", "INFINITY", "NAN", "FP_ILOGB0", "FP_ILOGBNAN", "FP_FAST_FMA",
-        "FP_FAST_FMAF", "CHAR_BIT", "CHAR_MAX", "CHAR_MIN", "SCHAR_MAX", "SCHAR_MIN",
-        "UCHAR_MAX", "SHRT_MAX", "SHRT_MIN", "USHRT_MAX", "INT_MAX", "INT_MIN", "UINT_MAX",
-        "LONG_MAX", "LONG_MIN", "ULONG_MAX", NULL};
-    static const char *const prefixes[] = {"CLK_", "CL_", "M_", "FLT_", "DBL_", "HALF_",
-                                           "cl_", NULL};
+    static const char *const macros[] = {"__OPENCL_VERSION__",
+                                         "__OPENCL_C_VERSION__",
+                                         "__ENDIAN_LITTLE__",
+                                         "__IMAGE_SUPPORT__",
+                                         "__FAST_RELAXED_MATH__",
+                                         "__kernel_exec",
+                                         "kernel_exec",
+                                         "MAXFLOAT",
+                                         "HUGE_VALF",
+                                         "HUGE_VAL",
+                                         "INFINITY",
+                                         "NAN",
+                                         "FP_ILOGB0",
+                                         "FP_ILOGBNAN",
+                                         "FP_FAST_FMA",
+                                         "FP_FAST_FMAF",
+                                         "CHAR_BIT",
+                                         "CHAR_MAX",
+                                         "CHAR_MIN",
+                                         "SCHAR_MAX",
+                                         "SCHAR_MIN",
+                                         "UCHAR_MAX",
+                                         "SHRT_MAX",
+                                         "SHRT_MIN",
+                                         "USHRT_MAX",
+                                         "INT_MAX",
+                                         "INT_MIN",
+                                         "UINT_MAX",
+                                         "LONG_MAX",
+                                         "LONG_MIN",
+                                         "ULONG_MAX",
+                                         NULL};
+    static const char *const prefixes[] = {"CLK_", "CL_",   "M_",  "FLT_",
+                                           "DBL_", "HALF_", "cl_", NULL};
     for (const char *const *m = macros; *m; m++)
         if (strcmp(name, *m) == 0)
             return 1;
@@ -291,8 +316,7 @@ static amp_status read_body(gen *g)
                             .capture_returns = freturns,
                             .capture_helpers = fhelpers,
                             .function = 1};
-        st = amp__body_read(c->function_source, strlen(c->function_source), &ctx,
-                            &g->helpers[i]);
+        st = amp__body_read(c->function_source, strlen(c->function_source), &ctx, &g->helpers[i]);
         g->helper_read[i] = 1;
         if (st == AMP_OK) {
             returns[i] = g->helpers[i].returns;
@@ -318,8 +342,8 @@ static amp_status read_body(gen *g)
         .type_names = g->struct_names,
         .type_ids = g->struct_ids,
         .tile = {spec->tile[0], spec->tile[1], spec->tile[2]},
-        .index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
-                       (uint8_t)spec->rank, 0, 0, 0},
+        .index_type = {(uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX), (uint8_t)spec->rank,
+                       0, 0, 0},
         .capture_types = types,
         .capture_returns = returns,
         .capture_helpers = helpers,
@@ -676,7 +700,8 @@ static void emit_signature(gen *g)
             amp__sb_printf(sb, "const int amp_domain%d", d);
         }
     if (spec->guarded) {
-        amp__sb_append(sb, nparams++ ? ",\n    __global uchar *amp_sink" : "    __global uchar *amp_sink");
+        amp__sb_append(sb, nparams++ ? ",\n    __global uchar *amp_sink"
+                                     : "    __global uchar *amp_sink");
     }
     if (g->checked) {
         amp__sb_append(sb, ",\n    __global int *amp_check_record");
@@ -803,7 +828,8 @@ static void emit_index_setup(gen *g)
             lane(sb, value, spec->rank, d);
             amp__sb_printf(sb, " = %d;\n", spec->tile[d]);
         }
-        amp__sb_printf(sb, "    %s.tile_dim0 = %d;\n    %s.tile_dim1 = %d;\n    %s.tile_dim2 = %d;\n",
+        amp__sb_printf(sb,
+                       "    %s.tile_dim0 = %d;\n    %s.tile_dim1 = %d;\n    %s.tile_dim2 = %d;\n",
                        ix, spec->tile[0], ix, spec->rank > 1 ? spec->tile[1] : 0, ix,
                        spec->rank > 2 ? spec->tile[2] : 0);
         amp__sb_printf(sb, "    %s.tile_origin = %s.tile * %s.tile_extent;\n", ix, ix, ix);
@@ -881,16 +907,16 @@ static void emit_kernel_body(gen *g)
         amp__layout_verbatim(&g->body, src->body, &body);
         amp__sb_append(&body, "\n");
     } else {
-        text = new_text(g, src->file, src->line, src->body, src->body_length,
-                        g->body.tokens.count, LEX_LOCATE_MACROS);
+        text = new_text(g, src->file, src->line, src->body, src->body_length, g->body.tokens.count,
+                        LEX_LOCATE_MACROS);
         layout_map map = {text->token_line, text->token_column};
         if (!g->sb.failed)
             out->body_lines = amp__layout_body(&g->body, 4, &body, &hoisted, &map);
     }
     int hoisted_line = 0;
     if (hoisted.length) {
-        amp__sb_append(&g->sb,
-                       "    /* tile_static declarations, at kernel scope as OpenCL C requires. */\n");
+        amp__sb_append(
+            &g->sb, "    /* tile_static declarations, at kernel scope as OpenCL C requires. */\n");
         /* Their lines map back to the user's, as the body's do. */
         hoisted_line = 1 + count_lines(g->sb.data);
         amp__sb_append(&g->sb, hoisted.data);
@@ -905,8 +931,8 @@ static void emit_kernel_body(gen *g)
     if (src->from_file) {
         /* The file's first line follows the #line directive. */
         out->body_line++;
-        out->body_lines = 1 + count_lines(src->body) - (src->body_length > 0 &&
-                                                        src->body[src->body_length - 1] == '\n');
+        out->body_lines = 1 + count_lines(src->body) -
+                          (src->body_length > 0 && src->body[src->body_length - 1] == '\n');
         if (out->body_lines < 1)
             out->body_lines = 1;
     }

@@ -113,7 +113,7 @@ void amp__dc_key_from_parts(const dc_key_parts *parts, dc_key *out)
 }
 
 int amp__dc_make_key(const char *source, const char *options, const amp_accelerator *acc,
-                dc_key *out)
+                     dc_key *out)
 {
     memset(out, 0, sizeof *out);
     /* Without the device's strings, two devices could share a key and one
@@ -122,8 +122,8 @@ int amp__dc_make_key(const char *source, const char *options, const amp_accelera
         dc_trace("no device strings for the key; not cached");
         return 0;
     }
-    dc_key_parts parts = {source, options, acc->name, acc->version, acc->platform_name,
-                          AMP_VERSION_STRING};
+    dc_key_parts parts = {
+        source, options, acc->name, acc->version, acc->platform_name, AMP_VERSION_STRING};
     amp__dc_key_from_parts(&parts, out);
     return 1;
 }
@@ -164,8 +164,7 @@ static void dc_refuse(const char *path, const char *why, const struct stat *st)
             "[amp] program cache off: %s %s (owner uid %u, mode %04o; this process is uid %u);"
             " make it yours and writable only by you (chmod go-w), or set AMP_CACHE_DIR"
             " elsewhere\n",
-            path, why, (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777),
-            (unsigned)geteuid());
+            path, why, (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777), (unsigned)geteuid());
     free(dc_dir);
     dc_dir = NULL;
 }
@@ -253,8 +252,7 @@ static void dc_resolve(void)
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0) {
         if (chosen)
-            fprintf(stderr, "[amp] program cache off: cannot open %s: %s\n", dir,
-                    strerror(errno));
+            fprintf(stderr, "[amp] program cache off: cannot open %s: %s\n", dir, strerror(errno));
         else
             dc_trace("cannot open %s: %s; cache off", dir, strerror(errno));
         if (fd >= 0)
@@ -309,8 +307,8 @@ static char *dc_file_path(const dc_key *key, const char *prefix, const char *suf
 static void dc_discard(const char *path, const struct stat *seen, const char *why)
 {
     struct stat now;
-    if (seen && (lstat(path, &now) != 0 || now.st_dev != seen->st_dev ||
-                 now.st_ino != seen->st_ino))
+    if (seen &&
+        (lstat(path, &now) != 0 || now.st_dev != seen->st_dev || now.st_ino != seen->st_ino))
         return;
     if (unlink(path) == 0)
         dc_trace("removed %s: %s", path, why);
@@ -507,12 +505,12 @@ void amp__dc_store(const dc_key *key, const unsigned char *binary, size_t size)
  * lacking memory for the moment: only those remove the file. */
 static int dc_binary_rejected(cl_int rc)
 {
-    return rc == CL_INVALID_BINARY || rc == CL_BUILD_PROGRAM_FAILURE ||
-           rc == CL_INVALID_PROGRAM || rc == CL_LINK_PROGRAM_FAILURE;
+    return rc == CL_INVALID_BINARY || rc == CL_BUILD_PROGRAM_FAILURE || rc == CL_INVALID_PROGRAM ||
+           rc == CL_LINK_PROGRAM_FAILURE;
 }
 
 cl_program amp__dc_program_from_cache(cl_context ctx, cl_device_id dev, const dc_key *key,
-                                 const char *options)
+                                      const char *options)
 {
     unsigned char *binary = NULL;
     size_t size = 0;
@@ -562,7 +560,7 @@ void amp__dc_store_program(cl_program prog, const dc_key *key)
     cl_uint ndevices = 0;
     size_t size = 0;
     cl_int rc = amp__clapi.GetProgramInfo(prog, CL_PROGRAM_NUM_DEVICES, sizeof ndevices, &ndevices,
-                                     NULL);
+                                          NULL);
     /* The key names one device; a program for several has several binaries
      * and is not this cache's to keep. */
     if (rc == CL_SUCCESS && ndevices != 1) {

@@ -73,7 +73,7 @@ typedef struct dc_key {
  * caller that ignores the result is still safe.
  */
 int amp__dc_make_key(const char *source, const char *options, const amp_accelerator *acc,
-                dc_key *out);
+                     dc_key *out);
 
 /*
  * Nonzero when the cache is on (see the environment above). The first call
@@ -110,7 +110,7 @@ void amp__dc_store(const dc_key *key, const unsigned char *binary, size_t size);
  * removed; one that failed for want of resources is kept.
  */
 cl_program amp__dc_program_from_cache(cl_context ctx, cl_device_id dev, const dc_key *key,
-                                 const char *options);
+                                      const char *options);
 
 /*
  * Remove the file stored for key (a program that loaded but could not make

@@ -87,8 +87,7 @@ static int spec_words(const cg_spec *s, int64_t *w)
         const cg_capture *c = &s->captures[i];
         w[n++] = (int64_t)(uintptr_t)c->name;
         w[n++] = (int64_t)c->kind | (int64_t)c->rank << 4 | (int64_t)c->is_const << 7 |
-                 (int64_t)c->channels << 8 | (int64_t)c->image_kind << 12 |
-                 (int64_t)c->type << 16;
+                 (int64_t)c->channels << 8 | (int64_t)c->image_kind << 12 | (int64_t)c->type << 16;
         w[n++] = c->constant;
     }
     return n;
@@ -196,7 +195,8 @@ static void dump_source(const char *name, const char *source)
     int fd = -1;
     if (!path.data || !tmp.data) {
         fprintf(stderr, "[amp] AMP_DUMP_KERNELS: out of host memory\n");
-    } else if ((fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) >= 0) {
+    } else if ((fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) >=
+               0) {
         /* a new file */
     } else if (errno != EEXIST) {
         fprintf(stderr, "[amp] AMP_DUMP_KERNELS: cannot write %s: %s\n", target, strerror(errno));
@@ -234,8 +234,8 @@ static char *build_log(cl_program prog, const amp_accelerator *acc)
             CL_SUCCESS &&
         size > 1) {
         log = calloc(1, size + 1);
-        if (log && amp__clapi.GetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, size, log,
-                                             NULL) != CL_SUCCESS) {
+        if (log && amp__clapi.GetProgramBuildInfo(prog, acc->device, CL_PROGRAM_BUILD_LOG, size,
+                                                  log, NULL) != CL_SUCCESS) {
             free(log);
             log = NULL;
         }
@@ -250,17 +250,18 @@ static amp_status build_failure(cl_program prog, const amp_accelerator *acc,
     char *log = build_log(prog, acc);
     strbuf sb = STRBUF_INIT;
     amp__sb_printf(&sb, "The kernel at %s:%d did not compile for %s (%s).\n", src->file, src->line,
-              acc->name, amp__err_cl_name(rc));
+                   acc->name, amp__err_cl_name(rc));
     amp__bl_map_diagnostics(&sb, log, gen, src);
     amp__sb_printf(&sb, "Build log:\n%s\n", log && log[0] ? log : "(the driver gave no log)\n");
-    amp__sb_printf(&sb, "Generated source (the body starts at line %d; AMP_DUMP_KERNELS=<dir> keeps"
+    amp__sb_printf(&sb,
+                   "Generated source (the body starts at line %d; AMP_DUMP_KERNELS=<dir> keeps"
                    " it in a file):\n",
-              gen->body_line);
+                   gen->body_line);
     amp__bl_number_lines(&sb, gen->source);
     amp_status st = amp__err_set(amp__err_status_of_cl(rc) == AMP_ERROR_KERNEL_BUILD
-                                ? AMP_ERROR_KERNEL_BUILD
-                                : amp__err_status_of_cl(rc),
-                            "%s", sb.data ? sb.data : "A kernel did not compile.");
+                                     ? AMP_ERROR_KERNEL_BUILD
+                                     : amp__err_status_of_cl(rc),
+                                 "%s", sb.data ? sb.data : "A kernel did not compile.");
     amp__sb_free(&sb);
     free(log);
     return st;
@@ -348,7 +349,7 @@ static amp_status make_kernel(kc_node *node, amp_accelerator *acc, compiled *c)
     size_t wg = 0;
     cl_ulong lmem = 0;
     if (k && (rc = amp__clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                                      sizeof wg, &wg, NULL)) == CL_SUCCESS)
+                                                     sizeof wg, &wg, NULL)) == CL_SUCCESS)
         rc = amp__clapi.GetKernelWorkGroupInfo(k, acc->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                                sizeof lmem, &lmem, NULL);
     if (k && rc != CL_SUCCESS)
@@ -424,7 +425,8 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
         if (amp__ock_installed()) {
             node->generated = malloc(sizeof *node->generated);
             if (!node->generated) {
-                st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
+                st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                                  "Out of host memory compiling a kernel.");
             } else {
                 *node->generated = c.gen;
                 memset(&c.gen, 0, sizeof c.gen);

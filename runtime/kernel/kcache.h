@@ -22,7 +22,7 @@
 
 /* The value last passed to one kernel argument. */
 typedef struct kc_arg {
-    unsigned char size; /* 0: unknown, set it next time */
+    unsigned char size;      /* 0: unknown, set it next time */
     unsigned char bytes[32]; /* up to an int8 (an index of rank 5 to 8) */
 } kc_arg;
 

@@ -51,8 +51,8 @@ static amp_status read_kernel_file(const char *fn, const char *path, strbuf *tex
     amp_status st_out = AMP_OK;
     if (!S_ISREG(st.st_mode))
         st_out = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                              "%s: %s is not a regular file (%s); give the path of a .cl file.",
-                              fn, path, file_type(st.st_mode));
+                              "%s: %s is not a regular file (%s); give the path of a .cl file.", fn,
+                              path, file_type(st.st_mode));
     else if ((uint64_t)st.st_size > KFILE_MAX_BYTES)
         st_out = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                               "%s: %s has %llu bytes; a kernel file has at most %zu (16 MiB)."
@@ -104,7 +104,7 @@ out_of_memory:
 }
 
 amp_status(amp_kernel_source_load)(const char *path, const char *index_name,
-                                    amp_kernel_source **out)
+                                   amp_kernel_source **out)
 {
     static const char fn[] = "amp_kernel_source_load";
     if (!out)
@@ -155,7 +155,10 @@ amp_status amp__kfile_check(const char *fn, const amp_kernel_source *k)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the kernel source is NULL or incomplete: its %s is NULL. Make"
                             " it with AMP_KERNEL_SOURCE(...) or amp_kernel_source_load().",
-                            fn, !k->body ? "body" : !k->index_name ? "index name" : "file");
+                            fn,
+                            !k->body         ? "body"
+                            : !k->index_name ? "index name"
+                                             : "file");
     }
     return amp__handle_check(fn, k, HD_KERNEL_SOURCE);
 }

@@ -120,8 +120,8 @@ static const char *directive_of(const lex_token *t)
 {
     static const struct {
         const char *word, *directive;
-    } table[] = {{"AMP_PRAGMA", "#pragma"}, {"AMP_IF", "#if"},     {"AMP_IFDEF", "#ifdef"},
-                 {"AMP_IFNDEF", "#ifndef"}, {"AMP_ELIF", "#elif"}, {"AMP_ELSE", "#else"},
+    } table[] = {{"AMP_PRAGMA", "#pragma"}, {"AMP_IF", "#if"},        {"AMP_IFDEF", "#ifdef"},
+                 {"AMP_IFNDEF", "#ifndef"}, {"AMP_ELIF", "#elif"},    {"AMP_ELSE", "#else"},
                  {"AMP_ENDIF", "#endif"},   {"AMP_DEFINE", "#define"}};
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (amp__lex_is(t, table[i].word))
@@ -234,7 +234,7 @@ int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
             map->token_line[i] = map->token_column[i] = -1;
     const lex_token *t = b->tokens.items;
     size_t n = b->tokens.count;
-    int parens = 0;      /* ( and [ open */
+    int parens = 0;       /* ( and [ open */
     int initializers = 0; /* braces open that are not blocks */
     size_t next_hoist = 0;
     int hoisted_n = 0;
@@ -269,9 +269,9 @@ int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
                     p.indent = indent;
                 emit(&p, i, 0);
                 /* "} else", "} while (...);" and "};" stay on the line. */
-                if (!(next && (amp__lex_is(next, "else") || amp__lex_is(next, "while") ||
-                               amp__lex_is(next, ";") || amp__lex_is(next, ",") ||
-                               amp__lex_is(next, ")"))))
+                if (!(next &&
+                      (amp__lex_is(next, "else") || amp__lex_is(next, "while") ||
+                       amp__lex_is(next, ";") || amp__lex_is(next, ",") || amp__lex_is(next, ")"))))
                     newline(&p);
             } else {
                 if (initializers > 0)

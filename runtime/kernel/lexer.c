@@ -399,8 +399,8 @@ static const char *line_of(const char *text, int line, size_t *length)
     return p;
 }
 
-void amp__lex_diagnostic(strbuf *out, const char *file, const char *file_text, int line,
-                         int column, const char *severity, const char *message, size_t length)
+void amp__lex_diagnostic(strbuf *out, const char *file, const char *file_text, int line, int column,
+                         const char *severity, const char *message, size_t length)
 {
     size_t ulen = 0;
     const char *uline = file_text ? line_of(file_text, line, &ulen) : NULL;

@@ -90,8 +90,8 @@ size_t amp__lex_locate(const char *file_text, int from_line, const char *body, s
 /* Append "file:line:column: severity: message", the file's line and a caret
  * under column, as a C compiler prints a diagnostic (no line when
  * file_text is NULL or has no such line). */
-void amp__lex_diagnostic(strbuf *out, const char *file, const char *file_text, int line,
-                         int column, const char *severity, const char *message, size_t length);
+void amp__lex_diagnostic(strbuf *out, const char *file, const char *file_text, int line, int column,
+                         const char *severity, const char *message, size_t length);
 
 /* The ordinal, among the tokens of line (a line of laid-out output), of
  * the token at the 1-based column; the last token when column is past it. */

@@ -34,7 +34,7 @@ typedef struct cg_spec {
     int wide;    /* offsets need 64 bits */
     int guarded; /* a padded domain: threads past the original extent are guarded */
     int checked; /* AMP_CHECK: every view access is tested against its view's extent */
-    int fp64; /* the device has double precision */
+    int fp64;    /* the device has double precision */
     int ncaptures;
     cg_capture captures[AMP_MAX_CAPTURES];
 } cg_spec;

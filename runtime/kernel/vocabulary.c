@@ -160,16 +160,26 @@ typedef struct vocab_entry {
 } vocab_entry;
 
 static const vocab_entry entries[] = {
-    {ATOMICS, "atomic_fetch_add", "#undef atomic_fetch_add\n#define atomic_fetch_add(p, v) atomic_add(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_fetch_sub", "#undef atomic_fetch_sub\n#define atomic_fetch_sub(p, v) atomic_sub(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_fetch_inc", "#undef atomic_fetch_inc\n#define atomic_fetch_inc(p) atomic_inc(AMP_ATOMIC_OPERAND(p))\n"},
-    {ATOMICS, "atomic_fetch_dec", "#undef atomic_fetch_dec\n#define atomic_fetch_dec(p) atomic_dec(AMP_ATOMIC_OPERAND(p))\n"},
-    {ATOMICS, "atomic_fetch_max", "#undef atomic_fetch_max\n#define atomic_fetch_max(p, v) atomic_max(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_fetch_min", "#undef atomic_fetch_min\n#define atomic_fetch_min(p, v) atomic_min(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_fetch_and", "#undef atomic_fetch_and\n#define atomic_fetch_and(p, v) atomic_and(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_fetch_or", "#undef atomic_fetch_or\n#define atomic_fetch_or(p, v) atomic_or(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_fetch_xor", "#undef atomic_fetch_xor\n#define atomic_fetch_xor(p, v) atomic_xor(AMP_ATOMIC_OPERAND(p), (v))\n"},
-    {ATOMICS, "atomic_exchange", "#undef atomic_exchange\n#define atomic_exchange(p, v) atomic_xchg(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_add",
+     "#undef atomic_fetch_add\n#define atomic_fetch_add(p, v) atomic_add(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_sub",
+     "#undef atomic_fetch_sub\n#define atomic_fetch_sub(p, v) atomic_sub(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_inc",
+     "#undef atomic_fetch_inc\n#define atomic_fetch_inc(p) atomic_inc(AMP_ATOMIC_OPERAND(p))\n"},
+    {ATOMICS, "atomic_fetch_dec",
+     "#undef atomic_fetch_dec\n#define atomic_fetch_dec(p) atomic_dec(AMP_ATOMIC_OPERAND(p))\n"},
+    {ATOMICS, "atomic_fetch_max",
+     "#undef atomic_fetch_max\n#define atomic_fetch_max(p, v) atomic_max(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_min",
+     "#undef atomic_fetch_min\n#define atomic_fetch_min(p, v) atomic_min(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_and",
+     "#undef atomic_fetch_and\n#define atomic_fetch_and(p, v) atomic_and(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_or",
+     "#undef atomic_fetch_or\n#define atomic_fetch_or(p, v) atomic_or(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_fetch_xor",
+     "#undef atomic_fetch_xor\n#define atomic_fetch_xor(p, v) atomic_xor(AMP_ATOMIC_OPERAND(p), (v))\n"},
+    {ATOMICS, "atomic_exchange",
+     "#undef atomic_exchange\n#define atomic_exchange(p, v) atomic_xchg(AMP_ATOMIC_OPERAND(p), (v))\n"},
     {ATOMICS, "atomic_compare_exchange",
      "/* Swap in v if *p equals *expected; else store *p's value in *expected.\n"
      "   Returns whether it swapped. expected must point at a private variable. */\n"
@@ -185,7 +195,8 @@ static const vocab_entry entries[] = {
      "                                (int)atomic_cmpxchg(AMP_ATOMIC_OPERAND(p), *(expected), (v)))\n"},
     {FENCES, "all_memory_fence",
      "#define all_memory_fence(barrier) mem_fence(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)\n"},
-    {FENCES, "global_memory_fence", "#define global_memory_fence(barrier) mem_fence(CLK_GLOBAL_MEM_FENCE)\n"},
+    {FENCES, "global_memory_fence",
+     "#define global_memory_fence(barrier) mem_fence(CLK_GLOBAL_MEM_FENCE)\n"},
     {FENCES, "tile_static_memory_fence",
      "#define tile_static_memory_fence(barrier) mem_fence(CLK_LOCAL_MEM_FENCE)\n"},
     {2, "fast_math_acos", "#define fast_math_acos(...) acos(__VA_ARGS__)\n"},
@@ -385,15 +396,24 @@ static const vocab_entry entries[] = {
     {SHORT_VECTORS, "int_2", "typedef int2 int_2;\n#define int_2(...) ((int2)(__VA_ARGS__))\n"},
     {SHORT_VECTORS, "int_3", "typedef int3 int_3;\n#define int_3(...) ((int3)(__VA_ARGS__))\n"},
     {SHORT_VECTORS, "int_4", "typedef int4 int_4;\n#define int_4(...) ((int4)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "uint_2", "typedef uint2 uint_2;\n#define uint_2(...) ((uint2)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "uint_3", "typedef uint3 uint_3;\n#define uint_3(...) ((uint3)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "uint_4", "typedef uint4 uint_4;\n#define uint_4(...) ((uint4)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "float_2", "typedef float2 float_2;\n#define float_2(...) ((float2)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "float_3", "typedef float3 float_3;\n#define float_3(...) ((float3)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "float_4", "typedef float4 float_4;\n#define float_4(...) ((float4)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "double_2", "typedef double2 double_2;\n#define double_2(...) ((double2)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "double_3", "typedef double3 double_3;\n#define double_3(...) ((double3)(__VA_ARGS__))\n"},
-    {SHORT_VECTORS, "double_4", "typedef double4 double_4;\n#define double_4(...) ((double4)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "uint_2",
+     "typedef uint2 uint_2;\n#define uint_2(...) ((uint2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "uint_3",
+     "typedef uint3 uint_3;\n#define uint_3(...) ((uint3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "uint_4",
+     "typedef uint4 uint_4;\n#define uint_4(...) ((uint4)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "float_2",
+     "typedef float2 float_2;\n#define float_2(...) ((float2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "float_3",
+     "typedef float3 float_3;\n#define float_3(...) ((float3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "float_4",
+     "typedef float4 float_4;\n#define float_4(...) ((float4)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "double_2",
+     "typedef double2 double_2;\n#define double_2(...) ((double2)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "double_3",
+     "typedef double3 double_3;\n#define double_3(...) ((double3)(__VA_ARGS__))\n"},
+    {SHORT_VECTORS, "double_4",
+     "typedef double4 double_4;\n#define double_4(...) ((double4)(__VA_ARGS__))\n"},
 };
 
 int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
@@ -433,20 +453,22 @@ void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks)
 {
     if (!(ranks & 0x1feu))
         return;
-    amp__sb_append(out, "\n/* index<N> and extent<N>: the body's p == q, e.contains(p), e.size() and\n"
-                        "   v.extent, for the ranks it uses. */\n");
+    amp__sb_append(out,
+                   "\n/* index<N> and extent<N>: the body's p == q, e.contains(p), e.size() and\n"
+                   "   v.extent, for the ranks it uses. */\n");
     for (int n = 1; n <= 8; n++) {
         if (!(ranks & (1u << n)))
             continue;
-        amp__sb_printf(out, "int amp_equal_%d(amp_index_%d a, amp_index_%d b)\n{\n    return ", n, n,
-                       n);
+        amp__sb_printf(out, "int amp_equal_%d(amp_index_%d a, amp_index_%d b)\n{\n    return ", n,
+                       n, n);
         for (int d = 0; d < n; d++) {
             amp__sb_append(out, d ? " && " : "");
             index_lane(out, "a", n, d);
             amp__sb_append(out, " == ");
             index_lane(out, "b", n, d);
         }
-        amp__sb_printf(out, ";\n}\nint amp_contains_%d(amp_extent_%d e, amp_index_%d p)\n{\n    return ",
+        amp__sb_printf(out,
+                       ";\n}\nint amp_contains_%d(amp_extent_%d e, amp_index_%d p)\n{\n    return ",
                        n, n, n);
         for (int d = 0; d < n; d++) {
             amp__sb_append(out, d ? " && " : "");
@@ -461,7 +483,8 @@ void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks)
             amp__sb_append(out, d ? " * " : "(uint)");
             index_lane(out, "e", n, d);
         }
-        amp__sb_printf(out, ";\n}\namp_extent_%d amp_extent_of_%d(const int *e)\n{\n    return ", n, n);
+        amp__sb_printf(out, ";\n}\namp_extent_%d amp_extent_of_%d(const int *e)\n{\n    return ", n,
+                       n);
         if (n == 1) {
             amp__sb_append(out, "e[0]");
         } else {
@@ -492,12 +515,13 @@ static int lanes_of(int n)
 void amp__vocab_append_access_rank(strbuf *out, int n)
 {
     int k = lanes_of(n);
-    amp__sb_printf(out,
-                   "\n/* Views of rank %d: v(i0, ..., i%d) or v(index), an index being an int%d%s. */\n"
-                   "int%d __attribute__((overloadable)) amp_to_index_%d(int%d index) { return index; }\n"
-                   "int%d __attribute__((overloadable)) amp_to_index_%d(const int *index)\n{\n"
-                   "    return (int%d)(",
-                   n, n - 1, k, n < k ? " (its last lanes unused)" : "", k, n, k, k, n, k);
+    amp__sb_printf(
+        out,
+        "\n/* Views of rank %d: v(i0, ..., i%d) or v(index), an index being an int%d%s. */\n"
+        "int%d __attribute__((overloadable)) amp_to_index_%d(int%d index) { return index; }\n"
+        "int%d __attribute__((overloadable)) amp_to_index_%d(const int *index)\n{\n"
+        "    return (int%d)(",
+        n, n - 1, k, n < k ? " (its last lanes unused)" : "", k, n, k, k, n, k);
     for (int d = 0; d < k; d++) {
         if (d < n)
             amp__sb_printf(out, "%sindex[%d]", d ? ", " : "", d);
@@ -505,8 +529,10 @@ void amp__vocab_append_access_rank(strbuf *out, int n)
             amp__sb_append(out, ", 0");
     }
     amp__sb_append(out, ");\n}\n");
-    amp__sb_printf(out, "AMP_RANK_TAKES(%d, int%d)\n#define AMP_INDEX_OF_RANK_%d(ix) AMP_INDEX_OF_RANK(ix, %d)\n",
-                   n, k, n, n);
+    amp__sb_printf(
+        out,
+        "AMP_RANK_TAKES(%d, int%d)\n#define AMP_INDEX_OF_RANK_%d(ix) AMP_INDEX_OF_RANK(ix, %d)\n",
+        n, k, n, n);
     amp__sb_printf(out, "amp_off_t amp_offset_%d(int%d x", n, k);
     for (int d = 0; d + 1 < n; d++)
         amp__sb_printf(out, ", amp_off_t stride%d", d);
@@ -544,11 +570,27 @@ void amp__vocab_append_access_rank(strbuf *out, int n)
 
 /* Names the generated code around a body uses besides the prelude's and
  * the vocabulary's: the index set-up, the kernel's own declarations. */
-static const char *const generated_names[] = {
-    "get_global_id", "get_local_id", "get_group_id", "get_global_size", "get_local_size",
-    "get_num_groups", "get_work_dim", "barrier", "mem_fence", "read_imagei", "read_imageui",
-    "read_imagef", "get_image_width", "get_image_height", "atomic_cmpxchg", "printf",
-    "tile_static", "global", "local", "wait", NULL};
+static const char *const generated_names[] = {"get_global_id",
+                                              "get_local_id",
+                                              "get_group_id",
+                                              "get_global_size",
+                                              "get_local_size",
+                                              "get_num_groups",
+                                              "get_work_dim",
+                                              "barrier",
+                                              "mem_fence",
+                                              "read_imagei",
+                                              "read_imageui",
+                                              "read_imagef",
+                                              "get_image_width",
+                                              "get_image_height",
+                                              "atomic_cmpxchg",
+                                              "printf",
+                                              "tile_static",
+                                              "global",
+                                              "local",
+                                              "wait",
+                                              NULL};
 
 static const char **reserved;
 static size_t nreserved;
