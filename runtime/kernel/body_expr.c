@@ -381,6 +381,20 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
 
 /* ---- Views as values ---- */
 
+/* A member read as a call, `get_extent()`, loses its empty parentheses with
+ * the member's name; the last token of the expression is returned. */
+static long drop_empty_call(reader *r, long name, int call)
+{
+    if (!call)
+        return name;
+    rewrite(r, cur(r), "");
+    expect(r, "(");
+    long last = cur(r);
+    rewrite(r, last, "");
+    expect(r, ")");
+    return last;
+}
+
 /* A captured view used as a value (a section's, a projection's, an
  * argument's): the kernel's amp_<v>_value. */
 static value capture_as_value(reader *r, value v)
@@ -616,15 +630,8 @@ static value member(reader *r, value v)
             rewrite(r, v.first, text);
             rewrite(r, dot, "");
             rewrite(r, name, "");
-            long last = name;
-            if (call) {
-                rewrite(r, cur(r), "");
-                expect(r, "(");
-                last = cur(r);
-                rewrite(r, last, "");
-                expect(r, ")");
-            }
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, last);
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first,
+                         drop_empty_call(r, name, call));
         }
         if (texture) {
             fail(r, name, AMP_ERROR_KERNEL_BUILD,
@@ -649,15 +656,8 @@ static value member(reader *r, value v)
             prefix(r, v.first, "amp_extent_of_%d(", rank);
             rewrite(r, dot, ".amp_extent)");
             rewrite(r, name, "");
-            long last = name;
-            if (call) {
-                rewrite(r, cur(r), "");
-                expect(r, "(");
-                last = cur(r);
-                rewrite(r, last, "");
-                expect(r, ")");
-            }
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, last);
+            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first,
+                         drop_empty_call(r, name, call));
         }
         if (amp__lex_is(m, "section") && is(r, 0, "("))
             return value_section(r, v, dot, name);
