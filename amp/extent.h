@@ -114,9 +114,12 @@ amp_tiled_extent amp_extent_tile_3d(amp_extent extent, int t0, int t1, int t2);
  * C++ AMP's tiled_extent::pad(): round each dimension up to a multiple of
  * its tile. The kernel runs over the padded extent; the threads past the
  * original extent take part in barriers and tile_static memory as usual,
- * but are guarded: their reads of views give unspecified values and their
- * writes are dropped, so they can never touch memory outside a view. Test
- * t_idx.global[d] against the original extent to skip their work.
+ * and read and write inside views as any thread does (loading a tile for
+ * the others). They are guarded at a view's edge: an access outside a
+ * view's extent lands on a sink, where a read gives an unspecified value
+ * and a write is dropped, so they never touch memory outside a view. Test
+ * t_idx.global[d] against the original extent before writing a thread's
+ * own element.
  */
 amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent tiled);
 

@@ -326,6 +326,95 @@ static void a_kernel_without_captures_runs(void **state)
     assert_amp_ok(amp_accelerator_view_wait(view));
 }
 
+/* A repeated launch from one call site takes its kernel and work sizes from
+ * the dispatch's launch record. Whatever changed since the launch before
+ * must still be seen: a view released in between, another view at the same
+ * address, a kernel source rewritten in place, another domain. */
+static amp_status add_one_of_8(amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v), { v(idx[0]) += 1; });
+}
+
+static void a_view_released_between_two_launches_is_refused_then_replaced(void **state)
+{
+    (void)state;
+    int a[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(add_one_of_8(v));
+    amp_array_view *gone = v;
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(a[7], 2);
+    assert_amp_fails(add_one_of_8(gone), AMP_ERROR_INVALID_ARGUMENT, "released");
+    /* A view of another type, perhaps at the released one's address. */
+    float f[8] = {0};
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), f, &v));
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_true(f[0] == 2.0f && f[7] == 2.0f);
+}
+
+static amp_status run_source(const amp_kernel_source *k, amp_array_view *v)
+{
+    return amp_parallel_for_each(NULL, amp_extent_1d(4), k, AMP_CAPTURE(v));
+}
+
+static void a_kernel_source_rewritten_in_place_runs_its_new_body(void **state)
+{
+    (void)state;
+    int a[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), a, &v));
+    static const char one[] = "{ v(i) = 1; }", two[] = "{ v(i) = 2; }";
+    amp_kernel_source k = {__FILE__, __LINE__, "i", one, sizeof one - 1, 0};
+    assert_amp_ok(run_source(&k, v));
+    assert_amp_ok(run_source(&k, v));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(a[3], 1);
+    k.body = two;
+    assert_amp_ok(run_source(&k, v));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(a[3], 2);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static amp_status count_tiles(amp_array_view *v, amp_tiled_extent domain)
+{
+    return AMP_PARALLEL_FOR_EACH_TILED(domain, t, AMP_CAPTURE(v),
+                                       { v(t.global[0]) = t.tile[0] * 100 + t.local[0]; });
+}
+
+static void each_launch_gets_its_own_domain(void **state)
+{
+    (void)state;
+    enum { N = 96 };
+    int a[N];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &v));
+    /* Tiles of 16 over 96, 32 over 96, 16 over 48, and a padded 40 in tiles of 16. */
+    static const int tiles[4] = {16, 32, 16, 16}, sizes[4] = {96, 96, 48, 40};
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < N; i++)
+            a[i] = -1;
+        assert_amp_ok(amp_array_view_refresh(v));
+        amp_tiled_extent te = amp_extent_tile_1d(amp_extent_1d(sizes[r]), tiles[r]);
+        if (sizes[r] % tiles[r] != 0)
+            te = amp_tiled_extent_pad(te);
+        assert_amp_ok(count_tiles(v, te));
+        assert_amp_ok(count_tiles(v, te));
+        assert_amp_ok(amp_array_view_synchronize(v));
+        /* A padded domain's spare threads run too, and write inside the view. */
+        int threads = (sizes[r] + tiles[r] - 1) / tiles[r] * tiles[r];
+        for (int i = 0; i < N; i++)
+            assert_int_equal(a[i], i < threads ? i / tiles[r] * 100 + i % tiles[r] : -1);
+    }
+    assert_amp_fails(count_tiles(v, amp_extent_tile_1d(amp_extent_1d(40), 16)),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "not divisible");
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +429,9 @@ int main(void)
         cmocka_unit_test(a_repeated_call_sees_each_calls_arguments),
         cmocka_unit_test(a_new_element_type_gets_its_own_kernel),
         cmocka_unit_test(a_kernel_without_captures_runs),
+        cmocka_unit_test(a_view_released_between_two_launches_is_refused_then_replaced),
+        cmocka_unit_test(a_kernel_source_rewritten_in_place_runs_its_new_body),
+        cmocka_unit_test(each_launch_gets_its_own_domain),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

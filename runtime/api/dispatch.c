@@ -87,24 +87,26 @@ static amp_status check_domain(const call *c)
                     " %d; it must be > 0 and at most the padded %d.",
                     c->kernel->file, c->kernel->line, d, c->original.dims[d], e->dims[d]);
     }
+    /* The texts only where a message needs them: a launch that passes
+     * formats nothing. */
     char ext[48], tile[48];
-    extent_text(ext, sizeof ext, e->dims, e->rank);
-    extent_text(tile, sizeof tile, c->tile, e->rank);
     for (int d = 0; d < e->rank; d++) {
+        if (c->tile[d] > 0 && e->dims[d] % c->tile[d] == 0)
+            continue;
+        extent_text(ext, sizeof ext, e->dims, e->rank);
+        extent_text(tile, sizeof tile, c->tile, e->rank);
         if (c->tile[d] <= 0)
             return amp__err_set(
                 AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                 "parallel_for_each at %s:%d: dimension %d of the tile %s is %d; every"
                 " tile dimension must be > 0.",
                 c->kernel->file, c->kernel->line, d, tile, c->tile[d]);
-        if (e->dims[d] % c->tile[d] != 0)
-            return amp__err_set(
-                AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                "parallel_for_each at %s:%d: the extent %s is not divisible by the tile"
-                " %s: dimension %d has %d elements, which is not a multiple of %d."
-                " Make the extent a multiple of the tile, or choose a tile that"
-                " divides it.",
-                c->kernel->file, c->kernel->line, ext, tile, d, e->dims[d], c->tile[d]);
+        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                            "parallel_for_each at %s:%d: the extent %s is not divisible by the tile"
+                            " %s: dimension %d has %d elements, which is not a multiple of %d."
+                            " Make the extent a multiple of the tile, or choose a tile that"
+                            " divides it.",
+                            c->kernel->file, c->kernel->line, ext, tile, d, e->dims[d], c->tile[d]);
     }
     return AMP_OK;
 }
@@ -113,25 +115,28 @@ static amp_status check_domain(const call *c)
 static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
 {
     char tile[48];
-    extent_text(tile, sizeof tile, c->tile, c->extent.rank);
     size_t threads = 1;
     for (int d = 0; d < c->extent.rank; d++)
         threads *= (size_t)c->tile[d];
-    if (threads > acc->max_work_group)
+    if (threads > acc->max_work_group) {
+        extent_text(tile, sizeof tile, c->tile, c->extent.rank);
         return amp__err_set(
             AMP_ERROR_DEVICE_LIMIT,
             "parallel_for_each at %s:%d: the tile %s has %zu threads, more than the %zu"
             " that %s runs in one tile (CL_DEVICE_MAX_WORK_GROUP_SIZE). Use a smaller"
             " tile.",
             c->kernel->file, c->kernel->line, tile, threads, acc->max_work_group, acc->name);
+    }
     for (int d = 0; d < c->extent.rank; d++) {
         size_t limit = acc->max_work_item[c->extent.rank - 1 - d];
-        if ((size_t)c->tile[d] > limit)
-            return amp__err_set(
-                AMP_ERROR_DEVICE_LIMIT,
-                "parallel_for_each at %s:%d: dimension %d of the tile %s is %d, more"
-                " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
-                c->kernel->file, c->kernel->line, d, tile, c->tile[d], limit, acc->name);
+        if ((size_t)c->tile[d] <= limit)
+            continue;
+        extent_text(tile, sizeof tile, c->tile, c->extent.rank);
+        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                            "parallel_for_each at %s:%d: dimension %d of the tile %s is %d, more"
+                            " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
+                            c->kernel->file, c->kernel->line, d, tile, c->tile[d], limit,
+                            acc->name);
     }
     return AMP_OK;
 }
@@ -144,6 +149,130 @@ static size_t index_value_bytes(int rank)
            : rank == 2 ? sizeof(cl_int2)
            : rank <= 4 ? sizeof(cl_int4)
                        : sizeof(cl_int8);
+}
+
+/* Check capture i and describe it in g; add the bytes of its arguments and
+ * the number of its offsets, and set *wide if its data needs 64-bit
+ * offsets. */
+static amp_status describe_capture(const call *c, int i, const amp_accelerator *acc, int checked,
+                                   cg_capture *g, size_t *arg_bytes, size_t *offsets, int *wide)
+{
+    const amp_kernel_source *k = c->kernel;
+    const amp_capture *cap = &c->captures.items[i];
+    memset(g, 0, sizeof *g); /* compared as bytes by the launch record */
+    const char *name = cap->name ? cap->name : "(null)";
+    if (cap->kind == AMP_CAPTURE_INVALID)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
+                            " take. Capture an amp_array_view *, an amp_texture *, an int,"
+                            " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
+                            " integer.",
+                            k->file, k->line, name);
+    /* Names are checked where the kernel is generated (amp__cg_generate): the
+         * cache key holds their addresses, so a hit was checked before. */
+    g->name = cap->name;
+    g->kind = cap->kind;
+    if (cap->kind == AMP_CAPTURE_VIEW) {
+        const amp_array_view *v = cap->value.view;
+        const char *array_state = amp__view_array_stand_in(v);
+        if (array_state)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "parallel_for_each at %s:%d: array '%s' is %s.", k->file, k->line,
+                                name, array_state);
+        if (!v || !amp__view_is_live(v))
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
+                                name, v ? "released (or was never created)" : "NULL");
+        if (amp__view_data_lost(v))
+            return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                                "parallel_for_each at %s:%d: %s '%s' lost its data with its"
+                                " accelerator (amp_shutdown). Make the array again.",
+                                k->file, k->line, v->array ? "array" : "view", name);
+        amp_accelerator *home = amp__coh_source_home(v->src);
+        if (v->array && home && home != acc)
+            return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                                "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
+                                " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
+                                " an array on that accelerator view), or capture a view of it.",
+                                k->file, k->line, name, home->name, home->path, acc->name,
+                                acc->path);
+        g->type = v->type;
+        g->rank = v->extent.rank;
+        g->is_const = v->is_const;
+        if (amp__coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
+            *wide = 1;
+        /* Buffer, offset (and spare offset), strides, extent. */
+        *arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
+        *offsets += (size_t)v->extent.rank + (size_t)checked;
+    } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+        const amp_texture *t = cap->value.texture;
+        if (!t || !amp__tex_is_live(t))
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "parallel_for_each at %s:%d: texture '%s' is %s.", k->file, k->line,
+                                name, t ? "released (or was never created)" : "NULL");
+        if (!t->av)
+            return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                                "parallel_for_each at %s:%d: texture '%s' lost its data with its"
+                                " accelerator (amp_shutdown). Make the texture again.",
+                                k->file, k->line, name);
+        if (t->av->acc != acc)
+            return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                                "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
+                                " kernel runs on %s. Make the texture on that accelerator view.",
+                                k->file, k->line, name, t->av->acc->name, acc->name);
+        g->type = t->type;
+        g->rank = t->extent.rank;
+        g->is_const = 1;
+        g->channels = t->channels;
+        g->image_kind = (int)t->kind;
+        /* The image. */
+        *arg_bytes += acc->address_bits / 8;
+    } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+        if (amp_elem_size(cap->type) == 0)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "parallel_for_each at %s:%d: capture '%s' has element type %d,"
+                                " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                                k->file, k->line, name, (int)cap->type);
+        g->type = cap->type;
+        *arg_bytes += amp_elem_size(cap->type);
+    } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
+        /* amp_index and amp_extent share their layout: rank, then values. */
+        int rank = cap->value.extent.rank;
+        if (rank < 1 || rank > AMP_MAX_RANK)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "parallel_for_each at %s:%d: %s '%s' has rank %d; it must be"
+                                " 1 to %d.",
+                                k->file, k->line,
+                                cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name, rank,
+                                AMP_MAX_RANK);
+        g->rank = rank;
+        g->type = AMP_INT;
+        *arg_bytes += index_value_bytes(rank);
+    } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
+        g->constant = cap->value.constant;
+    } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
+        const amp_function *f = &cap->value.function;
+        if (!f->source)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "parallel_for_each at %s:%d: function '%s' has no source.", k->file,
+                                k->line, name);
+        g->function_source = f->source;
+        /* A function made without AMP_FUNCTION may not say where it is. */
+        g->function_file = f->file ? f->file : k->file;
+        g->function_line = f->file ? f->line : k->line;
+        g->constant = (long long)(uintptr_t)f->source;
+    } else {
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
+                            k->file, k->line, name, (int)cap->kind);
+    }
+    if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
+        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                            "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
+                            " precision. Use float, or another accelerator.",
+                            k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
+                            acc->name);
+    return AMP_OK;
 }
 
 /* Check every capture and describe it in the spec. */
@@ -178,123 +307,10 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     size_t arg_bytes = 0, offsets = 0;
 
     for (int i = 0; i < c->captures.count; i++) {
-        const amp_capture *cap = &c->captures.items[i];
-        cg_capture *g = &spec->captures[i];
-        const char *name = cap->name ? cap->name : "(null)";
-        if (cap->kind == AMP_CAPTURE_INVALID)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
-                                " take. Capture an amp_array_view *, an amp_texture *, an int,"
-                                " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
-                                " integer.",
-                                k->file, k->line, name);
-        /* Names are checked where the kernel is generated (amp__cg_generate): the
-         * cache key holds their addresses, so a hit was checked before. */
-        g->name = cap->name;
-        g->kind = cap->kind;
-        if (cap->kind == AMP_CAPTURE_VIEW) {
-            const amp_array_view *v = cap->value.view;
-            const char *array_state = amp__view_array_stand_in(v);
-            if (array_state)
-                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                    "parallel_for_each at %s:%d: array '%s' is %s.", k->file,
-                                    k->line, name, array_state);
-            if (!v || !amp__view_is_live(v))
-                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                    "parallel_for_each at %s:%d: view '%s' is %s.", k->file,
-                                    k->line, name, v ? "released (or was never created)" : "NULL");
-            if (amp__view_data_lost(v))
-                return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                                    "parallel_for_each at %s:%d: %s '%s' lost its data with its"
-                                    " accelerator (amp_shutdown). Make the array again.",
-                                    k->file, k->line, v->array ? "array" : "view", name);
-            amp_accelerator *home = amp__coh_source_home(v->src);
-            if (v->array && home && home != acc)
-                return amp__err_set(
-                    AMP_ERROR_INVALID_OPERATION,
-                    "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
-                    " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
-                    " an array on that accelerator view), or capture a view of it.",
-                    k->file, k->line, name, home->name, home->path, acc->name, acc->path);
-            g->type = v->type;
-            g->rank = v->extent.rank;
-            g->is_const = v->is_const;
-            if (amp__coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
-                spec->wide = 1;
-            /* Buffer, offset (and spare offset), strides, extent. */
-            arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
-            offsets += (size_t)v->extent.rank + (size_t)spec->checked;
-        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
-            const amp_texture *t = cap->value.texture;
-            if (!t || !amp__tex_is_live(t))
-                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                    "parallel_for_each at %s:%d: texture '%s' is %s.", k->file,
-                                    k->line, name, t ? "released (or was never created)" : "NULL");
-            if (!t->av)
-                return amp__err_set(
-                    AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                    "parallel_for_each at %s:%d: texture '%s' lost its data with its"
-                    " accelerator (amp_shutdown). Make the texture again.",
-                    k->file, k->line, name);
-            if (t->av->acc != acc)
-                return amp__err_set(
-                    AMP_ERROR_INVALID_OPERATION,
-                    "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
-                    " kernel runs on %s. Make the texture on that accelerator view.",
-                    k->file, k->line, name, t->av->acc->name, acc->name);
-            g->type = t->type;
-            g->rank = t->extent.rank;
-            g->is_const = 1;
-            g->channels = t->channels;
-            g->image_kind = (int)t->kind;
-            /* The image. */
-            arg_bytes += acc->address_bits / 8;
-        } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-            if (amp_elem_size(cap->type) == 0)
-                return amp__err_set(
-                    AMP_ERROR_INVALID_ARGUMENT,
-                    "parallel_for_each at %s:%d: capture '%s' has element type %d,"
-                    " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
-                    k->file, k->line, name, (int)cap->type);
-            g->type = cap->type;
-            arg_bytes += amp_elem_size(cap->type);
-        } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
-            /* amp_index and amp_extent share their layout: rank, then values. */
-            int rank = cap->value.extent.rank;
-            if (rank < 1 || rank > AMP_MAX_RANK)
-                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                    "parallel_for_each at %s:%d: %s '%s' has rank %d; it must be"
-                                    " 1 to %d.",
-                                    k->file, k->line,
-                                    cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name, rank,
-                                    AMP_MAX_RANK);
-            g->rank = rank;
-            g->type = AMP_INT;
-            arg_bytes += index_value_bytes(rank);
-        } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
-            g->constant = cap->value.constant;
-        } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
-            const amp_function *f = &cap->value.function;
-            if (!f->source)
-                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                    "parallel_for_each at %s:%d: function '%s' has no source.",
-                                    k->file, k->line, name);
-            g->function_source = f->source;
-            /* A function made without AMP_FUNCTION may not say where it is. */
-            g->function_file = f->file ? f->file : k->file;
-            g->function_line = f->file ? f->line : k->line;
-            g->constant = (long long)(uintptr_t)f->source;
-        } else {
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
-                                k->file, k->line, name, (int)cap->kind);
-        }
-        if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
-            return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                                "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
-                                " precision. Use float, or another accelerator.",
-                                k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
-                                acc->name);
+        amp_status st = describe_capture(c, i, acc, spec->checked, &spec->captures[i], &arg_bytes,
+                                         &offsets, &spec->wide);
+        if (st != AMP_OK)
+            return st;
     }
     if (!c->tiled || c->guarded)
         arg_bytes += (size_t)c->extent.rank * sizeof(cl_int);
@@ -368,14 +384,15 @@ typedef struct sink {
 } sink;
 static sink *sinks;
 
-static amp_status sink_for(const call *c, const cg_spec *spec, cl_mem *out)
+static amp_status sink_for(const call *c, cl_mem *out)
 {
     amp_accelerator *acc = c->av->acc;
     size_t bytes = 16;
-    for (int i = 0; i < spec->ncaptures; i++)
-        if (spec->captures[i].kind == AMP_CAPTURE_VIEW &&
-            amp_elem_size(spec->captures[i].type) > bytes)
-            bytes = amp_elem_size(spec->captures[i].type);
+    for (int i = 0; i < c->captures.count; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_size(cap->value.view->type) > bytes)
+            bytes = amp_elem_size(cap->value.view->type);
+    }
     sink *s = sinks;
     while (s && s->acc != acc)
         s = s->next;
@@ -405,20 +422,9 @@ static amp_status sink_for(const call *c, const cg_spec *spec, cl_mem *out)
     return AMP_OK;
 }
 
-void amp__dispatch_shutdown(void)
-{
-    LOCK_ASSERT_HELD();
-    while (sinks) {
-        sink *s = sinks;
-        sinks = s->next;
-        amp__clapi.ReleaseMemObject(s->mem);
-        free(s);
-    }
-}
-
 /* Make the captured views current on the device and set the kernel's
  * arguments; *nargs is set to how many there are. */
-static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e, cl_uint *nargs)
+static amp_status bind_and_ready(const call *c, int wide, int checked, kc_entry *e, cl_uint *nargs)
 {
     cl_uint arg = 0;
     amp_status st = AMP_OK;
@@ -450,16 +456,16 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
             amp_array_view *v = cap->value.view;
             st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
             if (st == AMP_OK)
-                st = set_off_arg(e, &arg, spec->wide, v->offset, cap->name);
+                st = set_off_arg(e, &arg, wide, v->offset, cap->name);
             /* AMP_CHECK: the element past the data source's end, from which an
              * access outside the view is sent out of the buffer. */
-            if (st == AMP_OK && spec->checked)
-                st = set_off_arg(e, &arg, spec->wide,
+            if (st == AMP_OK && checked)
+                st = set_off_arg(e, &arg, wide,
                                  (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
                                      v->offset,
                                  cap->name);
             for (int d = 0; d + 1 < v->extent.rank && st == AMP_OK; d++)
-                st = set_off_arg(e, &arg, spec->wide, v->strides[d], cap->name);
+                st = set_off_arg(e, &arg, wide, v->strides[d], cap->name);
             for (int d = 0; d < v->extent.rank && st == AMP_OK; d++) {
                 cl_int dim = v->extent.dims[d];
                 st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
@@ -496,7 +502,7 @@ static amp_status bind_and_ready(const call *c, const cg_spec *spec, kc_entry *e
         }
     if (c->guarded && st == AMP_OK) {
         cl_mem sink = NULL;
-        st = sink_for(c, spec, &sink);
+        st = sink_for(c, &sink);
         if (st == AMP_OK)
             st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");
     }
@@ -590,21 +596,26 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
     return AMP_OK;
 }
 
-static amp_status run(call *c)
+/* What a launch needs once its call is checked: the kernel, its work
+ * sizes, and the offsets' width and checking it was compiled with. */
+typedef struct launch {
+    kc_entry *entry;
+    size_t global[3], local[3];
+    int wide, checked;
+} launch;
+
+/* Check the call, find (or compile) its kernel and choose its work sizes;
+ * spec is filled on the way. */
+static amp_status prepare(const call *c, amp_accelerator *acc, cg_spec *spec, launch *out)
 {
-    amp_status st = amp__queue_resolve(c->av, &c->av);
-    if (st != AMP_OK)
-        return st;
-    amp_accelerator *acc = c->av->acc;
-    st = check_domain(c);
+    amp_status st = check_domain(c);
     if (st == AMP_OK && c->tiled)
         st = check_tile_limits(c, acc);
-    cg_spec spec;
     if (st == AMP_OK)
-        st = build_spec(c, acc, &spec);
+        st = build_spec(c, acc, spec);
     kc_entry *e = NULL;
     if (st == AMP_OK)
-        st = amp__kc_get(&spec, acc, &e);
+        st = amp__kc_get(spec, acc, &e);
     if (st != AMP_OK)
         return st;
 
@@ -627,18 +638,157 @@ static amp_status run(call *c)
                             c->kernel->file, c->kernel->line, e->name,
                             (unsigned long long)e->local_mem, acc->name,
                             (unsigned long long)acc->local_mem);
+    out->entry = e;
+    out->wide = spec->wide;
+    out->checked = spec->checked;
+    return work_sizes(c, e, acc, out->global, out->local);
+}
 
-    size_t global[3], local[3];
-    st = work_sizes(c, e, acc, global, local);
+/*
+ * The launch record. A loop that launches one kernel over and over asks
+ * the same questions every time, and on a GPU the driver's work between
+ * two launches evicts from the processor's caches what answered them: the
+ * spec, the kernel cache's node, the work sizes (docs/performance.md). A
+ * record per call site and accelerator view keeps the answers together. A
+ * call equal to the recorded one in everything the checks, the kernel and
+ * the work sizes depend on (the domain, the device, every capture as
+ * describe_capture describes it) takes its launch from the record. Every
+ * capture is still checked as build_spec checks it, so a view released
+ * since is refused the same way; a call that differs in anything, or a
+ * kernel freed since (amp__kc_generation), takes the full path.
+ */
+#define LR_SLOTS 64
+#define LR_CAPTURES 8
+
+typedef struct launch_record {
+    const amp_kernel_source *kernel; /* NULL: an empty slot */
+    amp_kernel_source source;        /* what it held: a source may be rewritten in place */
+    const amp_accelerator_view *av;
+    const amp_accelerator *acc;
+    uint64_t generation;
+    amp_extent extent, original;
+    int tiled, guarded, tile[AMP_MAX_TILE_RANK];
+    int ncaptures;
+    launch launch;
+    cg_capture captures[LR_CAPTURES];
+} launch_record;
+
+static launch_record records[LR_SLOTS];
+
+static launch_record *record_slot(const call *c)
+{
+    uintptr_t h = (uintptr_t)c->kernel * 31u + (uintptr_t)c->av;
+    return &records[(h >> 4 ^ h >> 12) % LR_SLOTS];
+}
+
+static int same_source(const amp_kernel_source *a, const amp_kernel_source *b)
+{
+    return a->file == b->file && a->line == b->line && a->index_name == b->index_name &&
+           a->body == b->body && a->body_length == b->body_length && a->from_file == b->from_file;
+}
+
+static int same_call(const launch_record *r, const call *c, const amp_accelerator *acc)
+{
+    return r->kernel == c->kernel && same_source(&r->source, c->kernel) && r->av == c->av &&
+           r->acc == acc && r->generation == amp__kc_generation() &&
+           r->launch.checked == amp__ock_installed() && r->tiled == c->tiled &&
+           r->guarded == c->guarded && r->ncaptures == c->captures.count &&
+           (c->captures.count == 0 || c->captures.items) &&
+           memcmp(&r->extent, &c->extent, sizeof r->extent) == 0 &&
+           memcmp(&r->original, &c->original, sizeof r->original) == 0 &&
+           memcmp(r->tile, c->tile, sizeof r->tile) == 0;
+}
+
+/* The recorded launch for this call in *out, or NULL where the call
+ * differs from the record. A capture that fails its check fails the call,
+ * with build_spec's status and message. */
+static amp_status recorded(const call *c, const amp_accelerator *acc, const launch **out)
+{
+    *out = NULL;
+    const launch_record *r = record_slot(c);
+    if (!same_call(r, c, acc))
+        return AMP_OK;
+    size_t arg_bytes = 0, offsets = 0;
+    int wide = amp_extent_size(c->extent) > INT_MAX;
+    for (int i = 0; i < c->captures.count; i++) {
+        cg_capture g;
+        amp_status st = describe_capture(c, i, acc, r->launch.checked, &g, &arg_bytes, &offsets,
+                                         &wide);
+        if (st != AMP_OK)
+            return st;
+        if (memcmp(&g, &r->captures[i], sizeof g) != 0)
+            return AMP_OK;
+    }
+    if (wide == r->launch.wide)
+        *out = &r->launch;
+    return AMP_OK;
+}
+
+/* Keep what the full path found for this call (a call of more captures
+ * than a record holds is not kept). */
+static void record(const call *c, const amp_accelerator *acc, const cg_spec *spec, const launch *l)
+{
+    if (spec->ncaptures > LR_CAPTURES)
+        return;
+    launch_record *r = record_slot(c);
+    r->kernel = c->kernel;
+    r->source = *c->kernel;
+    r->av = c->av;
+    r->acc = acc;
+    r->generation = amp__kc_generation();
+    r->extent = c->extent;
+    r->original = c->original;
+    r->tiled = c->tiled;
+    r->guarded = c->guarded;
+    memcpy(r->tile, c->tile, sizeof r->tile);
+    r->ncaptures = spec->ncaptures;
+    r->launch = *l;
+    memcpy(r->captures, spec->captures, (size_t)spec->ncaptures * sizeof spec->captures[0]);
+}
+
+void amp__dispatch_shutdown(void)
+{
+    LOCK_ASSERT_HELD();
+    memset(records, 0, sizeof records);
+    while (sinks) {
+        sink *s = sinks;
+        sinks = s->next;
+        amp__clapi.ReleaseMemObject(s->mem);
+        free(s);
+    }
+}
+
+static amp_status run(call *c)
+{
+    amp_status st = amp__queue_resolve(c->av, &c->av);
+    if (st != AMP_OK)
+        return st;
+    amp_accelerator *acc = c->av->acc;
+    const launch *kept = NULL;
+    st = recorded(c, acc, &kept);
+    if (st != AMP_OK)
+        return st;
+    launch l;
+    if (kept) {
+        l = *kept;
+        amp__kc_count_hit();
+    } else {
+        cg_spec spec;
+        st = prepare(c, acc, &spec, &l);
+        if (st != AMP_OK)
+            return st;
+        record(c, acc, &spec, &l);
+    }
+    kc_entry *e = l.entry;
+
     /* AMP_PROFILE: the bytes moved to make this kernel's data current. */
     amp_transfer_stats before, after;
     int profiling = amp__prof_on();
     if (profiling)
         amp__ledger_global(&before);
     cl_uint nargs = 0;
-    if (st == AMP_OK)
-        st = bind_and_ready(c, &spec, e, &nargs);
-    if (st == AMP_OK && spec.checked)
+    st = bind_and_ready(c, l.wide, l.checked, e, &nargs);
+    if (st == AMP_OK && l.checked)
         st = amp__chk_before_run(acc->context, c->av->queue, e, nargs);
     /* Back-pressure: a bounded number of launches in flight on the queue;
      * a wait that fails leaves nothing queued. */
@@ -648,8 +798,8 @@ static amp_status run(call *c)
         return st;
     cl_event ev = NULL;
     cl_uint work_dim = (cl_uint)(c->extent.rank < 3 ? c->extent.rank : 3);
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, work_dim, NULL, global,
-                                                local, 0, NULL, profiling ? &ev : NULL);
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, work_dim, NULL, l.global,
+                                                l.local, 0, NULL, profiling ? &ev : NULL);
     char what[160];
     if (rc != CL_SUCCESS) {
         snprintf(what, sizeof what, "Running kernel %s from %s:%d", e->name, c->kernel->file,

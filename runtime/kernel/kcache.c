@@ -50,10 +50,13 @@ static kc_node *cache;
  * finds it without the table. Cleared whenever a node is freed. */
 static kc_node *last_hit;
 static uint64_t n_builds, n_disk_hits, n_hits;
+/* Counts the nodes freed (amp__kc_generation). */
+static uint64_t generation;
 
 /* Release what a node holds, built or not. */
 static void node_free(kc_node *n)
 {
+    generation++;
     if (n == last_hit)
         last_hit = NULL;
     if (n->entry.kernel)
@@ -495,6 +498,16 @@ void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits)
     *builds = n_builds;
     *disk_hits = n_disk_hits;
     *hits = n_hits;
+}
+
+uint64_t amp__kc_generation(void)
+{
+    return generation;
+}
+
+void amp__kc_count_hit(void)
+{
+    n_hits++;
 }
 
 void amp__kc_forget_body(const char *body)

@@ -55,6 +55,14 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
  * (for tests and the benchmark). */
 void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
 
+/* A number that changes whenever a compiled kernel is freed: an entry that
+ * amp__kc_get gave out stays valid while this number is unchanged. */
+uint64_t amp__kc_generation(void);
+
+/* Count a call that found its kernel without a lookup (the dispatch's
+ * launch record), as a hit. */
+void amp__kc_count_hit(void);
+
 /* Release the kernels compiled from a body that is about to be freed. */
 void amp__kc_forget_body(const char *body);
 
