@@ -415,6 +415,63 @@ static void each_launch_gets_its_own_domain(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A repeated launch whose views and data are as the launch before left
+ * them skips making them current again; anything done to the data in
+ * between must still be seen. */
+static void repeated_launches_see_every_host_access_between_them(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    int a[N] = {0}, b[N] = {0};
+    amp_array_view *v, *w, *front;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &v));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &w));
+    for (int i = 0; i < 3; i++)
+        assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(amp_array_view_synchronize(v)); /* 3 */
+    assert_int_equal(a[0], 3);
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(amp_array_view_synchronize(v)); /* 5: downloaded again */
+    assert_int_equal(a[N - 1], 5);
+    a[0] = 100; /* the host writes, and says so */
+    assert_amp_ok(amp_array_view_refresh(v));
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(add_one_of_8(v));
+    int *p = NULL;
+    assert_amp_ok(amp_array_view_data(v, (void **)&p)); /* 7, and 102 */
+    assert_int_equal(p[0], 102);
+    assert_int_equal(p[N - 1], 7);
+    p[1] = 50; /* the host writes through data() */
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(a[1], 51);
+    /* Another call site writes the same data between two launches. */
+    assert_amp_ok(amp_array_view_section(v, amp_index_1d(0), amp_extent_1d(N / 2), &front));
+    assert_amp_ok(add_one_of_8(v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N / 2), i, AMP_CAPTURE(front),
+                                        { front(i) = 1000; }));
+    assert_amp_ok(add_one_of_8(v));
+    /* Another view between two launches: a copy, then a discard. */
+    assert_amp_ok(add_one_of_8(w));
+    assert_amp_ok(AMP_COPY(v, w));
+    assert_amp_ok(add_one_of_8(w));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_amp_ok(amp_array_view_synchronize(w));
+    assert_int_equal(a[0], 1001);
+    assert_int_equal(a[N - 1], 10);
+    assert_int_equal(b[0], 1002);
+    assert_int_equal(b[N - 1], 11);
+    assert_amp_ok(amp_array_view_discard_data(w));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(w), { w(i) = 7; }));
+    assert_amp_ok(add_one_of_8(w));
+    assert_amp_ok(amp_array_view_release(front));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(w));
+    assert_int_equal(b[0], 8);
+    assert_int_equal(a[2], 1001);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +489,7 @@ int main(void)
         cmocka_unit_test(a_view_released_between_two_launches_is_refused_then_replaced),
         cmocka_unit_test(a_kernel_source_rewritten_in_place_runs_its_new_body),
         cmocka_unit_test(each_launch_gets_its_own_domain),
+        cmocka_unit_test(repeated_launches_see_every_host_access_between_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

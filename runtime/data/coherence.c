@@ -94,8 +94,17 @@ static int stale_everywhere_defined(const coh_source *src, rg_set *dst)
     return 1;
 }
 
+/* amp__coh_epoch: counted by every function below that may change a record. */
+static uint64_t state_epoch;
+
+uint64_t amp__coh_epoch(void)
+{
+    return state_epoch;
+}
+
 amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
 {
+    state_epoch++;
     coh_source *src = NULL;
     HASH_FIND_PTR(sources, &host, src);
     if (src) {
@@ -141,6 +150,7 @@ uint64_t amp__coh_mem_epoch(void)
 
 void amp__coh_mem_made(void)
 {
+    state_epoch++;
     mem_epoch++;
 }
 
@@ -222,6 +232,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
 amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
                                   coh_source **out)
 {
+    state_epoch++;
     coh_source *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
@@ -248,6 +259,7 @@ amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, cons
 
 amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
 {
+    state_epoch++;
     coh_source *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
@@ -261,6 +273,7 @@ amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
 
 void amp__coh_source_retain(coh_source *src)
 {
+    state_epoch++;
     src->refs++;
 }
 
@@ -391,6 +404,7 @@ static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
 amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
                                void **host)
 {
+    state_epoch++;
     amp_status st = ensure_host_memory(src);
     if (st != AMP_OK)
         return st;
@@ -485,6 +499,7 @@ static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
                                  const char *label, cl_mem *mem)
 {
+    state_epoch++;
     coh_copy *c = copy_on(src, av->acc);
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
@@ -542,6 +557,7 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
 
 amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
 {
+    state_epoch++;
     coh_copy *c = copy_on(src, av->acc);
     /* amp__coh_device_ready made av the copy's last view, and made room in
      * the sets for this. */
@@ -550,12 +566,14 @@ amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, co
 
 amp_status amp__coh_host_written(coh_source *src, const rg_box *box)
 {
+    state_epoch++;
     amp_status st = ensure_host_memory(src);
     return st == AMP_OK ? written_at(src, NULL, box) : st;
 }
 
 amp_status amp__coh_discard(coh_source *src, const rg_box *box)
 {
+    state_epoch++;
     int ok = 1;
     for (coh_copy *c = src->copies; c; c = c->next)
         ok &= amp__rg_remove_box(&c->stale, box);
@@ -617,6 +635,7 @@ static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const 
 amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
                              const rg_box *dbox)
 {
+    state_epoch++;
     coh_copy *from;
     amp_status st = AMP_OK;
     if (!current_at(src, sbox, &from)) {
@@ -713,6 +732,7 @@ static amp_status write_back(coh_source *src, amp_transfer_reason reason)
 
 amp_status amp__coh_source_release(coh_source *src)
 {
+    state_epoch++;
     if (--src->refs > 0)
         return AMP_OK;
     amp_status st = write_back(src, AMP_REASON_RELEASE);
@@ -735,6 +755,7 @@ void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out)
 
 amp_status amp__coh_drop_all_device_copies(void)
 {
+    state_epoch++;
     amp_status st = AMP_OK;
     for (coh_source *src = all_sources; src; src = src->next) {
         /* The last chance: a failure leaves the host memory as it was, and

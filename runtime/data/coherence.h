@@ -102,6 +102,13 @@ amp_status amp__coh_discard(coh_source *src, const rg_box *box);
 amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
                              const rg_box *dbox);
 
+/* A number that changes whenever any record's state may have changed: every
+ * function of this file that can change a record, a copy or their sets
+ * counts once as it starts; the getters do not. While it is unchanged, a
+ * box made current on a device and marked written there is still so
+ * (the dispatch's launch record). */
+uint64_t amp__coh_epoch(void);
+
 /* A number that changes whenever a device buffer or image is made, so that
  * a cache of kernel arguments knows that a handle it holds may now name
  * another memory object. Whoever makes a memory object outside this file
