@@ -255,6 +255,15 @@ void amp__body_scope_close(reader *r, scope_mark m)
 static body_edit *edit_of(reader *r, size_t i)
 {
     kbody *b = r->b;
+    /* A position past the body comes from an expression that never ended
+     * (the reader has failed already): nothing is edited. Were the reader
+     * still content, the kernel would lose an edit, so that fails too. */
+    if (i > b->tokens.count) {
+        if (r->status == AMP_OK)
+            amp__body_fail(r, -1, AMP_ERROR_RUNTIME,
+                           "the body reader lost its place (an edit past the body's end)");
+        return NULL;
+    }
     if (!b->edits && !(b->edits = calloc(b->tokens.count + 1, sizeof *b->edits))) {
         amp__body_no_memory(r);
         return NULL;

@@ -911,7 +911,8 @@ static value combine(reader *r, long op, value lhs, value rhs)
     const lex_token *t = &r->tok[op];
     value out = other(lhs.first, rhs.last);
     int li = indexlike(lhs.type), ri = indexlike(rhs.type);
-    if (!li && !ri)
+    /* A failed operand (an expression that never ended) is not rewritten. */
+    if ((!li && !ri) || r->status != AMP_OK)
         return out;
     lhs = as_index(r, lhs);
     rhs = as_index(r, rhs);
