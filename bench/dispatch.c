@@ -30,6 +30,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "device/accel.h"
+#include "device/queue.h"
 
 #define ELEMS 1024
 #define GROUP 256
@@ -95,7 +97,20 @@ static cl_int set_args(raw_kernel *r)
 static int raw_open(const bench_options *o, const char *source, const char *name, raw_kernel *r)
 {
     memset(r, 0, sizeof *r);
-    if (bench_cl_open(&o->info, &r->cl) != 0)
+    /* AMP_BENCH_RAW_ON_LIBRARY_QUEUE=1: the raw side launches in the
+     * library's own context and on its default queue, to tell the driver's
+     * cost in the library's context from the library's own steps
+     * (docs/performance.md). */
+    if (getenv("AMP_BENCH_RAW_ON_LIBRARY_QUEUE")) {
+        amp_accelerator_view *av = NULL;
+        bench_check(amp_accelerator_get_default_view(NULL, &av), "default view");
+        r->cl.device = av->acc->device;
+        r->cl.context = av->acc->context;
+        r->cl.queue = av->queue;
+        clRetainContext(r->cl.context);
+        clRetainCommandQueue(r->cl.queue);
+        fprintf(stderr, "raw OpenCL: on the library's own context and queue\n");
+    } else if (bench_cl_open(&o->info, &r->cl) != 0)
         return -1;
     cl_int rc;
     r->program = clCreateProgramWithSource(r->cl.context, 1, &source, NULL, &rc);
