@@ -911,8 +911,7 @@ static value combine(reader *r, long op, value lhs, value rhs)
     const lex_token *t = &r->tok[op];
     value out = other(lhs.first, rhs.last);
     int li = indexlike(lhs.type), ri = indexlike(rhs.type);
-    /* A failed operand (an expression that never ended) is not rewritten. */
-    if ((!li && !ri) || r->status != AMP_OK)
+    if (!li && !ri)
         return out;
     lhs = as_index(r, lhs);
     rhs = as_index(r, rhs);

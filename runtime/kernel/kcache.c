@@ -46,9 +46,6 @@ typedef struct kc_node {
 } kc_node;
 
 static kc_node *cache;
-/* The node of the last hit: a loop that launches one kernel over and over
- * finds it without the table. Cleared whenever a node is freed. */
-static kc_node *last_hit;
 static uint64_t n_builds, n_disk_hits, n_hits;
 /* Counts the nodes freed (amp__kc_generation). */
 static uint64_t generation;
@@ -57,8 +54,6 @@ static uint64_t generation;
 static void node_free(kc_node *n)
 {
     generation++;
-    if (n == last_hit)
-        last_hit = NULL;
     if (n->entry.kernel)
         amp__clapi.ReleaseKernel(n->entry.kernel);
     if (n->program)
@@ -455,13 +450,11 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
     key.acc = acc;
     key.hash = hash_words(words, nwords);
 
-    kc_node *node = last_hit;
-    if (!node || memcmp(&node->key, &key, sizeof key) != 0)
-        HASH_FIND(hh, cache, &key, sizeof key, node);
+    kc_node *node = NULL;
+    HASH_FIND(hh, cache, &key, sizeof key, node);
     if (node && node->nwords == nwords &&
         memcmp(node->words, words, (size_t)nwords * sizeof words[0]) == 0) {
         n_hits++;
-        last_hit = node;
         *out = &node->entry;
         return AMP_OK;
     }
