@@ -64,7 +64,7 @@ void bench_laziness(const bench_options *o);
 void bench_transfers(const bench_options *o);
 
 /* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
-amp_status bench_tiny_kernel(amp_array_view *v);
+amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v);
 
 /* What the tuner (tuner.c) does. */
 typedef struct bench_tune_options {

@@ -1,27 +1,40 @@
 /*
  * bench/dispatch.c - what a parallel_for_each costs on top of OpenCL: the
  * same tiny kernel launched through the library (on a kernel-cache hit)
- * and through a raw clEnqueueNDRangeKernel on our own context and queue of
- * the same device.
+ * and through a raw clEnqueueNDRangeKernel on the same device.
  *
  * "The same kernel" literally: the raw side builds the source the runtime
  * generated (dumped through AMP_DUMP_KERNELS) and passes the arguments the
  * generated kernel declares: the view's buffer, offset and extent, then
- * the domain. Both launch 1024 threads in groups of 256, as the runtime
- * chooses for this extent. Two ways:
- *   pipelined  - LAUNCHES launches back to back, one wait at the end;
+ * the domain. Every side launches 1024 threads in groups of 256, as the
+ * runtime chooses for this extent. Five sides:
+ *   amp         - amp_parallel_for_each over the extent, known to the
+ *                 program as the raw side knows its global size;
+ *   amp, getter - the same, with the extent read from the view each time
+ *                 (amp_array_view_get_extent, as samples write it): a
+ *                 second call into the library, with its lock;
+ *   raw         - a raw launch, on a context and queue of its own, as a
+ *                 program without the library would make them;
+ *   raw + args  - the same, setting the four arguments before each launch,
+ *                 as a program must when the data changes;
+ *   raw, library's queue - a raw launch in the library's own context and
+ *                 on its default queue: the driver's cost there, without
+ *                 the library's steps.
+ * Two ways:
+ *   pipelined  - launches back to back, one wait at the end of a block;
  *   wait each  - a launch and a wait (clFinish) each time.
- * The figure is time per launch, the median of ROUNDS rounds. Pipelined,
- * amp and raw rounds alternate, so that a busy moment of the machine hits
- * both. With a wait each, the sides take turns in a rotating order, in
- * blocks of 25 launches timed on their own, each block after one untimed
- * launch on its own queue: a launch and wait is tens of microseconds,
- * mostly waking the device's threads, and on a shared machine a round of
- * 2000 is slowed by whatever else ran then; in short alternating blocks,
- * the same moment slows every side. A
- * third column sets the four arguments before each raw launch, as a
- * program must when the data changes: the part of the difference that is
- * argument setting.
+ *
+ * How the time is taken, and why. On the GPU machine the time of 20,000
+ * launches moved by a fifth between rounds a second apart, and the ratio
+ * of the two sides' medians by 0.1 between runs of one binary: a round
+ * measured whatever the machine did then. So the sides take turns in
+ * short blocks, in a rotating order, each block after one untimed launch
+ * on its side's queue (the first launch after another queue was used
+ * costs more). Blocks next to each other see the same moment of the
+ * machine, so the ratio is taken block by block, and the figure is the
+ * median of those ratios over many blocks, with its quartiles: how steady
+ * the comparison was. The time per launch of each side is the median over
+ * its blocks.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -35,7 +48,10 @@
 
 #define ELEMS 1024
 #define GROUP 256
-#define ROUNDS 7
+#define SIDES 5
+#define MAX_BLOCKS 400
+
+enum { AMP_SIDE, RAW, RAW_ARGS, RAW_LIB, AMP_GETTER };
 
 /* The generated source of the tiny kernel, and its kernel name. */
 static char *find_generated(const char *dir, char *name, size_t size)
@@ -77,6 +93,7 @@ typedef struct raw_kernel {
     cl_program program;
     cl_kernel kernel;
     cl_mem buffer;
+    long launches;
 } raw_kernel;
 
 /* The generated kernel's four arguments: the view's buffer, its offset
@@ -94,14 +111,13 @@ static cl_int set_args(raw_kernel *r)
     return rc;
 }
 
-static int raw_open(const bench_options *o, const char *source, const char *name, raw_kernel *r)
+/* The raw side's kernel and buffer; on_library_queue: in the library's
+ * context and on its default queue, else on a context of its own. */
+static int raw_open(const bench_options *o, const char *source, const char *name,
+                    int on_library_queue, raw_kernel *r)
 {
     memset(r, 0, sizeof *r);
-    /* AMP_BENCH_RAW_ON_LIBRARY_QUEUE=1: the raw side launches in the
-     * library's own context and on its default queue, to tell the driver's
-     * cost in the library's context from the library's own steps
-     * (docs/performance.md). */
-    if (getenv("AMP_BENCH_RAW_ON_LIBRARY_QUEUE")) {
+    if (on_library_queue) {
         amp_accelerator_view *av = NULL;
         bench_check(amp_accelerator_get_default_view(NULL, &av), "default view");
         r->cl.device = av->acc->device;
@@ -109,7 +125,6 @@ static int raw_open(const bench_options *o, const char *source, const char *name
         r->cl.queue = av->queue;
         clRetainContext(r->cl.context);
         clRetainCommandQueue(r->cl.queue);
-        fprintf(stderr, "raw OpenCL: on the library's own context and queue\n");
     } else if (bench_cl_open(&o->info, &r->cl) != 0)
         return -1;
     cl_int rc;
@@ -152,6 +167,16 @@ static void raw_close(raw_kernel *r)
     bench_cl_close(&r->cl);
 }
 
+/* Whether every element of the raw side's buffer counts its launches. */
+static int raw_counted(raw_kernel *r)
+{
+    float back[ELEMS];
+    if (clEnqueueReadBuffer(r->cl.queue, r->buffer, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL) !=
+        CL_SUCCESS)
+        return 0;
+    return back[0] == (float)r->launches && back[ELEMS - 1] == (float)r->launches;
+}
+
 /* Seconds per launch over n launches; wait_each: clFinish after each;
  * with_args: set the four arguments before each launch too, as a program
  * that launches a kernel on changing data must (the library does). */
@@ -173,128 +198,157 @@ static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
             clFinish(r->cl.queue);
     }
     clFinish(r->cl.queue);
+    r->launches += n;
     return (bench_now() - t0) / n;
 }
 
-static double amp_round(const bench_options *o, amp_array_view *v, int n, int wait_each)
+/* getter: the extent read from the view before each launch. */
+static double amp_round(const bench_options *o, amp_array_view *v, long *launches, int n,
+                        int wait_each, int getter)
 {
+    amp_extent domain = amp_extent_1d(ELEMS);
     double t0 = bench_now();
     for (int i = 0; i < n; i++) {
-        bench_check(bench_tiny_kernel(v), "tiny kernel");
+        if (getter)
+            domain = amp_array_view_get_extent(v);
+        bench_check(bench_tiny_kernel(domain, v), "tiny kernel");
         if (wait_each)
             bench_check(amp_accelerator_view_wait(o->av), "wait");
     }
     bench_check(amp_accelerator_view_wait(o->av), "wait");
+    *launches += n;
     return (bench_now() - t0) / n;
 }
 
-/* n launches with a wait each, of each of the three sides (amp, raw, raw
- * setting its arguments) in blocks of BLOCK, the sides taking turns block
- * by block in a rotating order; the seconds per launch of each side go to
- * per_launch[0..2]. Blocks rather than single launches, and each block
- * after one untimed launch: the first launch after the other queue was
- * used costs more (the device's threads or the driver move to the other
- * queue), the library's side always comes after the other queue and the
- * raw sides share one, and a program that waits after each launch
- * launches on one queue. */
-#define BLOCK 25
-/* One side's round: seconds per launch of n launches with a wait each. */
-static double side_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int side, int n)
+typedef struct sides {
+    const bench_options *o;
+    amp_array_view *v;
+    long amp_launches;
+    raw_kernel own, lib; /* the raw side on its own context; on the library's */
+} sides;
+
+/* One side's block: seconds per launch of n launches. */
+static double side_round(sides *s, int side, int n, int wait_each)
 {
-    return side == 0 ? amp_round(o, v, n, 1) : raw_round(r, n, 1, side == 2);
+    switch (side) {
+    case AMP_SIDE:
+    case AMP_GETTER:
+        return amp_round(s->o, s->v, &s->amp_launches, n, wait_each, side == AMP_GETTER);
+    case RAW: return raw_round(&s->own, n, wait_each, 0);
+    case RAW_ARGS: return raw_round(&s->own, n, wait_each, 1);
+    case RAW_LIB:
+    default: return raw_round(&s->lib, n, wait_each, 0);
+    }
 }
 
-static void paired_round(const bench_options *o, amp_array_view *v, raw_kernel *r, int n,
-                         double per_launch[3])
+/* blocks blocks of n launches of every side, the sides taking turns in a
+ * rotating order, each block after one untimed launch of its side; the
+ * seconds per launch go to t[side][block]. */
+static void take_turns(sides *s, int blocks, int n, int wait_each, double t[SIDES][MAX_BLOCKS])
 {
-    double sum[3] = {0, 0, 0};
-    for (int b = 0; b < n / BLOCK; b++)
-        for (int k = 0; k < 3; k++) {
-            int side = (b + k) % 3;
-            side_round(o, v, r, side, 1); /* untimed: the queue's switch */
-            sum[side] += side_round(o, v, r, side, BLOCK) * BLOCK;
+    for (int b = 0; b < blocks; b++)
+        for (int k = 0; k < SIDES; k++) {
+            int side = (b + k) % SIDES;
+            side_round(s, side, 1, 1);
+            t[side][b] = side_round(s, side, n, wait_each);
         }
-    for (int k = 0; k < 3; k++)
-        per_launch[k] = sum[k] / (n / BLOCK * BLOCK);
 }
 
+/* The median and quartiles of the block-by-block ratio a / b. */
+static void ratio_quartiles(const double *a, const double *b, int blocks, double q[3])
+{
+    double r[MAX_BLOCKS];
+    for (int i = 0; i < blocks; i++)
+        r[i] = a[i] / b[i];
+    q[1] = bench_median(r, blocks); /* sorts r */
+    q[0] = r[blocks / 4];
+    q[2] = r[(3 * blocks) / 4 < blocks ? (3 * blocks) / 4 : blocks - 1];
+}
 
 void bench_dispatch(const bench_options *o)
 {
     printf("\n## Dispatch overhead: a tiny kernel (%d threads, v(i) += 1)\n\n", ELEMS);
     float host[ELEMS] = {0};
-    amp_array_view *v;
-    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_1d(ELEMS), host, &v), "view");
+    sides s = {.o = o};
+    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_1d(ELEMS), host, &s.v), "view");
     /* Compile, upload and dump the generated source; later calls are cache hits. */
-    bench_check(bench_tiny_kernel(v), "tiny kernel");
+    bench_check(bench_tiny_kernel(amp_extent_1d(ELEMS), s.v), "tiny kernel");
     bench_check(amp_accelerator_view_wait(o->av), "wait");
-    long amp_launches = 1, raw_launches = 0;
+    s.amp_launches = 1;
 
     char name[256];
     char *source = find_generated(o->dump_dir, name, sizeof name);
-    raw_kernel raw;
-    if (!source || raw_open(o, source, name, &raw) != 0) {
+    if (!source || raw_open(o, source, name, 0, &s.own) != 0 ||
+        raw_open(o, source, name, 1, &s.lib) != 0) {
         printf("Not measured: the generated kernel could not be %s.\n",
                source ? "built through raw OpenCL" : "found (AMP_DUMP_KERNELS)");
         free(source);
-        amp_array_view_release(v);
+        raw_close(&s.own);
+        raw_close(&s.lib);
+        amp_array_view_release(s.v);
         return;
     }
     free(source);
 
-    int pipelined = o->quick ? 200 : 20000, waited = o->quick ? 50 : 2000;
+    /* Blocks of about 10 ms pipelined, 25 launches with a wait each. */
     static const char *mode_names[2] = {"pipelined", "wait each"};
-    int counts[2] = {pipelined, waited};
-    double amp_t[2][ROUNDS], raw_t[2][ROUNDS], args_t[2][ROUNDS];
+    int blocks[2] = {o->quick ? 4 : 61, o->quick ? 4 : 161};
+    int per_block[2] = {o->quick ? 100 : 2000, 25};
+    static double t[2][SIDES][MAX_BLOCKS];
     /* A round of each first, untimed: queues and threads warm. */
-    amp_round(o, v, 100, 0);
-    raw_round(&raw, 100, 0, 0);
-    amp_launches += 100;
-    raw_launches += 100;
-    for (int r = 0; r < ROUNDS; r++) {
-        amp_t[0][r] = amp_round(o, v, counts[0], 0);
-        raw_t[0][r] = raw_round(&raw, counts[0], 0, 0);
-        args_t[0][r] = raw_round(&raw, counts[0], 0, 1);
-        double per_launch[3];
-        paired_round(o, v, &raw, counts[1], per_launch);
-        amp_t[1][r] = per_launch[0];
-        raw_t[1][r] = per_launch[1];
-        args_t[1][r] = per_launch[2];
-        amp_launches += counts[0] + counts[1] + counts[1] / BLOCK;
-        raw_launches += 2 * (counts[0] + counts[1] + counts[1] / BLOCK);
-    }
+    for (int side = 0; side < SIDES; side++)
+        side_round(&s, side, 100, 0);
+    for (int m = 0; m < 2; m++)
+        take_turns(&s, blocks[m], per_block[m], m == 1, t[m]);
 
-    /* Both sides did what they were asked: every element counts its launches. */
-    float back[ELEMS];
-    bench_check(amp_array_view_synchronize(v), "synchronize");
-    clEnqueueReadBuffer(raw.cl.queue, raw.buffer, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL);
-    int ok = host[0] == (float)amp_launches && host[ELEMS - 1] == (float)amp_launches &&
-             back[0] == (float)raw_launches && back[ELEMS - 1] == (float)raw_launches;
+    /* Every side did what it was asked: every element counts its launches. */
+    bench_check(amp_array_view_synchronize(s.v), "synchronize");
+    int ok = host[0] == (float)s.amp_launches && host[ELEMS - 1] == (float)s.amp_launches &&
+             raw_counted(&s.own) && raw_counted(&s.lib);
 
     FILE *csv = bench_csv_open(o, "dispatch.csv",
                                "device,mode,launches,amp_us_median,raw_us_median,amp_us_best,"
-                               "raw_us_best,ratio_median,raw_args_us_median,raw_args_us_best");
-    printf("- microseconds per launch, median of %d rounds (best in brackets); pipelined, amp and\n"
-           "  raw rounds alternate; with a wait each, blocks of %d launches alternate;\n"
-           "  amp / raw compares medians\n"
+                               "raw_us_best,ratio_median,raw_args_us_median,raw_args_us_best,"
+                               "ratio_q1,ratio_q3,raw_lib_us_median,raw_lib_us_best,"
+                               "ratio_lib_median,amp_getter_us_median,amp_getter_us_best");
+    printf("- microseconds per launch, the median over blocks (best block in brackets); the\n"
+           "  sides take turns block by block (pipelined: %d blocks of %d launches, one wait at\n"
+           "  the end of each; with a wait each: %d blocks of %d)\n"
+           "- amp / raw: the median of the block-by-block ratios, with its quartiles\n"
+           "- raw: a context and queue of its own; library's queue: the library's context and\n"
+           "  default queue, without its steps; amp, getter: the extent read with\n"
+           "  amp_array_view_get_extent before each launch\n"
            "- results %s: every element counts its launches\n\n",
-           ROUNDS, BLOCK, ok ? "checked" : "WRONG");
-    printf("| mode | launches per round | amp_parallel_for_each | raw clEnqueueNDRangeKernel | "
-           "amp / raw | raw, clSetKernelArg x4 each time |\n|---|---:|---:|---:|---:|---:|\n");
+           blocks[0], per_block[0], blocks[1], per_block[1], ok ? "checked" : "WRONG");
+    printf("| mode | amp_parallel_for_each | raw clEnqueueNDRangeKernel | amp / raw (quartiles) | "
+           "raw, clSetKernelArg x4 each time | raw, library's queue | amp / raw, library's "
+           "queue | amp, getter |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int m = 0; m < 2; m++) {
-        double ab = bench_min(amp_t[m], ROUNDS), rb = bench_min(raw_t[m], ROUNDS);
-        double xb = bench_min(args_t[m], ROUNDS);
-        double am = bench_median(amp_t[m], ROUNDS), rm = bench_median(raw_t[m], ROUNDS);
-        double xm = bench_median(args_t[m], ROUNDS);
-        printf("| %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.2f | %.2f (%.2f) |\n", mode_names[m],
-               counts[m], am * 1e6, ab * 1e6, rm * 1e6, rb * 1e6, am / rm, xm * 1e6, xb * 1e6);
+        int n = blocks[m];
+        double q[3], ql[3];
+        ratio_quartiles(t[m][AMP_SIDE], t[m][RAW], n, q);
+        ratio_quartiles(t[m][AMP_SIDE], t[m][RAW_LIB], n, ql);
+        double best[SIDES], med[SIDES];
+        for (int k = 0; k < SIDES; k++) {
+            best[k] = bench_min(t[m][k], n) * 1e6;
+            med[k] = bench_median(t[m][k], n) * 1e6;
+        }
+        printf("| %s | %.2f (%.2f) | %.2f (%.2f) | %.3f (%.3f to %.3f) | %.2f (%.2f) | %.2f "
+               "(%.2f) | %.3f | %.2f (%.2f) |\n",
+               mode_names[m], med[AMP_SIDE], best[AMP_SIDE], med[RAW], best[RAW], q[1], q[0], q[2],
+               med[RAW_ARGS], best[RAW_ARGS], med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER],
+               best[AMP_GETTER]);
         if (csv)
-            fprintf(csv, "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", o->info.description,
-                    mode_names[m], counts[m], am * 1e6, rm * 1e6, ab * 1e6, rb * 1e6, am / rm,
-                    xm * 1e6, xb * 1e6);
+            fprintf(csv,
+                    "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,%.3f,%.3f,%.4f,%.4f,%.3f,%.3f,%.4f,%.3f,"
+                    "%.3f\n",
+                    o->info.description, mode_names[m], n * per_block[m], med[AMP_SIDE], med[RAW],
+                    best[AMP_SIDE], best[RAW], q[1], med[RAW_ARGS], best[RAW_ARGS], q[0], q[2],
+                    med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER], best[AMP_GETTER]);
     }
     if (csv)
         fclose(csv);
-    raw_close(&raw);
-    bench_check(amp_array_view_release(v), "release");
+    raw_close(&s.own);
+    raw_close(&s.lib);
+    bench_check(amp_array_view_release(s.v), "release");
 }

@@ -6,8 +6,7 @@
  */
 #include "bench.h"
 
-amp_status bench_tiny_kernel(amp_array_view *v)
+amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v)
 {
-    return AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(v), idx, AMP_CAPTURE(v),
-                                 { v(idx[0]) += 1.0f; });
+    return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }
