@@ -151,6 +151,54 @@ static int base_once(void *arg)
     return b->run();
 }
 
+/* OpenBLAS's threads spin for about 0.1 s after a call before they sleep
+ * (OPENBLAS_THREAD_TIMEOUT): on a CPU device they would take the cores from
+ * what is measured next. Kernel 6's pairs pause after both sides alike. */
+static void after_baseline(const bench_options *o)
+{
+    if (o->info.is_emulated)
+        nanosleep(&(struct timespec){0, 300000000}, NULL);
+}
+
+/*
+ * Kernel 6 against the vendor's BLAS, run by run: the two take turns (the
+ * first of each pair alternating), and the figure is the median of the
+ * pairs' ratios. On a machine shared with other work, such as a CPU device
+ * whose cores also run everything else, the speed moves by a third from
+ * one second to the next; the columns, each a median of runs in a row,
+ * then compare different moments. A pair's two runs are next to each
+ * other, and see the same one. Returns 0 when either side fails.
+ */
+#define MAX_PAIRS 15
+static double paired_ratio(const bench_options *o, amp_run *six, const bench_sgemm_impl *base,
+                           const float *A, const float *B, size3 s)
+{
+    if (base->setup(A, B, s.M, s.N, s.K) != 0)
+        return 0;
+    double ratios[MAX_PAIRS], spent = 0;
+    int pairs = 0, failed = amp_once(six) != 0 || base_once((void *)base) != 0;
+    after_baseline(o);
+    int want = 2 * o->repeat + 1 < MAX_PAIRS ? 2 * o->repeat + 1 : MAX_PAIRS;
+    while (!failed && pairs < want && (pairs < 3 || spent < 2 * SLOW_SECONDS)) {
+        double t[2] = {0, 0};
+        for (int k = 0; k < 2 && !failed; k++) {
+            int side = (pairs + k) % 2; /* 0: kernel 6, 1: the baseline */
+            double t0 = bench_now();
+            failed = side == 0 ? amp_once(six) != 0 : base_once((void *)base) != 0;
+            t[side] = bench_now() - t0;
+            /* The same pause after either side: neither starts on cores
+             * the other's threads may still hold. */
+            after_baseline(o);
+        }
+        if (!failed) {
+            ratios[pairs++] = t[1] / t[0];
+            spent += t[0] + t[1];
+        }
+    }
+    base->teardown();
+    return failed || pairs == 0 ? 0 : bench_median(ratios, pairs);
+}
+
 void bench_matmul(const bench_options *o)
 {
     impl impls[MAX_IMPLS];
@@ -202,8 +250,12 @@ void bench_matmul(const bench_options *o)
            from_file ? "tuned for this device" : "defaults", large, small, tuning.compute_units);
     printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
            "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "
-           "`-` a kernel skipped as too slow)\n\n",
+           "`-` a kernel skipped as too slow)\n",
            o->repeat);
+    printf("- 6 / CLBlast: the ratio of the columns; 6 / the vendor's BLAS: kernel 6 and the "
+           "BLAS take turns\n  run by run (up to %d pairs), and the figure is the median of "
+           "the pairs' ratios\n\n",
+           2 * o->repeat + 1 < MAX_PAIRS ? 2 * o->repeat + 1 : MAX_PAIRS);
 
     /* The baselines the ratios are taken against. */
     int clblast = -1, vendor = -1;
@@ -230,6 +282,10 @@ void bench_matmul(const bench_options *o)
     FILE *csv = bench_csv_open(o, "matmul.csv",
                                "device,impl,M,N,K,median_ms,best_ms,gflops_median,gflops_best,"
                                "runs,correct");
+    /* Kernel 6 against the vendor's BLAS, taking turns (paired_ratio). */
+    FILE *paired_csv = vendor >= 0 && six >= 0 ? bench_csv_open(o, "matmul_paired.csv",
+                                                                "device,against,M,N,K,ratio_median")
+                                               : NULL;
     const size3 *sizes = o->quick ? quick_sizes : o->info.is_emulated ? cpu_sizes : gpu_sizes;
     int nsizes = o->quick              ? (int)(sizeof quick_sizes / sizeof quick_sizes[0])
                  : o->info.is_emulated ? (int)(sizeof cpu_sizes / sizeof cpu_sizes[0])
@@ -284,12 +340,7 @@ void bench_matmul(const bench_options *o)
                 runs = time_runs(base_once, (void *)im->base, o->repeat, times);
                 correct = runs > 0 && im->base->fetch(C) == 0 && matches(C, s, rows, nrows, ref);
                 im->base->teardown();
-                /* OpenBLAS's threads spin for about 0.1 s after a call
-                 * before they sleep (OPENBLAS_THREAD_TIMEOUT): on a CPU
-                 * device they would take the cores from what is measured
-                 * next. */
-                if (o->info.is_emulated)
-                    nanosleep(&(struct timespec){0, 300000000}, NULL);
+                after_baseline(o);
             }
             if (runs == 0) {
                 printf(" failed |");
@@ -305,14 +356,25 @@ void bench_matmul(const bench_options *o)
                         o->info.description, im->name, s.M, s.N, s.K, median * 1e3, best * 1e3,
                         gflops[i], flops / best * 1e-9, runs, correct);
         }
-        int against[2] = {clblast, vendor};
-        for (int i = 0; i < 2; i++) {
-            if (against[i] < 0)
-                continue;
-            if (six >= 0 && gflops[against[i]] > 0 && gflops[six] > 0)
-                printf(" %.2f |", gflops[six] / gflops[against[i]]);
+        if (clblast >= 0) {
+            if (six >= 0 && gflops[clblast] > 0 && gflops[six] > 0)
+                printf(" %.2f |", gflops[six] / gflops[clblast]);
             else
                 printf(" - |");
+        }
+        if (vendor >= 0) {
+            double paired = 0;
+            if (six >= 0 && gflops[vendor] > 0 && gflops[six] > 0) {
+                amp_run r = {6, &op, o->av};
+                paired = paired_ratio(o, &r, impls[vendor].base, A, B, s);
+            }
+            if (paired > 0)
+                printf(" %.2f |", paired);
+            else
+                printf(" - |");
+            if (paired_csv && paired > 0)
+                fprintf(paired_csv, "\"%s\",\"%s\",%d,%d,%d,%.4f\n", o->info.description,
+                        impls[vendor].name, s.M, s.N, s.K, paired);
         }
         printf("\n");
         fflush(stdout);
@@ -328,6 +390,8 @@ void bench_matmul(const bench_options *o)
     }
     if (csv)
         fclose(csv);
+    if (paired_csv)
+        fclose(paired_csv);
     if (six >= 0) {
         printf("\nKernel 6's plan at each size (sgemm_tuning_pick):\n\n");
         for (int si = 0; si < nsizes; si++) {
