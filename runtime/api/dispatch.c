@@ -36,10 +36,11 @@ typedef struct call {
     int tiled;
     int tile[AMP_MAX_TILE_RANK];
     amp_capture_list captures;
-    amp_accelerator_view *av;
-    int guarded;         /* a padded tiled domain */
-    amp_extent original; /* its extent before padding */
+    amp_accelerator_view *av; /* as given (NULL: the default), then as resolved */
+    int guarded;              /* a padded tiled domain */
+    amp_extent original;      /* its extent before padding */
     int tile_rank;
+    amp_accelerator_view *given_av; /* as given: the launch record's key */
 } call;
 
 static void extent_text(char *buf, size_t size, const int *dims, int rank)
@@ -346,6 +347,7 @@ static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *
     kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
     if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
         return AMP_OK;
+    e->args_set++;
     cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, size, value);
     if (rc != CL_SUCCESS) {
         if (last)
@@ -671,39 +673,66 @@ static amp_status prepare(const call *c, amp_accelerator *acc, cg_spec *spec, la
 
 /* What a view is, for the record: its data source and the part of it. */
 typedef struct lr_view {
+    cl_mem mem; /* its buffer on the device */
     const amp_array_view *view;
     const coh_source *src;
     int64_t offset;
     amp_extent extent;
     int64_t strides[AMP_MAX_RANK];
-    cl_mem mem; /* its buffer on the device */
 } lr_view;
 
+/* One capture, as the record knows it. */
+typedef struct lr_capture {
+    _Alignas(64) amp_capture item; /* as last checked in full (known_items) */
+    lr_view view;                  /* a view's data as the last launch left it; its
+                                      buffer first, in the item's line */
+} lr_capture;
+
+/* What a repeated launch reads comes first, and each capture's item and
+ * view are together: between two launches the driver's work evicts the
+ * record from the processor's caches, and each line read costs. */
 typedef struct launch_record {
-    const amp_kernel_source *kernel; /* NULL: an empty slot */
-    amp_kernel_source source;        /* what it held: a source may be rewritten in place */
-    const amp_accelerator_view *av;
-    const amp_accelerator *acc;
-    uint64_t generation;
-    amp_extent extent, original;
-    int tiled, guarded, tile[AMP_MAX_TILE_RANK];
-    int ncaptures;
-    launch launch;
-    cg_capture captures[LR_CAPTURES];
+    _Alignas(64) const amp_kernel_source *kernel; /* NULL: an empty slot */
+    const amp_accelerator_view *given_av;
+    /* The call as last checked in full: the given accelerator view, the
+     * capture items as bytes (caps[].item), and how many handles had ended
+     * then (amp__handle_ended). While no handle has ended and no data
+     * source has changed since (amp__coh_epoch), every pointer in the same
+     * items is as live as it was, and what the checks read of the objects
+     * is as it was (amp_shutdown changes data sources first): the same
+     * items pass the same checks, and describe_capture is skipped. */
+    uint64_t handles_ended;
     /* The views' data as the last launch left it (data_known): made
      * current on the device and marked written there. While no data
      * source has changed since (amp__coh_epoch) and the views are the
      * same, doing that again would change nothing, and is skipped. */
-    int data_known;
     uint64_t coh_epoch;
-    lr_view views[LR_CAPTURES];
+    uint64_t generation;
+    /* The kernel's arguments as this record's last launch set them: valid
+     * while the entry's args_set has not moved (args_as_set). Today another
+     * record's launch in between always changes the data epoch first, as
+     * it readies its views; the count keeps this record from depending on
+     * that. */
+    uint64_t args_set;
+    uint64_t hits; /* launches it answered: kernel cache hits, counted here */
+    int data_known, args_known;
+    int ncaptures, tiled, guarded;
+    launch launch;
+    amp_kernel_source source; /* what it held: a source may be rewritten in place */
+    const amp_accelerator_view *av;
+    const amp_accelerator *acc;
+    amp_extent extent, original;
+    int tile[AMP_MAX_TILE_RANK];
+    lr_capture caps[LR_CAPTURES];
+    cg_capture captures[LR_CAPTURES]; /* read only when the items are not known */
 } launch_record;
 
 static launch_record records[LR_SLOTS];
+static uint64_t hits_of_replaced; /* of records replaced or cleared */
 
 static launch_record *record_slot(const call *c)
 {
-    uintptr_t h = (uintptr_t)c->kernel * 31u + (uintptr_t)c->av;
+    uintptr_t h = (uintptr_t)c->kernel * 31u + (uintptr_t)c->given_av;
     return &records[(h >> 4 ^ h >> 12) % LR_SLOTS];
 }
 
@@ -713,12 +742,48 @@ static int same_source(const amp_kernel_source *a, const amp_kernel_source *b)
            a->body == b->body && a->body_length == b->body_length && a->from_file == b->from_file;
 }
 
+/* Whether the call's kernel source is the record's, and no handle has
+ * ended since the record checked it: then it is as live as it was, and
+ * amp__kfile_check would pass again. Reads only the record until the
+ * pointers are equal. */
+static int known_source(const call *c)
+{
+    const launch_record *r = record_slot(c);
+    return r->kernel && r->kernel == c->kernel && r->given_av == c->given_av &&
+           r->handles_ended == amp__handle_ended() && same_source(&r->source, c->kernel);
+}
+
+static int same_items(const launch_record *r, const call *c)
+{
+    for (int i = 0; i < c->captures.count; i++)
+        if (memcmp(&r->caps[i].item, &c->captures.items[i], sizeof r->caps[i].item) != 0)
+            return 0;
+    return 1;
+}
+
+/* Whether the call's capture items are the record's, byte for byte, with
+ * nothing ended or changed since they were checked (launch_record). */
+static int known_items(const launch_record *r, const call *c)
+{
+    return r->handles_ended == amp__handle_ended() && r->data_known &&
+           r->coh_epoch == amp__coh_epoch() && same_items(r, c);
+}
+
+/* Note the call as checked in full now. */
+static void checked_now(launch_record *r, const call *c)
+{
+    r->given_av = c->given_av;
+    r->handles_ended = amp__handle_ended();
+    for (int i = 0; i < c->captures.count; i++)
+        r->caps[i].item = c->captures.items[i];
+}
+
 static int same_call(const launch_record *r, const call *c, const amp_accelerator *acc)
 {
-    return r->kernel == c->kernel && same_source(&r->source, c->kernel) && r->av == c->av &&
-           r->acc == acc && r->generation == amp__kc_generation() &&
-           r->launch.checked == amp__ock_installed() && r->tiled == c->tiled &&
-           r->guarded == c->guarded && r->ncaptures == c->captures.count &&
+    return r->kernel == c->kernel && r->given_av == c->given_av &&
+           same_source(&r->source, c->kernel) && r->av == c->av && r->acc == acc &&
+           r->generation == amp__kc_generation() && r->launch.checked == amp__ock_installed() &&
+           r->tiled == c->tiled && r->guarded == c->guarded && r->ncaptures == c->captures.count &&
            (c->captures.count == 0 || c->captures.items) &&
            memcmp(&r->extent, &c->extent, sizeof r->extent) == 0 &&
            memcmp(&r->original, &c->original, sizeof r->original) == 0 &&
@@ -726,14 +791,23 @@ static int same_call(const launch_record *r, const call *c, const amp_accelerato
 }
 
 /* The record of this call in *out, or NULL where the call differs from
- * the record. A capture that fails its check fails the call, with
- * build_spec's status and message. */
-static amp_status recorded(const call *c, const amp_accelerator *acc, launch_record **out)
+ * the record; *known: whether the call's capture items are those of the
+ * record's last launch (known_items), so that their checks were skipped.
+ * A capture that fails its check fails the call, with build_spec's status
+ * and message. */
+static amp_status recorded(const call *c, const amp_accelerator *acc, launch_record **out,
+                           int *known)
 {
     *out = NULL;
+    *known = 0;
     launch_record *r = record_slot(c);
     if (!same_call(r, c, acc))
         return AMP_OK;
+    if (known_items(r, c)) {
+        *known = 1;
+        *out = r;
+        return AMP_OK;
+    }
     size_t arg_bytes = 0, offsets = 0;
     int wide = amp_extent_size(c->extent) > INT_MAX;
     for (int i = 0; i < c->captures.count; i++) {
@@ -745,8 +819,10 @@ static amp_status recorded(const call *c, const amp_accelerator *acc, launch_rec
         if (memcmp(&g, &r->captures[i], sizeof g) != 0)
             return AMP_OK;
     }
-    if (wide == r->launch.wide)
+    if (wide == r->launch.wide) {
+        checked_now(r, c);
         *out = r;
+    }
     return AMP_OK;
 }
 
@@ -758,6 +834,8 @@ static launch_record *record(const call *c, const amp_accelerator *acc, const cg
     if (spec->ncaptures > LR_CAPTURES)
         return NULL;
     launch_record *r = record_slot(c);
+    hits_of_replaced += r->hits;
+    r->hits = 0;
     r->data_known = 0;
     r->kernel = c->kernel;
     r->source = *c->kernel;
@@ -772,6 +850,8 @@ static launch_record *record(const call *c, const amp_accelerator *acc, const cg
     r->ncaptures = spec->ncaptures;
     r->launch = *l;
     memcpy(r->captures, spec->captures, (size_t)spec->ncaptures * sizeof spec->captures[0]);
+    checked_now(r, c);
+    r->args_known = 0;
     return r;
 }
 
@@ -783,13 +863,17 @@ static int same_view(const lr_view *k, const amp_array_view *v)
 }
 
 /* Whether the views' data is as the record's last launch left it. */
-static int data_as_kept(const launch_record *r, const call *c)
+static int data_as_kept(const launch_record *r, const call *c, int items_known)
 {
     if (!r->data_known || r->coh_epoch != amp__coh_epoch())
         return 0;
+    /* Known items are the same live views, and a view's part of its data
+     * source is fixed when it is made (amp__view_make): nothing to compare. */
+    if (items_known)
+        return 1;
     for (int i = 0; i < c->captures.count; i++)
         if (c->captures.items[i].kind == AMP_CAPTURE_VIEW &&
-            !same_view(&r->views[i], c->captures.items[i].value.view))
+            !same_view(&r->caps[i].view, c->captures.items[i].value.view))
             return 0;
     return 1;
 }
@@ -798,7 +882,7 @@ static int data_as_kept(const launch_record *r, const call *c)
 static void keep_data(launch_record *r, const call *c, const cl_mem *mems)
 {
     for (int i = 0; i < c->captures.count; i++) {
-        lr_view *k = &r->views[i];
+        lr_view *k = &r->caps[i].view;
         memset(k, 0, sizeof *k);
         if (c->captures.items[i].kind != AMP_CAPTURE_VIEW)
             continue;
@@ -817,6 +901,8 @@ static void keep_data(launch_record *r, const call *c, const cl_mem *mems)
 void amp__dispatch_shutdown(void)
 {
     LOCK_ASSERT_HELD();
+    for (int i = 0; i < LR_SLOTS; i++)
+        hits_of_replaced += records[i].hits;
     memset(records, 0, sizeof records);
     while (sinks) {
         sink *s = sinks;
@@ -853,13 +939,14 @@ static amp_status run(call *c)
         return st;
     amp_accelerator *acc = c->av->acc;
     launch_record *r = NULL;
-    st = recorded(c, acc, &r);
+    int items_known = 0;
+    st = recorded(c, acc, &r, &items_known);
     if (st != AMP_OK)
         return st;
     launch l;
     if (r) {
         l = r->launch;
-        amp__kc_count_hit();
+        r->hits++;
     } else {
         cg_spec spec;
         st = prepare(c, acc, &spec, &l);
@@ -869,7 +956,7 @@ static amp_status run(call *c)
     }
     kc_entry *e = l.entry;
     /* Under AMP_CHECK every launch takes the full path of the data. */
-    int data_kept = r && !l.checked && data_as_kept(r, c);
+    int data_kept = r && !l.checked && data_as_kept(r, c, items_known);
 
     /* AMP_PROFILE: the bytes moved to make this kernel's data current. */
     amp_transfer_stats before, after;
@@ -880,12 +967,23 @@ static amp_status run(call *c)
     cl_mem mems[AMP_MAX_CAPTURES];
     if (data_kept) {
         for (int i = 0; i < c->captures.count; i++)
-            mems[i] = r->views[i].mem;
+            mems[i] = r->caps[i].view.mem;
     } else {
         st = ready_views(c, mems);
     }
-    if (st == AMP_OK)
+    /* The kernel's arguments are as this record's last launch set them
+     * when nothing has set any since, and the same items (items_known) and
+     * views, whose buffers are kept, would set them to the same values. A
+     * padded domain's sink may be a new buffer; it is always set. */
+    int args_as_set = data_kept && items_known && r->args_known && r->args_set == e->args_set &&
+                      !c->guarded;
+    if (st == AMP_OK && !args_as_set) {
         st = bind(c, l.wide, l.checked, e, mems, &nargs);
+        if (r) {
+            r->args_known = st == AMP_OK;
+            r->args_set = e->args_set;
+        }
+    }
     if (st == AMP_OK && l.checked)
         st = amp__chk_before_run(acc->context, c->av->queue, e, nargs);
     /* Back-pressure: a bounded number of launches in flight on the queue;
@@ -930,7 +1028,7 @@ static amp_status run(call *c)
     }
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
-    if (amp__ock_installed())
+    if (l.checked)
         return amp__chk_after_run(c->av->queue, e, c->kernel);
     return AMP_OK;
 }
@@ -939,8 +1037,9 @@ static amp_status dispatch(call *c)
 {
     amp__lock_acquire();
     /* The source is read only once the registry says it may be: a source
-     * loaded from a file and released is refused unread. */
-    amp_status st = amp__kfile_check("parallel_for_each", c->kernel);
+     * loaded from a file and released is refused unread. The launch record
+     * knows a source it checked, while no handle has ended since. */
+    amp_status st = known_source(c) ? AMP_OK : amp__kfile_check("parallel_for_each", c->kernel);
     if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank &&
         c->extent.rank <= AMP_MAX_TILE_RANK)
         st = amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
@@ -956,15 +1055,15 @@ static amp_status dispatch(call *c)
 amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
                                  const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0}}, 0};
+    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0}}, 0, av};
     return dispatch(&c);
 }
 
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
                                        const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel,          domain.extent,   1, {0, 0, 0}, captures, av, domain.padded,
-              domain.original, domain.tile_rank};
+    call c = {kernel,          domain.extent,    1, {0, 0, 0}, captures, av, domain.padded,
+              domain.original, domain.tile_rank, av};
     for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
         c.tile[d] = domain.tile[d];
     return dispatch(&c);
@@ -977,6 +1076,10 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out)
     amp__lock_acquire();
     uint64_t builds, disk_hits, hits;
     amp__kc_counts(&builds, &disk_hits, &hits);
+    /* A launch the launch record answered is a hit too. */
+    hits += hits_of_replaced;
+    for (int i = 0; i < LR_SLOTS; i++)
+        hits += records[i].hits;
     out->builds = builds;
     out->disk_hits = disk_hits;
     out->cache_hits = hits;

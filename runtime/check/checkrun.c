@@ -386,8 +386,7 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
     return st;
 }
 
-amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e,
-                               cl_uint arg)
+amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, kc_entry *e, cl_uint arg)
 {
     const cg_kernel *gen = e->generated;
     if (!gen || gen->nviews == 0)
@@ -409,6 +408,7 @@ amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, const
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueWriteBuffer",
                            "Clearing AMP_CHECK's record of accesses outside views");
+    e->args_set++;
     rc = amp__clapi.SetKernelArg(e->kernel, arg, sizeof record, &record);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clSetKernelArg",

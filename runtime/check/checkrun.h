@@ -32,7 +32,7 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
  * nothing for a kernel without views. Returns AMP_OK, or the status of the
  * failed OpenCL call. Expects the runtime lock to be held.
  */
-amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, const kc_entry *e,
+amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, kc_entry *e,
                                cl_uint arg);
 
 /* Release the record (at amp_shutdown, before the contexts go). */

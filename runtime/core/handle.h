@@ -29,6 +29,7 @@
 #define AMP_CORE_HANDLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "amp/status.h"
 
@@ -64,6 +65,11 @@ void *amp__handle_alloc(hd_kind kind, size_t size, hd_owner owner);
  * until amp__handle_free() (a released accelerator view that a queue still
  * needs). Ending a handle twice does nothing. */
 void amp__handle_end(void *p);
+
+/* How many handles have ended so far. A pointer that was a live handle
+ * when this was N is the same live handle while it is still N: nothing
+ * ended since, so nothing was freed or reused. */
+uint64_t amp__handle_ended(void);
 
 /* End the handle, if not done yet, and give its memory back; NULL is a
  * no-op. The address is never returned again. */

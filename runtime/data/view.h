@@ -32,7 +32,9 @@ void amp__view_plan(const amp_array_view *v, rg_plan *plan);
 
 /* Make a view handle over src (taking over one reference of it), with
  * row-major strides; owner says who releases it (an array's own view is
- * the library's). Expects the runtime lock. */
+ * the library's). Expects the runtime lock. What a view is (its source,
+ * type, extent, offset and strides) is fixed from its making, right after
+ * this call, to its release: the dispatch's launch record relies on it. */
 amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
                           hd_owner owner, amp_array_view **out);
 

@@ -498,11 +498,6 @@ uint64_t amp__kc_generation(void)
     return generation;
 }
 
-void amp__kc_count_hit(void)
-{
-    n_hits++;
-}
-
 void amp__kc_forget_body(const char *body)
 {
     kc_node *n, *tmp;

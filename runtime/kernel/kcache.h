@@ -30,7 +30,12 @@ typedef struct kc_arg {
 #define KC_ARG_SLOTS 64
 
 typedef struct kc_entry {
+    /* What a repeated launch reads, together at the front. */
     cl_kernel kernel;
+    uint64_t args_epoch; /* see args */
+    /* Counts every clSetKernelArg on the kernel: while it has not moved,
+     * the kernel's arguments are as the last caller to note it left them. */
+    uint64_t args_set;
     const char *name;
     uint32_t written_mask; /* captures the body may write */
     size_t max_work_group; /* CL_KERNEL_WORK_GROUP_SIZE */
@@ -44,7 +49,6 @@ typedef struct kc_entry {
      * Valid while args_epoch equals amp__coh_mem_epoch(): a buffer made since may
      * have the handle of one released before, and must be set again. */
     kc_arg args[KC_ARG_SLOTS];
-    uint64_t args_epoch;
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */
@@ -58,10 +62,6 @@ void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
 /* A number that changes whenever a compiled kernel is freed: an entry that
  * amp__kc_get gave out stays valid while this number is unchanged. */
 uint64_t amp__kc_generation(void);
-
-/* Count a call that found its kernel without a lookup (the dispatch's
- * launch record), as a hit. */
-void amp__kc_count_hit(void);
 
 /* Release the kernels compiled from a body that is about to be freed. */
 void amp__kc_forget_body(const char *body);
