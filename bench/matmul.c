@@ -170,6 +170,11 @@ static void after_baseline(const bench_options *o)
  * other, and see the same one. Returns 0 when either side fails.
  */
 #define MAX_PAIRS 15
+static int pairs_wanted(const bench_options *o)
+{
+    return 2 * o->repeat + 1 < MAX_PAIRS ? 2 * o->repeat + 1 : MAX_PAIRS;
+}
+
 static double paired_ratio(const bench_options *o, amp_run *six, const bench_sgemm_impl *base,
                            const float *A, const float *B, size3 s)
 {
@@ -178,7 +183,7 @@ static double paired_ratio(const bench_options *o, amp_run *six, const bench_sge
     double ratios[MAX_PAIRS], spent = 0;
     int pairs = 0, failed = amp_once(six) != 0 || base_once((void *)base) != 0;
     after_baseline(o);
-    int want = 2 * o->repeat + 1 < MAX_PAIRS ? 2 * o->repeat + 1 : MAX_PAIRS;
+    int want = pairs_wanted(o);
     while (!failed && pairs < want && (pairs < 3 || spent < 2 * SLOW_SECONDS)) {
         double t[2] = {0, 0};
         for (int k = 0; k < 2 && !failed; k++) {
@@ -255,7 +260,7 @@ void bench_matmul(const bench_options *o)
     printf("- 6 / CLBlast: the ratio of the columns; 6 / the vendor's BLAS: kernel 6 and the "
            "BLAS take turns\n  run by run (up to %d pairs), and the figure is the median of "
            "the pairs' ratios\n\n",
-           2 * o->repeat + 1 < MAX_PAIRS ? 2 * o->repeat + 1 : MAX_PAIRS);
+           pairs_wanted(o));
 
     /* The baselines the ratios are taken against. */
     int clblast = -1, vendor = -1;

@@ -1,10 +1,22 @@
 /*
  * tests/printf_kernel.c - printf from inside a kernel. The test passes when
  * the kernel's lines reach standard output (tests/CMakeLists.txt checks).
+ *
+ * Then one call site of a kernel of scalars only, on the default view given
+ * as NULL and by its handle in turn: two launch records of one compiled
+ * kernel, neither with a view, so no data source changes between them.
+ * Each launch must print its own scalar, though the other record set the
+ * kernel's arguments in between (the entry's args_set, api/dispatch.c).
  */
 #include <stdio.h>
 
 #include <amp/amp.h>
+
+static amp_status say(amp_accelerator_view *av, int record)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(1), idx, AMP_CAPTURE(record),
+                                    { printf("record %d of %d\n", record, idx[0]); });
+}
 
 int main(void)
 {
@@ -16,6 +28,11 @@ int main(void)
         st = amp_accelerator_get_default_view(NULL, &av);
     if (st == AMP_OK)
         st = amp_accelerator_view_wait(av);
+    for (int i = 0; i < 4 && st == AMP_OK; i++) {
+        st = say(i % 2 ? av : NULL, i % 2 + 1);
+        if (st == AMP_OK)
+            st = amp_accelerator_view_wait(av);
+    }
     if (st != AMP_OK) {
         fprintf(stderr, "%s: %s\n", amp_status_name(st), amp_last_error());
         return 1;

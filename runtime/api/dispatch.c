@@ -709,10 +709,10 @@ typedef struct launch_record {
     uint64_t coh_epoch;
     uint64_t generation;
     /* The kernel's arguments as this record's last launch set them: valid
-     * while the entry's args_set has not moved (args_as_set). Today another
-     * record's launch in between always changes the data epoch first, as
-     * it readies its views; the count keeps this record from depending on
-     * that. */
+     * while the entry's args_set has not moved (args_as_set). Another
+     * record of the same kernel (another accelerator view given) may set
+     * them in between without changing any data source: a kernel of
+     * scalars only, say, readies no view. */
     uint64_t args_set;
     uint64_t hits; /* launches it answered: kernel cache hits, counted here */
     int data_known, args_known;
@@ -742,15 +742,21 @@ static int same_source(const amp_kernel_source *a, const amp_kernel_source *b)
            a->body == b->body && a->body_length == b->body_length && a->from_file == b->from_file;
 }
 
+/* Whether the record is of the call's kernel source, as it was, and given
+ * accelerator view. Reads only the record until the pointers are equal. */
+static int same_kernel(const launch_record *r, const call *c)
+{
+    return r->kernel && r->kernel == c->kernel && r->given_av == c->given_av &&
+           same_source(&r->source, c->kernel);
+}
+
 /* Whether the call's kernel source is the record's, and no handle has
  * ended since the record checked it: then it is as live as it was, and
- * amp__kfile_check would pass again. Reads only the record until the
- * pointers are equal. */
+ * amp__kfile_check would pass again. */
 static int known_source(const call *c)
 {
     const launch_record *r = record_slot(c);
-    return r->kernel && r->kernel == c->kernel && r->given_av == c->given_av &&
-           r->handles_ended == amp__handle_ended() && same_source(&r->source, c->kernel);
+    return r->handles_ended == amp__handle_ended() && same_kernel(r, c);
 }
 
 static int same_items(const launch_record *r, const call *c)
@@ -778,10 +784,11 @@ static void checked_now(launch_record *r, const call *c)
         r->caps[i].item = c->captures.items[i];
 }
 
-static int same_call(const launch_record *r, const call *c, const amp_accelerator *acc)
+/* source_known: known_source found it so already. */
+static int same_call(const launch_record *r, const call *c, const amp_accelerator *acc,
+                     int source_known)
 {
-    return r->kernel == c->kernel && r->given_av == c->given_av &&
-           same_source(&r->source, c->kernel) && r->av == c->av && r->acc == acc &&
+    return (source_known || same_kernel(r, c)) && r->av == c->av && r->acc == acc &&
            r->generation == amp__kc_generation() && r->launch.checked == amp__ock_installed() &&
            r->tiled == c->tiled && r->guarded == c->guarded && r->ncaptures == c->captures.count &&
            (c->captures.count == 0 || c->captures.items) &&
@@ -795,13 +802,13 @@ static int same_call(const launch_record *r, const call *c, const amp_accelerato
  * record's last launch (known_items), so that their checks were skipped.
  * A capture that fails its check fails the call, with build_spec's status
  * and message. */
-static amp_status recorded(const call *c, const amp_accelerator *acc, launch_record **out,
-                           int *known)
+static amp_status recorded(const call *c, const amp_accelerator *acc, int source_known,
+                           launch_record **out, int *known)
 {
     *out = NULL;
     *known = 0;
     launch_record *r = record_slot(c);
-    if (!same_call(r, c, acc))
+    if (!same_call(r, c, acc, source_known))
         return AMP_OK;
     if (known_items(r, c)) {
         *known = 1;
@@ -863,14 +870,10 @@ static int same_view(const lr_view *k, const amp_array_view *v)
 }
 
 /* Whether the views' data is as the record's last launch left it. */
-static int data_as_kept(const launch_record *r, const call *c, int items_known)
+static int data_as_kept(const launch_record *r, const call *c)
 {
     if (!r->data_known || r->coh_epoch != amp__coh_epoch())
         return 0;
-    /* Known items are the same live views, and a view's part of its data
-     * source is fixed when it is made (amp__view_make): nothing to compare. */
-    if (items_known)
-        return 1;
     for (int i = 0; i < c->captures.count; i++)
         if (c->captures.items[i].kind == AMP_CAPTURE_VIEW &&
             !same_view(&r->caps[i].view, c->captures.items[i].value.view))
@@ -932,7 +935,9 @@ static amp_status mark_written(const call *c, const kc_entry *e)
     return written;
 }
 
-static amp_status run(call *c)
+/* source_known: the launch record knows the call's kernel source
+ * (known_source). */
+static amp_status run(call *c, int source_known)
 {
     amp_status st = amp__queue_resolve(c->av, &c->av);
     if (st != AMP_OK)
@@ -940,7 +945,7 @@ static amp_status run(call *c)
     amp_accelerator *acc = c->av->acc;
     launch_record *r = NULL;
     int items_known = 0;
-    st = recorded(c, acc, &r, &items_known);
+    st = recorded(c, acc, source_known, &r, &items_known);
     if (st != AMP_OK)
         return st;
     launch l;
@@ -955,8 +960,11 @@ static amp_status run(call *c)
         r = record(c, acc, &spec, &l);
     }
     kc_entry *e = l.entry;
-    /* Under AMP_CHECK every launch takes the full path of the data. */
-    int data_kept = r && !l.checked && data_as_kept(r, c, items_known);
+    /* Under AMP_CHECK every launch takes the full path of the data. Known
+     * items are the same live views, whose data is as kept (known_items),
+     * and a view's part of its data source is fixed when it is made
+     * (amp__view_make): nothing to compare. */
+    int data_kept = r && !l.checked && (items_known || data_as_kept(r, c));
 
     /* AMP_PROFILE: the bytes moved to make this kernel's data current. */
     amp_transfer_stats before, after;
@@ -1039,7 +1047,8 @@ static amp_status dispatch(call *c)
     /* The source is read only once the registry says it may be: a source
      * loaded from a file and released is refused unread. The launch record
      * knows a source it checked, while no handle has ended since. */
-    amp_status st = known_source(c) ? AMP_OK : amp__kfile_check("parallel_for_each", c->kernel);
+    int source_known = known_source(c);
+    amp_status st = source_known ? AMP_OK : amp__kfile_check("parallel_for_each", c->kernel);
     if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank &&
         c->extent.rank <= AMP_MAX_TILE_RANK)
         st = amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
@@ -1047,7 +1056,7 @@ static amp_status dispatch(call *c)
                           " %d; they must be equal.",
                           c->kernel->file, c->kernel->line, c->tile_rank, c->extent.rank);
     if (st == AMP_OK)
-        st = run(c);
+        st = run(c, source_known);
     amp__lock_release();
     return st;
 }
