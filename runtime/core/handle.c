@@ -268,8 +268,6 @@ static hd_entry *entry_of(const void *p)
     return (hd_entry *)((char *)p - HD_ENTRY);
 }
 
-static uint64_t ended;
-
 void amp__handle_end(void *p)
 {
     LOCK_ASSERT_HELD();
@@ -279,14 +277,8 @@ void amp__handle_end(void *p)
     if (e->live) {
         HASH_DEL(live, e);
         e->live = 0;
-        ended++;
+        amp__changes.handles_ended++;
     }
-}
-
-uint64_t amp__handle_ended(void)
-{
-    LOCK_ASSERT_HELD();
-    return ended;
 }
 
 void amp__handle_free(void *p)

@@ -32,6 +32,8 @@
 #include <stdint.h>
 
 #include "amp/status.h"
+#include "core/changes.h"
+#include "core/lock.h"
 
 /* What a handle is. */
 typedef enum hd_kind {
@@ -69,7 +71,11 @@ void amp__handle_end(void *p);
 /* How many handles have ended so far. A pointer that was a live handle
  * when this was N is the same live handle while it is still N: nothing
  * ended since, so nothing was freed or reused. */
-uint64_t amp__handle_ended(void);
+static inline uint64_t amp__handle_ended(void)
+{
+    LOCK_ASSERT_HELD();
+    return amp__changes.handles_ended;
+}
 
 /* End the handle, if not done yet, and give its memory back; NULL is a
  * no-op. The address is never returned again. */

@@ -94,17 +94,9 @@ static int stale_everywhere_defined(const coh_source *src, rg_set *dst)
     return 1;
 }
 
-/* amp__coh_epoch: counted by every function below that may change a record. */
-static uint64_t state_epoch;
-
-uint64_t amp__coh_epoch(void)
-{
-    return state_epoch;
-}
-
 amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     coh_source *src = NULL;
     HASH_FIND_PTR(sources, &host, src);
     if (src) {
@@ -150,7 +142,7 @@ uint64_t amp__coh_mem_epoch(void)
 
 void amp__coh_mem_made(void)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     mem_epoch++;
 }
 
@@ -232,7 +224,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
 amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
                                   coh_source **out)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     coh_source *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
@@ -259,7 +251,7 @@ amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, cons
 
 amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     coh_source *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
@@ -273,7 +265,7 @@ amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
 
 void amp__coh_source_retain(coh_source *src)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     src->refs++;
 }
 
@@ -404,7 +396,7 @@ static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
 amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
                                void **host)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     amp_status st = ensure_host_memory(src);
     if (st != AMP_OK)
         return st;
@@ -499,7 +491,7 @@ static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
                                  const char *label, cl_mem *mem)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     coh_copy *c = copy_on(src, av->acc);
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
@@ -557,7 +549,7 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
 
 amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     coh_copy *c = copy_on(src, av->acc);
     /* amp__coh_device_ready made av the copy's last view, and made room in
      * the sets for this. */
@@ -566,14 +558,14 @@ amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, co
 
 amp_status amp__coh_host_written(coh_source *src, const rg_box *box)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     amp_status st = ensure_host_memory(src);
     return st == AMP_OK ? written_at(src, NULL, box) : st;
 }
 
 amp_status amp__coh_discard(coh_source *src, const rg_box *box)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     int ok = 1;
     for (coh_copy *c = src->copies; c; c = c->next)
         ok &= amp__rg_remove_box(&c->stale, box);
@@ -635,7 +627,7 @@ static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const 
 amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
                              const rg_box *dbox)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     coh_copy *from;
     amp_status st = AMP_OK;
     if (!current_at(src, sbox, &from)) {
@@ -732,7 +724,7 @@ static amp_status write_back(coh_source *src, amp_transfer_reason reason)
 
 amp_status amp__coh_source_release(coh_source *src)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     if (--src->refs > 0)
         return AMP_OK;
     amp_status st = write_back(src, AMP_REASON_RELEASE);
@@ -755,7 +747,7 @@ void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out)
 
 amp_status amp__coh_drop_all_device_copies(void)
 {
-    state_epoch++;
+    amp__changes.data_records++;
     amp_status st = AMP_OK;
     for (coh_source *src = all_sources; src; src = src->next) {
         /* The last chance: a failure leaves the host memory as it was, and

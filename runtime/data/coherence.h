@@ -22,6 +22,7 @@
 
 #include "device/queue.h"
 #include "amp/transfer.h"
+#include "core/changes.h"
 #include "core/ranges.h"
 
 /* Device buffers have this many spare bytes past the data: threads past the
@@ -107,7 +108,10 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
  * counts once as it starts; the getters do not. While it is unchanged, a
  * box made current on a device and marked written there is still so
  * (the dispatch's launch record). */
-uint64_t amp__coh_epoch(void);
+static inline uint64_t amp__coh_epoch(void)
+{
+    return amp__changes.data_records;
+}
 
 /* A number that changes whenever a device buffer or image is made, so that
  * a cache of kernel arguments knows that a handle it holds may now name

@@ -47,13 +47,11 @@ typedef struct kc_node {
 
 static kc_node *cache;
 static uint64_t n_builds, n_disk_hits, n_hits;
-/* Counts the nodes freed (amp__kc_generation). */
-static uint64_t generation;
 
 /* Release what a node holds, built or not. */
 static void node_free(kc_node *n)
 {
-    generation++;
+    amp__changes.kernels_freed++; /* amp__kc_generation */
     if (n->entry.kernel)
         amp__clapi.ReleaseKernel(n->entry.kernel);
     if (n->program)
@@ -491,11 +489,6 @@ void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits)
     *builds = n_builds;
     *disk_hits = n_disk_hits;
     *hits = n_hits;
-}
-
-uint64_t amp__kc_generation(void)
-{
-    return generation;
 }
 
 void amp__kc_forget_body(const char *body)

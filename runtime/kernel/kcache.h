@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "core/changes.h"
 #include "device/accel.h"
 #include "kernel/codegen.h"
 
@@ -61,7 +62,10 @@ void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
 
 /* A number that changes whenever a compiled kernel is freed: an entry that
  * amp__kc_get gave out stays valid while this number is unchanged. */
-uint64_t amp__kc_generation(void);
+static inline uint64_t amp__kc_generation(void)
+{
+    return amp__changes.kernels_freed;
+}
 
 /* Release the kernels compiled from a body that is about to be freed. */
 void amp__kc_forget_body(const char *body);
