@@ -8,6 +8,8 @@
 
 #include "test_util.h"
 
+#include "core/clapi.h"
+
 static void rank_1_covers_an_odd_sized_extent_exactly_once(void **state)
 {
     (void)state;
@@ -555,6 +557,58 @@ static void a_kernel_file_released_between_launches_is_refused(void **state)
     assert_int_equal(a[3], 3);
 }
 
+/* A launch on an accelerator view resolves the view again only when the
+ * launch record cannot vouch for it: a created view released between two
+ * launches of one kernel is refused at the next, however often it ran. */
+static void an_accelerator_view_released_between_launches_is_refused(void **state)
+{
+    (void)state;
+    int a[8] = {0};
+    amp_array_view *v;
+    amp_accelerator_view *named = NULL;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &named));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
+    for (int r = 0; r < 3; r++)
+        assert_amp_ok(add_to_8(named, v, 1));
+    assert_amp_ok(amp_accelerator_view_wait(named));
+    assert_amp_ok(amp_accelerator_view_release(named));
+    assert_amp_fails(add_to_8(named, v, 1), AMP_ERROR_INVALID_ARGUMENT, "released");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(a[0], 3);
+    assert_int_equal(a[7], 3);
+}
+
+/* Nor when the accelerator was removed since (a lost device): the next
+ * launch of a kernel that ran there, on its default view (given as NULL)
+ * or on a view of its own, says so. */
+static void a_repeated_launch_after_its_device_is_lost_is_refused(void **state)
+{
+    (void)state;
+    int a[8] = {0};
+    amp_array_view *v;
+    amp_accelerator_view *named = NULL;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &named));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
+    for (int r = 0; r < 3; r++) {
+        assert_amp_ok(add_to_8(NULL, v, 1));
+        assert_amp_ok(add_to_8(named, v, 1));
+    }
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(a[7], 6);
+    /* A wait that ends in CL_OUT_OF_RESOURCES: NVIDIA's answer after a
+     * kernel aborted. */
+    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    assert_amp_fails(amp_accelerator_view_wait(named), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                     "CL_OUT_OF_RESOURCES");
+    amp__clapi_inject_fault(0, CL_SUCCESS);
+    assert_amp_fails(add_to_8(NULL, v, 1), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
+    assert_amp_fails(add_to_8(named, v, 1), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_accelerator_view_release(named));
+    assert_int_equal(a[7], 6);
+    amp_shutdown();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,6 +630,8 @@ int main(void)
         cmocka_unit_test(a_repeated_launch_on_the_same_views_sees_each_scalar),
         cmocka_unit_test(two_records_of_one_kernel_set_their_own_arguments),
         cmocka_unit_test(a_kernel_file_released_between_launches_is_refused),
+        cmocka_unit_test(an_accelerator_view_released_between_launches_is_refused),
+        cmocka_unit_test(a_repeated_launch_after_its_device_is_lost_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -719,7 +719,7 @@ typedef struct launch_record {
     int ncaptures, tiled, guarded;
     launch launch;
     amp_kernel_source source; /* what it held: a source may be rewritten in place */
-    const amp_accelerator_view *av;
+    amp_accelerator_view *av;
     const amp_accelerator *acc;
     amp_extent extent, original;
     int tile[AMP_MAX_TILE_RANK];
@@ -729,6 +729,31 @@ typedef struct launch_record {
 
 static launch_record records[LR_SLOTS];
 static uint64_t hits_of_replaced; /* of records replaced or cleared */
+
+/* Whether n bytes at a and b are equal; n a small multiple of 4 (extents,
+ * tiles, capture items). Inline, where memcmp would be a call through the
+ * PLT on every repeated launch. */
+static inline int same_words(const void *a, const void *b, size_t n)
+{
+    const unsigned char *p = a, *q = b;
+    uint64_t differ = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, p + i, 8);
+        memcpy(&y, q + i, 8);
+        differ |= x ^ y;
+    }
+    if (i < n) {
+        uint32_t x, y;
+        memcpy(&x, p + i, 4);
+        memcpy(&y, q + i, 4);
+        differ |= x ^ y;
+    }
+    return differ == 0;
+}
+_Static_assert(sizeof(amp_extent) % 4 == 0 && sizeof(amp_capture) % 4 == 0,
+               "same_words compares whole words");
 
 static launch_record *record_slot(const call *c)
 {
@@ -753,16 +778,15 @@ static int same_kernel(const launch_record *r, const call *c)
 /* Whether the call's kernel source is the record's, and no handle has
  * ended since the record checked it: then it is as live as it was, and
  * amp__kfile_check would pass again. */
-static int known_source(const call *c)
+static int known_source(const launch_record *r, const call *c)
 {
-    const launch_record *r = record_slot(c);
     return r->handles_ended == amp__handle_ended() && same_kernel(r, c);
 }
 
 static int same_items(const launch_record *r, const call *c)
 {
     for (int i = 0; i < c->captures.count; i++)
-        if (memcmp(&r->caps[i].item, &c->captures.items[i], sizeof r->caps[i].item) != 0)
+        if (!same_words(&r->caps[i].item, &c->captures.items[i], sizeof r->caps[i].item))
             return 0;
     return 1;
 }
@@ -792,22 +816,22 @@ static int same_call(const launch_record *r, const call *c, const amp_accelerato
            r->generation == amp__kc_generation() && r->launch.checked == amp__ock_installed() &&
            r->tiled == c->tiled && r->guarded == c->guarded && r->ncaptures == c->captures.count &&
            (c->captures.count == 0 || c->captures.items) &&
-           memcmp(&r->extent, &c->extent, sizeof r->extent) == 0 &&
-           memcmp(&r->original, &c->original, sizeof r->original) == 0 &&
-           memcmp(r->tile, c->tile, sizeof r->tile) == 0;
+           same_words(&r->extent, &c->extent, sizeof r->extent) &&
+           same_words(&r->original, &c->original, sizeof r->original) &&
+           same_words(r->tile, c->tile, sizeof r->tile);
 }
 
-/* The record of this call in *out, or NULL where the call differs from
- * the record; *known: whether the call's capture items are those of the
- * record's last launch (known_items), so that their checks were skipped.
+/* The record of this call in *out: r, the call's slot, or NULL where the
+ * call differs from the record there; *known: whether the call's capture
+ * items are those of the record's last launch (known_items), so that their
+ * checks were skipped.
  * A capture that fails its check fails the call, with build_spec's status
  * and message. */
-static amp_status recorded(const call *c, const amp_accelerator *acc, int source_known,
-                           launch_record **out, int *known)
+static amp_status recorded(const call *c, launch_record *r, const amp_accelerator *acc,
+                           int source_known, launch_record **out, int *known)
 {
     *out = NULL;
     *known = 0;
-    launch_record *r = record_slot(c);
     if (!same_call(r, c, acc, source_known))
         return AMP_OK;
     if (known_items(r, c)) {
@@ -833,14 +857,13 @@ static amp_status recorded(const call *c, const amp_accelerator *acc, int source
     return AMP_OK;
 }
 
-/* Keep what the full path found for this call, and return its record
- * (NULL for a call of more captures than a record holds). */
-static launch_record *record(const call *c, const amp_accelerator *acc, const cg_spec *spec,
-                             const launch *l)
+/* Keep what the full path found for this call in r, its slot, and return
+ * r (NULL for a call of more captures than a record holds). */
+static launch_record *record(const call *c, launch_record *r, const amp_accelerator *acc,
+                             const cg_spec *spec, const launch *l)
 {
     if (spec->ncaptures > LR_CAPTURES)
         return NULL;
-    launch_record *r = record_slot(c);
     hits_of_replaced += r->hits;
     r->hits = 0;
     r->data_known = 0;
@@ -865,8 +888,8 @@ static launch_record *record(const call *c, const amp_accelerator *acc, const cg
 static int same_view(const lr_view *k, const amp_array_view *v)
 {
     return k->view == v && k->src == v->src && k->offset == v->offset &&
-           memcmp(&k->extent, &v->extent, sizeof k->extent) == 0 &&
-           memcmp(k->strides, v->strides, sizeof k->strides) == 0;
+           same_words(&k->extent, &v->extent, sizeof k->extent) &&
+           same_words(k->strides, v->strides, sizeof k->strides);
 }
 
 /* Whether the views' data is as the record's last launch left it. */
@@ -935,17 +958,33 @@ static amp_status mark_written(const call *c, const kc_entry *e)
     return written;
 }
 
-/* source_known: the launch record knows the call's kernel source
- * (known_source). */
-static amp_status run(call *c, int source_known)
+/* Resolve the view the call runs on into c->av. A call whose source the
+ * record knows (known_source) was given the record's view, which resolved
+ * to the record's av when the record last checked it, and no handle has
+ * ended since: it resolves so again. (The default accelerator is fixed
+ * once used, and its default view lives until amp_shutdown, which clears
+ * the records.) Only a removal of the accelerator since is left to see,
+ * and amp__queue_resolve says what it is. */
+static amp_status resolve(call *c, const launch_record *r, int source_known)
 {
-    amp_status st = amp__queue_resolve(c->av, &c->av);
+    if (source_known && !r->acc->removed) {
+        c->av = r->av;
+        return AMP_OK;
+    }
+    return amp__queue_resolve(c->av, &c->av);
+}
+
+/* slot: the call's launch record slot (record_slot); source_known: the
+ * record knows the call's kernel source (known_source). */
+static amp_status run(call *c, launch_record *slot, int source_known)
+{
+    amp_status st = resolve(c, slot, source_known);
     if (st != AMP_OK)
         return st;
     amp_accelerator *acc = c->av->acc;
     launch_record *r = NULL;
     int items_known = 0;
-    st = recorded(c, acc, source_known, &r, &items_known);
+    st = recorded(c, slot, acc, source_known, &r, &items_known);
     if (st != AMP_OK)
         return st;
     launch l;
@@ -957,7 +996,7 @@ static amp_status run(call *c, int source_known)
         st = prepare(c, acc, &spec, &l);
         if (st != AMP_OK)
             return st;
-        r = record(c, acc, &spec, &l);
+        r = record(c, slot, acc, &spec, &l);
     }
     kc_entry *e = l.entry;
     /* Under AMP_CHECK every launch takes the full path of the data. Known
@@ -1047,7 +1086,8 @@ static amp_status dispatch(call *c)
     /* The source is read only once the registry says it may be: a source
      * loaded from a file and released is refused unread. The launch record
      * knows a source it checked, while no handle has ended since. */
-    int source_known = known_source(c);
+    launch_record *slot = record_slot(c);
+    int source_known = known_source(slot, c);
     amp_status st = source_known ? AMP_OK : amp__kfile_check("parallel_for_each", c->kernel);
     if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank &&
         c->extent.rank <= AMP_MAX_TILE_RANK)
@@ -1056,7 +1096,7 @@ static amp_status dispatch(call *c)
                           " %d; they must be equal.",
                           c->kernel->file, c->kernel->line, c->tile_rank, c->extent.rank);
     if (st == AMP_OK)
-        st = run(c, source_known);
+        st = run(c, slot, source_known);
     amp__lock_release();
     return st;
 }
