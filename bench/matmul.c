@@ -187,17 +187,15 @@ static double paired_ratio(const bench_options *o, amp_run *six, const bench_sge
     if (base->setup(A, B, s.M, s.N, s.K) != 0)
         return 0;
     double ratios[MAX_PAIRS], spent = 0;
-    int pairs = 0, failed = amp_once(six) != 0 || base_once((void *)base) != 0;
-    after_baseline(o);
+    int pairs = 0, failed = 0;
     int want = pairs_wanted(o);
     while (!failed && pairs < want && (pairs < 3 || spent < 2 * SLOW_SECONDS)) {
         double t[2] = {0, 0};
         for (int k = 0; k < 2 && !failed; k++) {
             int side = (pairs + k) % 2; /* 0: kernel 6, 1: the baseline */
-            failed = side == 0 ? amp_once(six) != 0 : base_once((void *)base) != 0;
-            double t0 = bench_now();
-            failed = failed || (side == 0 ? amp_once(six) != 0 : base_once((void *)base) != 0);
-            t[side] = bench_now() - t0;
+            /* One untimed run, then the timed one (time_runs). */
+            failed = (side == 0 ? time_runs(amp_once, six, 1, &t[0])
+                                : time_runs(base_once, (void *)base, 1, &t[1])) != 1;
             /* The same pause after either side: neither starts on cores
              * the other's threads may still hold. */
             after_baseline(o);

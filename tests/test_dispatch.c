@@ -557,6 +557,38 @@ static void a_kernel_file_released_between_launches_is_refused(void **state)
     assert_int_equal(a[3], 3);
 }
 
+static amp_status read_texture(amp_texture *t, amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(t, v), { v(idx) += t(idx); });
+}
+
+/* A texture released between two launches that capture it, with nothing
+ * else changed: the capture items are the record's byte for byte, and
+ * only the count of ended handles says the texture is gone. */
+static void a_texture_released_between_launches_is_refused(void **state)
+{
+    (void)state;
+    int texels[8] = {1, 2, 3, 4, 5, 6, 7, 8}, a[8] = {0};
+    amp_texture *t;
+    amp_array_view *v;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(8), texels, NULL, &t));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
+    for (int r = 0; r < 3; r++)
+        assert_amp_ok(read_texture(t, v));
+    assert_amp_ok(amp_texture_release(t));
+    assert_amp_fails(read_texture(t, v), AMP_ERROR_INVALID_ARGUMENT, "released");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(a[0], 3);
+    assert_int_equal(a[7], 24);
+}
+
+/* A created accelerator view, and a view of the 8 ints at a. */
+static void named_view_and_8_ints(int *a, amp_accelerator_view **named, amp_array_view **v)
+{
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, named));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, v));
+}
+
 /* A launch on an accelerator view resolves the view again only when the
  * launch record cannot vouch for it: a created view released between two
  * launches of one kernel is refused at the next, however often it ran. */
@@ -566,8 +598,7 @@ static void an_accelerator_view_released_between_launches_is_refused(void **stat
     int a[8] = {0};
     amp_array_view *v;
     amp_accelerator_view *named = NULL;
-    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &named));
-    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
+    named_view_and_8_ints(a, &named, &v);
     for (int r = 0; r < 3; r++)
         assert_amp_ok(add_to_8(named, v, 1));
     assert_amp_ok(amp_accelerator_view_wait(named));
@@ -587,8 +618,7 @@ static void a_repeated_launch_after_its_device_is_lost_is_refused(void **state)
     int a[8] = {0};
     amp_array_view *v;
     amp_accelerator_view *named = NULL;
-    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &named));
-    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
+    named_view_and_8_ints(a, &named, &v);
     for (int r = 0; r < 3; r++) {
         assert_amp_ok(add_to_8(NULL, v, 1));
         assert_amp_ok(add_to_8(named, v, 1));
@@ -630,6 +660,7 @@ int main(void)
         cmocka_unit_test(a_repeated_launch_on_the_same_views_sees_each_scalar),
         cmocka_unit_test(two_records_of_one_kernel_set_their_own_arguments),
         cmocka_unit_test(a_kernel_file_released_between_launches_is_refused),
+        cmocka_unit_test(a_texture_released_between_launches_is_refused),
         cmocka_unit_test(an_accelerator_view_released_between_launches_is_refused),
         cmocka_unit_test(a_repeated_launch_after_its_device_is_lost_is_refused),
     };

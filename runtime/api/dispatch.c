@@ -792,17 +792,17 @@ static int same_items(const launch_record *r, const call *c)
 }
 
 /* Whether the call's capture items are the record's, byte for byte, with
- * nothing ended or changed since they were checked (launch_record). */
-static int known_items(const launch_record *r, const call *c)
+ * nothing ended or changed since they were checked (launch_record). For a
+ * call of the record's kernel (same_kernel), "no handle ended since" is
+ * what known_source found. */
+static int known_items(const launch_record *r, const call *c, int source_known)
 {
-    return r->handles_ended == amp__handle_ended() && r->data_known &&
-           r->coh_epoch == amp__coh_epoch() && same_items(r, c);
+    return source_known && r->data_known && r->coh_epoch == amp__coh_epoch() && same_items(r, c);
 }
 
 /* Note the call as checked in full now. */
 static void checked_now(launch_record *r, const call *c)
 {
-    r->given_av = c->given_av;
     r->handles_ended = amp__handle_ended();
     for (int i = 0; i < c->captures.count; i++)
         r->caps[i].item = c->captures.items[i];
@@ -834,7 +834,7 @@ static amp_status recorded(const call *c, launch_record *r, const amp_accelerato
     *known = 0;
     if (!same_call(r, c, acc, source_known))
         return AMP_OK;
-    if (known_items(r, c)) {
+    if (known_items(r, c, source_known)) {
         *known = 1;
         *out = r;
         return AMP_OK;
@@ -868,6 +868,7 @@ static launch_record *record(const call *c, launch_record *r, const amp_accelera
     r->hits = 0;
     r->data_known = 0;
     r->kernel = c->kernel;
+    r->given_av = c->given_av;
     r->source = *c->kernel;
     r->av = c->av;
     r->acc = acc;
