@@ -4,6 +4,7 @@
  * every implementation. Prints Markdown tables, writes CSV files.
  *
  *   amp_bench [--out DIR] [--repeat R] [--quick] [--tune] [--only LIST] [--kernels LIST]
+ *             [--sizes LIST]
  *
  *   --out DIR    where the CSV files go (default bench-results, created)
  *   --repeat R   timed runs per measurement (default 5); figures are medians
@@ -13,6 +14,8 @@
  *                (default all)
  *   --kernels L  the SGEMM kernels of the progression to measure, e.g. 56
  *                (default all six; the baselines are always measured)
+ *   --sizes L    the SGEMM sizes, e.g. 1024,1000x2000x500: M, or MxNxK
+ *                (default the table for the device; at most 16)
  *
  * bench/plot.sh draws GFLOP/s against size from DIR/matmul.csv, and GB/s
  * against size from DIR/transfers.csv; bench/targets.sh says which of the
@@ -35,6 +38,41 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 {
     (void)st, (void)flag, (void)ftw;
     return remove(path);
+}
+
+/* "1024,1000x2000x500" into o->sizes: n alone stands for n x n x n.
+ * Returns 0, or -1 for a list that is not sizes from 1 to 65536. */
+static int parse_sizes(const char *list, bench_options *o)
+{
+    o->nsizes = 0;
+    for (const char *p = list; *p;) {
+        if (o->nsizes == (int)(sizeof o->sizes / sizeof o->sizes[0]))
+            return -1;
+        int *s = o->sizes[o->nsizes++];
+        for (int d = 0; d < 3; d++) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p || v < 1 || v > 65536)
+                return -1;
+            s[d] = (int)v;
+            p = end;
+            if (*p != 'x') {
+                if (d == 0)
+                    s[1] = s[2] = s[0];
+                else if (d != 2)
+                    return -1;
+                break;
+            }
+            if (d == 2)
+                return -1;
+            p++;
+        }
+        if (*p == ',' && p[1])
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return o->nsizes > 0 ? 0 : -1;
 }
 
 static int wanted(const char *only, const char *name)
@@ -82,10 +120,14 @@ int main(int argc, char **argv)
             for (const char *k = argv[++i]; *k; k++)
                 if (*k >= '1' && *k <= '6')
                     o.kernels |= 1u << (*k - '1');
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc &&
+                   parse_sizes(argv[i + 1], &o) == 0) {
+            i++;
         } else {
             fprintf(stderr,
                     "usage: %s [--out DIR] [--repeat R] [--quick] [--tune] [--only "
-                    "matmul,tile,dispatch,compile,lazy,transfers] [--kernels 123456]\n",
+                    "matmul,tile,dispatch,compile,lazy,transfers] [--kernels 123456] "
+                    "[--sizes 1024,1000x2000x500]\n",
                     argv[0]);
             return EXIT_FAILURE;
         }

@@ -21,6 +21,8 @@ typedef struct bench_options {
     int repeat;          /* timed runs per measurement */
     int quick;           /* smaller sizes, for a smoke test */
     unsigned kernels;    /* the SGEMM kernels of the progression to measure: bit k-1 for kernel k */
+    int nsizes;          /* the SGEMM sizes of --sizes, or 0 for the device's table */
+    int sizes[16][3];    /* M, N, K of each */
     const char *self;    /* this program, to run it again as a child */
     const char *dump_dir; /* AMP_DUMP_KERNELS of this process: generated kernels */
     amp_accelerator *acc;

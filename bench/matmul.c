@@ -3,19 +3,17 @@
  * against CLBlast and the vendor's BLAS (OpenBLAS on a CPU device, cuBLAS
  * on an NVIDIA GPU), on the same data in the same process.
  *
- * Each product runs once untimed (compiles, uploads), then up to
+ * Each product runs untimed first (it compiles and uploads; on a CPU
+ * device it runs for a quarter of a second: warm_seconds), then up to
  * o->repeat times with a wait after each; data stays on the device
  * between runs, for every implementation alike. Every result is checked
  * against rows computed on the CPU. A kernel of the progression whose
  * previous size predicts more than SLOW_SECONDS per run is skipped at
  * larger sizes (the naive kernels on a CPU); the baselines never are.
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "baselines.h"
 #include "bench.h"
@@ -107,13 +105,29 @@ static int matches(const float *C, size3 s, const int *rows, int nrows, const do
     return 1;
 }
 
-/* Time fn (one finished product per call): one untimed call, then up to
- * repeat timed ones within a few seconds. Returns the number of timed runs,
- * 0 on failure. */
-static int time_runs(int (*fn)(void *), void *arg, int repeat, double *times)
+/* How long each side runs untimed before it is timed: on a CPU device,
+ * longer than OpenBLAS's threads spin after their last call (2^28 cycles,
+ * about 0.1 s: OPENBLAS_THREAD_TIMEOUT), which would otherwise take the
+ * cores from what is timed next, and long enough for the threads of PoCL's
+ * pthread device to settle on separate cores: after a pause, the first
+ * 30 to 50 ms of a 1024 x 1024 product took 1.5x to 2x as long per run on
+ * the 2-core machine, with both of its workers on one core. On a GPU, one
+ * run. */
+static double warm_seconds(const bench_options *o)
 {
-    if (fn(arg) != 0)
-        return 0;
+    return o->info.is_emulated ? 0.25 : 0;
+}
+
+/* Time fn (one finished product per call): untimed calls for warm seconds
+ * (at least one), then up to repeat timed ones within a few seconds.
+ * Returns the number of timed runs, 0 on failure. */
+static int time_runs(int (*fn)(void *), void *arg, double warm, int repeat, double *times)
+{
+    double start = bench_now();
+    do {
+        if (fn(arg) != 0)
+            return 0;
+    } while (bench_now() - start < warm);
     int runs = 0;
     double spent = 0;
     while (runs < repeat && (runs == 0 || spent < 2 * SLOW_SECONDS)) {
@@ -151,15 +165,6 @@ static int base_once(void *arg)
     return b->run();
 }
 
-/* OpenBLAS's threads spin for about 0.1 s after a call before they sleep
- * (OPENBLAS_THREAD_TIMEOUT): on a CPU device they would take the cores from
- * what is measured next. Kernel 6's pairs pause after both sides alike. */
-static void after_baseline(const bench_options *o)
-{
-    if (o->info.is_emulated)
-        nanosleep(&(struct timespec){0, 300000000}, NULL);
-}
-
 /*
  * Kernel 6 against the vendor's BLAS, run by run: the two take turns (the
  * first of each pair alternating), and the figure is the median of the
@@ -167,13 +172,14 @@ static void after_baseline(const bench_options *o)
  * whose cores also run everything else, the speed moves by a third from
  * one second to the next; the columns, each a median of runs in a row,
  * then compare different moments. A pair's two runs are next to each
- * other, and see the same one. Each timed run follows an untimed run of
- * its own side, as a run in the columns follows the one before, so that
- * its operands are in the caches and not the other side's: on an H100,
- * with each side timed right after the other, kernel 6 came out at 1.01x
- * cuBLAS at 1000 against 0.77x in the columns of the same run (cuBLAS lost
- * more to a cold L2 cache than kernel 6), where warm pairs give 0.80x to
- * 0.84x. Returns 0 when either side fails.
+ * other, and see the same one. Each timed run follows untimed runs of its
+ * own side (warm_seconds), as a run in the columns follows the one before,
+ * so that its operands are in the caches and not the other side's: on an
+ * H100, with each side timed right after the other, kernel 6 came out at
+ * 1.01x cuBLAS at 1000 against 0.77x in the columns of the same run
+ * (cuBLAS lost more to a cold L2 cache than kernel 6), where warm pairs
+ * give 0.80x to 0.84x. Each pair's two times go to csv when it is not NULL.
+ * Returns 0 when either side fails.
  */
 #define MAX_PAIRS 15
 static int pairs_wanted(const bench_options *o)
@@ -182,25 +188,28 @@ static int pairs_wanted(const bench_options *o)
 }
 
 static double paired_ratio(const bench_options *o, amp_run *six, const bench_sgemm_impl *base,
-                           const float *A, const float *B, size3 s)
+                           const float *A, const float *B, size3 s, FILE *csv)
 {
     if (base->setup(A, B, s.M, s.N, s.K) != 0)
         return 0;
     double ratios[MAX_PAIRS], spent = 0;
     int pairs = 0, failed = 0;
     int want = pairs_wanted(o);
+    double warm = warm_seconds(o);
     while (!failed && pairs < want && (pairs < 3 || spent < 2 * SLOW_SECONDS)) {
         double t[2] = {0, 0};
         for (int k = 0; k < 2 && !failed; k++) {
             int side = (pairs + k) % 2; /* 0: kernel 6, 1: the baseline */
-            /* One untimed run, then the timed one (time_runs). */
-            failed = (side == 0 ? time_runs(amp_once, six, 1, &t[0])
-                                : time_runs(base_once, (void *)base, 1, &t[1])) != 1;
-            /* The same pause after either side: neither starts on cores
-             * the other's threads may still hold. */
-            after_baseline(o);
+            /* Untimed runs, then the timed one (time_runs). */
+            int runs = side == 0 ? time_runs(amp_once, six, warm, 1, &t[0])
+                                 : time_runs(base_once, (void *)base, warm, 1, &t[1]);
+            failed = runs != 1;
         }
         if (!failed) {
+            if (csv)
+                fprintf(csv, "\"%s\",\"%s\",%d,%d,%d,%d,%s,%.4f,%.4f\n", o->info.description,
+                        base->name, s.M, s.N, s.K, pairs, pairs % 2 ? "baseline" : "kernel 6",
+                        t[0] * 1e3, t[1] * 1e3);
             ratios[pairs++] = t[1] / t[0];
             spent += t[0] + t[1];
         }
@@ -296,10 +305,21 @@ void bench_matmul(const bench_options *o)
     FILE *paired_csv = vendor >= 0 && six >= 0 ? bench_csv_open(o, "matmul_paired.csv",
                                                                 "device,against,M,N,K,ratio_median")
                                                : NULL;
+    FILE *pairs_csv = paired_csv ? bench_csv_open(o, "matmul_pairs.csv",
+                                                  "device,against,M,N,K,pair,first,kernel6_ms,"
+                                                  "baseline_ms")
+                                 : NULL;
     const size3 *sizes = o->quick ? quick_sizes : o->info.is_emulated ? cpu_sizes : gpu_sizes;
     int nsizes = o->quick              ? (int)(sizeof quick_sizes / sizeof quick_sizes[0])
                  : o->info.is_emulated ? (int)(sizeof cpu_sizes / sizeof cpu_sizes[0])
                                        : (int)(sizeof gpu_sizes / sizeof gpu_sizes[0]);
+    size3 asked[sizeof o->sizes / sizeof o->sizes[0]];
+    if (o->nsizes > 0) {
+        for (int i = 0; i < o->nsizes; i++)
+            asked[i] = (size3){o->sizes[i][0], o->sizes[i][1], o->sizes[i][2]};
+        sizes = asked;
+        nsizes = o->nsizes;
+    }
     for (int si = 0; si < nsizes; si++) {
         size3 s = sizes[si];
         double flops = 2.0 * s.M * s.N * (double)s.K;
@@ -343,14 +363,13 @@ void bench_matmul(const bench_options *o)
             if (im->kernel) {
                 bench_check(amp_array_view_refresh(op.c), "refresh C");
                 amp_run r = {im->kernel, &op, o->av};
-                runs = time_runs(amp_once, &r, o->repeat, times);
+                runs = time_runs(amp_once, &r, warm_seconds(o), o->repeat, times);
                 bench_check(amp_array_view_synchronize(op.c), "synchronize C");
                 correct = runs > 0 && matches(C, s, rows, nrows, ref);
             } else if (im->base->setup(A, B, s.M, s.N, s.K) == 0) {
-                runs = time_runs(base_once, (void *)im->base, o->repeat, times);
+                runs = time_runs(base_once, (void *)im->base, warm_seconds(o), o->repeat, times);
                 correct = runs > 0 && im->base->fetch(C) == 0 && matches(C, s, rows, nrows, ref);
                 im->base->teardown();
-                after_baseline(o);
             }
             if (runs == 0) {
                 printf(" failed |");
@@ -376,7 +395,7 @@ void bench_matmul(const bench_options *o)
             double paired = 0;
             if (six >= 0 && gflops[vendor] > 0 && gflops[six] > 0) {
                 amp_run r = {6, &op, o->av};
-                paired = paired_ratio(o, &r, impls[vendor].base, A, B, s);
+                paired = paired_ratio(o, &r, impls[vendor].base, A, B, s, pairs_csv);
             }
             if (paired > 0)
                 printf(" %.2f |", paired);
@@ -402,6 +421,8 @@ void bench_matmul(const bench_options *o)
         fclose(csv);
     if (paired_csv)
         fclose(paired_csv);
+    if (pairs_csv)
+        fclose(pairs_csv);
     if (six >= 0) {
         printf("\nKernel 6's plan at each size (sgemm_tuning_pick):\n\n");
         for (int si = 0; si < nsizes; si++) {
