@@ -1,14 +1,21 @@
 /*
- * Kernel 6: the tuned best. Four steps, in two to four kernels (on a GPU
- * steps 1 and 2 are one launch, and step 4 runs only when K is split):
+ * Kernel 6: the tuned best. Four steps, in two or three kernels (steps 1
+ * and 2 are one launch, which on a CPU does step 2 only; step 4 runs only
+ * when K is split):
  *
- * 1. A is repacked into panels of MBW = ty*rm rows, k-major: panel p holds
- *    A(p*MBW + m, k) at ap(p, k, m). The rows a tile needs for one k are
- *    now MBW consecutive floats, and the whole panel one stream.
+ * 1. On a GPU, A is repacked into panels of MBW = ty*rm rows, k-major:
+ *    panel p holds A(p*MBW + m, k) at ap(p, k, m). The rows a tile needs
+ *    for one k are now MBW consecutive floats, and the whole panel one
+ *    stream. On a CPU the product reads A where it lies: a thread's rm
+ *    rows are rm streams that the caches' prefetchers follow, and the
+ *    copy of A took about a third of a 4096 x 256 x 1024 product on two
+ *    cores (141 against 202 GFLOP/s without it).
  * 2. B likewise into panels of NBW = tx*nv*vw columns: bp(q, k, j) =
  *    B(k, q*NBW + j).
  *    Both panels are padded with zeros to whole panels and to a multiple of
- *    bk in k, so the product below needs no bounds checks. Repacking costs
+ *    bk in k, so the product below needs no bounds checks (on a CPU, rows
+ *    of A past the last read the last, and their sums are not stored;
+ *    there bk is 1, so K needs no padding). Repacking costs
  *    one pass over A and B (O(n^2)). It removes loads that walk down the
  *    columns of B, rows a power of two apart at sizes such as 2048, where
  *    they all land in the same few cache sets: on PoCL the same product
@@ -32,8 +39,8 @@
  *   AVX-512 registers directly, and each multiply-add takes its A value as
  *   a broadcast from memory. Tiles of more threads would make PoCL
  *   vectorize across threads instead, which turns these vector loads into
- *   gathers. Panels are read straight from memory (staged = 0): the CPU's
- *   caches already keep them close.
+ *   gathers. B's panel and A are read straight from memory (staged = 0):
+ *   the CPU's caches already keep them close.
  * - On a GPU, a tile of 16 x 16 threads copies each bk-deep step of both
  *   panels into tile_static memory as float4s (staged = 1), and each
  *   thread reads its A values as float4s from there (the tile_static arrays
@@ -92,44 +99,19 @@ static amp_status device_view(amp_array_view **view, amp_extent *have, amp_exten
     return st;
 }
 
-/* 1 and 2 on a CPU: tiles of one thread, as in the product, each moving
- * PACK_K steps of k of one panel with float16 vectors. For A, a thread
- * reads 16 floats of each of the panel's MBW rows into a private block,
- * then writes them out along m, MBW neighbouring floats per k; for B, it
- * copies the panel's NBW columns of PACK_K rows of B, whole vectors where
- * they lie inside B. (A thread per element, in work-groups that PoCL
- * vectorizes across, made the stores of A a scatter, and tiles of 16 rows
- * were mostly PoCL's cost of starting a work-group: the packs took a fifth
- * of a 1024 x 1024 product on two cores.) */
-static amp_status pack_on_cpu(const sgemm_operands *op, amp_array_view *ap, amp_array_view *bp,
-                              int Mp, int Np, int Kp, const sgemm_params *p)
+/* 2 on a CPU: tiles of one thread, as in the product, each copying the
+ * panel's NBW columns of PACK_K rows of B, whole float16 vectors where
+ * they lie inside B. A thread per element, in work-groups that PoCL
+ * vectorizes across, made the stores a scatter; tiles of 16 rows were
+ * mostly PoCL's cost of starting a work-group. A is not packed on a CPU
+ * (the product reads it where it lies). */
+static amp_status pack_b_on_cpu(const sgemm_operands *op, amp_array_view *bp, int Np, int Kp,
+                                const sgemm_params *p)
 {
-    amp_array_view *a = op->a, *b = op->b;
-    int M = op->M, N = op->N, K = op->K;
-    const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
+    amp_array_view *b = op->b;
+    int N = op->N, K = op->K;
+    const int NBW = p->tx * p->nv * p->vw;
     int blocks = (Kp + PACK_K - 1) / PACK_K;
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(
-        amp_extent_tile_2d(amp_extent_2d(Mp / MBW, blocks), 1, 1), t_idx,
-        AMP_CAPTURE(a, ap, M, K, Kp, AMP_CONST(MBW), AMP_CONST(PACK_K)), {
-        int p = t_idx.global[0];
-        for (int k0 = t_idx.global[1] * PACK_K; k0 < (t_idx.global[1] + 1) * PACK_K; k0 += 16) {
-            float block[MBW][16];
-            for (int m = 0; m < MBW; m++) {
-                int row = p * MBW + m;
-                if (row < M && k0 + 16 <= K) {
-                    vstore16(vload16(0, &a(row, k0)), 0, block[m]);
-                } else {
-                    for (int k = 0; k < 16; k++)
-                        block[m][k] = row < M && k0 + k < K ? a(row, k0 + k) : 0.0f;
-                }
-            }
-            for (int k = 0; k < 16 && k0 + k < Kp; k++)
-                for (int m = 0; m < MBW; m++)
-                    ap(p, k0 + k, m) = block[m][k];
-        }
-    });
-    if (st != AMP_OK)
-        return st;
     return AMP_PARALLEL_FOR_EACH_TILED(
         amp_extent_tile_2d(amp_extent_2d(Np / NBW, blocks), 1, 1), t_idx,
         AMP_CAPTURE(b, bp, N, K, Kp, AMP_CONST(NBW), AMP_CONST(PACK_K)), {
@@ -161,12 +143,13 @@ static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_
     amp_array_view *a = op->a, *b = op->b;
     int M = op->M, N = op->N, K = op->K;
     const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
-    int a_cols = (Kp + PACK_TS - 1) / PACK_TS;                    // A's blocks along k
+    int a_cols = (Kp + PACK_TS - 1) / PACK_TS; // A's blocks along k
     int a_tiles = (Mp + PACK_TS - 1) / PACK_TS * a_cols;
-    int b_cols = (Np + PACK_TS - 1) / PACK_TS;                    // B's blocks along j
+    int b_cols = (Np + PACK_TS - 1) / PACK_TS; // B's blocks along j
     int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
-    amp_tiled_extent domain = amp_extent_tile_2d(
-        amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
+    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS,
+                                                               PACK_TS),
+                                                 PACK_ROWS, PACK_TS);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
                                        AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
                                                    a_tiles, b_cols, AMP_CONST(MBW),
@@ -204,17 +187,17 @@ static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_
  * panel rb; rb varies fastest, so that the tiles that run one after
  * another share a B panel. Part ks covers per_part of K, from k0 to k1.
  * Sums go to C, or with a split K to part(ks, row, col). */
-static amp_status product(amp_array_view *ap, amp_array_view *bp, amp_array_view *c,
-                          amp_array_view *part, int M, int N, int Kp, int MB, int CB, int splits,
-                          int per_part, const sgemm_params *p)
+static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view *bp,
+                          amp_array_view *c, amp_array_view *part, int M, int N, int Kp, int MB,
+                          int CB, int splits, int per_part, const sgemm_params *p)
 {
     const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
     const int STAGED = p->staged, SPLIT = splits > 1;
     const int MBW = TY * RM, NBW = TX * NV * VW;
-    amp_tiled_extent domain =
-        amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
+    amp_tiled_extent domain = amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY,
+                                                 TX);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(ap, bp, c, part, M, N, Kp, per_part,
+                                       AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part,
                                                    AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
                                                    AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),
                                                    AMP_CONST(STAGED), AMP_CONST(SPLIT),
@@ -319,6 +302,11 @@ static amp_status product(amp_array_view *ap, amp_array_view *bp, amp_array_view
             t_idx.barrier.wait();
         }
         AMP_ELSE
+        // A where it lies: rows past the last read the last (their sums are not stored).
+        int arow[RM];
+        AMP_PRAGMA(unroll)
+        for (int r = 0; r < RM; r++)
+            arow[r] = min(rb * MBW + r * TY + ty, M - 1);
         for (int k = k0; k < k1; k++) {
             floatV bv[NV];
             AMP_PRAGMA(unroll)
@@ -326,7 +314,7 @@ static amp_status product(amp_array_view *ap, amp_array_view *bp, amp_array_view
                 bv[v] = vloadV(v * TX + tx, &bp(cb, k, 0));
             AMP_PRAGMA(unroll)
             for (int r = 0; r < RM; r++) {
-                floatV av = (floatV)(ap(rb, k, r * TY + ty));
+                floatV av = (floatV)(a(arow[r], k));
                 AMP_PRAGMA(unroll)
                 for (int v = 0; v < NV; v++)
                     acc[r][v] = fma(av, bv[v], acc[r][v]);
@@ -385,7 +373,10 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm
     int per_part = (steps + splits - 1) / splits * p->bk;
     splits = (Kp + per_part - 1) / per_part;
 
-    amp_status st = device_view(&ws->ap, &ws->a_extent, amp_extent_3d(MB, Kp, MBW));
+    /* A's panels; one element on a CPU, where the product reads A itself
+     * and the kernel captures the panels all the same. */
+    amp_status st = device_view(&ws->ap, &ws->a_extent,
+                                p->staged ? amp_extent_3d(MB, Kp, MBW) : amp_extent_3d(1, 1, 1));
     if (st == AMP_OK)
         st = device_view(&ws->bp, &ws->b_extent, amp_extent_3d(CB, Kp, NBW));
     /* The stack of partial products; one element when K is not split,
@@ -395,7 +386,7 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm
                          splits > 1 ? amp_extent_3d(splits, M, N) : amp_extent_3d(1, 1, 1));
     if (st == AMP_OK)
         st = p->staged ? pack_on_gpu(op, ws->ap, ws->bp, MB * MBW, CB * NBW, Kp, p)
-                       : pack_on_cpu(op, ws->ap, ws->bp, MB * MBW, CB * NBW, Kp, p);
+                       : pack_b_on_cpu(op, ws->bp, CB * NBW, Kp, p);
     /* The packs go to the device now. The default view queues kernels
      * until a wait (C++ AMP's automatic queuing mode): without this, the
      * device would sit idle while the host queues the product, which on a
@@ -406,7 +397,7 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm
     if (st == AMP_OK)
         st = amp_accelerator_view_flush(av);
     if (st == AMP_OK)
-        st = product(ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part, p);
+        st = product(op->a, ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part, p);
     if (st == AMP_OK && splits > 1)
         st = add_parts(ws->part, op->c, M, N, splits);
     return st;
