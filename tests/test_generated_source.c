@@ -154,6 +154,34 @@ static void a_tile_static_size_may_be_an_amp_define(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A definition under AMP_IF moves with its conditions: the size of a moved
+ * tile_static array is the one of the branch the constants take. */
+static void a_tile_static_size_defined_under_amp_if_is_the_branch_taken(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
+    for (int WIDE = 0; WIDE <= 1; WIDE++) {
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
+                                                  AMP_CAPTURE(v, AMP_CONST(WIDE)), {
+            AMP_IF(WIDE)
+            AMP_DEFINE(N 8)
+            AMP_ELSE
+            AMP_DEFINE(N 2)
+            AMP_ENDIF
+            tile_static int buffer[N];
+            buffer[N - 1] = N;
+            t_idx.barrier.wait();
+            v[t_idx] = (int)(sizeof buffer / sizeof buffer[0]) * 100 + buffer[N - 1];
+        }));
+        assert_amp_ok(amp_array_view_synchronize(v));
+        for (int i = 0; i < 8; i++)
+            assert_int_equal(out[i], WIDE ? 808 : 202);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +191,7 @@ int main(void)
         cmocka_unit_test(names_the_kernel_owns_are_refused),
         cmocka_unit_test(a_function_like_define_is_a_function_like_macro),
         cmocka_unit_test(a_tile_static_size_may_be_an_amp_define),
+        cmocka_unit_test(a_tile_static_size_defined_under_amp_if_is_the_branch_taken),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -723,14 +723,16 @@ static void emit_view_setup(gen *g)
             continue;
         const char *constness = written(g, i) ? "" : "const ";
         if (c->kind == AMP_CAPTURE_VIEW) {
-            amp__sb_printf(sb, "    __global %s%s *amp_%s_ptr = amp_%s_data + amp_%s_offset;\n",
+            amp__sb_printf(sb,
+                           "    __global %s%s *amp_%s_ptr AMP_MAYBE_UNUSED = amp_%s_data + "
+                           "amp_%s_offset;\n",
                            constness, elem_cl_name(c->type), c->name, c->name, c->name);
             if (spec->guarded)
                 amp__sb_printf(sb, "    __global %s%s *amp_%s_sink = (__global %s%s *)amp_sink;\n",
                                constness, elem_cl_name(c->type), c->name, constness,
                                elem_cl_name(c->type));
         }
-        amp__sb_printf(sb, "    const int %s_extent[%d] = {", c->name, c->rank);
+        amp__sb_printf(sb, "    const int %s_extent[%d] AMP_MAYBE_UNUSED = {", c->name, c->rank);
         for (int d = 0; d < c->rank; d++)
             amp__sb_printf(sb, "%samp_%s_extent%d", d ? ", " : "", c->name, d);
         amp__sb_append(sb, "};\n");
