@@ -40,41 +40,6 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
-/* "1024,1000x2000x500" into o->sizes: n alone stands for n x n x n.
- * Returns 0, or -1 for a list that is not sizes from 1 to 65536. */
-static int parse_sizes(const char *list, bench_options *o)
-{
-    o->nsizes = 0;
-    for (const char *p = list; *p;) {
-        if (o->nsizes == (int)(sizeof o->sizes / sizeof o->sizes[0]))
-            return -1;
-        int *s = o->sizes[o->nsizes++];
-        for (int d = 0; d < 3; d++) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p || v < 1 || v > 65536)
-                return -1;
-            s[d] = (int)v;
-            p = end;
-            if (*p != 'x') {
-                if (d == 0)
-                    s[1] = s[2] = s[0];
-                else if (d != 2)
-                    return -1;
-                break;
-            }
-            if (d == 2)
-                return -1;
-            p++;
-        }
-        if (*p == ',' && p[1])
-            p++;
-        else if (*p)
-            return -1;
-    }
-    return o->nsizes > 0 ? 0 : -1;
-}
-
 static int wanted(const char *only, const char *name)
 {
     if (!only)
@@ -121,7 +86,8 @@ int main(int argc, char **argv)
                 if (*k >= '1' && *k <= '6')
                     o.kernels |= 1u << (*k - '1');
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc &&
-                   parse_sizes(argv[i + 1], &o) == 0) {
+                   (o.nsizes = bench_parse_sizes(argv[i + 1], o.sizes,
+                                                 (int)(sizeof o.sizes / sizeof o.sizes[0]))) > 0) {
             i++;
         } else {
             fprintf(stderr,

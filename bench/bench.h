@@ -37,6 +37,11 @@ double bench_now(void);
 double bench_median(double *samples, int n);
 double bench_min(const double *samples, int n);
 
+/* The SGEMM sizes of a list such as "1024,1000x2000x500" into sizes: n
+ * alone stands for n x n x n. Returns how many, or -1 for a list that is
+ * not 1 to max sizes, each side from 1 to 65536. */
+int bench_parse_sizes(const char *text, int (*sizes)[3], int max);
+
 /* Stop with the status's name and the library's message when a call fails. */
 void bench_check(amp_status status, const char *what);
 

@@ -40,6 +40,33 @@ double bench_min(const double *samples, int n)
     return m;
 }
 
+int bench_parse_sizes(const char *text, int (*sizes)[3], int max)
+{
+    int n = 0;
+    for (const char *p = text;; p++) {
+        if (n == max)
+            return -1;
+        int *s = sizes[n++], d = 0;
+        for (;;) {
+            char *end;
+            long v = strtol(p, &end, 10);
+            if (end == p || v < 1 || v > 65536)
+                return -1;
+            s[d++] = (int)v;
+            p = end;
+            if (*p != 'x' || d == 3)
+                break;
+            p++;
+        }
+        if (d == 1)
+            s[1] = s[2] = s[0];
+        else if (d != 3)
+            return -1;
+        if (*p != ',')
+            return *p ? -1 : n;
+    }
+}
+
 void bench_check(amp_status status, const char *what)
 {
     if (status != AMP_OK) {

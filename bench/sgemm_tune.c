@@ -59,6 +59,7 @@ static char *read_list(const char *path)
 int main(int argc, char **argv)
 {
     bench_tune_options o = {0, -1, 3, 0, 0, NULL, NULL, 6, NULL};
+    int explore_sizes[32][3]; /* only to check the list: explore reads it again */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             o.n_large = atoi(argv[++i]);
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
             o.list = argv[++i];
             if (o.list[0] == '@' && !(o.list = read_list(o.list + 1)))
                 return EXIT_FAILURE;
-        } else if (strcmp(argv[i], "--explore") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--explore") == 0 && i + 1 < argc &&
+                   bench_parse_sizes(argv[i + 1], explore_sizes, 32) > 0) {
             o.explore = argv[++i];
         } else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
             o.explore_top = atoi(argv[++i]);

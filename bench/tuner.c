@@ -241,28 +241,6 @@ static sgemm_params *listed(const amp_accelerator_info *info, const char *text, 
     return out;
 }
 
-/* The size list "1000,1024,2049" or "2000x6000x1500,...". */
-static int parse_sizes(const char *text, int (*sizes)[3], int max)
-{
-    int n = 0;
-    for (const char *s = text; s && *s && n < max;) {
-        int m, nn, k, used = 0;
-        if (sscanf(s, "%dx%dx%d%n", &m, &nn, &k, &used) == 3 && used > 0) {
-            sizes[n][0] = m, sizes[n][1] = nn, sizes[n][2] = k;
-        } else if (sscanf(s, "%d%n", &m, &used) == 1 && used > 0) {
-            sizes[n][0] = sizes[n][1] = sizes[n][2] = m;
-        } else {
-            break;
-        }
-        if (sizes[n][0] > 0 && sizes[n][1] > 0 && sizes[n][2] > 0)
-            n++;
-        s += used;
-        if (*s == ',')
-            s++;
-    }
-    return n;
-}
-
 /* Explore: each of the chosen configurations at each size with K split in
  * 1 to 8 parts (where each part is at least two steps deep), and what
  * sgemm_tuning_pick chose there. */
@@ -271,7 +249,7 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av,
                     const char *size_list, int repeat, FILE *csv)
 {
     int sizes[32][3];
-    int nsizes = parse_sizes(size_list, sizes, 32);
+    int nsizes = bench_parse_sizes(size_list, sizes, 32);
     printf("\n### Exploring: the best candidates at other sizes, K split in parts\n\n");
     printf("GFLOP/s, best of %d runs; `*` marks the plan sgemm_tuning_pick chooses%s\n\n", repeat,
            amp_profile_enabled() ? "; device us per kernel (pack A, pack B, product, parts)" : "");
