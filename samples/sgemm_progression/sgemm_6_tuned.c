@@ -143,13 +143,12 @@ static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_
     amp_array_view *a = op->a, *b = op->b;
     int M = op->M, N = op->N, K = op->K;
     const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
-    int a_cols = (Kp + PACK_TS - 1) / PACK_TS; // A's blocks along k
+    int a_cols = (Kp + PACK_TS - 1) / PACK_TS;                    // A's blocks along k
     int a_tiles = (Mp + PACK_TS - 1) / PACK_TS * a_cols;
-    int b_cols = (Np + PACK_TS - 1) / PACK_TS; // B's blocks along j
+    int b_cols = (Np + PACK_TS - 1) / PACK_TS;                    // B's blocks along j
     int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
-    amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS,
-                                                               PACK_TS),
-                                                 PACK_ROWS, PACK_TS);
+    amp_tiled_extent domain = amp_extent_tile_2d(
+        amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
                                        AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
                                                    a_tiles, b_cols, AMP_CONST(MBW),
@@ -194,8 +193,8 @@ static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view 
     const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
     const int STAGED = p->staged, SPLIT = splits > 1;
     const int MBW = TY * RM, NBW = TX * NV * VW;
-    amp_tiled_extent domain = amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY,
-                                                 TX);
+    amp_tiled_extent domain =
+        amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
                                        AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part,
                                                    AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
