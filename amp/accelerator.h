@@ -208,21 +208,29 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
  * Release everything the library holds: kernels, device memory, queues
  * (created views too) and contexts. Array views still alive are
  * synchronized back to host memory and lose their device copies; they stay
- * valid and usable. Arrays and textures stay valid handles whose data was
- * lost with the device: calls that read or write it return
- * AMP_ERROR_ACCELERATOR_VIEW_REMOVED, and they can be released. Accelerator
- * and accelerator view handles obtained before are released: calls given
- * one return AMP_ERROR_INVALID_ARGUMENT. Completions and kernel sources
- * stay valid. Calling any other function afterwards starts the library
- * afresh. Optional: a process may exit without it.
+ * valid and usable. Then every queue is waited for, so that nothing queued
+ * is still running, or being built, once it returns. Arrays and textures
+ * stay valid handles whose data was lost with the device: calls that read
+ * or write it return AMP_ERROR_ACCELERATOR_VIEW_REMOVED, and they can be
+ * released. Accelerator and accelerator view handles obtained before are
+ * released: calls given one return AMP_ERROR_INVALID_ARGUMENT. Completions
+ * and kernel sources stay valid. Calling any other function afterwards
+ * starts the library afresh.
  *
- * Returns AMP_OK when every view's data is in host memory; else the status
- * of a copy back that failed (AMP_ERROR_ACCELERATOR_VIEW_REMOVED when its
- * device was lost), with its message. A copy that fails is tried once more
- * as the device copies are released, and the status is that last try's: a
- * failure means data that only the device held is gone; the host memory
- * holds the newest data that could be copied, and never anything else.
- * Everything is released either way.
+ * Optional: a process may exit without it; the library then waits for the
+ * queues as the main thread ends, before any exit handler (glibc), and
+ * from exit handlers of its own. (PoCL crashes in a process that exits
+ * while it builds a queued kernel; docs/accelerators.md.)
+ *
+ * Returns AMP_OK when every view's data is in host memory and everything
+ * queued ran; else the status of a copy back that failed
+ * (AMP_ERROR_ACCELERATOR_VIEW_REMOVED when its device was lost), with its
+ * message, or, when every copy succeeded, of a wait that failed (a kernel
+ * that aborted, a lost device). A copy that fails is tried once more as the
+ * device copies are released, and the status is that last try's: a failure
+ * means data that only the device held is gone; the host memory holds the
+ * newest data that could be copied, and never anything else. Everything is
+ * released either way.
  */
 amp_status amp_shutdown(void);
 

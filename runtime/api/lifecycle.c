@@ -26,9 +26,15 @@ amp_status amp_shutdown(void)
      * the queues and the devices they were built for. The views' data is
      * copied back, and what failed is tried once more as the device copies
      * go: the status is that last try's, so AMP_OK means every caller's
-     * memory is current. What is released after that goes on regardless. */
+     * memory is current. Before anything is released, every queue is
+     * waited for: a launch whose results no view holds is still queued
+     * after the copies back, and PoCL aborts in a process that exits while
+     * it builds one. What is released after that goes on regardless. */
     (void)amp__view_write_back_all();
+    amp_status ran = amp__queue_finish_all();
     amp_status st = amp__coh_drop_all_device_copies();
+    if (st == AMP_OK)
+        st = ran;
     amp__tex_drop_all_device_memory();
     amp__kc_clear();
     amp__dispatch_shutdown();

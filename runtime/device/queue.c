@@ -11,8 +11,11 @@
  * it (uses), so that coherence.c never waits on a freed queue. The default
  * view is the library's until amp_shutdown().
  */
+#define _DEFAULT_SOURCE /* syscall() */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "device/queue.h"
 
@@ -49,6 +52,70 @@ static amp_status ensure_context(amp_accelerator *acc)
     cl_int rc = CL_SUCCESS;
     acc->context = amp__clapi.CreateContext(NULL, 1, &acc->device, context_notify, NULL, &rc);
     return acc->context ? AMP_OK : amp__err_cl(rc, "clCreateContext", acc->name);
+}
+
+/* At exit, wait for what is still queued. A program may exit without a
+ * wait or amp_shutdown(), and PoCL aborts, or crashes, in a process that
+ * exits while its compiler builds a queued kernel: the exit handlers have
+ * already torn down what the compiler uses. Errors are of no use any more
+ * and are not reported. */
+static void wait_at_exit(void)
+{
+    /* exit() called by this very thread from inside the library, with the
+     * lock held: waiting for the lock would never end. */
+    if (amp__lock_held())
+        return;
+    amp__lock_acquire();
+    for (size_t i = 0, n = amp__acc_listed(); i < n; i++) {
+        amp_accelerator *acc = amp__acc_at(i);
+        if (acc->removed)
+            continue;
+        if (acc->default_view)
+            (void)amp__clapi.Finish(acc->default_view->queue);
+        for (amp_accelerator_view *v = acc->views; v; v = v->next)
+            (void)amp__clapi.Finish(v->queue);
+    }
+    amp__lock_release();
+}
+
+/* Exit handlers run in the reverse order of their registration, and the
+ * OpenCL compiler registers some of its own the first time it builds a
+ * program (on the caller's thread) and the first time it generates code
+ * for a launch (on the platform's threads). The wait must run before
+ * those, so it is registered after each: before the first launch, when
+ * its program is built, and once a queue has run a launch. Running it
+ * twice costs nothing. */
+enum { EXIT_WAIT_NONE, EXIT_WAIT_BUILT, EXIT_WAIT_RAN };
+
+static void wait_at_exit_from(int stage)
+{
+    static int registered = EXIT_WAIT_NONE;
+    if (registered < stage && atexit(wait_at_exit) == 0)
+        registered = stage;
+}
+
+/* A program that returns from main() before any wait would still meet
+ * PoCL's handlers first. glibc runs the exiting thread's thread-local
+ * destructors before every exit handler, and C++ runtimes register those
+ * with __cxa_thread_atexit_impl: registered on the main thread, the wait
+ * runs first when main() returns or the main thread calls exit(). Where
+ * the function is missing (weak: not glibc), the handlers above remain. */
+extern int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void *dso)
+    __attribute__((weak));
+extern void *__dso_handle;
+
+static void wait_at_thread_exit(void *unused)
+{
+    (void)unused;
+    wait_at_exit();
+}
+
+static void wait_before_exit_handlers(void)
+{
+    static int registered;
+    if (registered || !__cxa_thread_atexit_impl || syscall(SYS_gettid) != getpid())
+        return;
+    registered = __cxa_thread_atexit_impl(wait_at_thread_exit, NULL, &__dso_handle) == 0;
 }
 
 static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owner owner,
@@ -219,6 +286,8 @@ amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *ca
 /* Nothing queued on v is in flight any more: forget its marker. */
 static void drained(amp_accelerator_view *v)
 {
+    if (v->launched)
+        wait_at_exit_from(EXIT_WAIT_RAN);
     if (v->mark)
         amp__clapi.ReleaseEvent(v->mark);
     v->mark = NULL;
@@ -228,6 +297,8 @@ static void drained(amp_accelerator_view *v)
 amp_status amp__queue_make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
+    wait_at_exit_from(EXIT_WAIT_BUILT);
+    wait_before_exit_handlers();
     if (++av->launched < QUEUE_SPAN)
         return AMP_OK;
     av->launched = 0;
@@ -268,12 +339,16 @@ amp_status amp__queue_finish_all(void)
     amp_status st = AMP_OK;
     for (size_t i = 0, n = amp__acc_listed(); i < n; i++) {
         amp_accelerator *acc = amp__acc_at(i);
-        if (acc->removed)
-            continue;
-        if (acc->default_view && st == AMP_OK)
-            st = finish(acc->default_view, "Waiting for the queues");
-        for (amp_accelerator_view *v = acc->views; v && st == AMP_OK; v = v->next)
-            st = finish(v, "Waiting for the queues");
+        if (acc->default_view && !acc->removed) {
+            amp_status one = finish(acc->default_view, "Waiting for the queues");
+            st = st == AMP_OK ? one : st;
+        }
+        /* A failure removes the accelerator: its other queues are not
+         * waited for. */
+        for (amp_accelerator_view *v = acc->views; v && !acc->removed; v = v->next) {
+            amp_status one = finish(v, "Waiting for the queues");
+            st = st == AMP_OK ? one : st;
+        }
     }
     return st;
 }

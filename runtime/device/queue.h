@@ -69,7 +69,8 @@ amp_status amp__queue_make_room(amp_accelerator_view *av);
  * its status. */
 amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *call,
                              const char *what);
-/* Wait for every queue of every accelerator. */
+/* Wait for every queue of every usable accelerator, even after one wait
+ * failed; returns the first failure. */
 amp_status amp__queue_finish_all(void);
 /* Release every accelerator's views, queues and context (amp_shutdown,
  * before amp__acc_shutdown). */
