@@ -112,10 +112,14 @@ static void wait_at_thread_exit(void *unused)
 
 static void wait_before_exit_handlers(void)
 {
-    static int registered;
-    if (registered || !__cxa_thread_atexit_impl || syscall(SYS_gettid) != getpid())
+    /* Once per thread: a launch asks the kernel which thread it is on only
+     * the first time. */
+    static _Thread_local int asked;
+    if (asked)
         return;
-    registered = __cxa_thread_atexit_impl(wait_at_thread_exit, NULL, &__dso_handle) == 0;
+    asked = 1;
+    if (__cxa_thread_atexit_impl && syscall(SYS_gettid) == getpid())
+        (void)__cxa_thread_atexit_impl(wait_at_thread_exit, NULL, &__dso_handle);
 }
 
 static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owner owner,
@@ -343,8 +347,8 @@ amp_status amp__queue_finish_all(void)
             amp_status one = finish(acc->default_view, "Waiting for the queues");
             st = st == AMP_OK ? one : st;
         }
-        /* A failure removes the accelerator: its other queues are not
-         * waited for. */
+        /* A wait that finds the device lost removes the accelerator: its
+         * other queues are not waited for. */
         for (amp_accelerator_view *v = acc->views; v && !acc->removed; v = v->next) {
             amp_status one = finish(v, "Waiting for the queues");
             st = st == AMP_OK ? one : st;
