@@ -219,8 +219,9 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
  *
  * Optional: a process may exit without it; the library then waits for the
  * queues as the main thread ends, before any exit handler (glibc), and
- * from exit handlers of its own. (PoCL crashes in a process that exits
- * while it builds a queued kernel; docs/accelerators.md.)
+ * from an exit handler once a wait has seen a launch run. (PoCL crashes in
+ * a process that exits while it builds a queued kernel;
+ * docs/accelerators.md.)
  *
  * Returns AMP_OK when every view's data is in host memory and everything
  * queued ran; else the status of a copy back that failed

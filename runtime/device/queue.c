@@ -54,11 +54,24 @@ static amp_status ensure_context(amp_accelerator *acc)
     return acc->context ? AMP_OK : amp__err_cl(rc, "clCreateContext", acc->name);
 }
 
-/* At exit, wait for what is still queued. A program may exit without a
- * wait or amp_shutdown(), and PoCL aborts, or crashes, in a process that
- * exits while its compiler builds a queued kernel: the exit handlers have
- * already torn down what the compiler uses. Errors are of no use any more
- * and are not reported. */
+/* A program may end without a wait or amp_shutdown(), and PoCL aborts, or
+ * crashes, in a process that exits while its compiler builds a queued
+ * kernel: the exit handlers have torn down what the compiler uses. Exit
+ * handlers run in the reverse order of their registration, and the
+ * compiler registers some itself the first time it generates code, after
+ * any the library registered before its first launch. So the library
+ * waits for its queues from two places:
+ * - the main thread's thread-local destructor, registered at its first
+ *   launch: glibc runs the ending thread's before any exit handler, when
+ *   main() returns or the main thread calls exit(). C++ runtimes register
+ *   theirs with __cxa_thread_atexit_impl, declared weak: where it is
+ *   missing (not glibc), the exit handler remains;
+ * - an exit handler, for exit() on another thread, registered once a wait
+ *   has seen a launch run, so after the compiler's. */
+extern int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void *dso)
+    __attribute__((weak));
+extern void *__dso_handle;
+
 static void wait_at_exit(void)
 {
     /* exit() called by this very thread from inside the library, with the
@@ -66,43 +79,9 @@ static void wait_at_exit(void)
     if (amp__lock_held())
         return;
     amp__lock_acquire();
-    for (size_t i = 0, n = amp__acc_listed(); i < n; i++) {
-        amp_accelerator *acc = amp__acc_at(i);
-        if (acc->removed)
-            continue;
-        if (acc->default_view)
-            (void)amp__clapi.Finish(acc->default_view->queue);
-        for (amp_accelerator_view *v = acc->views; v; v = v->next)
-            (void)amp__clapi.Finish(v->queue);
-    }
+    (void)amp__queue_finish_all();
     amp__lock_release();
 }
-
-/* Exit handlers run in the reverse order of their registration, and the
- * OpenCL compiler registers some of its own the first time it builds a
- * program (on the caller's thread) and the first time it generates code
- * for a launch (on the platform's threads). The wait must run before
- * those, so it is registered after each: before the first launch, when
- * its program is built, and once a queue has run a launch. Running it
- * twice costs nothing. */
-enum { EXIT_WAIT_NONE, EXIT_WAIT_BUILT, EXIT_WAIT_RAN };
-
-static void wait_at_exit_from(int stage)
-{
-    static int registered = EXIT_WAIT_NONE;
-    if (registered < stage && atexit(wait_at_exit) == 0)
-        registered = stage;
-}
-
-/* A program that returns from main() before any wait would still meet
- * PoCL's handlers first. glibc runs the exiting thread's thread-local
- * destructors before every exit handler, and C++ runtimes register those
- * with __cxa_thread_atexit_impl: registered on the main thread, the wait
- * runs first when main() returns or the main thread calls exit(). Where
- * the function is missing (weak: not glibc), the handlers above remain. */
-extern int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void *dso)
-    __attribute__((weak));
-extern void *__dso_handle;
 
 static void wait_at_thread_exit(void *unused)
 {
@@ -110,7 +89,7 @@ static void wait_at_thread_exit(void *unused)
     wait_at_exit();
 }
 
-static void wait_before_exit_handlers(void)
+static void wait_as_the_main_thread_ends(void)
 {
     /* Once per thread: a launch asks the kernel which thread it is on only
      * the first time. */
@@ -120,6 +99,13 @@ static void wait_before_exit_handlers(void)
     asked = 1;
     if (__cxa_thread_atexit_impl && syscall(SYS_gettid) == getpid())
         (void)__cxa_thread_atexit_impl(wait_at_thread_exit, NULL, &__dso_handle);
+}
+
+static void wait_at_exit_once_a_launch_ran(void)
+{
+    static int registered;
+    if (!registered)
+        registered = atexit(wait_at_exit) == 0;
 }
 
 static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owner owner,
@@ -291,7 +277,7 @@ amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *ca
 static void drained(amp_accelerator_view *v)
 {
     if (v->launched)
-        wait_at_exit_from(EXIT_WAIT_RAN);
+        wait_at_exit_once_a_launch_ran();
     if (v->mark)
         amp__clapi.ReleaseEvent(v->mark);
     v->mark = NULL;
@@ -301,8 +287,7 @@ static void drained(amp_accelerator_view *v)
 amp_status amp__queue_make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
-    wait_at_exit_from(EXIT_WAIT_BUILT);
-    wait_before_exit_handlers();
+    wait_as_the_main_thread_ends();
     if (++av->launched < QUEUE_SPAN)
         return AMP_OK;
     av->launched = 0;
