@@ -218,10 +218,10 @@ amp_status amp_accelerator_view_create_marker(amp_accelerator_view *view, amp_co
  * starts the library afresh.
  *
  * Optional: a process may exit without it; the library then waits for the
- * queues as the main thread ends, before any exit handler (glibc), and
- * from an exit handler once a wait has seen a launch run. (PoCL crashes in
- * a process that exits while it builds a queued kernel;
- * docs/accelerators.md.)
+ * queues as the main thread ends, before any exit handler (glibc). A
+ * process that calls exit() on another thread should call it, or wait,
+ * first: PoCL crashes in a process that exits while it builds a queued
+ * kernel (docs/accelerators.md).
  *
  * Returns AMP_OK when every view's data is in host memory and everything
  * queued ran; else the status of a copy back that failed

@@ -14,10 +14,9 @@
  * torn down what its compiler uses. amp_shutdown() waits for every queue
  * before it releases anything; without that wait, three processes of four
  * failed. A process that ends without amp_shutdown() gets the same wait
- * from the library (device/queue.c): as the main thread ends, before any
- * exit handler, and from an exit handler registered after PoCL's own once
- * a wait has seen a launch run. With exit handlers alone, every "return"
- * process failed (8 of 8).
+ * from the library (device/queue.c), as the main thread ends, before any
+ * exit handler. With exit handlers alone, every "return" process failed
+ * (8 of 8).
  *
  * Each run starts ROUNDS child processes (this program, argv[0], with
  * "--child MODE"), each with the library's disk cache off and an empty

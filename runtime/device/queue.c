@@ -59,34 +59,28 @@ static amp_status ensure_context(amp_accelerator *acc)
  * kernel: the exit handlers have torn down what the compiler uses. Exit
  * handlers run in the reverse order of their registration, and the
  * compiler registers some itself the first time it generates code, after
- * any the library registered before its first launch. So the library
- * waits for its queues from two places:
- * - the main thread's thread-local destructor, registered at its first
- *   launch: glibc runs the ending thread's before any exit handler, when
- *   main() returns or the main thread calls exit(). C++ runtimes register
- *   theirs with __cxa_thread_atexit_impl, declared weak: where it is
- *   missing (not glibc), the exit handler remains;
- * - an exit handler, for exit() on another thread, registered once a wait
- *   has seen a launch run, so after the compiler's. */
+ * any the library could register before its first launch. So the library
+ * waits for its queues as the main thread ends: glibc runs the ending
+ * thread's thread-local destructors before any exit handler, when main()
+ * returns or the main thread calls exit(), and C++ runtimes register
+ * theirs with __cxa_thread_atexit_impl (declared weak: where it is
+ * missing, not glibc, there is no wait). Not from an exit handler: by then
+ * the thread's thread-local destructors have run, those of the OpenCL
+ * platforms' too, and Oclgrind's clFinish writes to one it freed. */
 extern int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void *dso)
     __attribute__((weak));
 extern void *__dso_handle;
 
-static void wait_at_exit(void)
+static void wait_at_thread_exit(void *unused)
 {
-    /* exit() called by this very thread from inside the library, with the
-     * lock held: waiting for the lock would never end. */
+    (void)unused;
+    /* The thread ends inside the library, with the lock held (exit()
+     * from a callback): waiting for the lock would never end. */
     if (amp__lock_held())
         return;
     amp__lock_acquire();
     (void)amp__queue_finish_all();
     amp__lock_release();
-}
-
-static void wait_at_thread_exit(void *unused)
-{
-    (void)unused;
-    wait_at_exit();
 }
 
 static void wait_as_the_main_thread_ends(void)
@@ -99,13 +93,6 @@ static void wait_as_the_main_thread_ends(void)
     asked = 1;
     if (__cxa_thread_atexit_impl && syscall(SYS_gettid) == getpid())
         (void)__cxa_thread_atexit_impl(wait_at_thread_exit, NULL, &__dso_handle);
-}
-
-static void wait_at_exit_once_a_launch_ran(void)
-{
-    static int registered;
-    if (!registered)
-        registered = atexit(wait_at_exit) == 0;
 }
 
 static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owner owner,
@@ -276,8 +263,6 @@ amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *ca
 /* Nothing queued on v is in flight any more: forget its marker. */
 static void drained(amp_accelerator_view *v)
 {
-    if (v->launched)
-        wait_at_exit_once_a_launch_ran();
     if (v->mark)
         amp__clapi.ReleaseEvent(v->mark);
     v->mark = NULL;
