@@ -145,6 +145,33 @@ int amp__body_is_specifier(const lex_token *t)
            amp__lex_is(t, "__kernel");
 }
 
+int amp__body_is_short_vector(const lex_token *t)
+{
+    static const char *const amp_bases[] = {"int_", "uint_", "float_", "double_", NULL};
+    static const char *const cl_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                           "long", "ulong", "float", "double", "half", NULL};
+    if (t->kind != LEX_IDENT || t->length < 2)
+        return 0;
+    for (const char *const *b = amp_bases; *b; b++) {
+        size_t n = strlen(*b);
+        if (t->length == n + 1 && strncmp(t->text, *b, n) == 0 && t->text[n] >= '2' &&
+            t->text[n] <= '4')
+            return 1;
+    }
+    for (const char *const *b = cl_bases; *b; b++) {
+        size_t n = strlen(*b);
+        if (t->length <= n || strncmp(t->text, *b, n) != 0)
+            continue;
+        const char *lanes = t->text + n;
+        size_t k = t->length - n;
+        if ((k == 1 &&
+             (lanes[0] == '2' || lanes[0] == '3' || lanes[0] == '4' || lanes[0] == '8')) ||
+            (k == 2 && lanes[0] == '1' && lanes[1] == '6'))
+            return 1;
+    }
+    return 0;
+}
+
 const char *const amp__body_pointer_qualifiers[] = {
     "const",    "volatile",  "restrict", "__global",  "__local", "__constant",
     "constant", "__private", "private",  "__generic", NULL};

@@ -114,7 +114,18 @@ typedef struct body_decl {
     body_type type;    /* what it is, as far as the reader follows */
     body_type returns; /* a helper function's result */
     char *renamed;     /* DECL_TILE_STATIC: its name at kernel scope when not its own */
+    uint8_t zeroed;    /* DECL_TYPEDEF: a body_zeroed, how C++ AMP default-constructs it */
 } body_decl;
+
+/* What a declaration without an initializer starts as. C++ AMP's short
+ * vectors (float_3, int_2, ...) are zero when default-constructed, and so
+ * are structs' short-vector members; code relies on it, while OpenCL leaves
+ * its vectors and structs undefined. */
+typedef enum body_zeroed {
+    ZEROED_NOT = 0,  /* C's rule: undefined (a scalar, a pointer) */
+    ZEROED_VALUE,    /* a short vector: (T)(0) */
+    ZEROED_AGGREGATE /* a struct or union: {0} */
+} body_zeroed;
 
 /* A resolved token: the declaration it names (>= 0), or one of these. */
 enum {

@@ -760,6 +760,10 @@ static value postfix(reader *r)
                 const body_decl *decl = &r->b->decls[r->b->resolved[v.first]];
                 callee = decl->capture >= 0 ? r->ctx->capture_helpers[decl->capture] : NULL;
             }
+            /* float_3(): C++ AMP's default construction, (0, 0, 0). */
+            if (v.first == v.last && is(r, 1, ")") && amp__body_is_short_vector(&r->tok[v.first]) &&
+                r->b->resolved[v.first] == BODY_UNRESOLVED)
+                amp__body_edit_after(r, (size_t)cur(r), "0");
             call_args a;
             int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
             arguments(r, view || helper || texture || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,

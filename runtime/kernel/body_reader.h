@@ -123,6 +123,9 @@ int amp__body_is_keyword(const lex_token *t);
 int amp__body_is_specifier(const lex_token *t);
 /* Qualifiers that may stand among a declarator's '*'s. */
 extern const char *const amp__body_pointer_qualifiers[];
+/* A short vector type: C++ AMP's (float_3, uint_2, ...) or OpenCL's
+ * (float3, int16, ...). */
+int amp__body_is_short_vector(const lex_token *t);
 
 /* ---- Names and scopes (body.c) ---- */
 

@@ -374,9 +374,54 @@ static void struct_body(reader *r)
 typedef struct specifiers {
     int tile_static;
     int typedef_;
+    int extern_;
     int type_seen;
-    body_type type; /* an index, extent or view value type, else TYPE_OTHER */
+    body_type type;   /* an index, extent or view value type, else TYPE_OTHER */
+    body_zeroed zero; /* what C++ AMP's default construction makes of the type */
+    long type_name;   /* the token that names the type, or -1 */
 } specifiers;
+
+/* How C++ AMP default-constructs a value of the type named by token t: a
+ * short vector is zero, and so are the short-vector members of a struct;
+ * a struct is zeroed whole, which is the same where C++ AMP defines it. */
+static body_zeroed zeroed_type(reader *r, const lex_token *t, int32_t decl, int depth)
+{
+    if (decl >= 0)
+        return r->b->decls[decl].kind == DECL_TYPEDEF ? (body_zeroed)r->b->decls[decl].zeroed
+                                                      : ZEROED_NOT;
+    if (amp__body_is_short_vector(t))
+        return ZEROED_VALUE;
+    if (amp__lex_is(t, "struct") || amp__lex_is(t, "union"))
+        return ZEROED_AGGREGATE;
+    for (int i = 0; i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i]))
+            return ZEROED_AGGREGATE;
+    /* AMP_DEFINE(VEC float_3): a VEC is what each definition of VEC makes
+     * (one under each AMP_IF branch, say). (VEC)(0) is right for a scalar
+     * and for a vector, so a name defined as either is zeroed so; a struct
+     * only where every definition is one. */
+    body_zeroed made = ZEROED_NOT;
+    int definitions = 0, scalars = 0;
+    for (size_t m = 0; m < r->nmacros && depth < 8; m++) {
+        const body_macro *macro = &r->macros[m];
+        const lex_token *name = &r->tok[macro->name];
+        if (macro->function_like || name->length != t->length ||
+            memcmp(name->text, t->text, t->length) != 0)
+            continue;
+        definitions++;
+        const lex_token *first = macro->first <= macro->last ? &r->tok[macro->first] : NULL;
+        body_zeroed z = first ? zeroed_type(r, first, BODY_UNRESOLVED, depth + 1) : ZEROED_NOT;
+        if (z == ZEROED_NOT && first && amp__body_is_specifier(first))
+            scalars++;
+        else if (made == ZEROED_NOT || made == z)
+            made = z;
+        else
+            return ZEROED_NOT; /* a vector here, a struct there: no one spelling */
+    }
+    if (made == ZEROED_AGGREGATE && scalars)
+        return ZEROED_NOT;
+    return definitions ? made : ZEROED_NOT;
+}
 
 /* A declaration's specifiers: storage, qualifiers, one type. */
 static void read_specifiers(reader *r, specifiers *s)
@@ -395,6 +440,8 @@ static void read_specifiers(reader *r, specifiers *s)
             s->type_seen = 1;
         } else if (amp__lex_is(t, "struct") || amp__lex_is(t, "union") || amp__lex_is(t, "enum")) {
             int is_enum = amp__lex_is(t, "enum");
+            if (!is_enum)
+                s->zero = ZEROED_AGGREGATE;
             mark(r, BODY_NOT_A_USE);
             advance(r);
             if (peek(r, 0)->kind == LEX_IDENT && !amp__body_is_keyword(peek(r, 0))) {
@@ -411,6 +458,11 @@ static void read_specifiers(reader *r, specifiers *s)
         } else if (amp__body_is_specifier(t)) {
             s->tile_static |= amp__lex_is(t, "tile_static");
             s->typedef_ |= amp__lex_is(t, "typedef");
+            s->extern_ |= amp__lex_is(t, "extern");
+            if (amp__body_is_short_vector(t)) {
+                s->zero = ZEROED_VALUE;
+                s->type_name = cur(r);
+            }
             if (!amp__body_word_in(t, amp__body_pointer_qualifiers) &&
                 !amp__lex_is(t, "tile_static") && !amp__lex_is(t, "typedef"))
                 s->type_seen = 1;
@@ -422,6 +474,8 @@ static void read_specifiers(reader *r, specifiers *s)
             mark(r, d); /* a typedef's use, or an unknown type */
             if (d >= 0)
                 s->type = r->b->decls[d].type; /* a typedef of index<2> */
+            s->zero = zeroed_type(r, t, d, 0);
+            s->type_name = cur(r);
             advance(r);
             s->type_seen = 1;
         } else {
@@ -492,7 +546,29 @@ static int32_t declare_named(reader *r, const specifiers *s, long name, int poin
         r->b->decls[id].type = s->type;
         r->b->decls[id].type.array = (uint8_t)array;
     }
+    /* typedef float_3 vec: a vec is zeroed as a float_3 is; an array type
+     * as an aggregate. */
+    if (id >= 0 && kind == DECL_TYPEDEF && !pointer && s->zero != ZEROED_NOT)
+        r->b->decls[id].zeroed = (uint8_t)(array ? ZEROED_AGGREGATE : s->zero);
     return id;
+}
+
+/* C++ AMP's default construction of the declarator name, which has no
+ * initializer: float_3 v becomes float_3 v = (float_3)(0), float_3 a[4]
+ * and a struct get {0}. tile_static variables are not constructed (C++
+ * AMP leaves them undefined, and they are shared by the tile). */
+static void default_construct(reader *r, const specifiers *s, long name, int pointer, int array)
+{
+    if (name < 0 || pointer || s->zero == ZEROED_NOT || s->tile_static || s->typedef_ ||
+        s->extern_ || r->status != AMP_OK)
+        return;
+    char zero[96];
+    if (array || s->zero == ZEROED_AGGREGATE || s->type_name < 0)
+        snprintf(zero, sizeof zero, " = {0}");
+    else
+        snprintf(zero, sizeof zero, " = (%.*s)(0)", (int)r->tok[s->type_name].length,
+                 r->tok[s->type_name].text);
+    amp__body_edit_before(r, (size_t)cur(r), zero);
 }
 
 /* C++'s direct initialization of the types the reader follows, as C++ AMP
@@ -556,6 +632,7 @@ void amp__body_declaration(reader *r, int hoistable)
     long first = cur(r);
     specifiers s;
     memset(&s, 0, sizeof s);
+    s.type_name = -1;
     read_specifiers(r, &s);
     int followed = s.type.kind == TYPE_INDEX || s.type.kind == TYPE_EXTENT ||
                    s.type.kind == TYPE_VIEW_VALUE;
@@ -590,6 +667,8 @@ void amp__body_declaration(reader *r, int hoistable)
                 snprintf(zero, sizeof zero, " = (amp_%s_%d)(0)",
                          s.type.kind == TYPE_INDEX ? "index" : "extent", s.type.rank);
             amp__body_edit_before(r, (size_t)cur(r), zero);
+        } else if (!is(r, 0, "=")) {
+            default_construct(r, &s, name, pointer, array);
         }
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
