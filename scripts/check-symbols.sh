@@ -30,6 +30,16 @@ for sym in $exported; do
         status=1
     fi
 done
+# The internal functions that public macros call are exported too; docs/install.md names
+# each of them, and only them.
+root=$(cd "$headers/.." && pwd)
+mapped=$(sed -n 's/^ *\(amp__[a-z_]*\);$/\1/p' "$root/runtime/amp.map" | sort -u)
+documented=$(sed -n '/exports only the public/,/^$/p' "$root/docs/install.md" | grep -o 'amp__[a-z_]*' | sort -u)
+if [ "$mapped" != "$documented" ]; then
+    echo "runtime/amp.map exports the internal functions" $mapped
+    echo "but docs/install.md names" $documented
+    status=1
+fi
 internal=$(nm -g --defined-only "$static_lib" | awk 'NF == 3 && $3 ~ /^amp__/' | wc -l)
 [ "$status" -eq 0 ] && echo "libamp.a: every symbol amp_ or amp__ ($internal internal); libamp.so: $count exports, each declared in amp/"
 exit "$status"
