@@ -131,6 +131,43 @@ static void a_missing_barrier_is_a_race(void **state)
     assert_amp_ok(amp_array_view_release(averages));
 }
 
+static void assert_message_has(const char *text);
+
+/* A scan's pattern: every thread of a tile zeroes a tile_static base, one
+ * thread updates it after a barrier. Optimised, the other threads may never
+ * see the update; the report names the fix: one thread writes, then a
+ * barrier. */
+static void every_thread_writing_a_tile_static_scalar_is_a_race_with_its_fix(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    static int in[64], out[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = 1;
+    amp_array_view *a, *b;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), in, &a));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), out, &b));
+    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(64), 16), t_idx,
+                                                AMP_CAPTURE(a, b), {
+        tile_static int scanBaseValue;
+        tile_static int values[16];
+        scanBaseValue = 0; /* SHARED: every thread */
+        values[t_idx.local[0]] = a(t_idx.global);
+        t_idx.barrier.wait();
+        if (t_idx.local[0] == 15)
+            scanBaseValue += values[15];
+        t_idx.barrier.wait();
+        b(t_idx.global) = values[t_idx.local[0]] + scanBaseValue;
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("Write-write data race", "SHARED: every thread");
+    assert_message_has("Let one thread write it");
+    assert_message_has("then t_idx.barrier.wait() before any thread reads it");
+    assert_amp_ok(amp_array_view_release(a));
+    assert_amp_ok(amp_array_view_release(b));
+}
+
 /* A barrier that only some threads of a tile reach. */
 static void a_barrier_in_a_branch_is_reported(void **state)
 {
@@ -412,6 +449,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_shared_tile_static_total_is_a_race),
         cmocka_unit_test(a_missing_barrier_is_a_race),
+        cmocka_unit_test(every_thread_writing_a_tile_static_scalar_is_a_race_with_its_fix),
         cmocka_unit_test(a_barrier_in_a_branch_is_reported),
         cmocka_unit_test(an_access_out_of_bounds_is_reported),
         cmocka_unit_test(one_past_the_end_of_a_view_is_reported),
