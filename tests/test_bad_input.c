@@ -625,8 +625,8 @@ static amp_status null_synchronize_async_out(void)
     return amp_array_view_synchronize_async(v, NULL);
 }
 
-/* An asynchronous operation starts whatever its ends are; its own status,
- * as the synchronous call's, comes from the wait (amp/array.h). */
+/* An asynchronous operation checks its ends at the call, and starts only
+ * when they are sound (amp/array.h). */
 static amp_status null_synchronize_async_view(void)
 {
     amp_completion *c = NULL;
@@ -2385,9 +2385,9 @@ static const bad_case table[] = {
     ROW("null", null_reinterpret_out, IA, "amp_array_view_reinterpret_as: out is NULL"),
     ROW("null", null_synchronize_to_view, IA, "amp_array_view_synchronize_to: the view is NULL"),
     ROW("null", null_synchronize_async_out, IA, "amp_array_view_synchronize_async: out is NULL"),
-    ROW("null", null_synchronize_async_view, IA, "amp_array_view_synchronize: the view is NULL"),
+    ROW("null", null_synchronize_async_view, IA, "amp_array_view_synchronize_async: the view is NULL"),
     ROW("null", null_copy_async_out, IA, "amp_copy_async: out is NULL"),
-    ROW("null", null_copy_async_source, IA, "amp_copy: the source view is NULL"),
+    ROW("null", null_copy_async_source, IA, "amp_copy_async: the source view is NULL"),
     ROW("null", null_array_from_host_out, IA, "amp_array_create_from_host: out is NULL"),
     ROW("null", null_array_from_view, IA, "amp_array_create_from_view: the view is NULL"),
     ROW("null", null_array_from_view_out, IA, "amp_array_create_from_view: out is NULL"),

@@ -361,11 +361,96 @@ static void async_copies_and_synchronize_complete(void **state)
     assert_amp_ok(amp_array_view_synchronize_async(v, &done));
     assert_amp_ok(amp_completion_release(done));
     assert_int_equal(back[1023], 2 * 1024);
-    /* A failing copy reports through the handle. */
-    assert_amp_ok(amp_copy_async(amp_data_host(NULL), amp_data_array(a), &done));
-    assert_amp_fails(amp_completion_wait(done), AMP_ERROR_INVALID_ARGUMENT, "NULL");
-    assert_amp_fails(amp_completion_release(done), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    /* A copy whose ends are wrong is refused at the call, with no handle. */
+    done = NULL;
+    assert_amp_fails(amp_copy_async(amp_data_host(NULL), amp_data_array(a), &done),
+                     AMP_ERROR_INVALID_ARGUMENT, "amp_copy_async: the source host pointer is NULL");
+    assert_null(done);
     assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+}
+
+/* C++ AMP's copy_async keeps its ends alive: a view or array released
+ * right after the call still gives its data, which reaches the host. */
+static void an_async_copy_outlives_the_release_of_its_ends(void **state)
+{
+    (void)state;
+    enum { N = 65536, TRIALS = 20 };
+    static int data[N], out[N];
+    for (int t = 0; t < TRIALS; t++) {
+        amp_array_view *v;
+        assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+        int k = t;
+        /* Current on the device only, so the copy must download. */
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v, k),
+                                            { v(idx) = idx * 3 + k; }));
+        memset(out, 0, sizeof out);
+        amp_completion *c;
+        assert_amp_ok(AMP_COPY_ASYNC(v, out, &c));
+        assert_amp_ok(amp_array_view_release(v));
+        assert_amp_ok(amp_completion_release(c));
+        for (int i = 0; i < N; i++)
+            if (out[i] != i * 3 + t || data[i] != i * 3 + t)
+                fail_msg("trial %d, element %d: the copy gave %d and the view's memory holds %d,"
+                         " not %d",
+                         t, i, out[i], data[i], i * 3 + t);
+    }
+    /* An array's data, the array released at once. */
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(a), { a(idx) = -idx; }));
+    amp_completion *c;
+    assert_amp_ok(AMP_COPY_ASYNC(a, out, &c));
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_completion_wait(c));
+    assert_amp_ok(amp_completion_release(c));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(out[i], -i);
+    /* And a view's synchronization. */
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v), { v(idx) = 5; }));
+    assert_amp_ok(amp_array_view_synchronize_async(v, &c));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_completion_release(c));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(data[i], 5);
+}
+
+/* Page-locked memory a pending copy reads is never freed under it: the
+ * free is refused until the copy has run, and the copy's data is whole. */
+static void page_locked_memory_a_pending_copy_uses_is_not_freed(void **state)
+{
+    (void)state;
+    enum { N = 65536, TRIALS = 20 };
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
+    static int back[N];
+    int refused = 0;
+    for (int t = 0; t < TRIALS; t++) {
+        int *p;
+        assert_amp_ok(amp_host_alloc(N * sizeof *p, NULL, (void **)&p));
+        for (int i = 0; i < N; i++)
+            p[i] = i + t;
+        amp_completion *c;
+        assert_amp_ok(AMP_COPY_ASYNC(p, a, &c));
+        amp_status st = amp_host_free(p);
+        if (st != AMP_OK) {
+            /* Refused: the copy had not run yet. */
+            assert_int_equal(st, AMP_ERROR_INVALID_OPERATION);
+            assert_non_null(strstr(amp_last_error(), "an asynchronous copy"));
+            refused++;
+        }
+        assert_amp_ok(amp_completion_release(c));
+        if (st != AMP_OK)
+            assert_amp_ok(amp_host_free(p));
+        assert_amp_ok(AMP_COPY(a, back));
+        for (int i = 0; i < N; i++)
+            if (back[i] != i + t)
+                fail_msg("trial %d, element %d: %d, not %d", t, i, back[i], i + t);
+    }
+    print_message("the free was refused in %d of %d trials (the copy had not run)\n", refused,
+                  TRIALS);
     assert_amp_ok(amp_array_release(a));
 }
 
@@ -777,10 +862,11 @@ static void synchronize_async_downloads_once_then_nothing(void **state)
     assert_int_equal(s.download_bytes, sizeof data);
     assert_int_equal(s.uploads, 0);
 
-    /* A bad view is reported through the handle. */
-    assert_amp_ok(amp_array_view_synchronize_async(NULL, &done));
-    assert_amp_fails(amp_completion_wait(done), AMP_ERROR_INVALID_ARGUMENT, "NULL");
-    assert_amp_fails(amp_completion_release(done), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    /* A bad view is refused at the call, with no handle. */
+    done = NULL;
+    assert_amp_fails(amp_array_view_synchronize_async(NULL, &done), AMP_ERROR_INVALID_ARGUMENT,
+                     "amp_array_view_synchronize_async: the view is NULL");
+    assert_null(done);
     assert_amp_ok(amp_array_view_release(v));
 }
 
@@ -798,6 +884,8 @@ int main(void)
         cmocka_unit_test(an_extent_only_view_lives_where_it_is_used),
         cmocka_unit_test(arrays_live_on_the_device_and_copy_every_way),
         cmocka_unit_test(async_copies_and_synchronize_complete),
+        cmocka_unit_test(an_async_copy_outlives_the_release_of_its_ends),
+        cmocka_unit_test(page_locked_memory_a_pending_copy_uses_is_not_freed),
         cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),
         cmocka_unit_test(a_failed_copy_keeps_newer_device_data),
         cmocka_unit_test(a_discarded_projection_is_not_uploaded),

@@ -273,12 +273,18 @@ int amp__coh_host_in_use(const void *lo, size_t bytes)
 {
     /* Addresses as numbers: the records' memory is any object. */
     uintptr_t a = (uintptr_t)lo;
+    int copy = 0;
     for (const coh_source *src = all_sources; src; src = src->next) {
-        uintptr_t b = (uintptr_t)src->key;
-        if (src->hashed && b < a + bytes && a < b + src->bytes)
-            return 1;
+        if (src->owns_host || !src->host)
+            continue;
+        uintptr_t b = (uintptr_t)(src->hashed ? src->key : src->host);
+        if (b < a + bytes && a < b + src->bytes) {
+            if (src->hashed)
+                return COH_HOST_VIEW;
+            copy = COH_HOST_COPY;
+        }
     }
-    return 0;
+    return copy;
 }
 
 void *amp__coh_source_user_host(const coh_source *src)

@@ -59,8 +59,10 @@ void amp__coh_source_retain(coh_source *src);
  * copies. The record is freed even when the copy fails; the status says so. */
 amp_status amp__coh_source_release(coh_source *src);
 
-/* Nonzero when a view's record stands for some of the host memory
- * [lo, lo + bytes): that memory must stay allocated. */
+/* Who still uses some of the host memory [lo, lo + bytes), which must stay
+ * allocated: COH_HOST_VIEW, a view's record; COH_HOST_COPY, a record that
+ * wraps it for a copy (an asynchronous one still to run); else 0. */
+enum { COH_HOST_VIEW = 1, COH_HOST_COPY };
 int amp__coh_host_in_use(const void *lo, size_t bytes);
 
 /* The caller's memory the record stands for, or NULL. */

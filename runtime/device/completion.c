@@ -85,7 +85,8 @@ static void destroy(amp_completion *c)
     amp__handle_free(c);
 }
 
-amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_completion **out)
+amp_status amp__completion_start(amp_status (*fn)(void *arg), void (*drop)(void *arg), void *arg,
+                                 amp_completion **out)
 {
     LOCK_ASSERT_HELD();
     amp_status st = AMP_OK;
@@ -110,6 +111,7 @@ amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_com
 fail_handle:
     destroy(c);
 fail_arg:
+    drop(arg);
     free(arg);
     return st;
 }
