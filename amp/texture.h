@@ -4,8 +4,10 @@
  *
  * A texture holds elements of one type, with 1, 2 or 4 channels each (int,
  * int_2, int_4 ... in C++ AMP), in an extent of rank 1, 2 or 3. It lives on
- * one accelerator view, in an OpenCL image, which devices read through
- * their texture caches. Its data is copied there when it is created, as
+ * one accelerator view (which it holds, as an array does), in an OpenCL
+ * image, which devices read through their texture caches; kernels on any
+ * view of that accelerator may read it, and its copies are ordered after
+ * them on the device. Its data is copied there when it is created, as
  * C++ AMP's texture constructor from host data does; the caller keeps its
  * memory. Kernels capture it by name and read it (docs/kernels.md):
  *

@@ -288,6 +288,127 @@ static void a_host_view_moves_between_views_without_the_host(void **state)
     assert_amp_ok(amp_accelerator_view_release(b));
 }
 
+/* Complete a user event after a fifth of a second, on its own thread: a
+ * call that waits for the queue the event holds returns only then. */
+static void *open_later(void *gate)
+{
+    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+    clSetUserEventStatus((cl_event)gate, CL_COMPLETE);
+    return NULL;
+}
+
+static void a_texture_refilled_after_a_kernel_on_another_view_keeps_its_texels_for_it(void **state)
+{
+    (void)state;
+    enum { ROWS = 512, COLS = 512, N = ROWS * COLS };
+    static float old_texels[N], new_texels[N], out[N];
+    for (int i = 0; i < N; i++) {
+        old_texels[i] = (float)i;
+        new_texels[i] = -1.0f - (float)i;
+        out[i] = 0.0f;
+    }
+    amp_accelerator_view *a, *b;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &a));
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &b));
+    amp_texture *t;
+    amp_array_view *o;
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_2d(ROWS, COLS), old_texels, a, &t));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), out, &o));
+    /* Nothing of the output to upload behind the gate below. */
+    assert_amp_ok(amp_array_view_discard_data(o));
+
+    /* The kernel on b is queued behind a gate when the texture, which lives
+     * on a, is refilled: the refill must wait for it, on the device, and
+     * the kernel read the texels it was given. */
+    cl_event gate = hold_queue(b);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(b, amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(t, o),
+                                           { o(idx) = t(idx); }));
+    pthread_t opener;
+    assert_int_equal(pthread_create(&opener, NULL, open_later, gate), 0);
+    assert_amp_ok(amp_texture_copy_from_host(t, new_texels, sizeof new_texels));
+    pthread_join(opener, NULL);
+    clReleaseEvent(gate);
+    assert_amp_ok(amp_array_view_synchronize(o));
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += out[i] != old_texels[i];
+    if (wrong)
+        fail_msg("%d of %d texels read by the kernel were the refill's", wrong, N);
+    /* And the refill took. */
+    assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+    assert_memory_equal(out, new_texels, sizeof out);
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(t));
+    assert_amp_ok(amp_accelerator_view_release(a));
+    assert_amp_ok(amp_accelerator_view_release(b));
+}
+
+/* One call site, so that the second launch may take the first's record. */
+static amp_status read_texture_on(amp_accelerator_view *av, amp_texture *t, amp_array_view *o)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(amp_array_view_get_extent(o).dims[0]), idx,
+                                    AMP_CAPTURE(t, o), { o(idx) = t(idx); });
+}
+
+static void a_repeated_launch_with_another_texture_is_ordered_before_its_refill(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static int first[N], second[N], refill[N], out[N];
+    for (int i = 0; i < N; i++) {
+        first[i] = i;
+        second[i] = 2 * i + 1;
+        refill[i] = -i;
+    }
+    amp_accelerator_view *a, *b;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &a));
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &b));
+    amp_texture *t1, *t2;
+    amp_array_view *o;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(N), first, a, &t1));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(N), second, a, &t2));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &o));
+    assert_amp_ok(amp_array_view_discard_data(o));
+    assert_amp_ok(read_texture_on(b, t1, o));
+    assert_amp_ok(amp_accelerator_view_wait(b));
+    /* The same call with the other texture, which no data change tells
+     * from the first: it is ordered all the same. */
+    cl_event gate = hold_queue(b);
+    assert_amp_ok(read_texture_on(b, t2, o));
+    pthread_t opener;
+    assert_int_equal(pthread_create(&opener, NULL, open_later, gate), 0);
+    assert_amp_ok(amp_texture_copy_from_host(t2, refill, sizeof refill));
+    pthread_join(opener, NULL);
+    clReleaseEvent(gate);
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_memory_equal(out, second, sizeof out);
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(t1));
+    assert_amp_ok(amp_texture_release(t2));
+    assert_amp_ok(amp_accelerator_view_release(a));
+    assert_amp_ok(amp_accelerator_view_release(b));
+}
+
+static void a_texture_keeps_its_released_view(void **state)
+{
+    (void)state;
+    int in[4] = {5, 6, 7, 8}, out[4] = {0};
+    amp_accelerator_view *av;
+    amp_texture *t;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(4), in, av, &t));
+    assert_amp_ok(amp_accelerator_view_release(av));
+    /* The texture still holds the view: its queue is there for its copies. */
+    amp_accelerator_view *held = amp_texture_get_accelerator_view(t);
+    assert_ptr_equal(held, av);
+    assert_int_equal(amp_accelerator_view_get_queuing_mode(held), AMP_QUEUING_AUTOMATIC);
+    assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+    assert_memory_equal(out, in, sizeof out);
+    assert_amp_ok(amp_texture_release(t));
+    /* Its last holder gone, so is the view. */
+    assert_null(amp_accelerator_view_get_accelerator(av));
+}
+
 static int flushes;
 static cl_int (CL_API_CALL *real_flush)(cl_command_queue);
 static cl_int CL_API_CALL counting_flush(cl_command_queue q)
@@ -544,8 +665,11 @@ int main(void)
         cmocka_unit_test_setup(bad_view_arguments_are_refused, fresh),
         cmocka_unit_test_setup(work_on_two_views_is_ordered_on_the_device, fresh),
         cmocka_unit_test_setup(a_host_view_moves_between_views_without_the_host, fresh),
+        cmocka_unit_test_setup(a_texture_refilled_after_a_kernel_on_another_view_keeps_its_texels_for_it, fresh),
+        cmocka_unit_test_setup(a_repeated_launch_with_another_texture_is_ordered_before_its_refill, fresh),
         cmocka_unit_test_setup(an_immediate_view_submits_each_kernel_and_an_automatic_one_does_not, fresh),
         cmocka_unit_test_setup(an_array_keeps_its_released_view, fresh),
+        cmocka_unit_test_setup(a_texture_keeps_its_released_view, fresh),
         cmocka_unit_test_setup(a_marker_on_an_idle_queue_is_done_at_once, fresh),
         cmocka_unit_test_setup(a_marker_after_a_failed_command_says_the_view_was_removed, fresh),
         cmocka_unit_test_setup(a_queue_holds_a_bounded_number_of_launches, fresh),

@@ -313,9 +313,14 @@ static void relayout(const amp_texture *t, void *dst, int dst_channels, const vo
 }
 
 /* Upload host data, all of the texture, and wait for it: the caller may
- * reuse its memory when the call returns. */
+ * reuse its memory when the call returns. The write comes after every use
+ * of the image before, on any view: a kernel queued on another view reads
+ * the texels it was given. */
 static amp_status upload(amp_texture *t, const void *data, const char *fn)
 {
+    amp_status st = amp__coh_order_use(&t->order, t->av);
+    if (st != AMP_OK)
+        return st;
     void *wide = NULL;
     if (t->stored_channels != t->channels) {
         if (!(wide = malloc(t->device_bytes)))
@@ -337,10 +342,13 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
     return AMP_OK;
 }
 
-/* Download the whole texture to dst, in the host's layout. A blocking read
- * waits for the kernels queued before it. */
+/* Download the whole texture to dst, in the host's layout, after every use
+ * of the image before, on any view. */
 static amp_status download(amp_texture *t, void *dst, const char *fn)
 {
+    amp_status st = amp__coh_order_use(&t->order, t->av);
+    if (st != AMP_OK)
+        return st;
     void *wide = NULL;
     if (t->stored_channels != t->channels && !(wide = malloc(t->device_bytes)))
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
@@ -361,11 +369,18 @@ static amp_status download(amp_texture *t, void *dst, const char *fn)
     return AMP_OK;
 }
 
+/* Release the image (kernels still queued keep it until they finish), and
+ * the texture's hold on its view. */
 static void free_device_memory(amp_texture *t)
 {
     if (t->image)
         amp__clapi.ReleaseMemObject(t->image);
     t->image = NULL;
+    if (t->order.last_view)
+        amp__coh_order_end(&t->order);
+    if (t->av)
+        amp__queue_release(t->av);
+    t->av = NULL;
 }
 
 static amp_status make_image(amp_texture *t, const char *fn)
@@ -483,23 +498,31 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
     t->channels = channels;
     t->extent = extent;
     st = plan(fn, t, av);
-    if (st != AMP_OK)
-        goto fail_handle;
-    st = make_image(t, fn);
-    if (st != AMP_OK)
-        goto fail_handle;
-    st = upload(t, data, fn);
-    if (st != AMP_OK)
-        goto fail_image;
-    *out = t;
-    goto done;
-
-fail_image:
+    if (st == AMP_OK) {
+        /* A created view lives while a texture is on it, as for an array. */
+        amp__queue_retain(av);
+        amp__coh_order_begin(&t->order, av);
+        st = make_image(t, fn);
+    }
+    if (st == AMP_OK)
+        st = upload(t, data, fn);
+    if (st == AMP_OK) {
+        *out = t;
+        goto done;
+    }
     free_device_memory(t);
-fail_handle:
     amp__handle_free(t);
 done:
     amp__lock_release();
+    return st;
+}
+
+amp_status amp__tex_device_ready(amp_texture *t, amp_accelerator_view *av, cl_mem *image)
+{
+    LOCK_ASSERT_HELD();
+    amp_status st = amp__coh_order_use(&t->order, av);
+    if (st == AMP_OK)
+        *image = t->image;
     return st;
 }
 
@@ -515,7 +538,6 @@ amp_status amp_texture_release(amp_texture *texture)
     amp__lock_acquire();
     amp_status st = check_texture("amp_texture_release", texture);
     if (st == AMP_OK) {
-        /* Kernels still queued keep the image alive until they finish. */
         free_device_memory(texture);
         amp__handle_free(texture);
     }
@@ -553,9 +575,7 @@ static amp_status copy_with_host(const char *fn, const amp_texture *texture, con
     amp_status st = check_texture(fn, texture);
     if (st == AMP_OK)
         st = check_copy(fn, texture, host, host_bytes);
-    /* The ledger counts the copy in the texture's own figures. The queue
-     * is in order: kernels queued before an upload that read the texture
-     * see the old contents. */
+    /* The ledger counts the copy in the texture's own figures. */
     amp_texture *t = (amp_texture *)texture;
     if (st == AMP_OK)
         st = to_host ? download(t, (void *)host, fn) : upload(t, host, fn);
@@ -626,9 +646,7 @@ amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_st
 static void drop_device_memory(void *texture, void *user)
 {
     (void)user;
-    amp_texture *t = texture;
-    free_device_memory(t);
-    t->av = NULL;
+    free_device_memory(texture);
 }
 
 void amp__tex_drop_all_device_memory(void)
