@@ -53,6 +53,11 @@ typedef struct amp_texture amp_texture;
  * same values, and copies widen and narrow the texels on the host (the
  * ledger counts the wider bytes, which are what moves).
  *
+ * On a part of a CPU split by AMP_SPLIT_CPU, where PoCL cannot copy to or
+ * from an image through a queue (docs/accelerators.md), the texture also
+ * keeps its texels in host memory: copies to the host read them there, and
+ * copies from the host make a new image.
+ *
  * Returns AMP_OK, or:
  * - AMP_ERROR_INVALID_ARGUMENT: NULL data or out, an unknown element type,
  *   channels other than 1, 2 and 4, a rank outside 1..3, a dimension <= 0;

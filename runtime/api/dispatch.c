@@ -218,9 +218,12 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
                                 k->file, k->line, name);
         if (t->av->acc != acc)
             return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                                "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
-                                " kernel runs on %s. Make the texture on that accelerator view.",
-                                k->file, k->line, name, t->av->acc->name, acc->name);
+                                "parallel_for_each at %s:%d: texture '%s' lives on %s (%s), and"
+                                " this kernel runs on a view of %s (%s). Make a texture there"
+                                " (amp_texture_create on that accelerator's view, from"
+                                " amp_texture_copy_to_host's data).",
+                                k->file, k->line, name, t->av->acc->name, t->av->acc->path,
+                                acc->name, acc->path);
         g->type = t->type;
         g->rank = t->extent.rank;
         g->is_const = 1;

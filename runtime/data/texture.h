@@ -39,6 +39,7 @@ struct amp_texture {
     size_t fold_width;        /* TEX_IMAGE_1D_FOLDED: texels per row of the image */
     cl_mem image;
     coh_order order; /* the view that used the image last */
+    void *host_copy; /* on a sub-device: the texels as last given (bytes; texture.c) */
     amp_transfer_stats stats;
 };
 
