@@ -3,7 +3,8 @@
  * accelerator, queuing modes, flush, markers, the lifetime of created
  * views, the bound on launches in flight; and two accelerators made of one
  * CPU (AMP_SPLIT_CPU=2): the wrong
- * accelerator's array, copies across, and host views used on both.
+ * accelerator's array, copies across, host views used on both, and
+ * textures on each.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -288,6 +289,132 @@ static void a_host_view_moves_between_views_without_the_host(void **state)
     assert_amp_ok(amp_accelerator_view_release(b));
 }
 
+/* Complete a user event after a fifth of a second, on its own thread: a
+ * call that waits for the queue the event holds returns only then. */
+static void *open_later(void *gate)
+{
+    nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+    clSetUserEventStatus((cl_event)gate, CL_COMPLETE);
+    return NULL;
+}
+
+/* On two new views of acc: a kernel on the second reads a texture made on
+ * the first, queued behind a gate when the texture is refilled. The refill
+ * must not change what the kernel reads (it waits for the kernel, on the
+ * device), and must take. */
+static void refill_after_a_kernel_on_another_view(amp_accelerator *acc)
+{
+    enum { ROWS = 512, COLS = 512, N = ROWS * COLS };
+    static float old_texels[N], new_texels[N], out[N];
+    for (int i = 0; i < N; i++) {
+        old_texels[i] = (float)i;
+        new_texels[i] = -1.0f - (float)i;
+        out[i] = 0.0f;
+    }
+    amp_accelerator_view *a, *b;
+    assert_amp_ok(amp_accelerator_create_view(acc, AMP_QUEUING_AUTOMATIC, &a));
+    assert_amp_ok(amp_accelerator_create_view(acc, AMP_QUEUING_AUTOMATIC, &b));
+    amp_texture *t;
+    amp_array_view *o;
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_2d(ROWS, COLS), old_texels, a, &t));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), out, &o));
+    /* Nothing of the output to upload behind the gate below. */
+    assert_amp_ok(amp_array_view_discard_data(o));
+
+    cl_event gate = hold_queue(b);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(b, amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(t, o),
+                                           { o(idx) = t(idx); }));
+    pthread_t opener;
+    assert_int_equal(pthread_create(&opener, NULL, open_later, gate), 0);
+    assert_amp_ok(amp_texture_copy_from_host(t, new_texels, sizeof new_texels));
+    pthread_join(opener, NULL);
+    clReleaseEvent(gate);
+    assert_amp_ok(amp_array_view_synchronize(o));
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += out[i] != old_texels[i];
+    if (wrong)
+        fail_msg("%d of %d texels read by the kernel were the refill's", wrong, N);
+    assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+    assert_memory_equal(out, new_texels, sizeof out);
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(t));
+    assert_amp_ok(amp_accelerator_view_release(a));
+    assert_amp_ok(amp_accelerator_view_release(b));
+}
+
+static void a_texture_refilled_after_a_kernel_on_another_view_keeps_its_texels_for_it(void **state)
+{
+    (void)state;
+    refill_after_a_kernel_on_another_view(NULL);
+}
+
+/* One call site, so that the second launch may take the first's record. */
+static amp_status read_texture_on(amp_accelerator_view *av, amp_texture *t, amp_array_view *o)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(amp_array_view_get_extent(o).dims[0]), idx,
+                                    AMP_CAPTURE(t, o), { o(idx) = t(idx); });
+}
+
+static void a_repeated_launch_with_another_texture_is_ordered_before_its_refill(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static int first[N], second[N], refill[N], out[N];
+    for (int i = 0; i < N; i++) {
+        first[i] = i;
+        second[i] = 2 * i + 1;
+        refill[i] = -i;
+    }
+    amp_accelerator_view *a, *b;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &a));
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &b));
+    amp_texture *t1, *t2;
+    amp_array_view *o;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(N), first, a, &t1));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(N), second, a, &t2));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &o));
+    assert_amp_ok(amp_array_view_discard_data(o));
+    assert_amp_ok(read_texture_on(b, t1, o));
+    assert_amp_ok(amp_accelerator_view_wait(b));
+    /* The same call with the other texture, which no data change tells
+     * from the first: it is ordered all the same. */
+    cl_event gate = hold_queue(b);
+    assert_amp_ok(read_texture_on(b, t2, o));
+    pthread_t opener;
+    assert_int_equal(pthread_create(&opener, NULL, open_later, gate), 0);
+    assert_amp_ok(amp_texture_copy_from_host(t2, refill, sizeof refill));
+    pthread_join(opener, NULL);
+    clReleaseEvent(gate);
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_memory_equal(out, second, sizeof out);
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(t1));
+    assert_amp_ok(amp_texture_release(t2));
+    assert_amp_ok(amp_accelerator_view_release(a));
+    assert_amp_ok(amp_accelerator_view_release(b));
+}
+
+static void a_texture_keeps_its_released_view(void **state)
+{
+    (void)state;
+    int in[4] = {5, 6, 7, 8}, out[4] = {0};
+    amp_accelerator_view *av;
+    amp_texture *t;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(4), in, av, &t));
+    assert_amp_ok(amp_accelerator_view_release(av));
+    /* The texture still holds the view: its queue is there for its copies. */
+    amp_accelerator_view *held = amp_texture_get_accelerator_view(t);
+    assert_ptr_equal(held, av);
+    assert_int_equal(amp_accelerator_view_get_queuing_mode(held), AMP_QUEUING_AUTOMATIC);
+    assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+    assert_memory_equal(out, in, sizeof out);
+    assert_amp_ok(amp_texture_release(t));
+    /* Its last holder gone, so is the view. */
+    assert_null(amp_accelerator_view_get_accelerator(av));
+}
+
 static int flushes;
 static cl_int (CL_API_CALL *real_flush)(cl_command_queue);
 static cl_int CL_API_CALL counting_flush(cl_command_queue q)
@@ -537,6 +664,118 @@ static void a_host_view_stays_coherent_across_accelerators(void **state)
     assert_amp_ok(amp_accelerator_view_release(v1));
 }
 
+/* Texels of a texture of rows x cols: i * 3 - 7 + seed. */
+static void fill_texels(int *t, int n, int seed)
+{
+    for (int i = 0; i < n; i++)
+        t[i] = i * 3 - 7 + seed;
+}
+
+/* A kernel on av that copies texture t into view o. */
+static amp_status read_all_on(amp_accelerator_view *av, amp_texture *t, amp_array_view *o)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_array_view_get_extent(o), idx, AMP_CAPTURE(t, o),
+                                    { o(idx) = t(idx); });
+}
+
+static void textures_work_on_each_part_of_a_split_cpu(void **state)
+{
+    (void)state;
+    split_cpu();
+    enum { ROWS = 48, COLS = 40, N = ROWS * COLS };
+    static int texels[N], refill[N], out[N];
+    fill_texels(texels, N, 0);
+    fill_texels(refill, N, 1000);
+    amp_extent e = amp_extent_2d(ROWS, COLS);
+    for (int p = 0; p < 2; p++) {
+        amp_accelerator_view *home, *other;
+        amp_texture *t;
+        amp_array_view *o;
+        assert_amp_ok(amp_accelerator_get_default_view(part[p], &home));
+        assert_amp_ok(amp_accelerator_create_view(part[p], AMP_QUEUING_IMMEDIATE, &other));
+        assert_amp_ok(amp_texture_create(AMP_INT, 1, e, texels, home, &t));
+        assert_amp_ok(amp_array_view_create(AMP_INT, e, out, &o));
+        /* Read by kernels on both views of its accelerator, copied back. */
+        assert_amp_ok(read_all_on(home, t, o));
+        assert_amp_ok(amp_array_view_synchronize(o));
+        assert_memory_equal(out, texels, sizeof out);
+        memset(out, 0, sizeof out);
+        assert_amp_ok(amp_array_view_refresh(o));
+        assert_amp_ok(read_all_on(other, t, o));
+        assert_amp_ok(amp_array_view_synchronize(o));
+        assert_memory_equal(out, texels, sizeof out);
+        assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+        assert_memory_equal(out, texels, sizeof out);
+        /* Refilled, then read again. */
+        assert_amp_ok(amp_texture_copy_from_host(t, refill, sizeof refill));
+        assert_amp_ok(amp_array_view_refresh(o));
+        assert_amp_ok(read_all_on(other, t, o));
+        assert_amp_ok(amp_array_view_synchronize(o));
+        assert_memory_equal(out, refill, sizeof out);
+        memset(out, 0, sizeof out);
+        assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+        assert_memory_equal(out, refill, sizeof out);
+        /* Each fill counted once, as an upload of its bytes. */
+        amp_transfer_stats s;
+        assert_amp_ok(amp_texture_get_transfers(t, &s));
+        assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 2);
+        assert_int_equal(s.bytes[AMP_TO_DEVICE][AMP_REASON_COPY], 2 * sizeof texels);
+        assert_amp_ok(amp_array_view_release(o));
+        assert_amp_ok(amp_texture_release(t));
+        assert_amp_ok(amp_accelerator_view_release(other));
+    }
+}
+
+static void a_texture_on_a_split_cpu_is_refilled_after_a_kernel_on_another_view(void **state)
+{
+    (void)state;
+    split_cpu();
+    refill_after_a_kernel_on_another_view(part[1]);
+}
+
+static void a_texture_goes_to_the_other_accelerator_through_the_host(void **state)
+{
+    (void)state;
+    split_cpu();
+    enum { ROWS = 32, COLS = 24, N = ROWS * COLS };
+    static int texels[N], host[N], out[N];
+    fill_texels(texels, N, 5);
+    amp_extent e = amp_extent_2d(ROWS, COLS);
+    amp_accelerator_view *v0, *v1;
+    amp_texture *t0, *t1;
+    amp_array *a1;
+    assert_amp_ok(amp_accelerator_get_default_view(part[0], &v0));
+    assert_amp_ok(amp_accelerator_get_default_view(part[1], &v1));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, e, texels, v0, &t0));
+    /* A kernel on the other accelerator is refused, naming both. */
+    amp_accelerator_info a, b;
+    assert_amp_ok(amp_accelerator_get_info(part[0], &a));
+    assert_amp_ok(amp_accelerator_get_info(part[1], &b));
+    assert_amp_ok(amp_array_create(AMP_INT, e, v1, &a1));
+    amp_clear_error();
+    assert_int_equal(AMP_PARALLEL_FOR_EACH_ON(v1, e, idx, AMP_CAPTURE(t0, a1), { a1(idx) = t0(idx); }),
+                     AMP_ERROR_INVALID_OPERATION);
+    char want[512];
+    snprintf(want, sizeof want, "texture 't0' lives on %s (%s), and this kernel runs on a view of %s (%s)",
+             a.description, a.device_path, b.description, b.device_path);
+    if (!strstr(amp_last_error(), want))
+        fail_msg("no \"%s\" in: %s", want, amp_last_error());
+    assert_non_null(strstr(amp_last_error(), "amp_texture_copy_to_host"));
+    /* Through the host: into a texture and an array there, exactly. */
+    assert_amp_ok(amp_texture_copy_to_host(t0, host, sizeof host));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, e, host, v1, &t1));
+    assert_amp_ok(AMP_COPY(host, a1));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(v1, e, idx, AMP_CAPTURE(t1, a1), { a1(idx) += t1(idx); }));
+    assert_amp_ok(AMP_COPY(a1, out));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(out[i], 2 * texels[i]);
+    assert_amp_ok(amp_texture_copy_to_host(t1, out, sizeof out));
+    assert_memory_equal(out, texels, sizeof out);
+    assert_amp_ok(amp_array_release(a1));
+    assert_amp_ok(amp_texture_release(t0));
+    assert_amp_ok(amp_texture_release(t1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -544,8 +783,11 @@ int main(void)
         cmocka_unit_test_setup(bad_view_arguments_are_refused, fresh),
         cmocka_unit_test_setup(work_on_two_views_is_ordered_on_the_device, fresh),
         cmocka_unit_test_setup(a_host_view_moves_between_views_without_the_host, fresh),
+        cmocka_unit_test_setup(a_texture_refilled_after_a_kernel_on_another_view_keeps_its_texels_for_it, fresh),
+        cmocka_unit_test_setup(a_repeated_launch_with_another_texture_is_ordered_before_its_refill, fresh),
         cmocka_unit_test_setup(an_immediate_view_submits_each_kernel_and_an_automatic_one_does_not, fresh),
         cmocka_unit_test_setup(an_array_keeps_its_released_view, fresh),
+        cmocka_unit_test_setup(a_texture_keeps_its_released_view, fresh),
         cmocka_unit_test_setup(a_marker_on_an_idle_queue_is_done_at_once, fresh),
         cmocka_unit_test_setup(a_marker_after_a_failed_command_says_the_view_was_removed, fresh),
         cmocka_unit_test_setup(a_queue_holds_a_bounded_number_of_launches, fresh),
@@ -553,6 +795,9 @@ int main(void)
         cmocka_unit_test_setup(an_array_on_one_accelerator_is_refused_on_the_other, fresh),
         cmocka_unit_test_setup(a_copy_across_accelerators_goes_through_the_host, fresh),
         cmocka_unit_test_setup(a_host_view_stays_coherent_across_accelerators, fresh),
+        cmocka_unit_test_setup(textures_work_on_each_part_of_a_split_cpu, fresh),
+        cmocka_unit_test_setup(a_texture_on_a_split_cpu_is_refilled_after_a_kernel_on_another_view, fresh),
+        cmocka_unit_test_setup(a_texture_goes_to_the_other_accelerator_through_the_host, fresh),
     };
     return cmocka_run_group_tests(tests, NULL, fresh);
 }
