@@ -13,7 +13,7 @@ set_tests_properties(test_faults PROPERTIES LABELS "unit;reliability")
 
 # Several host threads at once: one call site, shared and own views,
 # sections with host access; exact results, cache and ledger counts.
-# scripts/tsan.sh runs it under ThreadSanitizer.
+# scripts/memory/tsan.sh runs it under ThreadSanitizer.
 amp_unit_test(test_threads)
 set_tests_properties(test_threads PROPERTIES LABELS "unit;reliability")
 

@@ -533,7 +533,7 @@ static void a_kernel_file_released_between_launches_is_refused(void **state)
     /* A name of its own in the test's directory, the same on every run: the
      * kernel's source names its file, and a new name each time would have
      * PoCL compile its work-group function anew in every run, which leaks
-     * in PoCL 3.1 (scripts/valgrind.supp, pocl-work-group-compile-pass-
+     * in PoCL 3.1 (scripts/memory/valgrind.supp, pocl-work-group-compile-pass-
      * manager); the suite's first build fills PoCL's cache for the runs
      * under the sanitizers. */
     static const char path[] = "test_dispatch_released.cl";

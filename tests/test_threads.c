@@ -6,7 +6,7 @@
  * they share, on views of their own, and on sections of one view with
  * synchronizes and host writes in between. The results are exact, each call
  * site is compiled once (kernel cache), and the transfer ledger counts
- * exactly the copies the calls need. scripts/tsan.sh runs this test under
+ * exactly the copies the calls need. scripts/memory/tsan.sh runs this test under
  * ThreadSanitizer.
  */
 #include <pthread.h>

@@ -1,4 +1,4 @@
-/* A header with the gaps scripts/api-index.sh must find (test
+/* A header with the gaps scripts/check/api-index.sh must find (test
  * api_index_catches_gaps, tests/docs.cmake). */
 
 /* Documented and listed. */

@@ -1,7 +1,7 @@
 # Run COMMAND (a ;-separated list), which must fail, and check that its
 # output holds every line of the file EXPECTED, in that order. Used to show
-# that the checks of the documentation (scripts/doc-blocks.sh,
-# scripts/api-index.sh) report each kind of problem they exist for.
+# that the checks of the documentation (scripts/docs/doc-blocks.sh,
+# scripts/check/api-index.sh) report each kind of problem they exist for.
 execute_process(COMMAND ${COMMAND}
   OUTPUT_VARIABLE output ERROR_VARIABLE output RESULT_VARIABLE rc)
 if(rc EQUAL 0)

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The C sources against .clang-format, with clang-format 14 (Debian 12's;
 # another version formats differently, so it is not used).
-#   scripts/check-format.sh          list the files clang-format would
+#   scripts/check/format.sh          list the files clang-format would
 #                                    change, with how many lines; exit 1 if any
-#   scripts/check-format.sh --count  the same, and the total, without failing
-#   scripts/check-format.sh --fix    format them in place
+#   scripts/check/format.sh --count  the same, and the total, without failing
+#   scripts/check/format.sh --fix    format them in place
 # A file where formatting would change the text of a kernel body or another
 # stringified macro argument is never formatted: it is named with the line
 # to protect with /* clang-format off */ ... /* clang-format on */, and the
-# run fails (scripts/stringified-args.py).
+# run fails (scripts/check/stringified-args.py).
 # The files: *.c and *.h under runtime/ amp/ bench/ tools/ (the library and
 # its programs). Not tests/ and samples/: nearly every statement there is a
 # kernel macro call, which clang-format 14 can only keep on lines longer than
@@ -20,13 +20,13 @@
 # unless CI=true. The ctest format_check runs it when the build is
 # configured with -DAMP_CHECK_FORMAT=ON.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mode=check
 case "${1:-}" in
   "") ;;
   --count) mode=count ;;
   --fix) mode=fix ;;
-  *) echo "usage: scripts/check-format.sh [--count | --fix]" >&2; exit 2 ;;
+  *) echo "usage: scripts/check/format.sh [--count | --fix]" >&2; exit 2 ;;
 esac
 
 cf=${CLANG_FORMAT:-}
@@ -39,7 +39,7 @@ if [ -z "$cf" ]; then
 fi
 if [ -z "$cf" ]; then
   if [ "${CI:-}" = true ]; then
-    echo "check-format.sh: clang-format 14 is missing (scripts/setup.sh --deps installs it)" >&2
+    echo "check/format.sh: clang-format 14 is missing (scripts/setup.sh --deps installs it)" >&2
     exit 1
   fi
   echo "skipped: clang-format 14 is not installed (apt-get install clang-format)"
@@ -62,7 +62,7 @@ done
 
 # Each file is formatted into a temporary copy. Formatting must not change
 # what # makes of a kernel body or another stringified argument
-# (scripts/stringified-args.py): a file where it would is left as it is and
+# (scripts/check/stringified-args.py): a file where it would is left as it is and
 # named, with the line to put between /* clang-format off */ and
 # /* clang-format on */.
 tmp=$(mktemp -d)
@@ -72,7 +72,7 @@ for f in "${selected[@]}"; do
   "$cf" --style=file "$f" > "$tmp/$f"
 done
 unsafe_files=" "
-if ! python3 scripts/stringified-args.py "$tmp" "${selected[@]}" > "$tmp/report"; then
+if ! python3 scripts/check/stringified-args.py "$tmp" "${selected[@]}" > "$tmp/report"; then
   sed '/^unsafe:$/,$d' "$tmp/report" >&2
   unsafe_files+="$(sed '1,/^unsafe:$/d' "$tmp/report" | tr '\n' ' ')"
 fi
@@ -96,23 +96,23 @@ for f in "${selected[@]}"; do
   fi
 done
 if [ "$unsafe" -gt 0 ]; then
-  echo "check-format.sh: $unsafe files are left as they are, where formatting would change a" \
+  echo "check/format.sh: $unsafe files are left as they are, where formatting would change a" \
        "stringified argument (above): put /* clang-format off */ and /* clang-format on */" \
        "around those statements" >&2
 fi
 if [ "$mode" = fix ]; then
-  echo "check-format.sh: formatted $changed of ${#selected[@]} files ($total lines) with $("$cf" --version)"
+  echo "check/format.sh: formatted $changed of ${#selected[@]} files ($total lines) with $("$cf" --version)"
   [ "$unsafe" -eq 0 ]
   exit
 fi
 lines=$(cat "${selected[@]}" | wc -l)
 if [ "$changed" -eq 0 ] && [ "$unsafe" -eq 0 ]; then
-  echo "check-format.sh: ${#selected[@]} files formatted as .clang-format says"
+  echo "check/format.sh: ${#selected[@]} files formatted as .clang-format says"
   exit 0
 fi
 if [ "$changed" -gt 0 ]; then
-  echo "check-format.sh: $changed of ${#selected[@]} files, $total of $lines lines, differ from" \
-       ".clang-format (scripts/check-format.sh --fix formats them)"
+  echo "check/format.sh: $changed of ${#selected[@]} files, $total of $lines lines, differ from" \
+       ".clang-format (scripts/check/format.sh --fix formats them)"
 fi
 [ "$mode" = count ] && [ "$unsafe" -eq 0 ] && exit 0
 exit 1

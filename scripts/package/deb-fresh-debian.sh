@@ -6,11 +6,11 @@
 # Needs root and access to a Debian mirror; takes a few minutes and about
 # 2 GB in DIR. Not part of the test suite (deb_package checks the packages
 # without a network, in a scratch root); run it when the packaging changes.
-#   scripts/deb-fresh-debian.sh [DIR]     default: /tmp/amp-fresh-debian
+#   scripts/package/deb-fresh-debian.sh [DIR]     default: /tmp/amp-fresh-debian
 # Environment: MIRROR (default http://deb.debian.org/debian). DIR is removed
 # first and left behind for a look; its mounts live only as long as the run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 dir=${1:-/tmp/amp-fresh-debian}
 mirror=${MIRROR:-http://deb.debian.org/debian}
@@ -18,8 +18,8 @@ mirror=${MIRROR:-http://deb.debian.org/debian}
 
 rm -rf "$dir"
 mkdir -p "$dir"
-echo "== the packages (scripts/build-deb.sh)"
-scripts/build-deb.sh "$dir/build" > "$dir/build-deb.log" 2>&1 || { cat "$dir/build-deb.log" >&2; exit 1; }
+echo "== the packages (scripts/package/build-deb.sh)"
+scripts/package/build-deb.sh "$dir/build" > "$dir/build-deb.log" 2>&1 || { cat "$dir/build-deb.log" >&2; exit 1; }
 tail -3 "$dir/build-deb.log"
 
 # debootstrap from its package, unpacked here, when it is not installed.

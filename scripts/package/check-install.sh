@@ -4,7 +4,7 @@
 # the CMake package (its version check, amp::amp as libamp.so by default
 # and libamp.a with AMP_USE_STATIC_LIBS). Programs are built against it and
 # run, and each must have loaded this libamp.so, not another one.
-#   scripts/check-install.sh --prefix=DIR --version=X.Y.Z --soversion=S --work=DIR
+#   scripts/package/check-install.sh --prefix=DIR --version=X.Y.Z --soversion=S --work=DIR
 #                            [--sysroot=ROOT] [--cc=CC] [--cflags=FLAGS]
 #                            [--generator=G] [-DVAR=VALUE ...]
 # --prefix is the installed prefix as found on disk; with --sysroot it is a
@@ -13,7 +13,7 @@
 # projects (where this build found OpenCL). Run by the tests install_prefix
 # and deb_package (tests/packaging/packaging.cmake).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 prefix="" version="" soversion="" work="" sysroot="" cc=cc cflags="" generator=Ninja
 defines=()
 for a in "$@"; do

@@ -3,7 +3,7 @@
 # code in the documentation cannot rot. Blocks of other languages (sh, text,
 # cmake, opencl, cpp, none) are left alone.
 #
-#   scripts/doc-blocks.sh [options] FILE.md...
+#   scripts/docs/doc-blocks.sh [options] FILE.md...
 #     --build=DIR   the build tree whose library to link (default: build)
 #     --cc=CC       the C compiler (default: cc)
 #     --cflags=F    extra compiler flags, one string (the sanitizer flags of
@@ -74,14 +74,14 @@ done
 [ -n "$work" ] || work="$build/doc-blocks"
 [ -n "$include" ] || include="$build/include"
 if [ ${#files[@]} -eq 0 ]; then
-  echo "usage: scripts/doc-blocks.sh [--build=DIR] FILE.md..." >&2
+  echo "usage: scripts/docs/doc-blocks.sh [--build=DIR] FILE.md..." >&2
   exit 2
 fi
 if [ ! -e "$lib" ]; then
   echo "doc-blocks.sh: no library at $lib (build the project first)" >&2
   exit 2
 fi
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 read -ra cflag_list <<< "$cflags"
 read -ra lib_list <<< "$libs"
 
@@ -90,7 +90,7 @@ read -ra lib_list <<< "$libs"
 # at once.
 mkdir -p "$work"
 cat > "$work/doc_harness.h.$$" <<'EOF'
-/* Included by every fragment of the documentation (scripts/doc-blocks.sh). */
+/* Included by every fragment of the documentation (scripts/docs/doc-blocks.sh). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -132,10 +132,10 @@ EOF
 mv -f "$work/doc_harness.h.$$" "$work/doc_harness.h"
 
 # Split one Markdown file into programs: $work/<stem>_<n>.c and
-# $work/<stem>.manifest (scripts/doc-blocks.awk).
+# $work/<stem>.manifest (scripts/docs/doc-blocks.awk).
 extract() {
   local md=$1 stem=$2
-  awk -v md="$md" -v out="$work/$stem" -f "$root/scripts/doc-blocks.awk" "$md"
+  awk -v md="$md" -v out="$work/$stem" -f "$root/scripts/docs/doc-blocks.awk" "$md"
 }
 
 failed=()

@@ -9,10 +9,10 @@
 # assertion aborts the test. Extra arguments go to ctest.
 #
 # Leaks inside PoCL, LLVM, Oclgrind and the ICD loader, which the library
-# cannot free, are suppressed in scripts/lsan.supp; each entry says why.
+# cannot free, are suppressed in scripts/memory/lsan.supp; each entry says why.
 # docs/reliability.md describes the run and how long it takes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
@@ -40,5 +40,5 @@ cmake --build build-asan
 # stack overflow still crashes the test, only without ASan's report.
 export ASAN_OPTIONS="detect_leaks=1:intercept_tls_get_addr=0:use_sigaltstack=0:allow_addr2line=1:strict_string_checks=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:allow_addr2line=1"
-export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$root/scripts/memory/lsan.supp:print_suppressions=0"
 ctest --test-dir build-asan --output-on-failure "$@"

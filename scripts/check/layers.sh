@@ -3,9 +3,9 @@
 # in runtime/<layer>/ includes only headers of its own layer or of the
 # layers below it, and the modules of one layer include each other without
 # a cycle. Prints each violation and exits 1 when there is one.
-#   scripts/check-layers.sh [runtime-dir]
+#   scripts/check/layers.sh [runtime-dir]
 set -euo pipefail
-runtime=${1:-"$(dirname "$0")/../runtime"}
+runtime=${1:-"$(dirname "$0")/../../runtime"}
 layers=(core device data kernel check api)
 
 rank() {

@@ -6,11 +6,11 @@
 # start with amp__ or AMP__ are internal and left out. The other way round,
 # every `amp_name(` that docs/api.md lists must be declared in amp/.
 # Prints each problem as FILE:LINE: what is wrong, and fails if there is one.
-#   scripts/api-index.sh                   (from anywhere; checks its own tree)
-#   scripts/api-index.sh INDEX HEADER...   (paths from the project's root;
+#   scripts/check/api-index.sh                   (from anywhere; checks its own tree)
+#   scripts/check/api-index.sh INDEX HEADER...   (paths from the project's root;
 #                                           tests/docs.cmake checks the check)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 index=${1:-docs/api.md}
 if [ $# -gt 1 ]; then
   headers=("${@:2}")

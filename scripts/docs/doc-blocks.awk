@@ -1,6 +1,6 @@
 # Split one Markdown file into the programs of its ```c blocks, for
-# scripts/doc-blocks.sh (which describes the convention).
-#   awk -v md=FILE.md -v out=PREFIX -f scripts/doc-blocks.awk FILE.md
+# scripts/docs/doc-blocks.sh (which describes the convention).
+#   awk -v md=FILE.md -v out=PREFIX -f scripts/docs/doc-blocks.awk FILE.md
 # writes PREFIX_<n>.c for each program, and PREFIX.manifest with one line
 # per block: "run<TAB>n<TAB>kind<TAB>line" (kind: program or fragment) or
 # "skip<TAB>line<TAB>reason". Malformed doc-test comments are printed as
@@ -14,7 +14,7 @@ function lineno(n) { return "#line " n " \"" md "\"\n" }
 function flush(   file) {
   if (!open) return
   file = out "_" nprog ".c"
-  printf "/* %s, the block at line %d (scripts/doc-blocks.sh) */\n", md, p_line > file
+  printf "/* %s, the block at line %d (scripts/docs/doc-blocks.sh) */\n", md, p_line > file
   if (p_kind == "program") {
     printf "%s", p_body > file
   } else {

@@ -3,7 +3,7 @@
 stringifying macros (kernel bodies above all) in two versions of a C file:
 the file as written and as clang-format would write it.
 
-    scripts/stringified-args.py FORMATTED_DIR FILE...
+    scripts/check/stringified-args.py FORMATTED_DIR FILE...
 
 compares each FILE with FORMATTED_DIR/FILE.
 
@@ -13,7 +13,7 @@ always (a call nested in another that it must break): a change of spacing
 there changes the string, and so the kernel, or the text a test expects.
 Prints each invocation whose string would change, at its line, and the
 files, one a line after "unsafe:"; exits 1 if there is one. Used by
-scripts/check-format.sh.
+scripts/check/format.sh.
 """
 import os
 import re
@@ -21,7 +21,7 @@ import sys
 
 
 def macro_names():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".clang-format")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".clang-format")
     names, inside = [], False
     with open(path, encoding="utf-8") as f:
         for line in f:

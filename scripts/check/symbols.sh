@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Check what a program that links the library can see of it.
-#   scripts/check-symbols.sh LIBAMP_A LIBAMP_SO HEADERS_DIR
+#   scripts/check/symbols.sh LIBAMP_A LIBAMP_SO HEADERS_DIR
 # - libamp.a: every symbol it defines for other objects starts with amp_
 #   (public) or amp__ (internal, the reserved prefix), so that a program's
 #   own sha256 or err_set never collides with one of the library's;

@@ -10,7 +10,7 @@
 # The snippets are read from README.md (every ```sh and ```cmake block of
 # the section), so that the test fails when they stop working; a block the
 # script does not recognise fails it too.
-#   scripts/readme-build.sh --build=BUILD --work=DIR [--cc=CC] [--cflags=FLAGS]
+#   scripts/docs/readme-build.sh --build=BUILD --work=DIR [--cc=CC] [--cflags=FLAGS]
 #                           [--generator=G] [-DVAR=VALUE ...]
 # BUILD is this tree's build, already built. -D options go to the CMake
 # projects: where this build found its dependencies (CMAKE_PREFIX_PATH and
@@ -28,7 +28,7 @@
 # - CFLAGS are added to cc and to the CMake projects (the sanitizer flags
 #   of build-asan, which its library needs).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cc=cc cflags="" build="" work="" generator=Ninja
 defines=()
 for a in "$@"; do

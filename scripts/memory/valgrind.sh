@@ -2,7 +2,7 @@
 # Run the samples and the unit tests of an existing build under valgrind's
 # memcheck: any invalid access, use of uninitialised memory or leak (definite
 # or possible) fails the run.
-#   scripts/valgrind.sh [BUILD_DIR]      default: build (made by scripts/test.sh)
+#   scripts/memory/valgrind.sh [BUILD_DIR]      default: build (made by scripts/test.sh)
 # Environment: JOBS (programs at once, default: the number of CPUs);
 # WARMUP=no skips the first pass (below) when PoCL's cache is already warm;
 # ONLY=REGEX runs only the tests whose names match (bash's =~), as ctest -R.
@@ -25,10 +25,10 @@
 # memcheck pass then finds its kernels there. docs/reliability.md gives the
 # times.
 #
-# Suppressions (scripts/valgrind.supp) cover only PoCL's, LLVM's, Oclgrind's
+# Suppressions (scripts/memory/valgrind.supp) cover only PoCL's, LLVM's, Oclgrind's
 # and the ICD loader's internals; each says why.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 build=$(cd "${1:-build}" && pwd)
 jobs=${JOBS:-$(nproc)}
@@ -43,7 +43,7 @@ fi
 
 memcheck=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
           --show-leak-kinds=definite,possible --errors-for-leak-kinds=definite,possible
-          --num-callers=40 --suppressions="$root/scripts/valgrind.supp" --gen-suppressions=all)
+          --num-callers=40 --suppressions="$root/scripts/memory/valgrind.supp" --gen-suppressions=all)
 warmup=(valgrind --tool=none)
 
 # Tests never run under valgrind, and why.

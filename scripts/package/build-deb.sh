@@ -2,7 +2,7 @@
 # Build the .deb packages (cmake/ampPackage.cmake): libamp<SOVERSION> (the
 # shared library), libamp-dev (headers, static library, amp.pc, the CMake
 # package, docs) and amp-tools (amp-info).
-#   scripts/build-deb.sh [BUILD_DIR]     default: build-deb
+#   scripts/package/build-deb.sh [BUILD_DIR]     default: build-deb
 # The build is its own, configured for the prefix /usr (so that the
 # libraries go to Debian's lib/<multiarch>/) without tests, samples or
 # benchmarks, in RelWithDebInfo like the suite's, stripped by CPack. The
@@ -10,7 +10,7 @@
 # Install them with: apt install ./BUILD_DIR/*.deb (docs/install.md).
 # Environment: CC, as CMake reads it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${1:-build-deb}
 
 for tool in cmake cpack dpkg-shlibdeps; do

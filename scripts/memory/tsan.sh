@@ -7,9 +7,9 @@
 # report fails the run (halt_on_error). Extra arguments go to ctest.
 #
 # Only reports inside PoCL or the ICD loader may be suppressed
-# (scripts/tsan.supp); each entry says why.
+# (scripts/memory/tsan.supp); each entry says why.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 tests=(test_threads test_dispatch test_staging test_handles)
 
@@ -21,6 +21,6 @@ cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR
 cmake --build build-tsan --target "${tests[@]}"
 
 # exitcode=66: a report fails the test even when the program would exit 0.
-export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp"
+export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1:suppressions=$root/scripts/memory/tsan.supp"
 pattern="^($(IFS='|'; echo "${tests[*]}"))\$"
 ctest --test-dir build-tsan --output-on-failure -R "$pattern" "$@"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Build the .deb packages from this tree (scripts/build-deb.sh), check what
+# Build the .deb packages from this tree (scripts/package/build-deb.sh), check what
 # they declare, install them into a scratch root and use them there: the
 # machine itself is left as it was.
-#   scripts/test-deb.sh --work=DIR --version=X.Y.Z --soversion=S [--cc=CC]
+#   scripts/package/test-deb.sh --work=DIR --version=X.Y.Z --soversion=S [--cc=CC]
 #                       [--generator=G] [-DVAR=VALUE ...]
 # 1. the three packages exist, with their fields: libamp<S> depends on the
 #    OpenCL ICD loader and recommends PoCL, libamp-dev depends on the same
@@ -11,13 +11,13 @@
 #    second);
 # 2. apt-get, simulating, can install all three here: every dependency is
 #    met or can be;
-# 3. dpkg -x unpacks them into DIR/root, and scripts/check-install.sh checks
+# 3. dpkg -x unpacks them into DIR/root, and scripts/package/check-install.sh checks
 #    DIR/root/usr as installed: layout, SONAME, versions, amp-info, a
 #    program built with pkg-config and run, the CMake package.
 # Without cpack, dpkg-deb or dpkg-shlibdeps (dpkg-dev) it skips (exit 77),
 # unless CI=true. Run by the test deb_package (tests/packaging/packaging.cmake).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work="" version="" soversion="" cc=""
 passthrough=()
 for a in "$@"; do
@@ -47,11 +47,11 @@ done
 
 rm -rf "$work"
 mkdir -p "$work"
-echo "== scripts/build-deb.sh"
+echo "== scripts/package/build-deb.sh"
 [ -n "$cc" ] && export CC="$cc"
-if ! "$root/scripts/build-deb.sh" "$work/build" > "$work/build-deb.log" 2>&1; then
+if ! "$root/scripts/package/build-deb.sh" "$work/build" > "$work/build-deb.log" 2>&1; then
   cat "$work/build-deb.log" >&2
-  echo "FAIL: scripts/build-deb.sh" >&2
+  echo "FAIL: scripts/package/build-deb.sh" >&2
   exit 1
 fi
 arch=$(dpkg --print-architecture)
@@ -118,7 +118,7 @@ echo "== dpkg -x into $work/root"
 for deb in "${debs[@]}"; do
   dpkg -x "$deb" "$work/root"
 done
-"$root/scripts/check-install.sh" --prefix="$work/root/usr" --sysroot="$work/root" \
+"$root/scripts/package/check-install.sh" --prefix="$work/root/usr" --sysroot="$work/root" \
   --version="$version" --soversion="$soversion" --work="$work/check" \
   ${cc:+"--cc=$cc"} "${passthrough[@]}" || failures=$((failures + 1))
 

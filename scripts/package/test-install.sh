@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Install a build into a fresh temporary prefix, as `cmake --install BUILD
 # --prefix DIR` does for a user, and check it there with
-# scripts/check-install.sh (layout, SONAME, versions, amp-info, programs
+# scripts/package/check-install.sh (layout, SONAME, versions, amp-info, programs
 # built with pkg-config and with find_package, and run).
-#   scripts/test-install.sh --build=BUILD --work=DIR [check-install.sh options]
+#   scripts/package/test-install.sh --build=BUILD --work=DIR [check-install.sh options]
 # Run by the test install_prefix (tests/packaging/packaging.cmake).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build="" work=""
 passthrough=()
 for a in "$@"; do
@@ -24,4 +24,4 @@ rm -rf "$work"
 mkdir -p "$work"
 echo "== cmake --install $build --prefix $work/prefix"
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-"$root/scripts/check-install.sh" --prefix="$work/prefix" --work="$work/check" "${passthrough[@]}"
+"$root/scripts/package/check-install.sh" --prefix="$work/prefix" --work="$work/check" "${passthrough[@]}"

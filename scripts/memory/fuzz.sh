@@ -6,9 +6,9 @@
 # (fuzz_lexer), each for a fixed time. A finding (a crash, a sanitizer
 # report, a broken invariant) fails the run and leaves the input in
 # build-fuzz/findings/.
-#   scripts/fuzz.sh [seconds per target]   (default: $AMP_FUZZ_SECONDS, else 60)
+#   scripts/memory/fuzz.sh [seconds per target]   (default: $AMP_FUZZ_SECONDS, else 60)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-${AMP_FUZZ_SECONDS:-60}}
 cc=$(command -v clang || command -v clang-14 || true)
 if [ -z "$cc" ]; then
