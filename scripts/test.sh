@@ -11,7 +11,7 @@
 # build-asan), with the debug checks on (assert: LOCK_ASSERT_HELD, in every
 # internal function that needs the runtime lock), the threads test under
 # ThreadSanitizer (scripts/memory/tsan.sh, in build-tsan), then the samples
-# and unit tests of this build under valgrind (scripts/memory/valgrind.sh),
+# and test programs of this build under valgrind (scripts/memory/valgrind.sh),
 # and the kernel front end fuzzed for a minute per target
 # (scripts/memory/fuzz.sh, in build-fuzz). Any sanitizer or valgrind report,
 # or fuzzing finding, fails the run.

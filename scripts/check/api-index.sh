@@ -8,7 +8,7 @@
 # Prints each problem as FILE:LINE: what is wrong, and fails if there is one.
 #   scripts/check/api-index.sh                   (from anywhere; checks its own tree)
 #   scripts/check/api-index.sh INDEX HEADER...   (paths from the project's root;
-#                                           tests/docs.cmake checks the check)
+#                                           tests/lint/CMakeLists.txt checks the check)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 index=${1:-docs/api.md}

@@ -55,7 +55,7 @@ fi
 selected=()
 for f in "${files[@]}"; do
   case "$f" in
-    amp/capture_map.h|tests/docs/*) ;;
+    amp/capture_map.h|tests/lint/*) ;;
     *) [ -f "$f" ] && selected+=("$f") ;;
   esac
 done

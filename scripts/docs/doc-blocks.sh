@@ -17,8 +17,8 @@
 #                   (default: DIR/doc-blocks)
 # Run it from the project root: the #line directives name the Markdown
 # files by the paths given, and the runtime reads them back to put kernel
-# build errors at their lines. tests/docs.cmake runs it as one CTest test per
-# file (label "docs").
+# build errors at their lines. tests/docs/CMakeLists.txt runs it as one CTest
+# test per file (label "docs").
 #
 # The convention (docs/api.md, "Code in the documentation", says the same to
 # writers):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run the samples and the unit tests of an existing build under valgrind's
+# Run the samples and the test programs of an existing build under valgrind's
 # memcheck: any invalid access, use of uninitialised memory or leak (definite
 # or possible) fails the run.
 #   scripts/memory/valgrind.sh [BUILD_DIR]      default: build (made by scripts/test.sh)

@@ -11,7 +11,7 @@
 # staged root's prefix (a .deb unpacked with dpkg -x: ROOT/usr), whose
 # amp.pc names the prefix without ROOT. -D options go to the CMake
 # projects (where this build found OpenCL). Run by the tests install_prefix
-# and deb_package (tests/packaging/packaging.cmake).
+# and deb_package (tests/packaging/CMakeLists.txt).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 prefix="" version="" soversion="" work="" sysroot="" cc=cc cflags="" generator=Ninja

@@ -15,7 +15,7 @@
 #    DIR/root/usr as installed: layout, SONAME, versions, amp-info, a
 #    program built with pkg-config and run, the CMake package.
 # Without cpack, dpkg-deb or dpkg-shlibdeps (dpkg-dev) it skips (exit 77),
-# unless CI=true. Run by the test deb_package (tests/packaging/packaging.cmake).
+# unless CI=true. Run by the test deb_package (tests/packaging/CMakeLists.txt).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="" version="" soversion="" cc=""

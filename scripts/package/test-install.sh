@@ -4,7 +4,7 @@
 # scripts/package/check-install.sh (layout, SONAME, versions, amp-info, programs
 # built with pkg-config and with find_package, and run).
 #   scripts/package/test-install.sh --build=BUILD --work=DIR [check-install.sh options]
-# Run by the test install_prefix (tests/packaging/packaging.cmake).
+# Run by the test install_prefix (tests/packaging/CMakeLists.txt).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="" work=""
