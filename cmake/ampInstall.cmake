@@ -72,9 +72,9 @@ install(CODE "
 install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/amp.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT development)
 
-# The documents, with the README's links to docs/ kept working.
+# The documents and their plots, with the README's links to docs/ kept working.
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
-  COMPONENT development FILES_MATCHING PATTERN "*.md")
+  COMPONENT development FILES_MATCHING PATTERN "*.md" PATTERN "*.svg")

@@ -8,7 +8,7 @@
 #                      CMake package, the docs; Depends: the same libamp
 #                      version and the OpenCL development files
 #   amp-tools          amp-info
-# scripts/build-deb.sh configures a build for them (prefix /usr, so that
+# scripts/package/build-deb.sh configures a build for them (prefix /usr, so that
 # the libraries go to Debian's multiarch lib/<triplet>/) and runs CPack;
 # docs/install.md says how to install them.
 set(CPACK_GENERATOR DEB)

@@ -234,7 +234,7 @@ static amp_status split_request(unsigned *parts)
  * every later listing (after amp_shutdown()), never released: PoCL 3.1
  * frees a released sub-device while its worker threads may still finish a
  * command of it, and crashes there (seen as a segfault in POclReleaseEvent,
- * about 1 run in 40 of tests/test_queues). A process splits few devices. */
+ * about 1 run in 40 of tests/device/test_queues). A process splits few devices. */
 typedef struct split_parts {
     cl_device_id parent;
     unsigned parts;
