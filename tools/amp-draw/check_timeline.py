@@ -667,6 +667,10 @@ class Contract:
             if len(shape) != len(element):
                 self.add(i, "rule 20: element %s has not the rank of array_extent %s"
                          % (element, shape))
+            elif problem == "out of bounds":
+                if all(e < s for e, s in zip(element, shape)):
+                    self.add(i, "rule 20: element %s of an access out of bounds lies inside"
+                             " array_extent %s" % (element, shape))
             elif any(e >= s for e, s in zip(element, shape)):
                 self.add(i, "rule 20: element %s lies outside array_extent %s" % (element, shape))
         accesses = a.get("accesses", lambda v: isinstance(v, list) and len(v) >= 1,
