@@ -379,6 +379,7 @@ def draw_tiling(t, title=None, max_width=900):
     across = max(1, min(len(panel_idx), int((max_width - left + gap_x) // (grid_w + gap_x))))
     down = -(-len(panel_idx) // across)
     out = []
+    drawn_tiles = set()  # a tile of rank 3 spans slices: the first carries its class
     if title:
         out.append(text(left, 20, title, 15, weight="700", fill="#23395b"))
     if panels and panels.hidden():
@@ -390,7 +391,8 @@ def draw_tiling(t, title=None, max_width=900):
         if p is not None:
             out.append(text(ox, oy - (22 if per_cell else 8), "slice %d: index (%d, ·, ·)"
                             % (p, p), 11, weight="700", fill="#333"))
-        out.append(draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank))
+        out.append(draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank,
+                              drawn_tiles))
     bottom = top + down * grid_h + (down - 1) * (gap_y + (22.0 if panels else 0.0))
     width = left + across * grid_w + (across - 1) * gap_x + 24
     # The sentence and the legend under the grid.
@@ -449,7 +451,7 @@ def legend(x, y, t, labelled):
     return "".join(out), x - x0
 
 
-def draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank):
+def draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank, drawn_tiles):
     """One 2-D grid: all of a rank 1 or 2 tiling, or one slice of a rank 3 one."""
     out = []
     rdim = 0 if rank == 2 else (1 if rank == 3 else None)
@@ -496,11 +498,10 @@ def draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank):
             for x0, x1 in xs(c0, c1):
                 for y0, y1 in ys(r0, r1) if rdim is not None else [(oy, oy + ch)]:
                     tile_rects.append((coords, x0, y0, x1, y1, fill))
-    drawn_tiles = set()
     for coords, x0, y0, x1, y1, fill in tile_rects:
         key = idx(coords)
-        # A tile split by the left-out middle is one tile: the first part
-        # carries the class, the other is only paint.
+        # A tile split over slices is one tile: the first part carries the
+        # class, the others are only paint.
         cls = "tile" if key not in drawn_tiles else "tile-part"
         drawn_tiles.add(key)
         out.append(rect(x0, y0, x1 - x0, y1 - y0, fill, cls=cls,
@@ -922,7 +923,7 @@ def draw_timeline(run, width=1100, window=None):
         if key not in ys or not visible(c):
             continue
         cx, cy = x(c["ts"]), ys[key] + lane_h / 2 - 3
-        out.append(tag("path", {"class": "finding", "data-kernel": c["args"]["kernel_id"],
+        out.append(tag("path", {"class": "finding-mark", "data-kernel": c["args"]["kernel_id"],
                                 "d": "M%s,%s l7,12 h-14 z" % (num(cx), num(cy - 8)),
                                 "fill": COLOURS["race"], "stroke": "#fff"},
                        title="AMP_CHECK: %s" % c["args"]["message"]))
@@ -1518,14 +1519,14 @@ def draw_code(run, f, x, y, width):
     for n, ln in enumerate(ordered):
         code = next((c for c, _ in lines[ln] if c), None)
         kinds = sorted({k for _, k in lines[ln]})
-        out.append(rect(x, cy + 4, width, row - 2, "#f6f8fa", rx=3))
-        out.append(text(x + 8, cy + 20, "%5d |" % ln, 12, family=MONO, fill="#888",
-                        style="white-space: pre"))
-        out.append(text(x + 62, cy + 20, code or "(line %d)" % ln, 12, family=MONO,
-                        fill="#222"))
+        line = [rect(x, cy + 4, width, row - 2, "#f6f8fa", rx=3),
+                text(x + 8, cy + 20, "%5d |" % ln, 12, family=MONO, fill="#888",
+                     style="white-space: pre"),
+                text(x + 62, cy + 20, code or "(line %d)" % ln, 12, family=MONO, fill="#222")]
         if kinds:
-            out.append(text(x + width - 8, cy + 20, " and ".join(kinds), 11, anchor="end",
-                            fill=COLOURS[kinds[0]], weight="600"))
+            line.append(text(x + width - 8, cy + 20, " and ".join(kinds), 11, anchor="end",
+                             fill=COLOURS[kinds[0]], weight="600"))
+        out.append(tag("g", {"class": "code-line", "data-line": ln}, "".join(line)))
         cy += row
         if place and ln == place[1] and n + 1 < len(ordered):
             by = cy + 10
