@@ -197,7 +197,8 @@ class Page(unittest.TestCase):
         self.assertEqual(transfers, {"2", "5", "6", "9", "12", "14"})
 
     def test_the_finding_is_marked_on_its_kernels_queue(self):
-        self.assertEqual([a["data-kernel"] for a in with_class(self.timeline, "finding-mark")], ["7"])
+        marks = with_class(self.timeline, "finding-mark")
+        self.assertEqual([a["data-kernel"] for a in marks], ["7"])
 
     def test_the_padded_launch_draws_its_tiles_and_its_padding(self):
         fig = elements(section(self.page, r'<figure class="launch"[^>]*data-site="race_demo.c:30"',
@@ -259,7 +260,8 @@ class Page(unittest.TestCase):
         self.assertEqual([(a["data-after"], a["data-before"]) for a in hint], [("89", "96")])
 
     def test_the_page_fetches_nothing(self):
-        self.assertNotRegex(self.page, r"(?i)<(link|img|iframe)\b|\bsrc=|@import|url\(\s*['\"]?http")
+        self.assertNotRegex(self.page,
+                            r"(?i)<(link|img|iframe)\b|\bsrc=|@import|url\(\s*['\"]?http")
 
     def test_the_page_says_how_long_the_run_was(self):
         self.assertIn("4.33 ms from the first event to the last", self.page)

@@ -600,7 +600,8 @@ def draw_regions(t, p, rows, cols, ox, oy, ch, rank):
             for y0, y1 in yspans:
                 out.append(rect(ox + x0, oy + y0, x1 - x0, y1 - y0,
                                 "url(#hatch)" if kind == "pad" else "#e6e6e6", cls=kind,
-                                title=what, extra={"data-region": "%d-%d,%d-%d" % (r0, r1, c0, c1)}))
+                                title=what,
+                                extra={"data-region": "%d-%d,%d-%d" % (r0, r1, c0, c1)}))
 
     if t.mode == "padded":
         if slice_pad:
@@ -983,7 +984,8 @@ def steps_of(run):
             steps.append(s)
     for cid, c in run.calls.items():
         a = c["args"]
-        if cid in caused or cid in launched or "data_id" in a or c["name"] in check_timeline.LAUNCHES:
+        if (cid in caused or cid in launched or "data_id" in a
+                or c["name"] in check_timeline.LAUNCHES):
             short = c["name"].replace("amp_array_view_", "").replace("amp_", "")
             if short.startswith("parallel_for_each"):
                 short = "parallel_for_each"
@@ -1569,7 +1571,8 @@ nav a { margin-right: 18px; color: #23395b; }
 section { padding: 10px 28px 18px; }
 h2 { font-size: 18px; margin: 18px 0 6px; color: #23395b; }
 h3 { font-size: 15px; margin: 16px 0 4px; }
-p.explain { max-width: 60em; font-size: 13.5px; line-height: 1.45; color: #333; margin: 4px 0 10px; }
+p.explain { max-width: 60em; font-size: 13.5px; line-height: 1.45; color: #333;
+  margin: 4px 0 10px; }
 .scroll { overflow-x: auto; border: 1px solid #e3e7ee; border-radius: 6px; padding: 6px; }
 figure { margin: 10px 0 20px; }
 figcaption { font-size: 13px; color: #333; margin: 0 0 6px; }

@@ -205,7 +205,8 @@ def check_format(events, report):
                 ok = False
             else:
                 key, kind = spec
-                value = (ev.get("args") or {}).get(key) if isinstance(ev.get("args"), dict) else None
+                args = ev.get("args")
+                value = args.get(key) if isinstance(args, dict) else None
                 if not (is_int(value) if kind is int else isinstance(value, kind)):
                     report.add(where, "rule 9: %s needs args.%s (%s)"
                                % (ev["name"], key, "an integer" if kind is int else "a string"))
@@ -581,7 +582,8 @@ class Contract:
         if original is None:
             return
         if len(original) != len(extent):
-            self.add(i, "rule 16: original has rank %d, the extent %d" % (len(original), len(extent)))
+            self.add(i, "rule 16: original has rank %d, the extent %d"
+                     % (len(original), len(extent)))
             return
         if mode == "padded":
             want = [-(-o // t) * t for o, t in zip(original, tile)]
@@ -737,7 +739,8 @@ class Contract:
                 pair = self.flows.get(eid)
                 if not pair or "s" not in pair or "f" not in pair:
                     if call in self.calls:
-                        self.add(i, "rule 18: no \"%s\" flow with id %d from its call" % (name, eid))
+                        self.add(i, "rule 18: no \"%s\" flow with id %d from its call"
+                                 % (name, eid))
                     continue
                 s, f = self.events[pair["s"]], self.events[pair["f"]]
                 if s["name"] != name or f["name"] != name:
