@@ -6,8 +6,9 @@
 # - draw_tiles: amp-draw --tiles (tiles, padding, truncation, ranks 1 to 3,
 #   large extents) and its refusals of bad command lines.
 # - draw_page: the page of tests/draw/fixtures/run_race.json (a padded
-#   launch, transfers, a race) read back by its elements' attributes, and
-#   the refusals of files that are not timelines.
+#   launch, transfers, a race) read back by its elements' attributes, the
+#   bounded page of a long run, and the refusals of files that are not
+#   timelines.
 # - draw_chromium: the same page opened in headless Chromium, a screenshot
 #   saved (build/tests/draw/draw_chromium/run_race.png), and the elements as
 #   laid out checked; skipped where chromium is not installed.
@@ -26,6 +27,6 @@ endfunction()
 amp_draw_test(draw_check_timeline test_check_timeline.py Good BadInput Broken)
 amp_draw_test(draw_doc_example test_check_timeline.py DocExample)
 amp_draw_test(draw_tiles test_amp_draw.py Tiles Refusals)
-amp_draw_test(draw_page test_amp_draw.py Page OtherRuns BadInput)
+amp_draw_test(draw_page test_amp_draw.py Page OtherRuns LongRun BadInput)
 amp_draw_test(draw_chromium test_chromium.py)
 set_tests_properties(draw_chromium PROPERTIES SKIP_RETURN_CODE 77)

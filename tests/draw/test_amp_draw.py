@@ -306,6 +306,59 @@ class OtherRuns(unittest.TestCase):
         self.assertEqual([a["data-line"] for a in with_class(items, "no-barrier")], ["77"])
 
 
+def long_run(launches):
+    """A timeline of many launches of one kernel over a large tiled extent."""
+    meta = [{"ph": "M", "name": n, "pid": pid, "tid": tid, "ts": 0, "args": a}
+            for n, pid, tid, a in (
+                ("process_name", 1, 0, {"name": "host"}),
+                ("process_sort_index", 1, 0, {"sort_index": 0}),
+                ("thread_name", 1, 1, {"name": "main thread"}),
+                ("thread_sort_index", 1, 1, {"sort_index": 1}),
+                ("process_name", 2, 0, {"name": "accelerator 0: cpu"}),
+                ("process_sort_index", 2, 0, {"sort_index": 1}),
+                ("thread_name", 2, 1, {"name": "view 1", "queue": "view", "accelerator_view": 1}),
+                ("thread_sort_index", 2, 1, {"sort_index": 1}))]
+    events = [{"ph": "i", "s": "t", "cat": "amp.view", "name": "view created", "pid": 1, "tid": 1,
+               "ts": 0, "args": {"view_id": 1, "data_id": 1, "extent": [1 << 20, 4096]}},
+              {"ph": "C", "cat": "amp.where", "name": "data 1", "pid": 1, "tid": 0, "ts": 0,
+               "args": {"host": 1, "device": 0}}]
+    ref = {"name": "a", "view_id": 1, "data_id": 1}
+    for i in range(launches):
+        t, call, kernel = 10 + 10 * i, 2 * i + 1, 2 * i + 2
+        events += [
+            {"ph": "X", "cat": "amp.call", "name": "amp_parallel_for_each_tiled", "pid": 1,
+             "tid": 1, "ts": t, "dur": 4, "args": {"id": call, "status": "AMP_OK",
+                                                   "site": "long.c:7", "kernel": "amp_long_7"}},
+            {"ph": "s", "cat": "amp.flow", "name": "launch", "id": kernel, "pid": 1, "tid": 1,
+             "ts": t + 2, "args": {}},
+            {"ph": "C", "cat": "amp.where", "name": "data 1", "pid": 1, "tid": 0, "ts": t + 2,
+             "args": {"host": 0, "device": 1}},
+            {"ph": "X", "cat": "amp.kernel", "name": "amp_long_7", "pid": 2, "tid": 1,
+             "ts": t + 3, "dur": 5,
+             "args": {"id": kernel, "call_id": call, "kernel": "amp_long_7", "site": "long.c:7",
+                      "accelerator_view": 1, "extent": [1 << 20, 4096], "tile": [16, 16],
+                      "mode": "tiled", "reads": [], "writes": [ref], "timed": "device"}},
+            {"ph": "f", "cat": "amp.flow", "name": "launch", "id": kernel, "bp": "e", "pid": 2,
+             "tid": 1, "ts": t + 3, "args": {}}]
+    return {"displayTimeUnit": "ns", "traceEvents": meta + events,
+            "otherData": {"format": "amp-timeline", "version": 1, "library": "amp 0.1.0",
+                          "clock": "host monotonic", "pid": 1, "max_events": 1000000,
+                          "events": len(events), "dropped": 0, "check": False}}
+
+
+class LongRun(unittest.TestCase):
+    def test_a_long_run_draws_a_bounded_page(self):
+        page = draw_page(long_run(15000), "long_run")
+        timeline = elements(section(page, r'<svg [^>]*class="timeline"', r"<svg "))
+        self.assertEqual(len(with_class(timeline, "ev")), 20000)
+        self.assertIn("the first 20000 bars are drawn; 10000 later ones are left out", page)
+        # One picture for the one call site and shape, its middle tiles left out.
+        self.assertIn("launched 15000 times", page)
+        self.assertEqual(len(with_class(elements(page), "tile")), 13 * 13)
+        self.assertIn("Drawn: the first 120 steps", page)
+        self.assertLess(len(page), 25 << 20)
+
+
 class BadInput(unittest.TestCase):
     """A file amp-draw cannot draw: status 1, the reasons, never a traceback."""
 

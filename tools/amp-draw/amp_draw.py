@@ -13,6 +13,7 @@ needs no network. docs/timeline.md describes the file and the pictures.
 """
 
 import argparse
+import bisect
 import html
 import math
 import os
@@ -48,6 +49,10 @@ MAX_STEPS = 120
 MAX_CELLS_PER_AXIS = 32
 MAX_LABELLED_PER_AXIS = 12
 KEEP_TILES = 12
+MAX_SLICES = 8
+MAX_DATA_ROWS = 60
+MAX_PICTURES = 24
+MAX_LEDGER_ROWS = 200
 
 
 class UsageError(Exception):
@@ -323,6 +328,13 @@ class Axis:
         for a, b in self.ranges:
             yield from range(a, b)
 
+    def tile_indices(self, ntiles):
+        """The tiles (of the first ntiles) that begin in the drawn part."""
+        out = []
+        for a, b in self.ranges:
+            out.extend(range(a // self.tile, min(-(-b // self.tile), ntiles)))
+        return out
+
     def gaps(self):
         """Where the left-out middle is: the pixel at its start."""
         return [self.pos(b) for a, b in self.ranges[:-1]]
@@ -347,8 +359,15 @@ def draw_tiling(t, title=None, max_width=900):
         pdim, rdim, cdim = 0, 1, 2
     cols = Axis(t.total[cdim], t.tile[cdim], 1)
     rows = Axis(t.total[rdim], t.tile[rdim], 1) if rdim is not None else None
-    panels = Axis(t.total[pdim], t.tile[pdim], 1) if pdim is not None else None
-    npanels = panels.shown if panels else 1
+    # Slices: all of them, or the first and the last few.
+    panel_idx = [None]
+    hidden_panels = 0
+    if pdim is not None:
+        n = t.total[pdim]
+        panel_idx = list(range(n)) if n <= MAX_SLICES else (
+            list(range(MAX_SLICES - 2)) + [n - 2, n - 1])
+        hidden_panels = n - len(panel_idx)
+    npanels = len(panel_idx)
     per_cell = cols.shown <= MAX_CELLS_PER_AXIS and (rows is None or rows.shown
                                                      <= MAX_CELLS_PER_AXIS) and npanels <= 16
     labelled = per_cell and cols.shown <= MAX_LABELLED_PER_AXIS and (
@@ -370,11 +389,11 @@ def draw_tiling(t, title=None, max_width=900):
     grid_w = cols.size()
     grid_h = rows.size() if rows else ch
     left = 44.0
-    top = (30.0 if title else 0.0) + (22.0 if per_cell else 8.0) + (22.0 if panels else 0.0)
-    if panels and panels.hidden():
+    slice_head = 22.0 if pdim is not None else 0.0
+    top = (30.0 if title else 0.0) + (22.0 if per_cell else 8.0) + slice_head
+    if hidden_panels:
         top += 18
     gap_x, gap_y = 36.0, 40.0
-    panel_idx = list(panels.indices()) if panels else [None]
     # Slices side by side, in rows of as many as fit.
     across = max(1, min(len(panel_idx), int((max_width - left + gap_x) // (grid_w + gap_x))))
     down = -(-len(panel_idx) // across)
@@ -382,18 +401,18 @@ def draw_tiling(t, title=None, max_width=900):
     drawn_tiles = set()  # a tile of rank 3 spans slices: the first carries its class
     if title:
         out.append(text(left, 20, title, 15, weight="700", fill="#23395b"))
-    if panels and panels.hidden():
+    if hidden_panels:
         out.append(text(left, top - 30, "Dimension 0 is drawn as slices; %d slices in the middle"
-                        " are left out." % panels.hidden(), 11, fill="#555"))
+                        " are left out." % hidden_panels, 11, fill="#555"))
     for n, p in enumerate(panel_idx):
         ox = left + (n % across) * (grid_w + gap_x)
-        oy = top + (n // across) * (grid_h + gap_y + (22.0 if panels else 0.0))
+        oy = top + (n // across) * (grid_h + gap_y + (22.0 if pdim is not None else 0.0))
         if p is not None:
             out.append(text(ox, oy - (22 if per_cell else 8), "slice %d: index (%d, ·, ·)"
                             % (p, p), 11, weight="700", fill="#333"))
         out.append(draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank,
                               drawn_tiles))
-    bottom = top + down * grid_h + (down - 1) * (gap_y + (22.0 if panels else 0.0))
+    bottom = top + down * grid_h + (down - 1) * (gap_y + slice_head)
     width = left + across * grid_w + (across - 1) * gap_x + 24
     # The sentence and the legend under the grid.
     sentence = t.describe()
@@ -484,10 +503,10 @@ def draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank, drawn
     # The panel's tiles: along the panel's dimension, the slice is in one tile.
     ptile = p // t.tile[0] if rank == 3 else None
     in_domain_slice = rank != 3 or p < t.domain[0]
-    rtiles = range(t.tiles[rdim]) if rdim is not None else [0]
+    rtiles = rows.tile_indices(t.tiles[rdim]) if rdim is not None else [0]
     tile_rects = []
     for tr in rtiles:
-        for tc in range(t.tiles[cdim]):
+        for tc in cols.tile_indices(t.tiles[cdim]):
             if not in_domain_slice:
                 continue
             r0, c0 = (tr * t.tile[rdim] if rdim is not None else 0), tc * t.tile[cdim]
@@ -665,6 +684,18 @@ class Run:
             elif cat == "amp.timeline" and e["name"] == "events dropped":
                 self.dropped_event = e
         self.names = self.data_names()
+        self.first_view = {}
+        for v in self.views:
+            a = v["args"]
+            self.first_view[a["data_id"]] = min(self.first_view.get(a["data_id"], a["view_id"]),
+                                                a["view_id"])
+        self.caused = {}
+        for t in self.transfers.values():
+            if "call_id" in t["args"]:
+                self.caused.setdefault(t["args"]["call_id"], []).append(t)
+        self.launched = {}
+        for k in self.kernels.values():
+            self.launched.setdefault(k["args"]["call_id"], []).append(k)
         self.bytes = {}
         for v in self.views:
             a = v["args"]
@@ -697,9 +728,8 @@ class Run:
         names = self.names.get(data_id)
         if names:
             return " / ".join(names)
-        views = sorted(v["args"]["view_id"] for v in self.views
-                       if v["args"]["data_id"] == data_id)
-        return "view %d" % views[0] if views else "data %d" % data_id
+        view = self.first_view.get(data_id)
+        return "view %d" % view if view else "data %d" % data_id
 
     def span(self):
         timed = [e for e in self.events if e["ph"] == "X"]
@@ -755,7 +785,7 @@ def event_detail(run, e):
             lines.append("kernel %s" % a["kernel"])
         if "data_id" in a:
             lines.append("view %s: %s" % (a.get("view_id"), run.data_label(a["data_id"])))
-        caused = [t for t in run.transfers.values() if t["args"].get("call_id") == a["id"]]
+        caused = run.caused.get(a["id"], [])
         if caused:
             lines.append("moved %s in %d transfer%s" % (
                 fmt_bytes(sum(t["args"]["bytes"] for t in caused)), len(caused),
@@ -870,12 +900,13 @@ def draw_timeline(run, width=1100, window=None):
         out.append(text(px, top - 10, fmt_tick(t, step), 10, anchor="middle", fill="#666"))
         t += step
     # Events.
-    drawn = 0
+    drawn = left_out = 0
     for e in run.events:
         if e["ph"] != "X" or (e["pid"], e["tid"]) not in ys or not visible(e):
             continue
         if drawn >= MAX_DRAWN_EVENTS:
-            break
+            left_out += 1
+            continue
         drawn += 1
         a = e["args"]
         ly = ys[(e["pid"], e["tid"])]
@@ -897,8 +928,9 @@ def draw_timeline(run, width=1100, window=None):
         out.append(tag("g", {"class": "ev " + kind, "data-id": a["id"], "data-cat": e["cat"]},
                        body, title=event_detail(run, e)))
     # Flows: from the call to the work it caused.
+    flows = 0
     for fid, pair in sorted(run.flows.items(), key=lambda kv: str(kv[0])):
-        if "s" not in pair or "f" not in pair:
+        if "s" not in pair or "f" not in pair or flows >= MAX_DRAWN_EVENTS:
             continue
         s, f = pair["s"], pair["f"]
         if (s["pid"], s["tid"]) not in ys or (f["pid"], f["tid"]) not in ys:
@@ -908,6 +940,7 @@ def draw_timeline(run, width=1100, window=None):
         x0, y0 = x(s["ts"]), ys[(s["pid"], s["tid"])] + lane_h - 9
         x1, y1 = x(f["ts"]), ys[(f["pid"], f["tid"])] + 3
         mid = (y0 + y1) / 2
+        flows += 1
         colour = "#555" if s["name"] == "launch" else "#2e7d32"
         out.append(tag("path", {"class": "flow", "data-id": fid, "data-kind": s["name"],
                                 "d": "M%s,%s C%s,%s %s,%s %s,%s" % (
@@ -928,6 +961,10 @@ def draw_timeline(run, width=1100, window=None):
                                 "d": "M%s,%s l7,12 h-14 z" % (num(cx), num(cy - 8)),
                                 "fill": COLOURS["race"], "stroke": "#fff"},
                        title="AMP_CHECK: %s" % c["args"]["message"]))
+    if left_out:
+        out.append(text(label_w + plot_w, y + 14, "the first %d bars are drawn; %d later ones are"
+                        " left out" % (drawn, left_out), 11, anchor="end", cls="left-out",
+                        fill=COLOURS["race"]))
     if run.dropped_event and visible(run.dropped_event):
         dx = x(run.dropped_event["ts"])
         out.append('<line class="dropped" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"'
@@ -969,13 +1006,7 @@ def steps_of(run):
     """The steps a learner follows: each view's creation, and each call that
     launched, moved data, or is about a view, in time order."""
     steps = []
-    caused = {}
-    for t in run.transfers.values():
-        if "call_id" in t["args"]:
-            caused.setdefault(t["args"]["call_id"], []).append(t)
-    launched = {}
-    for k in run.kernels.values():
-        launched.setdefault(k["args"]["call_id"], []).append(k)
+    caused, launched = run.caused, run.launched
     for v in run.views:
         if v["name"] == "view created":
             s = Step(v["ts"], "created", "create",
@@ -1019,14 +1050,13 @@ def steps_of(run):
         s = Step(min(t["ts"] for t in loose), "exit", "at exit", "")
         s.transfers = sorted(loose, key=lambda e: e["ts"])
         steps.append(s)
+        steps.sort(key=lambda s: s.ts)
+    starts = [s.ts for s in steps]
     for v in run.views:
         if v["name"] == "view released" and v["args"]["last"]:
-            owner = None
-            for s in steps:
-                if s.ts <= v["ts"]:
-                    owner = s
-            if owner:
-                owner.released.append(v["args"]["data_id"])
+            n = bisect.bisect_right(starts, v["ts"])
+            if n:
+                steps[n - 1].released.append(v["args"]["data_id"])
     return steps
 
 
@@ -1048,12 +1078,13 @@ def where_after(run, steps):
 def draw_life(run):
     steps = steps_of(run)
     if not steps:
-        return None, 0
+        return None, (0, 0)
     shown = steps[:MAX_STEPS]
     after = where_after(run, shown)
-    data_ids = sorted({int(c["name"].split()[1]) for c in run.where} |
+    all_data = sorted({int(c["name"].split()[1]) for c in run.where} |
                       set(run.names) | {t["args"]["data_id"] for t in run.transfers.values()
                                         if "data_id" in t["args"]})
+    data_ids = all_data[:MAX_DATA_ROWS]
     label_w, col_w, head_h = 180.0, 108.0, 70.0
     sub_h, gap_h, row_gap = 20.0, 30.0, 18.0
     row_h = sub_h * 2 + gap_h
@@ -1106,9 +1137,11 @@ def draw_life(run):
                 alive = False
                 break
         y += row_h + row_gap
-    out.append(life_legend(10, y + 10))
-    note = len(steps) - len(shown)
-    return svg(width, height, "".join(out), cls="life", label="where each view's data is"), note
+    legend_body, legend_w = life_legend(10, y + 10)
+    out.append(legend_body)
+    note = (len(steps) - len(shown), len(all_data) - len(data_ids))
+    return svg(max(width, legend_w + 30), height, "".join(out), cls="life",
+               label="where each view's data is"), note
 
 
 def clip(s, width, size):
@@ -1202,7 +1235,9 @@ def arrows(run, s, d, x, y, w, h, step):
 
 
 def life_legend(x, y):
+    """The legend of where the data is, and its width."""
     out = []
+    x0 = x
     for fill, stroke, label, dash in (
             (COLOURS["host"], COLOURS["host"], "host copy current", None),
             (COLOURS["device"], COLOURS["device"], "device copy current", None),
@@ -1217,7 +1252,7 @@ def life_legend(x, y):
                    % (num(x), num(y + 6), COLOURS[kind]))
         out.append(text(x + 28, y + 10.5, kind, 11, fill="#333"))
         x += 40 + text_width(kind, 11)
-    return "".join(out)
+    return "".join(out), x - x0
 
 
 def ledger_table(run):
@@ -1238,7 +1273,8 @@ def ledger_table(run):
     head = "".join("<th>%s<br><small>%s</small></th>" % (esc(n), esc(r)) for n, r in cols)
     body = []
     total = {}
-    for key in sorted(rows, key=lambda k: (isinstance(k, tuple), str(k))):
+    keys = sorted(rows, key=lambda k: (isinstance(k, tuple), str(k)))
+    for key in keys:
         r = rows[key]
         name = run.data_label(key) if not isinstance(key, tuple) else "texture %s" % key[1]
         cells = []
@@ -1248,7 +1284,11 @@ def ledger_table(run):
             t[0] += n
             t[1] += b
             cells.append(ledger_cell(n, b))
-        body.append("<tr><th>%s</th>%s</tr>" % (esc(name), "".join(cells)))
+        if len(body) < MAX_LEDGER_ROWS:
+            body.append("<tr><th>%s</th>%s</tr>" % (esc(name), "".join(cells)))
+    if len(keys) > MAX_LEDGER_ROWS:
+        body.append("<tr><th>%d more data</th>%s</tr>" % (len(keys) - MAX_LEDGER_ROWS,
+                                                           "<td></td>" * len(cols)))
     body.append("<tr class=\"total\"><th>the whole run</th>%s</tr>" % "".join(
         ledger_cell(*total[c]) for c in cols))
     return ("<table class=\"ledger\"><thead><tr><th>data</th>%s</tr></thead><tbody>%s</tbody>"
@@ -1615,10 +1655,10 @@ def page(run, source_name):
     n_bytes = sum(t["args"]["bytes"] for t in run.transfers.values())
     parts = []
     parts.append("<header><h1>%s: what ran, and where the data went</h1>" % esc(title))
-    parts.append("<p>%s · %s from the first event to the last · %d calls, %d kernels, %d"
-                 " transfers moving %s%s</p>" % (
-                     esc(o["library"]), esc(fmt_time(hi - lo)), len(run.calls),
-                     len(run.kernels), len(run.transfers), esc(fmt_bytes(n_bytes)),
+    parts.append("<p>%s · %s from the first event to the last · %s, %s, %s moving %s%s</p>" % (
+                     esc(o["library"]), esc(fmt_time(hi - lo)), plural(len(run.calls), "call"),
+                     plural(len(run.kernels), "kernel"), plural(len(run.transfers), "transfer"),
+                     esc(fmt_bytes(n_bytes)),
                      " · under AMP_CHECK: %d finding%s" % (
                          len(run.checks), "" if len(run.checks) == 1 else "s")
                      if o["check"] else ""))
@@ -1671,7 +1711,7 @@ def page(run, source_name):
                      " extent, <code>t_idx.tile</code> its tile's, <code>t_idx.local</code> its"
                      " index inside the tile. The threads of one tile share"
                      " <code>tile_static</code> memory and meet at its barriers.</p>")
-    for (site, extent, tile, mode, original), (k, count) in shapes.items():
+    for (site, extent, tile, mode, original), (k, count) in list(shapes.items())[:MAX_PICTURES]:
         t = Tiling(list(extent), list(tile), mode, list(original) or None)
         parts.append("<figure class=\"launch\" data-kernel=\"%s\" data-site=\"%s\"><figcaption>"
                      "<b>%s</b> at <code>%s</code>, %s%s</figcaption>%s</figure>" % (
@@ -1680,6 +1720,9 @@ def page(run, source_name):
                          " (drawn as tiled: the file does not say which extent it was truncated"
                          " from)" if mode == "truncated" and not original else "",
                          draw_tiling(t)))
+    if len(shapes) > MAX_PICTURES:
+        parts.append("<p class=\"explain\">%d more tiled launches (other call sites or shapes)"
+                     " are left out.</p>" % (len(shapes) - MAX_PICTURES))
     if simple:
         parts.append("<p class=\"explain\">Launches without tiles: %s.</p>" % ", ".join(
             "<code>%s</code> over %s%s" % (esc(basename(site)), esc(times(extent)),
@@ -1697,9 +1740,10 @@ def page(run, source_name):
                      " mark what the step's kernel reads and may write (a write leaves the host"
                      " copy stale until something brings it back). Hover for details.</p>")
         parts.append("<div class=\"scroll\">%s</div>" % life)
-        if more:
-            parts.append("<p class=\"explain\">The first %d steps are drawn; %d more are counted"
-                         " in the ledger below.</p>" % (MAX_STEPS, more))
+        if more[0] or more[1]:
+            parts.append("<p class=\"explain\">Drawn: the first %d steps and %d data; %d more"
+                         " steps and %d more data are counted in the ledger below.</p>"
+                         % (MAX_STEPS, MAX_DATA_ROWS, more[0], more[1]))
     else:
         parts.append("<p class=\"explain\">No view was created or used while the timeline"
                      " ran.</p>")
@@ -1713,7 +1757,7 @@ def page(run, source_name):
         parts.append("<section id=\"checks\"><h2>AMP_CHECK findings</h2>")
         if not run.checks:
             parts.append("<p class=\"explain\">The run was checked, and nothing was found.</p>")
-        for n, f in enumerate(run.checks):
+        for n, f in enumerate(run.checks[:MAX_PICTURES]):
             a = f["args"]
             parts.append("<div class=\"finding\" data-problem=\"%s\"><h3>%d. %s in %s"
                          " (parallel_for_each at <code>%s</code>)</h3><p class=\"msg\">%s%s</p>"
@@ -1722,12 +1766,19 @@ def page(run, source_name):
                              esc(a["kernel"]), esc(basename(a["site"])), esc(a["message"]),
                              esc(" — at " + basename(a["at"])) if "at" in a else "",
                              draw_finding(run, f, n + 1)))
+        if len(run.checks) > MAX_PICTURES:
+            parts.append("<p class=\"explain\">%d more findings are left out.</p>"
+                         % (len(run.checks) - MAX_PICTURES))
         parts.append("</section>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             "<title>%s: amp timeline</title><style>%s</style></head><body>%s%s"
             "<div id=\"detail\"></div><script>%s</script></body></html>\n"
             % (esc(title), CSS, defs_svg(), "".join(parts), JS))
+
+
+def plural(n, what):
+    return "%d %s%s" % (n, what, "" if n == 1 else "s")
 
 
 def tiling_page(t, svg_text):
@@ -1839,6 +1890,13 @@ def main(argv=None):
     except InputError as e:
         print("amp-draw: %s" % e, file=sys.stderr)
         return 1
+    except Exception as e:  # a bug here: say so in one line (AMP_DRAW_DEBUG=1 shows where)
+        if os.environ.get("AMP_DRAW_DEBUG"):
+            raise
+        print("amp-draw: internal error (%s: %s): the input passed its checks, so this is a bug"
+              " in amp-draw; AMP_DRAW_DEBUG=1 shows where" % (type(e).__name__, e),
+              file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -199,7 +199,8 @@ def check_format(events, report):
                 report.add(where, "rule 8: \"bp\" is %r; the only binding point is \"e\""
                            % (ev["bp"],))
         if ph == "M":
-            spec = METADATA_NAMES.get(ev.get("name"))
+            name = ev.get("name")
+            spec = METADATA_NAMES.get(name) if isinstance(name, str) else None
             if spec is None:
                 report.add(where, "rule 9: %r is not a metadata event's name" % (ev.get("name"),))
                 ok = False
