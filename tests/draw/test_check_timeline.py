@@ -147,6 +147,10 @@ class Broken(unittest.TestCase):
         del self.byid[3]["pid"]
         self.assertBreaks(2, "\"pid\" is missing", format_only=True)
 
+    def test_a_metadata_event_named_by_a_list_is_refused(self):
+        self.data["traceEvents"][0]["name"] = ["process_name"]
+        self.assertBreaks(2, "\"name\" is missing or not a string", format_only=True)
+
     def test_an_unknown_phase_is_refused(self):
         self.byid[3]["ph"] = "Q"
         self.assertBreaks(2, "not a trace-event phase", format_only=True)
