@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the .deb packages (cmake/ampPackage.cmake): libamp<SOVERSION> (the
 # shared library), libamp-dev (headers, static library, amp.pc, the CMake
-# package, docs) and amp-tools (amp-info).
+# package, docs) and amp-tools (amp-info, amp-draw).
 #   scripts/package/build-deb.sh [BUILD_DIR]     default: build-deb
 # The build is its own, configured for the prefix /usr (so that the
 # libraries go to Debian's lib/<multiarch>/) without tests, samples or

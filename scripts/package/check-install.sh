@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Check an installed amp as its users meet it: the layout, the shared
-# library's name and SONAME, the version everywhere, amp-info, amp.pc, and
-# the CMake package (its version check, amp::amp as libamp.so by default
-# and libamp.a with AMP_USE_STATIC_LIBS). Programs are built against it and
-# run, and each must have loaded this libamp.so, not another one.
+# library's name and SONAME, the version everywhere, amp-info, amp-draw,
+# amp.pc, and the CMake package (its version check, amp::amp as libamp.so
+# by default and libamp.a with AMP_USE_STATIC_LIBS). Programs are built
+# against it and run, and each must have loaded this libamp.so, not another
+# one.
 #   scripts/package/check-install.sh --prefix=DIR --version=X.Y.Z --soversion=S --work=DIR
 #                            [--sysroot=ROOT] [--cc=CC] [--cflags=FLAGS]
 #                            [--generator=G] [-DVAR=VALUE ...]
@@ -53,7 +54,8 @@ if [ -z "$pc" ]; then
 fi
 libdir=$(dirname "$(dirname "$pc")")
 echo "libdir: $libdir"
-for f in bin/amp-info include/amp/amp.h include/amp/version.h \
+for f in bin/amp-info bin/amp-draw share/amp/amp-draw/amp_draw.py \
+         share/amp/amp-draw/check_timeline.py include/amp/amp.h include/amp/version.h \
          share/doc/amp/LICENSE share/doc/amp/README.md share/doc/amp/CHANGELOG.md \
          share/doc/amp/docs/api.md; do
   [ -f "$prefix/$f" ] || fail "$prefix/$f is missing"
@@ -88,6 +90,19 @@ if out=$("$prefix/bin/amp-info" 2>&1); then
 else
   printf '%s\n' "$out" >&2
   fail "amp-info failed"
+fi
+
+# amp-draw finds its modules from wherever the prefix is, and draws.
+echo "== amp-draw"
+if ! command -v python3 >/dev/null; then
+  echo "skipped: no python3 here to run amp-draw with"
+elif out=$("$prefix/bin/amp-draw" --tiles 4x6 --tile 2x3 -o - 2>&1); then
+  tiles=$(grep -o 'class="tile"' <<< "$out" | wc -l)
+  [ "$tiles" -eq 4 ] || fail "amp-draw --tiles 4x6 --tile 2x3 drew $tiles tiles, not 4"
+  echo "amp-draw --tiles 4x6 --tile 2x3: $tiles tiles"
+else
+  printf '%s\n' "$out" >&2
+  fail "amp-draw failed"
 fi
 
 # A program that prints the library's version and the headers', then runs

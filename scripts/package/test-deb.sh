@@ -7,8 +7,8 @@
 # 1. the three packages exist, with their fields: libamp<S> depends on the
 #    OpenCL ICD loader and recommends PoCL, libamp-dev depends on the same
 #    libamp version and on the OpenCL development files, amp-tools
-#    recommends PoCL; no file is in two packages (dpkg would refuse the
-#    second);
+#    depends on python3 (amp-draw) and recommends PoCL; no file is in two
+#    packages (dpkg would refuse the second);
 # 2. apt-get, simulating, can install all three here: every dependency is
 #    met or can be;
 # 3. dpkg -x unpacks them into DIR/root, and scripts/package/check-install.sh checks
@@ -89,6 +89,7 @@ expect "$runtime" Recommends "pocl-opencl-icd"
 expect "$dev" Depends "libamp$soversion (= $version)"
 expect "$dev" Depends "ocl-icd-opencl-dev"
 expect "$tools" Depends "ocl-icd-libopencl1"
+expect "$tools" Depends "python3"
 expect "$tools" Recommends "pocl-opencl-icd"
 [ "$(dpkg-deb -I "$runtime" shlibs 2>/dev/null)" = "libamp $soversion libamp$soversion (>= $version)" ] ||
   fail "libamp$soversion: no shlibs file for libamp.so.$soversion"
