@@ -514,11 +514,3 @@ int amp__body_uses(const kbody *b, const char *name)
             return 1;
     return 0;
 }
-
-int amp__body_uses_prefix(const kbody *b, const char *prefix)
-{
-    for (size_t i = 0; i < b->tokens.count; i++)
-        if (amp__lex_has_prefix(&b->tokens.items[i], prefix))
-            return 1;
-    return 0;
-}

@@ -208,9 +208,6 @@ const char *amp__body_token_after(const kbody *b, size_t i);
  * preprocessor lines too). */
 int amp__body_uses(const kbody *b, const char *name);
 
-/* Nonzero when the body uses an identifier that starts with prefix. */
-int amp__body_uses_prefix(const kbody *b, const char *prefix);
-
 /* ---- body_access.c ---- */
 
 /* Find the captured views the body may write (b->written): every use of a
