@@ -5,12 +5,10 @@
  */
 #include "kernel/accessors.h"
 
-#include "data/coherence.h"
-#include "data/texture.h"
-
-static const char *elem_cl_name(amp_elem_type t)
+/* A texel's type: int, uint or float. */
+static const char *texel_name(amp_elem_type t)
 {
-    return amp_elem_type_name(t);
+    return t == AMP_INT ? "int" : t == AMP_UINT ? "uint" : "float";
 }
 
 /* What a texture read returns: the scalar of one channel, or a vector. */
@@ -63,12 +61,12 @@ void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec)
         int used = 0;
         for (int i = 0; i < spec->ncaptures; i++) {
             const cg_capture *c = &spec->captures[i];
-            used |= c->kind == AMP_CAPTURE_TEXTURE && c->image_kind == TEX_IMAGE_1D_FOLDED &&
+            used |= c->kind == AMP_CAPTURE_TEXTURE && c->image_kind == CG_IMAGE_1D_FOLDED &&
                     c->type == types[k];
         }
         if (!used)
             continue;
-        const char *t = elem_cl_name(types[k]);
+        const char *t = texel_name(types[k]);
         amp__sb_printf(sb,
                        "%s4 amp_folded_texel_%s(__read_only image2d_t image, int i, int n)\n"
                        "{\n"
@@ -91,18 +89,18 @@ void amp__accessors_texture(strbuf *sb, const cg_capture *c)
     amp__sb_printf(sb, "\n/* %s(%s) or %s(index) is a texel of texture %s (read only). */\n", n,
                    args[c->rank], n, n);
     amp__sb_printf(sb, "#define %s(...) AMP_TEXEL_%d(%s, __VA_ARGS__)\n", n, c->rank, n);
-    if (c->image_kind == TEX_IMAGE_1D_FOLDED)
+    if (c->image_kind == CG_IMAGE_1D_FOLDED)
         amp__sb_printf(
             sb,
             "#define AMP_READ_%s(coord) (amp_folded_texel_%s(amp_%s_image, coord, %s_extent[0])%s)\n",
-            n, elem_cl_name(c->type), n, n, suffix);
+            n, texel_name(c->type), n, n, suffix);
     else
         amp__sb_printf(
             sb, "#define AMP_READ_%s(coord) (%s(amp_%s_image, amp_texel_sampler, coord)%s)\n", n,
             read_function(c->type), n, suffix);
     if (c->type != AMP_FLOAT)
         amp__sb_printf(sb, "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_float_texture\n", n);
-    else if (c->image_kind == TEX_IMAGE_1D_FOLDED)
+    else if (c->image_kind == CG_IMAGE_1D_FOLDED)
         amp__sb_printf(
             sb,
             "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_texture_within_the_1d_image_width_limit\n",
@@ -116,7 +114,7 @@ void amp__accessors_texture(strbuf *sb, const cg_capture *c)
 
 /* AMP_CHECK's offsets, in place of the prelude's (and of a padded
  * domain's): see codegen.h for the record they fill. */
-void amp__accessors_checked(strbuf *sb)
+void amp__accessors_checked(strbuf *sb, int spare_bytes)
 {
     amp__sb_printf(
         sb,
@@ -156,8 +154,7 @@ void amp__accessors_checked(strbuf *sb)
         "    return spare + %d / size + 2;\n"
         "}\n",
         CG_CHECK_SLOTS, CG_CHECK_SLOTS, CG_CHECK_WORDS, CG_REC_SITE, CG_REC_RANK, AMP_MAX_RANK,
-        CG_REC_INDEX, CG_REC_INDEX + 1, CG_REC_EXTENT, CG_REC_THREAD, COH_SPARE_BYTES,
-        COH_SPARE_BYTES);
+        CG_REC_INDEX, CG_REC_INDEX + 1, CG_REC_EXTENT, CG_REC_THREAD, spare_bytes, spare_bytes);
     amp__sb_append(
         sb,
         "#define AMP_CHECK_ARGS \\\n"
@@ -306,10 +303,10 @@ void amp__accessors_checked_rank(strbuf *sb, int n)
     amp__sb_append(sb, ", x)\n");
 }
 
-void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guarded)
+void amp__accessors_view(strbuf *sb, const cg_capture *c, const char *type, int written,
+                         int guarded)
 {
     const char *n = c->name;
-    const char *type = elem_cl_name(c->type);
     const char *constness = written ? "" : "const ";
     if (guarded)
         amp__sb_printf(sb,
@@ -357,9 +354,8 @@ static void value_offset(strbuf *sb, const char *v, const char *x, int rank)
     amp__sb_append(sb, ")");
 }
 
-void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int guarded)
+void amp__accessors_view_value(strbuf *sb, const char *e, int rank, int guarded)
 {
-    const char *e = elem_cl_name(elem);
     int strides = rank > 1 ? rank - 1 : 1;
     amp__sb_printf(sb,
                    "\n/* array_view<%s, %d> inside the kernel: a view as a value (a section, a\n"

@@ -18,7 +18,6 @@
 
 #include "core/error.h"
 #include "core/lexicon.h"
-#include "amp/array_view.h"
 #include "core/strbuf.h"
 #include "kernel/body_reader.h"
 
@@ -348,14 +347,23 @@ void amp__body_edit_after(reader *r, size_t i, const char *text)
 
 /* ---- Views as values ---- */
 
-const char *amp__body_elem_name(uint16_t elem)
+const char *amp__body_elem_name(const body_context *ctx, uint16_t elem)
 {
-    return amp_elem_type_name((amp_elem_type)elem);
+    switch (elem) {
+    case AMP_INT: return "int";
+    case AMP_UINT: return "uint";
+    case AMP_FLOAT: return "float";
+    case AMP_DOUBLE: return "double";
+    }
+    for (int i = 0; ctx->type_ids && i < ctx->ntypes; i++)
+        if (ctx->type_ids[i] == (amp_elem_type)elem)
+            return ctx->type_names[i];
+    return "unknown";
 }
 
-void amp__body_value_type_name(body_type t, char *buf, size_t n)
+void amp__body_value_type_name(const body_context *ctx, body_type t, char *buf, size_t n)
 {
-    snprintf(buf, n, "amp_view_%s_%d", amp__body_elem_name(t.elem), t.rank);
+    snprintf(buf, n, "amp_view_%s_%d", amp__body_elem_name(ctx, t.elem), t.rank);
 }
 
 void amp__body_use_value_type(reader *r, body_type t)

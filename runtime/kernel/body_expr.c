@@ -301,9 +301,9 @@ static void texture_argument(reader *r, const body_type *param, value a)
             snprintf(why, sizeof why,
                      "the texture has rank %d and %d %s channel%s; the parameter, rank %d and %d"
                      " %s channel%s",
-                     a.type.rank, a.type.channels, amp__body_elem_name(a.type.elem),
+                     a.type.rank, a.type.channels, amp__body_elem_name(r->ctx, a.type.elem),
                      a.type.channels == 1 ? "" : "s", param->rank, param->channels,
-                     amp__body_elem_name(param->elem), param->channels == 1 ? "" : "s");
+                     amp__body_elem_name(r->ctx, param->elem), param->channels == 1 ? "" : "s");
         else if (a.type.folded)
             snprintf(why, sizeof why,
                      "the texture has more texels than the device's 1D images hold, so it is"
@@ -414,11 +414,12 @@ static value capture_as_value(reader *r, value v)
 }
 
 /* The name of a view value's function: amp_element_float_2, ... */
-static void value_function(char *buf, size_t n, const char *what, body_type t)
+static void value_function(const body_context *ctx, char *buf, size_t n, const char *what,
+                           body_type t)
 {
     snprintf(buf, n, "%samp_%s_%s_%d(",
              t.is_const && strcmp(what, "element") == 0 ? "AMP_READ_ONLY(" : "", what,
-             amp__body_elem_name(t.elem), t.rank);
+             amp__body_elem_name(ctx, t.elem), t.rank);
 }
 
 /* The element of a view value given by args (an index, or rank ints):
@@ -439,7 +440,7 @@ static value value_element(reader *r, value v, const call_args *a, int subscript
              rank, a->arg[0].type.rank);
         return nothing;
     }
-    value_function(text, sizeof text, "element", v.type);
+    value_function(r->ctx, text, sizeof text, "element", v.type);
     amp__body_edit_before(r, (size_t)v.first, text);
     if (by_index)
         snprintf(text, sizeof text, ", ");
@@ -460,7 +461,7 @@ static value value_element(reader *r, value v, const call_args *a, int subscript
 static value value_projection(reader *r, value v, long open, long close)
 {
     char text[160];
-    value_function(text, sizeof text, "project", v.type);
+    value_function(r->ctx, text, sizeof text, "project", v.type);
     amp__body_edit_before(r, (size_t)v.first, text);
     rewrite(r, open, ", ");
     rewrite(r, close, ")");
@@ -509,7 +510,7 @@ static value value_section(reader *r, value v, long dot, long name)
     }
     body_type t = v.type;
     t.is_const = 0;
-    value_function(text, sizeof text, function, t);
+    value_function(r->ctx, text, sizeof text, function, t);
     amp__body_edit_before(r, (size_t)v.first, text);
     r->b->ranks |= 1u << rank;
     value out = typed(v.type, v.first, a.close);

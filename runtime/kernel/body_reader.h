@@ -158,10 +158,10 @@ void amp__body_edit_after(reader *r, size_t i, const char *text);
  * for its struct and functions. */
 void amp__body_use_value_type(reader *r, body_type t);
 /* The kernel's name of a view value type, "amp_view_float_2", into buf. */
-void amp__body_value_type_name(body_type t, char *buf, size_t n);
+void amp__body_value_type_name(const body_context *ctx, body_type t, char *buf, size_t n);
 /* The name of an element type in kernel functions' names ("float",
  * "uint", a struct's name). */
-const char *amp__body_elem_name(uint16_t elem);
+const char *amp__body_elem_name(const body_context *ctx, uint16_t elem);
 
 /* ---- Statements and declarations (body_stmt.c) ---- */
 

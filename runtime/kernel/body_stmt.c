@@ -143,7 +143,7 @@ static void view_template(reader *r, long name, body_type *type)
     *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0};
     amp__body_use_value_type(r, *type);
     char spelled[96];
-    amp__body_value_type_name(*type, spelled, sizeof spelled);
+    amp__body_value_type_name(r->ctx, *type, spelled, sizeof spelled);
     amp__body_edit_instead(r, (size_t)name, spelled);
 }
 
