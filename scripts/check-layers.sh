@@ -6,7 +6,7 @@
 #   scripts/check-layers.sh [runtime-dir]
 set -euo pipefail
 runtime=${1:-"$(dirname "$0")/../runtime"}
-layers=(core device data kernel check api)
+layers=(core translate device data kernel check api)
 
 rank() {
     local i

@@ -8,8 +8,8 @@
 #include "test_util.h"
 
 #include "core/lexicon.h"
-#include "kernel/body.h"
-#include "kernel/layout.h"
+#include "translate/body.h"
+#include "translate/layout.h"
 
 #define STRINGIFY(...) #__VA_ARGS__
 

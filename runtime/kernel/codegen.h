@@ -9,8 +9,8 @@
 
 #include <stdint.h>
 
-#include "kernel/spec.h"
-#include "kernel/translate.h"
+#include "translate/spec.h"
+#include "translate/translate.h"
 
 /*
  * Generate the source of spec's kernel, called name (amp__translate()).

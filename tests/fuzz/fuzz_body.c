@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "kernel/body.h"
-#include "kernel/layout.h"
+#include "translate/body.h"
+#include "translate/layout.h"
 
 static const char *const names[] = {"v", "w", "out", "n", "TS", "helper"};
 static const body_name_kind kinds[] = {BODY_NAME_VIEW,   BODY_NAME_VIEW,     BODY_NAME_VIEW,

@@ -1,9 +1,9 @@
 /*
- * runtime/kernel/accessors.c - the macros and functions through which a
+ * runtime/translate/accessors.c - the macros and functions through which a
  * kernel body reaches its captures: view elements (plain, padded, or
  * checked under AMP_CHECK) and texture texels.
  */
-#include "kernel/accessors.h"
+#include "translate/accessors.h"
 
 /* A texel's type: int, uint or float. */
 static const char *texel_name(amp_elem_type t)

@@ -1,7 +1,7 @@
 /*
- * runtime/kernel/layout.c - printing a read body one statement per line.
+ * runtime/translate/layout.c - printing a read body one statement per line.
  */
-#include "kernel/layout.h"
+#include "translate/layout.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/lexer.h - the tokens of OpenCL C source: a kernel body as
+ * runtime/translate/lexer.h - the tokens of OpenCL C source: a kernel body as
  * the preprocessor's stringification left it (one line, comments gone), a
  * helper's source, or the text of the user's file, to find a body's tokens
  * in it again.
@@ -8,8 +8,8 @@
  * string, a character constant or one of C's punctuators is a token of one
  * byte, which the compiler will reject with a message at its place.
  */
-#ifndef AMP_KERNEL_LEXER_H
-#define AMP_KERNEL_LEXER_H
+#ifndef AMP_TRANSLATE_LEXER_H
+#define AMP_TRANSLATE_LEXER_H
 
 #include <stddef.h>
 #include <stdint.h>

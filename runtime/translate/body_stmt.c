@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/body_stmt.c - the body reader's statements and
+ * runtime/translate/body_stmt.c - the body reader's statements and
  * declarations: where scopes begin and end, which tokens declare which
  * names, of which type, and which tile_static declarations move.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/body_reader.h"
+#include "translate/body_reader.h"
 
 #define fail amp__body_fail
 #define expect amp__body_expect

@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/body_expr.c - the body reader's expressions: C's grammar
+ * runtime/translate/body_expr.c - the body reader's expressions: C's grammar
  * by precedence, names resolved, and the types of index and extent values
  * followed so that C++ AMP's spellings become OpenCL C:
  *
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/body_reader.h"
+#include "translate/body_reader.h"
 
 #define fail amp__body_fail
 #define expect amp__body_expect

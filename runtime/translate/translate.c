@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/translate.c - turning a kernel body and its captures into an
+ * runtime/translate/translate.c - turning a kernel body and its captures into an
  * OpenCL C program that a learner can read.
  *
  * amp__translate reads the body (body.c), then writes the program in
@@ -8,7 +8,7 @@
  * functions, the kernel's signature, its moved tile_static declarations,
  * the index set-up, and the body laid out (layout.c).
  */
-#include "kernel/translate.h"
+#include "translate/translate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +16,10 @@
 
 #include "core/error.h"
 #include "core/lexicon.h"
-#include "kernel/accessors.h"
-#include "kernel/body.h"
-#include "kernel/layout.h"
-#include "kernel/vocabulary.h"
+#include "translate/accessors.h"
+#include "translate/body.h"
+#include "translate/layout.h"
+#include "translate/vocabulary.h"
 
 /* What the emitters share. */
 typedef struct gen {

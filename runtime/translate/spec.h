@@ -1,11 +1,11 @@
 /*
- * runtime/kernel/spec.h - what a generated kernel depends on besides its
+ * runtime/translate/spec.h - what a generated kernel depends on besides its
  * body: the domain, the captures, the device's features (cg_spec); what
  * the runtime's registries add to them (tr_spec); and the record
  * AMP_CHECK's accessors fill.
  */
-#ifndef AMP_KERNEL_SPEC_H
-#define AMP_KERNEL_SPEC_H
+#ifndef AMP_TRANSLATE_SPEC_H
+#define AMP_TRANSLATE_SPEC_H
 
 #include <stdint.h>
 

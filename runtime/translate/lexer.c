@@ -1,7 +1,7 @@
 /*
- * runtime/kernel/lexer.c - tokens of OpenCL C source.
+ * runtime/translate/lexer.c - tokens of OpenCL C source.
  */
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/body_access.c - which captured views a kernel body may
+ * runtime/translate/body_access.c - which captured views a kernel body may
  * write.
  *
  * A view passed read only is never copied back, so a write the analysis
@@ -14,7 +14,7 @@
  * is an rvalue, so a write the analysis called a read does not compile, and
  * the kernel cache builds it again with the view written (kcache.c).
  */
-#include "kernel/body.h"
+#include "translate/body.h"
 
 #include <string.h>
 

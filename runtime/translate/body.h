@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/body.h - reading a kernel body as C: its statements,
+ * runtime/translate/body.h - reading a kernel body as C: its statements,
  * scopes and declarations, which declaration each name refers to, its
  * preprocessor lines, and which captured views it may write.
  *
@@ -21,14 +21,14 @@
  * balance, nesting deeper than BODY_MAX_NESTING, names that belong to the
  * generated kernel) is refused with a message that names the place.
  */
-#ifndef AMP_KERNEL_BODY_H
-#define AMP_KERNEL_BODY_H
+#ifndef AMP_TRANSLATE_BODY_H
+#define AMP_TRANSLATE_BODY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "amp/kernel.h"
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 
 /* Braces, parentheses and brackets nested deeper than this are refused
  * (the OpenCL compilers' own limit, clang's -fbracket-depth, is 256). */

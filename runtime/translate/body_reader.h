@@ -1,16 +1,16 @@
 /*
- * runtime/kernel/body_reader.h - the state the body reader's files share
+ * runtime/translate/body_reader.h - the state the body reader's files share
  * (body.c, body_stmt.c, body_expr.c, body_names.c): the tokens it walks,
  * the names in scope, and its first failure. Not for use outside them.
  */
-#ifndef AMP_KERNEL_BODY_READER_H
-#define AMP_KERNEL_BODY_READER_H
+#ifndef AMP_TRANSLATE_BODY_READER_H
+#define AMP_TRANSLATE_BODY_READER_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <uthash.h>
 
-#include "kernel/body.h"
+#include "translate/body.h"
 
 /* The names visible now under one spelling, innermost last. */
 typedef struct name_slot {

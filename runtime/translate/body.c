@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/body.c - reading a kernel body: the reader's entry, its
+ * runtime/translate/body.c - reading a kernel body: the reader's entry, its
  * failures, tokens and words, the names in scope, and the rewritings of
  * tokens.
  *
@@ -9,7 +9,7 @@
  * which declaration, and the types of index and extent values, which it
  * rewrites into OpenCL C as it goes.
  */
-#include "kernel/body.h"
+#include "translate/body.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #include "core/error.h"
 #include "core/lexicon.h"
 #include "core/strbuf.h"
-#include "kernel/body_reader.h"
+#include "translate/body_reader.h"
 
 const lex_token amp__body_eof = {"", 0, 0, 0, 0};
 

@@ -1,14 +1,14 @@
 /*
- * runtime/kernel/vocabulary.c - the OpenCL C spelling of C++ AMP's kernel
+ * runtime/translate/vocabulary.c - the OpenCL C spelling of C++ AMP's kernel
  * language.
  */
-#include "kernel/vocabulary.h"
+#include "translate/vocabulary.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 
 #include <stdint.h>
 

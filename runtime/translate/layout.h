@@ -1,15 +1,15 @@
 /*
- * runtime/kernel/layout.h - printing a body read by body.c as readable
+ * runtime/translate/layout.h - printing a body read by body.c as readable
  * OpenCL C: one statement per line, four spaces per level of braces, the
  * preprocessor lines on lines of their own, tile_static declarations moved
  * out, and a map from each printed line back to the body's tokens (for
  * build errors and AMP_CHECK's reports at the user's lines).
  */
-#ifndef AMP_KERNEL_LAYOUT_H
-#define AMP_KERNEL_LAYOUT_H
+#ifndef AMP_TRANSLATE_LAYOUT_H
+#define AMP_TRANSLATE_LAYOUT_H
 
 #include "core/strbuf.h"
-#include "kernel/body.h"
+#include "translate/body.h"
 
 /* Where each token of a laid-out body was printed, for taking a
  * compiler's line and column back to the user's token: per token, its line

@@ -1,15 +1,15 @@
 /*
- * runtime/kernel/translate.h - OpenCL C source for a kernel: a prelude, one
+ * runtime/translate/translate.h - OpenCL C source for a kernel: a prelude, one
  * parameter group per capture, the index set-up, and the user's body.
  */
-#ifndef AMP_KERNEL_TRANSLATE_H
-#define AMP_KERNEL_TRANSLATE_H
+#ifndef AMP_TRANSLATE_TRANSLATE_H
+#define AMP_TRANSLATE_TRANSLATE_H
 
 #include <stdint.h>
 
 #include "amp/kernel.h"
 #include "core/strbuf.h"
-#include "kernel/spec.h"
+#include "translate/spec.h"
 
 /* Where the tokens of one text the user wrote went in the generated
  * source: the body, or a helper function (AMP_FUNCTION). */

@@ -1,14 +1,14 @@
 /*
- * runtime/kernel/accessors.h - the text through which a generated kernel's
+ * runtime/translate/accessors.h - the text through which a generated kernel's
  * body reaches its captures: view elements and texture texels. The
  * prelude (vocabulary.c) defines plain accesses; a padded domain and
  * AMP_CHECK replace parts of them.
  */
-#ifndef AMP_KERNEL_ACCESSORS_H
-#define AMP_KERNEL_ACCESSORS_H
+#ifndef AMP_TRANSLATE_ACCESSORS_H
+#define AMP_TRANSLATE_ACCESSORS_H
 
 #include "core/strbuf.h"
-#include "kernel/spec.h"
+#include "translate/spec.h"
 
 /* The samplers and macros that every kernel with textures needs, once. */
 void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec);

@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/body_names.c - the body reader's names: preprocessor
+ * runtime/translate/body_names.c - the body reader's names: preprocessor
  * lines and the macros they define, the names the generated kernel owns,
  * the names of moved tile_static declarations, and C++'s names that C
  * cannot take.
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "kernel/body_reader.h"
-#include "kernel/vocabulary.h"
+#include "translate/body_reader.h"
+#include "translate/vocabulary.h"
 
 const body_macro *amp__body_function_macro(const reader *r, const lex_token *t)
 {
