@@ -8,7 +8,7 @@
 #include "test_util.h"
 
 #include "core/lexicon.h"
-#include "translate/body.h"
+#include "translate/text.h"
 #include "translate/layout.h"
 
 #define STRINGIFY(...) #__VA_ARGS__
@@ -32,7 +32,7 @@ static char laid_out[1 << 16], hoisted_out[4096];
 static amp_status lay_out(const char *text, int *lines)
 {
     kbody b;
-    amp_status st = amp__body_read(text, strlen(text), &ctx, &b);
+    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
     laid_out[0] = hoisted_out[0] = '\0';
     if (st == AMP_OK) {
         strbuf out = STRBUF_INIT, hoisted = STRBUF_INIT;
@@ -52,7 +52,7 @@ static amp_status lay_out(const char *text, int *lines)
 static uint32_t writes(const char *text)
 {
     kbody b;
-    amp_status st = amp__body_read(text, strlen(text), &ctx, &b);
+    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
     if (st != AMP_OK)
         fail_msg("the reader refused %s: %s", text, amp_last_error());
     uint32_t w = b.written;

@@ -1,25 +1,23 @@
 /*
- * runtime/translate/body.h - reading a kernel body as C: its statements,
- * scopes and declarations, which declaration each name refers to, its
- * preprocessor lines, and which captured views it may write.
+ * runtime/translate/body.h - one text the translator reads (a kernel body,
+ * or a helper function) and the facts its passes record about it
+ * (translate.h lists the passes).
+ *
+ * Facts are kept per token (which declaration a name refers to, how a use
+ * of a name is used, flags), per declaration, and as constructs: each
+ * spelling of C++ AMP the grammar found, with the tokens that bound it,
+ * in the order found. Edits, what a token is printed as, are made from the
+ * constructs by one pass (spell.c) at the end.
  *
  * A body written inside a macro reaches the runtime as one line of text.
  * The generated kernel changes it in two ways, and each must keep what the
  * C means:
  * - tile_static declarations move to kernel scope, where OpenCL C requires
  *   __local variables. A moved declaration keeps its name only when that
- *   name is provably free there: declared nowhere else, used nowhere but
- *   inside its own scope, and no name the generated kernel uses. Otherwise
- *   it and exactly the uses that C's scoping gives it are renamed, so an
- *   inner declaration shadows an outer one only inside its block, and two
- *   sibling blocks may each declare their own.
+ *   name is provably free there (hoist.c).
  * - a view the body never writes is passed read only and never copied
- *   back. Every use of a view is read in its context (body_access.c); any
- *   form the analysis cannot prove a read counts as a write.
- *
- * A body the reader cannot bound (braces or parentheses that do not
- * balance, nesting deeper than BODY_MAX_NESTING, names that belong to the
- * generated kernel) is refused with a message that names the place.
+ *   back. Every use of a view has a role; a use not recorded as a read
+ *   counts as a write (writes.c).
  */
 #ifndef AMP_TRANSLATE_BODY_H
 #define AMP_TRANSLATE_BODY_H
@@ -110,7 +108,7 @@ typedef struct body_decl {
     uint8_t name_kind; /* DECL_KERNEL: a body_name_kind */
     int32_t capture;   /* DECL_KERNEL: the capture's index, or -1 */
     int32_t token;     /* the declarator's token, or -1 for kernel names */
-    uint32_t scope;
+    uint32_t scope;    /* 0: the outermost, the kernel's names' */
     body_type type;    /* what it is, as far as the reader follows */
     body_type returns; /* a helper function's result */
     char *renamed;     /* DECL_TILE_STATIC: its name at kernel scope when not its own */
@@ -142,10 +140,81 @@ enum {
     TOK_BLOCK = 16,           /* a brace that opens or closes a block of statements */
     TOK_DIRECTIVE_PAREN = 32, /* the parentheses around a preprocessor line's argument */
     TOK_DECLARATOR = 64,      /* the name a declarator declares (resolved to its declaration) */
-    TOK_READ_VALUE = 128,     /* a captured view made a value only read (a const parameter) */
-    TOK_VALUE_USE = 256       /* a captured view made a value (a section, a projection, an
-                             argument): not an element access */
+    TOK_HOIST_COPY = 128      /* a preprocessor line copied before the moved declarations */
 };
+
+/* How a name is used where it stands (per token; a captured view's uses
+ * decide whether the kernel writes it). */
+enum {
+    ROLE_READ = 1,       /* its value is taken: an element read, a view's extent */
+    ROLE_WRITTEN = 2,    /* assigned, incremented or decremented, or beside a preprocessor line
+                            that could make it so */
+    ROLE_ADDRESS = 4,    /* the operand of a unary '&': a pointer could write through it */
+    ROLE_CALLED = 8,     /* called: a function, a macro, a view's element v(...) */
+    ROLE_VALUE = 16,     /* a captured view made a value (a section, a projection, an
+                            argument) */
+    ROLE_VALUE_READ = 32 /* and that value only goes where a const view is due */
+};
+
+/* A spelling of C++ AMP that the grammar found, by the tokens that bound
+ * it (tok[], by kind below; -1 for none), for spell.c to write as OpenCL C. */
+typedef enum construct_kind {
+    C_NAMESPACE = 1,     /* tok 0: NS of NS::NAME (3 tokens); 1: the NAME that fast_math:: and
+                            precise_math:: prefix, or -1 */
+    C_INDEX_TYPE,        /* index<N>, extent<N>, tiled_index<...>: 0 the name, 1 its '>';
+                            type */
+    C_VIEW_TYPE,         /* array_view<T, N>, array<T, N>[&]: 0 the name, 1 its last token */
+    C_TEXTURE_TYPE,      /* texture<T, N>[&]: 0 the name, 1 its last token */
+    C_TEXTURE_PARAMETER, /* 0: the name of a helper's texture<T, N> parameter */
+    C_TEXTURE_ARGUMENT,  /* 0: a texture given to one */
+    C_ZERO_INIT,         /* 0: the token after a declarator that C++ AMP constructs;
+                            1: the type's name (ZERO_VECTOR) */
+    C_DIRECT_INIT,       /* index<2> p(i, j): 0 '(', 1 ')'; type */
+    C_TILED_AS_INDEX,    /* 0: the last token of a tiled index where an index is due */
+    C_CONSTRUCTION,      /* index<2>(i, j): 0 the name, 1 '(', 2 ')'; type, number: values */
+    C_CAPTURE_VALUE,     /* 0: a captured view as a value; number: the capture */
+    C_VALUE_ELEMENT,     /* 0 the view value's first token, 1 '(' or '[', 2 ')' or ']' */
+    C_VALUE_PROJECTION,  /* v[i] of a view value: 0 first, 1 '[', 2 ']' */
+    C_VALUE_SECTION,     /* 0 first, 1 '.', 2 "section", 3 '(', 4 the ',' after the origin's
+                            ints, 5 ')' */
+    C_VIEW_SUBSCRIPT,    /* v[i][j] of a captured view: 0 '[', 1 ']' */
+    C_RANK,              /* x.rank: 0 x's first token, 1 "rank" */
+    C_TILE_DIM,          /* t_idx.tile_dimN: 0 t_idx, 1 '.', 2 the member; number: N's size */
+    C_EXTENT_OF_CAPTURE, /* v.extent, v.get_extent() of a captured view or texture: 0 v,
+                            1 '.', 2 the member, 3 '(', 4 ')' */
+    C_EXTENT_OF_VALUE,   /* the same of a view value (0 its first token) */
+    C_EXTENT_CALL,       /* e.contains(p), e.size(): 0 e's first token, 1 '.', 2 the
+                            member, 3 '(' */
+    C_INDEX1_SUBSCRIPT,  /* p[0] of an index<1>: 0 '[', 1 ']' */
+    C_VECTOR_ZERO,       /* float_3(): 0 '(' */
+    C_INDEX_COMPARE      /* p == q, p != q: 0 p's first token, 1 the operator, 2 q's last */
+} construct_kind;
+
+/* The variants of some constructs (body_construct.form). */
+enum {
+    ZERO_LIST = 1,       /* C_ZERO_INIT: = {0} */
+    ZERO_INT,            /* = 0 */
+    ZERO_INDEX,          /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
+    ZERO_VECTOR,         /* = (T)(0), T the type's name */
+    INIT_COPY = 1,       /* C_DIRECT_INIT: copied from one value */
+    INIT_MAKE,           /* made of its rank's values */
+    SECTION_INTS = 1,    /* C_VALUE_SECTION: the origin's and the extent's ints */
+    SECTION_PAIR,        /* (origin, extent) */
+    SECTION_EXTENT,      /* (extent), from the start */
+    SECTION_ORIGIN,      /* (origin), to the end */
+    SUBSCRIPT_FIRST = 1, /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
+    SUBSCRIPT_LAST = 2,  /* the last (a view of rank 1: both) */
+    SUBSCRIPT_INDEX = 4, /* one subscript, a whole index */
+    ELEMENT_BY_INDEX = 1 /* C_VALUE_ELEMENT: given a whole index */
+};
+
+typedef struct body_construct {
+    uint8_t kind; /* a construct_kind */
+    uint8_t form; /* its variant, above */
+    body_type type;
+    int32_t number;
+    int32_t tok[6];
+} body_construct;
 
 /* How a token is printed: text before it, instead of it, after it (NULL:
  * nothing, the token itself, nothing). */
@@ -153,10 +222,18 @@ typedef struct body_edit {
     char *before, *instead, *after;
 } body_edit;
 
-/* A tile_static declaration: tokens first .. last (its ';'). */
+/* A tile_static declaration of a block: tokens first .. last (its ';'). */
 typedef struct body_hoist {
     uint32_t first, last;
 } body_hoist;
+
+/* An AMP_DEFINE (or a kernel file's #define): its name's token, and its
+ * replacement's tokens. */
+typedef struct body_macro {
+    uint32_t name;
+    uint32_t first, last; /* the replacement, first > last when empty */
+    int function_like;
+} body_macro;
 
 /* Views as values a body or helper uses: each (element type, rank) once. */
 #define BODY_MAX_VALUE_TYPES 32
@@ -164,13 +241,29 @@ typedef struct body_hoist {
 
 typedef struct kbody {
     lex_tokens tokens;
-    int32_t *resolved; /* per token: a declaration, BODY_UNRESOLVED or BODY_NOT_A_USE */
-    uint16_t *flags;   /* per token: TOK_ flags */
+    /* What the text is, while it is read. */
+    const body_context *ctx;
+    const char *text;
+    size_t length;
+    amp_status status; /* the first failure */
+    /* Per token (tokens.count + 1 entries). */
+    int32_t *resolved; /* a declaration, BODY_UNRESOLVED or BODY_NOT_A_USE */
+    uint16_t *flags;   /* TOK_ flags */
+    uint8_t *roles;    /* ROLE_ bits */
+    int32_t *partner;  /* a bracket's partner among the grammar's tokens, or -1 */
+    body_edit *edits;  /* or NULL while there are none */
+    /* The tokens outside preprocessor lines, in order: what the grammar reads. */
+    uint32_t *order;
+    size_t norder;
+    body_macro *macros;
+    size_t nmacros;
     body_decl *decls;
-    size_t ndecls;
-    body_hoist *hoists;
+    size_t ndecls, cap_decls;
+    body_construct *constructs;
+    size_t nconstructs, cap_constructs;
+    body_hoist *hoists; /* tile_static declarations of blocks, in order */
     size_t nhoists;
-    body_edit *edits;  /* per token, or NULL while there are none */
+    /* What the kernel needs for this text. */
     uint32_t written;  /* bit i: capture i is a view the body may write */
     body_type returns; /* a helper function's result type */
     uint32_t ranks;    /* bit r: an index or extent of rank r appears */
@@ -185,16 +278,34 @@ typedef struct kbody {
     int ntextures;
 } kbody;
 
-/*
- * Read the body text[0 .. length) of a kernel with context ctx into *out
- * (free with amp__body_free, also after a failure). Returns AMP_OK;
- * AMP_ERROR_KERNEL_BUILD for a body that cannot be bounded (the message
- * says where and why) or that declares or uses a name the generated kernel
- * owns; AMP_ERROR_OUT_OF_MEMORY.
- */
-amp_status amp__body_read(const char *text, size_t length, const body_context *ctx, kbody *out);
+/* Lex text[0 .. length) into b and make room for its facts; ctx and text
+ * stay the caller's. Returns AMP_OK, AMP_ERROR_OUT_OF_MEMORY, or the
+ * lexer's status (also in b->status). Free b with amp__body_free, also
+ * after a failure. */
+amp_status amp__body_open(kbody *b, const char *text, size_t length, const body_context *ctx);
 
 void amp__body_free(kbody *b);
+
+/* Record the first failure, at token i of the text (or -1 for none): the
+ * message names the kernel's call site, and shows the token's line in the
+ * user's file as a compiler does. */
+void amp__body_fail(kbody *b, long i, amp_status status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void amp__body_no_memory(kbody *b);
+
+/* A declaration of name, of kind, declared by token (or -1) in scope;
+ * the token is marked its declarator. Returns its id, or -1 (failed). */
+int32_t amp__body_declare(kbody *b, const char *name, uint32_t length, body_decl_kind kind,
+                          int32_t token, uint32_t scope);
+
+/* Record a construct, after those found before it. */
+void amp__body_note(kbody *b, const body_construct *c);
+
+/* Put text before token i (in front of what is there), instead of it, or
+ * after it (behind what is there). */
+void amp__body_edit_before(kbody *b, long i, const char *text);
+void amp__body_edit_instead(kbody *b, long i, const char *text);
+void amp__body_edit_after(kbody *b, long i, const char *text);
 
 /* The text a token is printed as: its rewriting, a moved tile_static's
  * new name, or the token as written; *length is set. */
@@ -208,11 +319,11 @@ const char *amp__body_token_after(const kbody *b, size_t i);
  * preprocessor lines too). */
 int amp__body_uses(const kbody *b, const char *name);
 
-/* ---- body_access.c ---- */
+/* The name of an element type in kernel functions' names ("float",
+ * "uint", a struct's name). */
+const char *amp__body_elem_name(const body_context *ctx, uint16_t elem);
 
-/* Find the captured views the body may write (b->written): every use of a
- * view that is not provably a read counts as a write. Called by
- * amp__body_read. */
-void amp__body_find_writes(kbody *b, const body_context *ctx);
+/* The kernel's name of a view value type, "amp_view_float_2", into buf. */
+void amp__body_value_type_name(const body_context *ctx, body_type t, char *buf, size_t n);
 
 #endif

@@ -162,6 +162,22 @@ int amp__lex_is(const lex_token *t, const char *s)
     return t->length == n && memcmp(t->text, s, n) == 0;
 }
 
+int amp__lex_is_any(const lex_token *t, const char *const *words)
+{
+    for (; *words; words++)
+        if (amp__lex_is(t, *words))
+            return 1;
+    return 0;
+}
+
+int amp__lex_leading_number(const lex_token *t)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < t->length && i < 9 && t->text[i] >= '0' && t->text[i] <= '9'; i++)
+        n = n * 10 + (t->text[i] - '0');
+    return n;
+}
+
 int amp__lex_has_prefix(const lex_token *t, const char *prefix)
 {
     size_t n = strlen(prefix);

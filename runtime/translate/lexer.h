@@ -48,6 +48,13 @@ void amp__lex_free(lex_tokens *tokens);
 /* Nonzero when t is the token s (an identifier or punctuator). */
 int amp__lex_is(const lex_token *t, const char *s);
 
+/* Nonzero when t is one of words (a NULL-terminated list). */
+int amp__lex_is_any(const lex_token *t, const char *const *words);
+
+/* The number that t's leading decimal digits make, as atoi reads it (0
+ * for none), reading nothing past the token: of its first 9 digits. */
+int amp__lex_leading_number(const lex_token *t);
+
 /* Nonzero when t is an identifier that starts with prefix and is longer. */
 int amp__lex_has_prefix(const lex_token *t, const char *prefix);
 

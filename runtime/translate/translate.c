@@ -17,7 +17,7 @@
 #include "core/error.h"
 #include "core/lexicon.h"
 #include "translate/accessors.h"
-#include "translate/body.h"
+#include "translate/text.h"
 #include "translate/layout.h"
 #include "translate/vocabulary.h"
 
@@ -347,7 +347,7 @@ static amp_status read_body(gen *g)
                             .capture_returns = freturns,
                             .capture_helpers = fhelpers,
                             .function = 1};
-        st = amp__body_read(c->function_source, strlen(c->function_source), &ctx, &g->helpers[i]);
+        st = amp__text_read(c->function_source, strlen(c->function_source), &ctx, &g->helpers[i]);
         g->helper_read[i] = 1;
         if (st == AMP_OK) {
             returns[i] = g->helpers[i].returns;
@@ -380,7 +380,7 @@ static amp_status read_body(gen *g)
         .capture_helpers = helpers,
     };
     g->read_body = 1;
-    st = amp__body_read(spec->source->body, spec->source->body_length, &ctx, &g->body);
+    st = amp__text_read(spec->source->body, spec->source->body_length, &ctx, &g->body);
     g->ranks |= g->body.ranks;
     /* The ranks whose element access the kernel needs beyond the prelude's. */
     for (int i = 0; i < spec->ncaptures; i++)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "translate/body.h"
+#include "translate/text.h"
 #include "translate/layout.h"
 
 static const char *const names[] = {"v", "w", "out", "n", "TS", "helper"};
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ctx.index_name = NULL;
     }
     kbody b;
-    if (amp__body_read((const char *)data, size, &ctx, &b) == AMP_OK) {
+    if (amp__text_read((const char *)data, size, &ctx, &b) == AMP_OK) {
         size_t entries = b.tokens.count + 1;
         int *lines_of = malloc(entries * sizeof *lines_of);
         int *columns = malloc(entries * sizeof *columns);

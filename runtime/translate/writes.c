@@ -1,5 +1,5 @@
 /*
- * runtime/translate/body_access.c - which captured views a kernel body may
+ * runtime/translate/writes.c - which captured views a kernel body may
  * write.
  *
  * A view passed read only is never copied back, so a write the analysis
@@ -14,7 +14,7 @@
  * is an rvalue, so a write the analysis called a read does not compile, and
  * the kernel cache builds it again with the view written (kcache.c).
  */
-#include "translate/body.h"
+#include "translate/writes.h"
 
 #include <string.h>
 
@@ -133,8 +133,8 @@ static int is_read(const kbody *b, size_t i)
         return 0;
     /* Made a value (a section, a projection, an argument): read only when
      * the value went only where a const view was due. */
-    if (b->flags[i] & TOK_VALUE_USE)
-        return (b->flags[i] & TOK_READ_VALUE) != 0;
+    if (b->roles[i] & ROLE_VALUE)
+        return (b->roles[i] & ROLE_VALUE_READ) != 0;
     /* v.extent and v.get_extent() read the view's shape, not its data. */
     if (i + 2 < n && is_punct(&t[i + 1], ".") &&
         (amp__lex_is(&t[i + 2], "extent") || amp__lex_is(&t[i + 2], "get_extent")))
@@ -180,8 +180,9 @@ static int is_read(const kbody *b, size_t i)
     return 1;
 }
 
-void amp__body_find_writes(kbody *b, const body_context *ctx)
+void amp__writes_find(kbody *b)
 {
+    const body_context *ctx = b->ctx;
     b->written = 0;
     for (size_t i = 0; i < b->tokens.count; i++) {
         const lex_token *t = &b->tokens.items[i];
