@@ -148,7 +148,6 @@ static void flat(reader *r, const char *const *terminators)
 }
 
 static const char *const to_close_paren[] = {")", NULL};
-static const char *const to_close_brace[] = {"}", NULL};
 
 /* A bracketed group walked flat, from its opening token to its closing
  * one. */
@@ -163,6 +162,53 @@ static void flat_group(reader *r, const char *open, const char *const *close)
 }
 
 /* ---- Primary expressions ---- */
+
+/* { initializers }, of a declaration or a compound literal: each an
+ * expression or a list of its own, after designators (.member =,
+ * [index] =). What the grammar does not take is walked flat to the ',' or
+ * '}'. */
+static value initializer_list(reader *r)
+{
+    static const char *const ends[] = {",", "}", NULL};
+    long first = cur(r);
+    expect(r, "{");
+    if (r->b->status != AMP_OK || !enter(r))
+        return nothing;
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, "}")) {
+        int designated = 0;
+        for (;;) {
+            if (is(r, 0, ".") && peek(r, 1)->kind == LEX_IDENT) {
+                mark(r, BODY_NOT_A_USE);
+                advance(r);
+                mark(r, BODY_NOT_A_USE); /* a member */
+                advance(r);
+            } else if (is(r, 0, "[")) {
+                expect(r, "[");
+                if (r->b->status != AMP_OK || !enter(r))
+                    return nothing;
+                comma_expression(r);
+                leave(r);
+                expect(r, "]");
+            } else {
+                break;
+            }
+            designated = 1;
+        }
+        if (designated)
+            expect(r, "=");
+        value item = is(r, 0, "{") ? initializer_list(r) : assignment(r);
+        if (r->b->status == AMP_OK && !at_end(r) && !ends_here(r, ends))
+            flat(r, ends);
+        (void)item;
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    leave(r);
+    long close = cur(r);
+    expect(r, "}");
+    return other(first, close);
+}
 
 /* index<N>(a, b, ...) or extent<N>(...): a vector of the type. */
 static value construction(reader *r)
@@ -256,10 +302,8 @@ static value primary(reader *r)
         beside_directives(r, &inner);
         return inner;
     }
-    if (amp__lex_is(t, "{")) {
-        flat_group(r, "{", to_close_brace);
-        return other(first, last_consumed(r));
-    }
+    if (amp__lex_is(t, "{"))
+        return initializer_list(r);
     return nothing; /* not an expression's start: the caller walks on flat */
 }
 
@@ -824,8 +868,8 @@ static value unary(reader *r)
         expect(r, ")");
         value v;
         if (is(r, 0, "{")) {
-            flat_group(r, "{", to_close_brace);
-            v = other(first, last_consumed(r));
+            v = initializer_list(r);
+            v.first = first;
         } else {
             if (!enter(r))
                 return nothing;
