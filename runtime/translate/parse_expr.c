@@ -566,9 +566,102 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
                  call ? close : name);
 }
 
-/* A member of a value the reader follows: a tiled index's indices and
- * tile extent, a view's extent, an extent's contains() and size(); of an
- * element, its members. */
+/* A member of a tiled index: its indices and tile extent, and C++ AMP's
+ * static tile_dim0 .. tile_dim2, the kernel's tile as numbers (so that
+ * they can size tile_static arrays). */
+static value tiled_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int rank = v.type.rank;
+    int d = amp__lex_is(m, "tile_dim0")   ? 0
+            : amp__lex_is(m, "tile_dim1") ? 1
+            : amp__lex_is(m, "tile_dim2") ? 2
+                                          : -1;
+    if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 && r->ctx->index_name) {
+        amp__parse_note(r, C_TILE_DIM, v.type, 0, r->ctx->tile[d], v.first, dot, name);
+        return other(v.first, name);
+    }
+    if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
+        amp__lex_is(m, "tile_origin"))
+        return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
+    if (amp__lex_is(m, "tile_extent"))
+        return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
+    return other(v.first, name);
+}
+
+/* A member of a captured view or texture (or a helper's texture
+ * parameter): its extent; a view's section. */
+static value capture_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int texture = v.type.kind != TYPE_VIEW;
+    int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
+    if (amp__lex_is(m, "extent") || call) {
+        /* The view's shape, not its data: a read. */
+        amp__parse_role(r, v.first, ROLE_READ);
+        return extent_member(r, v, C_EXTENT_OF_CAPTURE, dot, name, call);
+    }
+    if (texture) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a texture's %.*s is not offered inside kernels; there a texture has its"
+             " extent (t.extent, t.get_extent()) and its texels (t(i, j), t(idx),"
+             " amp_sample(t, x, y))",
+             (int)m->length, m->text);
+        return nothing;
+    }
+    if (amp__lex_is(m, "section") && is(r, 0, "("))
+        return value_section(r, capture_as_value(r, v), dot, name);
+    fail(r, name, AMP_ERROR_KERNEL_BUILD,
+         "a view's %.*s is not offered inside kernels; there a view has its extent"
+         " (v.extent, v.get_extent()), its elements (v(i), v[i]), sections"
+         " (v.section(origin, extent)) and projections (v[i])",
+         (int)m->length, m->text);
+    return nothing;
+}
+
+/* A member of a view value: its extent and sections. */
+static value value_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
+    if (amp__lex_is(m, "extent") || call)
+        return extent_member(r, v, C_EXTENT_OF_VALUE, dot, name, call);
+    if (amp__lex_is(m, "section") && is(r, 0, "("))
+        return value_section(r, v, dot, name);
+    fail(r, name, AMP_ERROR_KERNEL_BUILD,
+         "a view's %.*s is not offered inside kernels; there a view has its extent, its"
+         " elements, sections and projections",
+         (int)m->length, m->text);
+    return nothing;
+}
+
+/* e.contains(p) or e.size() of an extent. */
+static value extent_call(reader *r, value v, long dot, long name)
+{
+    int contains = amp__lex_is(&r->tok[name], "contains");
+    long open = cur(r);
+    expect(r, "(");
+    if (contains && r->b->status == AMP_OK && enter(r)) {
+        value p = as_index(r, assignment(r));
+        if (p.type.kind == TYPE_INDEX && p.type.rank != v.type.rank)
+            fail(r, p.first, AMP_ERROR_KERNEL_BUILD,
+                 "an extent of rank %d cannot contain an index of rank %d", v.type.rank,
+                 p.type.rank);
+        leave(r);
+    }
+    long close = cur(r);
+    expect(r, ")");
+    body_construct c = {
+        .kind = C_EXTENT_CALL,
+        .form = (uint8_t)contains,
+        .type = v.type,
+        .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)open, -1, -1}};
+    amp__body_note(r->b, &c);
+    return other(v.first, close);
+}
+
+/* A member, after '.': of a value the reader follows, by its type; of an
+ * element, what C makes of it. */
 static value member(reader *r, value v)
 {
     long dot = cur(r);
@@ -581,94 +674,25 @@ static value member(reader *r, value v)
         return nothing;
     }
     advance(r);
-    int rank = v.type.rank;
+    body_type t = v.type;
     /* C++ AMP's static member rank, of every value with a rank. */
-    if (amp__lex_is(m, "rank") && !is(r, 0, "(") && !v.type.array &&
-        (v.type.kind == TYPE_INDEX || v.type.kind == TYPE_EXTENT || v.type.kind == TYPE_VIEW ||
-         v.type.kind == TYPE_VIEW_VALUE || v.type.kind == TYPE_TEXTURE ||
-         v.type.kind == TYPE_TEXTURE_VALUE || v.type.kind == TYPE_TILED_INDEX)) {
-        amp__parse_note(r, C_RANK, v.type, 0, 0, v.first, name, -1);
+    if (amp__lex_is(m, "rank") && !is(r, 0, "(") && !t.array &&
+        (t.kind == TYPE_INDEX || t.kind == TYPE_EXTENT || t.kind == TYPE_VIEW ||
+         t.kind == TYPE_VIEW_VALUE || t.kind == TYPE_TEXTURE || t.kind == TYPE_TEXTURE_VALUE ||
+         t.kind == TYPE_TILED_INDEX)) {
+        amp__parse_note(r, C_RANK, t, 0, 0, v.first, name, -1);
         return other(v.first, name);
     }
-    if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
-        /* tile_dim0 .. tile_dim2 are C++ AMP's static constants: the kernel's
-         * tile, as numbers, so that they can size tile_static arrays. */
-        int d = amp__lex_is(m, "tile_dim0")   ? 0
-                : amp__lex_is(m, "tile_dim1") ? 1
-                : amp__lex_is(m, "tile_dim2") ? 2
-                                              : -1;
-        if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 && r->ctx->index_name) {
-            amp__parse_note(r, C_TILE_DIM, v.type, 0, r->ctx->tile[d], v.first, dot, name);
-            return other(v.first, name);
-        }
-        if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
-            amp__lex_is(m, "tile_origin")) {
-            return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
-        }
-        if (amp__lex_is(m, "tile_extent")) {
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
-        }
-        return other(v.first, name);
-    }
-    int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
-    if ((v.type.kind == TYPE_VIEW || texture) && v.first == v.last) {
-        int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
-        if (amp__lex_is(m, "extent") || call) {
-            /* The view's shape, not its data: a read. */
-            amp__parse_role(r, v.first, ROLE_READ);
-            return extent_member(r, v, C_EXTENT_OF_CAPTURE, dot, name, call);
-        }
-        if (texture) {
-            fail(r, name, AMP_ERROR_KERNEL_BUILD,
-                 "a texture's %.*s is not offered inside kernels; there a texture has its"
-                 " extent (t.extent, t.get_extent()) and its texels (t(i, j), t(idx),"
-                 " amp_sample(t, x, y))",
-                 (int)m->length, m->text);
-            return nothing;
-        }
-        if (amp__lex_is(m, "section") && is(r, 0, "("))
-            return value_section(r, capture_as_value(r, v), dot, name);
-        fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a view's %.*s is not offered inside kernels; there a view has its extent"
-             " (v.extent, v.get_extent()), its elements (v(i), v[i]), sections"
-             " (v.section(origin, extent)) and projections (v[i])",
-             (int)m->length, m->text);
-        return nothing;
-    }
-    if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
-        int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
-        if (amp__lex_is(m, "extent") || call)
-            return extent_member(r, v, C_EXTENT_OF_VALUE, dot, name, call);
-        if (amp__lex_is(m, "section") && is(r, 0, "("))
-            return value_section(r, v, dot, name);
-        fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a view's %.*s is not offered inside kernels; there a view has its extent, its"
-             " elements, sections and projections",
-             (int)m->length, m->text);
-        return nothing;
-    }
-    if (v.type.kind == TYPE_EXTENT && !v.type.array &&
-        (amp__lex_is(m, "contains") || amp__lex_is(m, "size")) && is(r, 0, "(")) {
-        int contains = amp__lex_is(m, "contains");
-        long open = cur(r);
-        expect(r, "(");
-        if (contains && r->b->status == AMP_OK && enter(r)) {
-            value p = as_index(r, assignment(r));
-            if (p.type.kind == TYPE_INDEX && p.type.rank != rank)
-                fail(r, p.first, AMP_ERROR_KERNEL_BUILD,
-                     "an extent of rank %d cannot contain an index of rank %d", rank, p.type.rank);
-            leave(r);
-        }
-        long close = cur(r);
-        expect(r, ")");
-        body_construct c = {
-            .kind = C_EXTENT_CALL,
-            .form = (uint8_t)contains,
-            .type = v.type,
-            .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)open, -1, -1}};
-        amp__body_note(r->b, &c);
-        return other(v.first, close);
-    }
+    if (t.kind == TYPE_TILED_INDEX && !t.array)
+        return tiled_member(r, v, dot, name);
+    if ((t.kind == TYPE_VIEW || t.kind == TYPE_TEXTURE || t.kind == TYPE_TEXTURE_VALUE) &&
+        v.first == v.last)
+        return capture_member(r, v, dot, name);
+    if (t.kind == TYPE_VIEW_VALUE && !t.array)
+        return value_member(r, v, dot, name);
+    if (t.kind == TYPE_EXTENT && !t.array &&
+        (amp__lex_is(m, "contains") || amp__lex_is(m, "size")) && is(r, 0, "("))
+        return extent_call(r, v, dot, name);
     value out = other(v.first, name);
     out.access = v.access; /* a member of an element: v(i).x = 1 writes v */
     return out;

@@ -2,9 +2,9 @@
  * runtime/translate/translate.c - turning a kernel body and its captures into an
  * OpenCL C program that a learner can read.
  *
- * amp__translate reads the body (body.c), then writes the program in
- * order, one emitter per part: the header comment, the prelude and the
- * vocabulary the body uses, the types, the accessors, the helper
+ * amp__translate reads each helper and the body (text.c), then writes the
+ * program in order, one emitter per part: the header comment, the prelude
+ * and the vocabulary the body uses, the types, the accessors, the helper
  * functions, the kernel's signature, its moved tile_static declarations,
  * the index set-up, and the body laid out (layout.c).
  */
