@@ -28,7 +28,7 @@ static const body_context ctx = {.file = "test.c",
                                  .ncaptures = 4,
                                  .capture_names = names,
                                  .capture_kinds = kinds,
-                                 .index_type = {TYPE_INDEX, 1, 0, 0, 0},
+                                 .index_type = {.kind = TYPE_INDEX, .rank = 1},
                                  .capture_types = types};
 
 static char laid_out[1 << 16], hoisted_out[4096];
