@@ -10,8 +10,8 @@
  * first queue), also the library's. More views (queues) of one accelerator
  * come from amp_accelerator_create_view(); they share the accelerator's
  * OpenCL context, so data moves between them without a host round trip,
- * and each lives until the caller and every array bound to it have
- * released it (amp_accelerator_view_release), or until amp_shutdown().
+ * and each lives until the caller and every array and texture bound to it
+ * have released it (amp_accelerator_view_release), or until amp_shutdown().
  *
  * The default accelerator is the first GPU found, else the first CPU device
  * (PoCL). The environment variable AMP_DEVICE picks another one, by its index
@@ -155,12 +155,13 @@ amp_status amp_accelerator_create_view(amp_accelerator *acc, amp_queuing_mode mo
 
 /*
  * Drop the caller's reference to a view from amp_accelerator_create_view().
- * Arrays bound to the view hold references of their own; when the last one
- * goes, the view's queued work is left to finish and its queue is released.
+ * Arrays and textures bound to the view hold references of their own; when
+ * the last one goes, the view's queued work is left to finish and its queue
+ * is released.
  * A default view belongs to the library: releasing it does nothing. NULL
  * is a no-op. Returns AMP_ERROR_INVALID_ARGUMENT for a view the caller
- * released already (also while arrays bound to it keep it: their
- * references stay theirs), never created, or ended by amp_shutdown().
+ * released already (also while arrays or textures bound to it keep it:
+ * their references stay theirs), never created, or ended by amp_shutdown().
  */
 amp_status amp_accelerator_view_release(amp_accelerator_view *view);
 

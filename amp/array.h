@@ -145,20 +145,30 @@ amp_status amp_copy(amp_data src, amp_data dst);
 #define AMP_COPY(src, dst) amp_copy(amp_data_of(src), amp_data_of(dst))
 
 /*
- * As amp_copy(), on another thread (C++ AMP's copy_async): returns at once
- * with a handle in *out to wait on (amp/completion.h). Until it completes,
- * leave both ends alone: do not release, read or write them. Returns
- * AMP_ERROR_INVALID_ARGUMENT for a NULL out, AMP_ERROR_OUT_OF_MEMORY or
- * AMP_ERROR_RUNTIME when the thread cannot start; the copy's own status
- * comes from amp_completion_wait().
+ * As amp_copy(), on another thread (C++ AMP's copy_async): the ends are
+ * checked at the call, then it returns at once with a handle in *out to
+ * wait on (amp/completion.h). As in C++ AMP, the copy keeps its ends alive
+ * until it has run: a view or array released meanwhile still gives or
+ * takes the data (a released view's host memory gets what the copy wrote),
+ * and amp_host_free() of page-locked memory it uses is refused with
+ * AMP_ERROR_INVALID_OPERATION until then. Plain host memory is the
+ * caller's: keep it allocated, and do not write a source or read a
+ * destination, until the copy completes. Returns what amp_copy() returns
+ * for ends it refuses (no handle is made), AMP_ERROR_INVALID_ARGUMENT for a
+ * NULL out, AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME when the thread
+ * cannot start; the copy's own status comes from amp_completion_wait().
  */
 amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out);
 #define AMP_COPY_ASYNC(src, dst, out) amp_copy_async(amp_data_of(src), amp_data_of(dst), (out))
 
 /*
  * amp_array_view_synchronize() on another thread (C++ AMP's
- * synchronize_async): the handle in *out completes when the host memory is
- * current. Leave the view alone until then.
+ * synchronize_async): the view is checked at the call, and the handle in
+ * *out completes when the host memory is current, even if the view was
+ * released meanwhile. Do not write through the view until then. Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL out or a view that is not a live
+ * one (no handle is made), AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME
+ * when the thread cannot start.
  */
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out);
 

@@ -4,8 +4,10 @@
  *
  * A texture holds elements of one type, with 1, 2 or 4 channels each (int,
  * int_2, int_4 ... in C++ AMP), in an extent of rank 1, 2 or 3. It lives on
- * one accelerator view, in an OpenCL image, which devices read through
- * their texture caches. Its data is copied there when it is created, as
+ * one accelerator view (which it holds, as an array does), in an OpenCL
+ * image, which devices read through their texture caches; kernels on any
+ * view of that accelerator may read it, and its copies are ordered after
+ * them on the device. Its data is copied there when it is created, as
  * C++ AMP's texture constructor from host data does; the caller keeps its
  * memory. Kernels capture it by name and read it (docs/kernels.md):
  *
@@ -50,6 +52,11 @@ typedef struct amp_texture amp_texture;
  * image of 4, the format every device with images has: kernels read the
  * same values, and copies widen and narrow the texels on the host (the
  * ledger counts the wider bytes, which are what moves).
+ *
+ * On a part of a CPU split by AMP_SPLIT_CPU, where PoCL cannot copy to or
+ * from an image through a queue (docs/accelerators.md), the texture also
+ * keeps its texels in host memory: copies to the host read them there, and
+ * copies from the host make a new image.
  *
  * Returns AMP_OK, or:
  * - AMP_ERROR_INVALID_ARGUMENT: NULL data or out, an unknown element type,

@@ -16,18 +16,39 @@
 #   bench/plot.sh [DIR] [FORMAT]
 #
 # DIR defaults to bench-results; FORMAT is svg (default) or png. Each plot is
-# drawn when its CSV file is there. Needs gnuplot (Debian: gnuplot-nox).
+# drawn when its CSV file is there.
+#
+#   bench/plot.sh --docs RUN
+#
+# draws the plots of docs/performance.md, one per section, from one run of
+# `scripts/gpu-run.sh --perf RUN tune,matmul,dispatch,transfers` (its folders
+# matmul/, dispatch-1/ and transfers/), into docs/: performance-sgemm.svg,
+# performance-memory-bound.svg, performance-dispatch.svg and
+# performance-transfers.svg.
+#
+# Needs gnuplot (Debian: gnuplot-nox; scripts/setup.sh --bench installs it).
 set -euo pipefail
-dir="${1:-bench-results}"
-format="${2:-svg}"
-command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot is not installed (apt-get install gnuplot-nox)" >&2; exit 1; }
-[ -f "$dir/matmul.csv" ] || [ -f "$dir/transfers.csv" ] || [ -f "$dir/tile_average.csv" ] ||
-  [ -f "$dir/dispatch.csv" ] ||
-  { echo "plot.sh: no amp_bench CSV files in $dir; run amp_bench --out $dir first" >&2; exit 1; }
+command -v gnuplot >/dev/null ||
+  { echo "plot.sh: gnuplot is not installed (scripts/setup.sh --bench, or apt-get install gnuplot-nox)" >&2; exit 1; }
+
+docs=""
+if [ "${1:-}" = --docs ]; then
+  [ $# -eq 2 ] || { echo "usage: bench/plot.sh --docs RUN" >&2; exit 2; }
+  docs="$(cd "$(dirname "$0")/../docs" && pwd)"
+  run="$2"
+  format=svg
+else
+  dir="${1:-bench-results}"
+  format="${2:-svg}"
+  [ -f "$dir/matmul.csv" ] || [ -f "$dir/transfers.csv" ] || [ -f "$dir/tile_average.csv" ] ||
+    [ -f "$dir/dispatch.csv" ] ||
+    { echo "plot.sh: no amp_bench CSV files in $dir; run amp_bench --out $dir first" >&2; exit 1; }
+fi
 
 case "$format" in
   png) terminal="pngcairo size 1000,600"; wide="pngcairo size 1400,600" ;;
-  *) terminal="svg size 1000,600 dynamic"; wide="svg size 1400,600 dynamic" ;;
+  *) terminal="svg size 1000,600 dynamic background rgb 'white'"
+     wide="svg size 1400,600 dynamic background rgb 'white'" ;;
 esac
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -35,8 +56,9 @@ trap 'rm -rf "$tmp"' EXIT
 # gnuplot's title text: underscores are not subscripts.
 escape() { printf '%s' "${1//_/\\\\_}"; }
 
+# Each plot_KIND CSV OUT draws OUT from CSV.
 plot_matmul() {
-  local csv="$dir/matmul.csv" out="$dir/matmul.$format" data="$tmp/matmul.dat"
+  local csv=$1 out=$2 data="$tmp/matmul.dat"
   # One block per implementation, in the order they first appear:
   # "n gflops" lines, blocks separated by two blank lines (gnuplot's index).
   awk -F, 'NR > 1 {
@@ -72,7 +94,7 @@ EOF
 }
 
 plot_transfers() {
-  local csv="$dir/transfers.csv" out="$dir/transfers.$format" direction data device
+  local csv=$1 out=$2 direction data device
   local plots=() names=() plot i
   for direction in upload download; do
     data="$tmp/$direction.dat"
@@ -114,7 +136,7 @@ EOF
 }
 
 plot_tile() {
-  local csv="$dir/tile_average.csv" out="$dir/tile_average.$format" data="$tmp/tile.dat" device
+  local csv=$1 out=$2 data="$tmp/tile.dat" device
   # "label gbps" lines, in the file's order.
   awk -F, 'NR > 1 {
       gsub(/"/, "")
@@ -138,16 +160,21 @@ set xtics rotate by -35 left
 set grid ytics
 set yrange [0:*]
 set key off
-plot '$data' using 2:xtic(1)
+plot '$data' using 2:xtic(1) title 'GB/s (median)'
 EOF
   echo "$out"
 }
 
 plot_dispatch() {
-  local csv="$dir/dispatch.csv" out="$dir/dispatch.$format" data="$tmp/dispatch.dat" device
-  awk -F, 'NR > 1 {
+  local csv=$1 out=$2 data="$tmp/dispatch.dat" device
+  # The mode, with the ratio amp / raw where the file has it (the median of
+  # the block-by-block ratios).
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "ratio_median") ratio = i }
+    NR > 1 {
       gsub(/"/, "")
-      printf "\"%s\" %s %s\n", $2, $4, $5
+      label = $2
+      if (ratio) label = sprintf("%s (amp / raw %.3f)", $2, $ratio)
+      printf "\"%s\" %s %s\n", label, $4, $5
       device = $1
   }
   END { printf "# device %s\n", device }' "$csv" > "$data"
@@ -169,8 +196,32 @@ EOF
 }
 
 status=0
-if [ -f "$dir/matmul.csv" ]; then plot_matmul || status=1; fi
-if [ -f "$dir/transfers.csv" ]; then plot_transfers || status=1; fi
-if [ -f "$dir/tile_average.csv" ]; then plot_tile || status=1; fi
-if [ -f "$dir/dispatch.csv" ]; then plot_dispatch || status=1; fi
+if [ -n "$docs" ]; then
+  # The memory-bound kernels: the transfers step measures them too; the
+  # tile step's run is the other place.
+  tile="$run/transfers/tile_average.csv"
+  [ -f "$tile" ] || tile="$run/tile/tile_average.csv"
+  for plot in "matmul $run/matmul/matmul.csv sgemm" "tile $tile memory-bound" \
+              "dispatch $run/dispatch-1/dispatch.csv dispatch" \
+              "transfers $run/transfers/transfers.csv transfers"; do
+    read -r kind csv name <<<"$plot"
+    if [ -f "$csv" ]; then
+      "plot_$kind" "$csv" "$docs/performance-$name.svg" || status=1
+    else
+      echo "plot.sh: no $csv: docs/performance-$name.svg is left as it is" >&2
+      status=1
+    fi
+  done
+  exit $status
+fi
+if [ -f "$dir/matmul.csv" ]; then plot_matmul "$dir/matmul.csv" "$dir/matmul.$format" || status=1; fi
+if [ -f "$dir/transfers.csv" ]; then
+  plot_transfers "$dir/transfers.csv" "$dir/transfers.$format" || status=1
+fi
+if [ -f "$dir/tile_average.csv" ]; then
+  plot_tile "$dir/tile_average.csv" "$dir/tile_average.$format" || status=1
+fi
+if [ -f "$dir/dispatch.csv" ]; then
+  plot_dispatch "$dir/dispatch.csv" "$dir/dispatch.$format" || status=1
+fi
 exit $status

@@ -4,7 +4,7 @@
 #   runtime      libamp.so.X.Y.Z and its SONAME link, LICENSE   (libamp<SOVERSION>)
 #   development  the headers, libamp.a, libamp.so, amp.pc, the CMake package,
 #                the README, CHANGELOG and docs/              (libamp-dev)
-#   tools        amp-info                                      (amp-tools)
+#   tools        amp-info, amp-draw                            (amp-tools)
 # docs/install.md describes the layout and how programs find it.
 include(CMakePackageConfigHelpers)
 set(AMP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/amp)
@@ -17,6 +17,18 @@ install(TARGETS amp_shared EXPORT ampTargets
 install(TARGETS amp EXPORT ampTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(TARGETS amp-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+# amp-draw: a launcher in bin/ that finds its Python modules in
+# share/amp/amp-draw by the path from one to the other, so that the prefix
+# may move (cmake --install --prefix, DESTDIR, the .deb's /usr).
+file(RELATIVE_PATH AMP_DRAW_DIR ${CMAKE_INSTALL_FULL_BINDIR}
+  ${CMAKE_INSTALL_FULL_DATADIR}/amp/amp-draw)
+configure_file(${PROJECT_SOURCE_DIR}/tools/amp-draw/amp-draw.in
+  ${PROJECT_BINARY_DIR}/install/amp-draw @ONLY)
+install(PROGRAMS ${PROJECT_BINARY_DIR}/install/amp-draw DESTINATION ${CMAKE_INSTALL_BINDIR}
+  COMPONENT tools)
+install(FILES ${PROJECT_SOURCE_DIR}/tools/amp-draw/amp_draw.py
+  ${PROJECT_SOURCE_DIR}/tools/amp-draw/check_timeline.py
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/amp/amp-draw COMPONENT tools)
 
 # The headers, and the generated amp/version.h beside them.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/amp/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/amp
@@ -72,9 +84,9 @@ install(CODE "
 install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/amp.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT development)
 
-# The documents, with the README's links to docs/ kept working.
+# The documents and their plots, with the README's links to docs/ kept working.
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs
-  COMPONENT development FILES_MATCHING PATTERN "*.md")
+  COMPONENT development FILES_MATCHING PATTERN "*.md" PATTERN "*.svg")

@@ -7,8 +7,8 @@
 #   libamp-dev         headers, libamp.a, the libamp.so link, amp.pc, the
 #                      CMake package, the docs; Depends: the same libamp
 #                      version and the OpenCL development files
-#   amp-tools          amp-info
-# scripts/build-deb.sh configures a build for them (prefix /usr, so that
+#   amp-tools          amp-info, and amp-draw (Python 3); Depends: python3
+# scripts/package/build-deb.sh configures a build for them (prefix /usr, so that
 # the libraries go to Debian's multiarch lib/<triplet>/) and runs CPack;
 # docs/install.md says how to install them.
 set(CPACK_GENERATOR DEB)
@@ -63,11 +63,15 @@ This package holds the headers, the static library, the pkg-config file
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME amp-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
+# amp-draw runs on Python 3 and its standard library alone.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_RECOMMENDS "${amp_recommends}")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "C++ AMP's tile-parallel model in C for OpenCL - tools
 ${amp_about}
 This package holds amp-info, which lists every OpenCL device the library
 can use, with what a kernel author needs to know of it, and which one is
-the default and why.")
+the default and why; and amp-draw, which draws a run's timeline
+(AMP_TIMELINE) as one page: the tiles of each launch, where each view's
+data is after each step, and each race AMP_CHECK found.")
 
 include(CPack)

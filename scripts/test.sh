@@ -7,13 +7,13 @@
 #
 # With CI=true in the environment (as CI runs it, through .ci/run), or with
 # --sanitize as the first argument, the memory checks follow: the suite again
-# built with AddressSanitizer and UBSan (scripts/sanitize.sh, in build-asan),
-# with the debug checks on (assert: LOCK_ASSERT_HELD, in every internal
-# function that needs the runtime lock), the threads test under
-# ThreadSanitizer (scripts/tsan.sh, in build-tsan),
-# then the samples and unit tests of this build under valgrind
-# (scripts/valgrind.sh), and the kernel front end fuzzed for a minute per
-# target (scripts/fuzz.sh, in build-fuzz). Any sanitizer or valgrind report,
+# built with AddressSanitizer and UBSan (scripts/memory/sanitize.sh, in
+# build-asan), with the debug checks on (assert: LOCK_ASSERT_HELD, in every
+# internal function that needs the runtime lock), the threads test under
+# ThreadSanitizer (scripts/memory/tsan.sh, in build-tsan), then the samples
+# and test programs of this build under valgrind (scripts/memory/valgrind.sh),
+# and the kernel front end fuzzed for a minute per target
+# (scripts/memory/fuzz.sh, in build-fuzz). Any sanitizer or valgrind report,
 # or fuzzing finding, fails the run.
 # docs/reliability.md says what they check and how long they take.
 set -euo pipefail
@@ -40,9 +40,9 @@ ctest --test-dir build-release --output-on-failure "$@"
 if [ "$memory_checks" = yes ]; then
   # All three run, so that one report does not hide another.
   failed=0
-  scripts/sanitize.sh || failed=1
-  scripts/tsan.sh || failed=1
-  scripts/valgrind.sh build || failed=1
-  scripts/fuzz.sh || failed=1
+  scripts/memory/sanitize.sh || failed=1
+  scripts/memory/tsan.sh || failed=1
+  scripts/memory/valgrind.sh build || failed=1
+  scripts/memory/fuzz.sh || failed=1
   exit $failed
 fi

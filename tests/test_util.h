@@ -1,5 +1,5 @@
 /*
- * tests/test_util.h - helpers shared by the unit tests.
+ * tests/test_util.h - helpers shared by the cmocka tests of every folder.
  */
 #ifndef TEST_UTIL_H
 #define TEST_UTIL_H

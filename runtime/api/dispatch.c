@@ -218,9 +218,12 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
                                 k->file, k->line, name);
         if (t->av->acc != acc)
             return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                                "parallel_for_each at %s:%d: texture '%s' lives on %s, and this"
-                                " kernel runs on %s. Make the texture on that accelerator view.",
-                                k->file, k->line, name, t->av->acc->name, acc->name);
+                                "parallel_for_each at %s:%d: texture '%s' lives on %s (%s), and"
+                                " this kernel runs on a view of %s (%s). Make a texture there"
+                                " (amp_texture_create on that accelerator's view, from"
+                                " amp_texture_copy_to_host's data).",
+                                k->file, k->line, name, t->av->acc->name, t->av->acc->path,
+                                acc->name, acc->path);
         g->type = t->type;
         g->rank = t->extent.rank;
         g->is_const = 1;
@@ -424,8 +427,9 @@ static amp_status sink_for(const call *c, cl_mem *out)
     return AMP_OK;
 }
 
-/* Make the captured views current on the device; mems[i] is view i's
- * buffer. */
+/* Make the captured views current on the device, and order the kernel
+ * after the work before it on the views' buffers and the textures' images;
+ * mems[i] is capture i's buffer or image. */
 static amp_status ready_views(const call *c, cl_mem *mems)
 {
     amp_status st = AMP_OK;
@@ -440,13 +444,15 @@ static amp_status ready_views(const call *c, cl_mem *mems)
                 rg_box box = amp__rg_plan_box(&plan, 0, k);
                 st = amp__coh_device_ready(v->src, c->av, &box, cap->name, &mems[i]);
             }
+        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+            st = amp__tex_device_ready(cap->value.texture, c->av, &mems[i]);
         }
     }
     return st;
 }
 
-/* Set the kernel's arguments, mems[i] being view i's buffer; *nargs is set
- * to how many there are. */
+/* Set the kernel's arguments, mems[i] being capture i's buffer or image;
+ * *nargs is set to how many there are. */
 static amp_status bind(const call *c, int wide, int checked, kc_entry *e, const cl_mem *mems,
                        cl_uint *nargs)
 {
@@ -483,9 +489,10 @@ static amp_status bind(const call *c, int wide, int checked, kc_entry *e, const 
             }
         } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
             /* A texture's image is current since it was made: kernels
-             * cannot write it, and its copies upload as they are made. */
+             * cannot write it, and its copies upload as they are made.
+             * mems[i] is the image the kernel was ordered on. */
             const amp_texture *t = cap->value.texture;
-            st = set_arg(e, &arg, sizeof t->image, &t->image, cap->name);
+            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
             for (int d = 0; d < t->extent.rank && st == AMP_OK; d++) {
                 cl_int dim = t->extent.dims[d];
                 st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
@@ -671,10 +678,12 @@ static amp_status prepare(const call *c, amp_accelerator *acc, cg_spec *spec, la
 #define LR_SLOTS 64
 #define LR_CAPTURES 8
 
-/* What a view is, for the record: its data source and the part of it. */
+/* What a view is, for the record: its data source and the part of it; or
+ * a texture, and its image. */
 typedef struct lr_view {
-    cl_mem mem; /* its buffer on the device */
+    cl_mem mem; /* its buffer or image on the device */
     const amp_array_view *view;
+    const amp_texture *texture;
     const coh_source *src;
     int64_t offset;
     amp_extent extent;
@@ -893,24 +902,32 @@ static int same_view(const lr_view *k, const amp_array_view *v)
            same_words(k->strides, v->strides, sizeof k->strides);
 }
 
-/* Whether the views' data is as the record's last launch left it. */
+/* Whether the views' data is as the record's last launch left it, and
+ * the textures are the ones it ordered the kernel after. */
 static int data_as_kept(const launch_record *r, const call *c)
 {
     if (!r->data_known || r->coh_epoch != amp__coh_epoch())
         return 0;
-    for (int i = 0; i < c->captures.count; i++)
-        if (c->captures.items[i].kind == AMP_CAPTURE_VIEW &&
-            !same_view(&r->caps[i].view, c->captures.items[i].value.view))
+    for (int i = 0; i < c->captures.count; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW && !same_view(&r->caps[i].view, cap->value.view))
             return 0;
+        if (cap->kind == AMP_CAPTURE_TEXTURE && r->caps[i].view.texture != cap->value.texture)
+            return 0;
+    }
     return 1;
 }
 
-/* Note the views' data as this launch left it. */
+/* Note the views' data and the textures as this launch left them. */
 static void keep_data(launch_record *r, const call *c, const cl_mem *mems)
 {
     for (int i = 0; i < c->captures.count; i++) {
         lr_view *k = &r->caps[i].view;
         memset(k, 0, sizeof *k);
+        if (c->captures.items[i].kind == AMP_CAPTURE_TEXTURE) {
+            k->texture = c->captures.items[i].value.texture;
+            k->mem = mems[i];
+        }
         if (c->captures.items[i].kind != AMP_CAPTURE_VIEW)
             continue;
         const amp_array_view *v = c->captures.items[i].value.view;

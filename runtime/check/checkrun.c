@@ -67,6 +67,16 @@ static const char *category_hint(ock_category c)
     }
 }
 
+/* Every thread of a tile writing one tile_static variable (scanBase = 0),
+ * often the same value, before one thread updates it: the write-write race
+ * is easy to wave away, but an optimizer may then keep the variable in a
+ * register and never see the update. */
+static const char shared_write_hint[] =
+    "Every thread of the tile writes this tile_static variable. Let one thread write it (if"
+    " (t_idx.local[0] == 0) ...), then t_idx.barrier.wait() before any thread reads it. The same"
+    " value from every thread is still a race: the compiler may keep the variable in a register"
+    " and miss another thread's later update.";
+
 static const char view_hint[] =
     "Each index must be at least 0 and below the view's own extent in its dimension (a"
     " section's, not its parent's): check how the index is computed, and guard the threads"
@@ -314,7 +324,12 @@ static void describe(strbuf *out, const bl_source_map *map, const problem *p, in
         amp__sb_append(out, r->text);
         amp__sb_append(out, "\n");
     }
-    const char *hint = p->padded ? padded_hint : p->view ? view_hint : category_hint(r->category);
+    int shared_write = r->category == OCK_DATA_RACE && strncmp(r->kind, "Write-write", 11) == 0 &&
+                       (p->other.line == 0 || same_place(&p->other, &p->at));
+    const char *hint = p->padded      ? padded_hint
+                       : p->view      ? view_hint
+                       : shared_write ? shared_write_hint
+                                      : category_hint(r->category);
     if (hint)
         amp__sb_printf(out, "      = %s\n", hint);
     amp__sb_free(&msg);

@@ -83,3 +83,47 @@ const char *amp__clapi_call_name(long n)
 {
     return n >= 1 && n <= fault_calls && n <= CLAPI_NAMED_CALLS ? call_names[n] : NULL;
 }
+
+/* ---- After fork ---- */
+
+/* The wrappers take OpenCL's parameters and use none of them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+#define CLAPI_STATUS_FORKED(name, params, args)                                                    \
+    static cl_int CL_API_CALL forked_##name params                                                 \
+    {                                                                                              \
+        return CLAPI_FORKED;                                                                       \
+    }
+#define CLAPI_CREATE_FORKED(ret, name, params, args)                                               \
+    static ret CL_API_CALL forked_##name params                                                    \
+    {                                                                                              \
+        if (e)                                                                                     \
+            *e = CLAPI_FORKED;                                                                     \
+        return NULL;                                                                               \
+    }
+#define CLAPI_RELEASE_FORKED(name, type)                                                           \
+    static cl_int CL_API_CALL forked_##name(type object)                                           \
+    {                                                                                              \
+        return CL_SUCCESS;                                                                         \
+    }
+CLAPI_STATUS_CALLS(CLAPI_STATUS_FORKED)
+CLAPI_CREATE_CALLS(CLAPI_CREATE_FORKED)
+CLAPI_RELEASE_CALLS(CLAPI_RELEASE_FORKED)
+#undef CLAPI_STATUS_FORKED
+#undef CLAPI_CREATE_FORKED
+#undef CLAPI_RELEASE_FORKED
+#pragma GCC diagnostic pop
+
+void amp__clapi_disable_after_fork(void)
+{
+#define CLAPI_STATUS_SET(name, params, args) amp__clapi.name = forked_##name;
+#define CLAPI_CREATE_SET(ret, name, params, args) amp__clapi.name = forked_##name;
+#define CLAPI_RELEASE_SET(name, type) amp__clapi.name = forked_##name;
+    CLAPI_STATUS_CALLS(CLAPI_STATUS_SET)
+    CLAPI_CREATE_CALLS(CLAPI_CREATE_SET)
+    CLAPI_RELEASE_CALLS(CLAPI_RELEASE_SET)
+#undef CLAPI_STATUS_SET
+#undef CLAPI_CREATE_SET
+#undef CLAPI_RELEASE_SET
+}

@@ -161,6 +161,17 @@ extern clapi_table amp__clapi;
  */
 void amp__clapi_inject_fault(long n, cl_int code);
 
+/*
+ * In a process forked after the library had used OpenCL: make every later
+ * OpenCL call return CLAPI_FORKED at once, and every release do nothing.
+ * OpenCL implementations do not survive fork(): the child has their state
+ * but none of their threads, and a call that waits for one never returns.
+ * Called from the child's fork handler (device/accel.c); the error layer
+ * turns the code into a message that says what to do.
+ */
+#define CLAPI_FORKED (-9999) /* none of OpenCL's codes */
+void amp__clapi_disable_after_fork(void);
+
 /* The calls counted since the last amp__clapi_inject_fault(), so that a test can
  * learn how many calls a scenario makes and try each one. */
 long amp__clapi_calls_counted(void);

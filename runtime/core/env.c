@@ -36,6 +36,34 @@ static int flag_value(const char *v)
     return -1;
 }
 
+/* A setting read on every use (AMP_PROFILE, say) would warn at each
+ * read: each variable warns once per process. */
+static pthread_mutex_t warned_lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *warned[16];
+
+static int first_warning(const char *name)
+{
+    int first = 1;
+    size_t k = 0;
+    pthread_mutex_lock(&warned_lock);
+    while (k < sizeof warned / sizeof warned[0] && warned[k] && first)
+        first = strcmp(warned[k++], name) != 0;
+    if (first && k < sizeof warned / sizeof warned[0])
+        warned[k] = name;
+    pthread_mutex_unlock(&warned_lock);
+    return first;
+}
+
+/* The one warning for a value the library does not know: the variable, the
+ * value, what it accepts, and what it does instead. */
+static void warn_unknown(const char *name, const char *value, const char *accepted,
+                         const char *instead)
+{
+    if (first_warning(name))
+        fprintf(stderr, "[amp] %s=\"%s\" is not a value it takes (%s); %s.\n", name, value,
+                accepted, instead);
+}
+
 int amp__env_flag(const char *name, int def)
 {
     const char *v = getenv(name);
@@ -43,10 +71,7 @@ int amp__env_flag(const char *name, int def)
         return def;
     int on = flag_value(v);
     if (on < 0) {
-        fprintf(stderr,
-                "[amp] %s=\"%s\" is neither on (1, on, true, yes) nor off (0, off, false, no);"
-                " taken as off.\n",
-                name, v);
+        warn_unknown(name, v, "on: 1, on, true, yes; off: 0, off, false, no", "taken as off");
         return 0;
     }
     return on;
@@ -77,14 +102,43 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int trace_transfers, trace_kernels;
 static char *dump_dir;
 
+/* Whether every word of the comma- or space-separated list is one of
+ * words. */
+static int list_within(const char *list, const char *const *words)
+{
+    while (*list) {
+        size_t len = strcspn(list, ", ");
+        if (len > 0 && !word_in(list, len, words))
+            return 0;
+        list += len;
+        list += strspn(list, ", ");
+    }
+    return 1;
+}
+
+static void read_trace(const char *trace)
+{
+    static const char *const traces[] = {"transfers", "kernels", "all", NULL};
+    int flag = flag_value(trace);
+    if (flag >= 0) {
+        trace_transfers = trace_kernels = flag; /* AMP_TRACE=1: all; 0: none */
+        return;
+    }
+    int all = list_has(trace, "all");
+    trace_transfers = all || list_has(trace, "transfers");
+    trace_kernels = all || list_has(trace, "kernels");
+    if (!list_within(trace, traces))
+        warn_unknown("AMP_TRACE", trace,
+                     "transfers, kernels or all, separated by commas; or 1 for all, 0 for none",
+                     trace_transfers || trace_kernels ? "the words it knows are traced"
+                                                      : "nothing is traced");
+}
+
 static void read_once(void)
 {
-    const char *trace = getenv("AMP_TRACE");
-    if (trace) {
-        int all = list_has(trace, "all") || strcmp(trace, "1") == 0;
-        trace_transfers = all || list_has(trace, "transfers");
-        trace_kernels = all || list_has(trace, "kernels");
-    }
+    const char *trace = non_empty(getenv("AMP_TRACE"));
+    if (trace)
+        read_trace(trace);
     const char *dump = non_empty(getenv("AMP_DUMP_KERNELS"));
     dump_dir = dump ? strdup(dump) : NULL;
 }
@@ -116,10 +170,19 @@ int amp__env_profile(void)
 
 int amp__env_check(void)
 {
-    const char *v = getenv("AMP_CHECK");
-    if (v && (list_has(v, "races") || list_has(v, "all")))
-        return 1;
-    return amp__env_flag("AMP_CHECK", 0);
+    static const char *const checks[] = {"races", "all", NULL};
+    const char *v = non_empty(getenv("AMP_CHECK"));
+    if (!v)
+        return 0;
+    int on = flag_value(v);
+    if (on >= 0)
+        return on;
+    int known = list_has(v, "races") || list_has(v, "all");
+    if (!list_within(v, checks))
+        warn_unknown("AMP_CHECK", v,
+                     "races or all; or on: 1, on, true, yes; off: 0, off, false, no",
+                     known ? "checked for races" : "taken as off");
+    return known;
 }
 
 int amp__env_leaks(void)

@@ -161,6 +161,7 @@ amp_status amp__err_status_of_cl(cl_int code)
 {
     switch (code) {
     case CL_SUCCESS: return AMP_OK;
+    case CLAPI_FORKED: return AMP_ERROR_INVALID_OPERATION;
     case CL_OUT_OF_HOST_MEMORY:
     case CL_OUT_OF_RESOURCES:
     case CL_MEM_OBJECT_ALLOCATION_FAILURE:
@@ -239,6 +240,14 @@ const char *amp__err_cl_name(cl_int code)
 
 amp_status amp__err_cl(cl_int code, const char *call, const char *what)
 {
+    if (code == CLAPI_FORKED)
+        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                            "%s: %s cannot run in this process: it was forked after the library had"
+                            " started OpenCL, and OpenCL does not survive fork() (the child has"
+                            " none of its threads). Use the library in the parent only; or fork"
+                            " before the library's first call (or exec) and use it in the child,"
+                            " which then starts OpenCL for itself.",
+                            what, call);
     amp_status status = amp__err_status_of_cl(code);
     const char *hint = "";
     switch (status) {

@@ -10,7 +10,7 @@
  * takes the lock to look the handle up and again to take the outcome, not
  * while it waits, since the operation's own thread needs the lock.
  * Internal functions never take it: those that need it say so with
- * LOCK_ASSERT_HELD(), which builds without NDEBUG check (scripts/sanitize.sh
+ * LOCK_ASSERT_HELD(), which builds without NDEBUG check (scripts/memory/sanitize.sh
  * builds so).
  */
 #ifndef AMP_CORE_LOCK_H

@@ -193,8 +193,11 @@ typedef struct end {
     int64_t strides[AMP_MAX_RANK]; /* elements, as a view's */
     amp_elem_type type;            /* 0 for host ends */
     amp_extent extent;
-    int temporary; /* src wraps host memory for this copy only */
+    int temporary; /* src is held for this copy only: a record that wraps host memory,
+                      or an asynchronous copy's reference */
 } end;
+
+static void release_ends(end *s, end *d);
 
 /* The view an array or view end stands for, checked as the end `which`
  * ("source", "destination"; NULL for the one end of the call) of the call
@@ -286,41 +289,65 @@ static amp_status check_match(const char *fn, const end *s, const end *d)
     return AMP_OK;
 }
 
-static amp_status copy_locked(amp_data from, amp_data to)
+/* Both ends of a copy resolved, shaped and matched; on failure nothing is
+ * held. Release with release_ends(). */
+static amp_status prepare_ends(const char *fn, amp_data from, amp_data to, end *s, end *d)
 {
-    static const char fn[] = "amp_copy";
-    end s, d;
-    amp_status st = resolve(fn, "source", from, 0, &s);
+    amp_status st = resolve(fn, "source", from, 0, s);
     if (st == AMP_OK)
-        st = resolve(fn, "destination", to, 1, &d);
+        st = resolve(fn, "destination", to, 1, d);
     if (st != AMP_OK)
         return st;
-    if (!s.src && !d.src)
+    if (!s->src && !d->src)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: both ends are host memory; use memcpy.", fn);
-    if (!s.src)
-        st = wrap_host(from, &d, &s);
-    else if (!d.src)
-        st = wrap_host(to, &s, &d);
+    if (!s->src)
+        st = wrap_host(from, d, s);
+    else if (!d->src)
+        st = wrap_host(to, s, d);
     if (st == AMP_OK)
-        st = check_match(fn, &s, &d);
-    if (st == AMP_OK) {
-        /* Box by box: one, unless an end of rank 4 or more is a section that
-         * cuts its inner dimensions. */
-        rg_plan plan;
-        const int64_t offsets[2] = {s.offset, d.offset};
-        const int64_t *strides[2] = {s.strides, d.strides};
-        amp__rg_plan(&plan, s.extent.rank, s.extent.dims, (int64_t)amp_elem_size(s.type), 2,
-                     offsets, strides);
-        for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
-            rg_box sbox = amp__rg_plan_box(&plan, 0, k), dbox = amp__rg_plan_box(&plan, 1, k);
-            st = amp__coh_copy_box(s.src, &sbox, d.src, &dbox);
-        }
+        st = check_match(fn, s, d);
+    if (st != AMP_OK)
+        release_ends(s, d);
+    return st;
+}
+
+/* Let go of what the ends hold: the records that wrap host memory, and the
+ * references an asynchronous copy took. */
+static void release_ends(end *s, end *d)
+{
+    if (d->temporary)
+        amp__coh_source_release(d->src);
+    if (s->temporary)
+        amp__coh_source_release(s->src);
+    s->temporary = d->temporary = 0;
+}
+
+static amp_status copy_ends(const end *s, const end *d)
+{
+    /* Box by box: one, unless an end of rank 4 or more is a section that
+     * cuts its inner dimensions. */
+    rg_plan plan;
+    const int64_t offsets[2] = {s->offset, d->offset};
+    const int64_t *strides[2] = {s->strides, d->strides};
+    amp__rg_plan(&plan, s->extent.rank, s->extent.dims, (int64_t)amp_elem_size(s->type), 2, offsets,
+                 strides);
+    amp_status st = AMP_OK;
+    for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
+        rg_box sbox = amp__rg_plan_box(&plan, 0, k), dbox = amp__rg_plan_box(&plan, 1, k);
+        st = amp__coh_copy_box(s->src, &sbox, d->src, &dbox);
     }
-    if (d.temporary)
-        amp__coh_source_release(d.src);
-    if (s.temporary)
-        amp__coh_source_release(s.src);
+    return st;
+}
+
+static amp_status copy_locked(amp_data from, amp_data to)
+{
+    end s, d;
+    amp_status st = prepare_ends("amp_copy", from, to, &s, &d);
+    if (st != AMP_OK)
+        return st;
+    st = copy_ends(&s, &d);
+    release_ends(&s, &d);
     return st;
 }
 
@@ -332,50 +359,99 @@ amp_status amp_copy(amp_data src, amp_data dst)
     return st;
 }
 
-/* ---- Asynchronous copies: the call, later, on a thread of its own ---- */
+/* ---- Asynchronous copies: checked at the call, run on a thread of their own ---- */
 
-typedef struct copy_args {
-    amp_data src, dst;
-} copy_args;
+/* An asynchronous copy keeps its ends alive until it has run, as C++ AMP's
+ * copy_async does: each end's data source is held, so a view or array
+ * released meanwhile still gives or takes the data (a view's release
+ * writes back what the copy put there), and page-locked memory it uses
+ * cannot be freed under it (amp_host_free refuses while the record that
+ * wraps it lives). */
+typedef struct async_copy {
+    end s, d;
+} async_copy;
+
+/* Under the lock: what the operation holds goes. */
+static void drop_copy(void *p)
+{
+    async_copy *a = p;
+    release_ends(&a->s, &a->d);
+}
 
 static amp_status run_copy(void *p)
 {
-    copy_args *a = p;
-    return amp_copy(a->src, a->dst);
-}
-
-static amp_status run_synchronize(void *p)
-{
-    return amp_array_view_synchronize(*(amp_array_view **)p);
-}
-
-/* Start fn on a copy of the size bytes at arg, as the public call name. */
-static amp_status start_async(const char *name, amp_status (*fn)(void *), const void *arg,
-                              size_t size, amp_completion **out)
-{
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", name);
-    *out = NULL;
-    void *copy = malloc(size);
-    if (!copy)
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", name);
-    memcpy(copy, arg, size);
+    async_copy *a = p;
     amp__lock_acquire();
-    amp_status st = amp__completion_start(fn, copy, out); /* owns copy from now on */
+    amp_status st = copy_ends(&a->s, &a->d);
+    drop_copy(a);
     amp__lock_release();
     return st;
 }
 
+static void hold_end(end *e)
+{
+    if (!e->temporary) {
+        amp__coh_source_retain(e->src);
+        e->temporary = 1;
+    }
+}
+
 amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
 {
-    copy_args a = {src, dst};
-    return start_async("amp_copy_async", run_copy, &a, sizeof a, out);
+    static const char fn[] = "amp_copy_async";
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    async_copy *a = malloc(sizeof *a);
+    if (!a)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    amp__lock_acquire();
+    amp_status st = prepare_ends(fn, src, dst, &a->s, &a->d);
+    if (st == AMP_OK) {
+        hold_end(&a->s);
+        hold_end(&a->d);
+        st = amp__completion_start(run_copy, drop_copy, a, out); /* owns a from now on */
+    } else {
+        free(a);
+    }
+    amp__lock_release();
+    return st;
+}
+
+/* A view's synchronization, on a view held past its release. */
+static amp_status run_synchronize(void *p)
+{
+    amp__lock_acquire();
+    amp_status st = amp__view_synchronize_held("amp_array_view_synchronize_async", p);
+    amp__view_unhold(p);
+    amp__lock_release();
+    return st;
+}
+
+static void drop_synchronize(void *p)
+{
+    amp__view_unhold(p);
 }
 
 amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completion **out)
 {
-    return start_async("amp_array_view_synchronize_async", run_synchronize, &view, sizeof view,
-                       out);
+    static const char fn[] = "amp_array_view_synchronize_async";
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    amp_array_view *held = malloc(sizeof *held);
+    if (!held)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    amp__lock_acquire();
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK) {
+        amp__view_hold(view, held);
+        st = amp__completion_start(run_synchronize, drop_synchronize, held, out);
+    } else {
+        free(held);
+    }
+    amp__lock_release();
+    return st;
 }
 
 /* ---- Arrays made from data ---- */

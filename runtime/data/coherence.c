@@ -24,8 +24,7 @@
 struct coh_copy {
     coh_copy *next;
     amp_accelerator *acc;
-    amp_accelerator_view *last_view; /* the queue that last used it: later copies wait on it */
-    int idle;                        /* no command has used it yet: nothing to wait for */
+    coh_order order; /* the view that used it last: later work waits on it */
     cl_mem mem;
     rg_set stale;
 };
@@ -212,9 +211,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
         return amp__err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
     }
     c->acc = acc;
-    c->last_view = av;
-    c->idle = 1;
-    amp__queue_use(av);
+    amp__coh_order_begin(&c->order, av);
     c->next = src->copies;
     src->copies = c;
     *out = c;
@@ -273,12 +270,18 @@ int amp__coh_host_in_use(const void *lo, size_t bytes)
 {
     /* Addresses as numbers: the records' memory is any object. */
     uintptr_t a = (uintptr_t)lo;
+    int copy = 0;
     for (const coh_source *src = all_sources; src; src = src->next) {
-        uintptr_t b = (uintptr_t)src->key;
-        if (src->hashed && b < a + bytes && a < b + src->bytes)
-            return 1;
+        if (src->owns_host || !src->host)
+            continue;
+        uintptr_t b = (uintptr_t)(src->hashed ? src->key : src->host);
+        if (b < a + bytes && a < b + src->bytes) {
+            if (src->hashed)
+                return COH_HOST_VIEW;
+            copy = COH_HOST_COPY;
+        }
     }
-    return 0;
+    return copy;
 }
 
 void *amp__coh_source_user_host(const coh_source *src)
@@ -330,7 +333,7 @@ static amp_status move_box(xfer *x, const rg_box *b)
 {
     stg_move m = {x->queue_view, x->copy->mem, b, x->host, b, x->dir == AMP_TO_DEVICE};
     const char *call = "";
-    x->copy->idle = 0;
+    x->copy->order.idle = 0;
     cl_int rc = amp__stg_move(&m, &call);
     if (rc != CL_SUCCESS)
         return transfer_failed(x, rc, call);
@@ -409,7 +412,7 @@ amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_
             st = no_memory();
             break;
         }
-        xfer x = {src, c, AMP_TO_HOST, reason, NULL, c->last_view, src->host, AMP_OK};
+        xfer x = {src, c, AMP_TO_HOST, reason, NULL, c->order.last_view, src->host, AMP_OK};
         st = move_needed(&x, &supply, box);
         if (st == AMP_OK && !amp__rg_remove_in_box(&src->host_stale, &supply, box))
             st = no_memory();
@@ -453,19 +456,38 @@ static int reserve_for_write(coh_source *src, const rg_box *box)
     return amp__rg_reserve(&src->undefined, src->undefined.count + n);
 }
 
-/* Work on av that uses the copy c comes after the work queued on the view
- * that used it last: a kernel there may still read or write it. Two views
- * of one accelerator are two queues of one context, ordered on the device:
- * a marker on the last queue, and a barrier on av's that waits for it, so
- * the host does not wait. av becomes the copy's last view. */
-static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
+/* ---- The order of the uses of device memory across views ---- */
+
+void amp__coh_order_begin(coh_order *o, amp_accelerator_view *av)
 {
-    amp_accelerator_view *last = c->last_view;
+    amp__changes.data_records++;
+    amp__queue_use(av);
+    o->last_view = av;
+    o->idle = 1;
+}
+
+void amp__coh_order_end(coh_order *o)
+{
+    amp__changes.data_records++;
+    amp__queue_unuse(o->last_view);
+    o->last_view = NULL;
+}
+
+/* Two views of one accelerator are two queues of one context, ordered on
+ * the device: a marker on the last view's queue, and a barrier on av's
+ * that waits for it, so that the host does not wait. Each use so waits for
+ * the one before it, which waited for its own: every use before. */
+static amp_status order_after_last_use(coh_order *o, amp_accelerator_view *av)
+{
+    amp_accelerator_view *last = o->last_view;
+    int idle = o->idle;
+    /* The caller queues work that uses the memory. */
+    o->idle = 0;
     if (last == av)
         return AMP_OK;
-    if (c->idle) { /* nothing queued on the copy yet: nothing to wait for */
+    if (idle) { /* nothing queued has used it yet: nothing to wait for */
         amp__queue_use(av);
-        c->last_view = av;
+        o->last_view = av;
         amp__queue_unuse(last);
         return AMP_OK;
     }
@@ -480,12 +502,20 @@ static amp_status order_after_last_use(coh_copy *c, amp_accelerator_view *av)
         call = "clEnqueueBarrierWithWaitList";
     if (ev)
         amp__clapi.ReleaseEvent(ev);
-    if (rc != CL_SUCCESS)
+    if (rc != CL_SUCCESS) {
+        o->idle = idle;
         return amp__err_cl(rc, call, "Ordering the work of two views of one accelerator");
+    }
     amp__queue_use(av);
-    c->last_view = av;
+    o->last_view = av;
     amp__queue_unuse(last);
     return AMP_OK;
+}
+
+amp_status amp__coh_order_use(coh_order *o, amp_accelerator_view *av)
+{
+    amp__changes.data_records++;
+    return order_after_last_use(o, av);
 }
 
 amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
@@ -501,7 +531,7 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
      * the device. */
     int64_t stale = amp__rg_box_overlap(&c->stale, box);
     amp_accelerator_view *q = stale > 0 ? amp__stg_upload_view(av, stale) : av;
-    if ((st = order_after_last_use(c, q)) != AMP_OK)
+    if ((st = order_after_last_use(&c->order, q)) != AMP_OK)
         return st;
     if (stale > 0) {
         /* Bytes this device lacks and the host lacks too are on another
@@ -522,10 +552,8 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
         if (!amp__rg_remove_box(&c->stale, box))
             return no_memory();
     }
-    if (q != av && (st = order_after_last_use(c, av)) != AMP_OK)
+    if (q != av && (st = order_after_last_use(&c->order, av)) != AMP_OK)
         return st;
-    /* The caller queues work that uses it. */
-    c->idle = 0;
     /* A kernel may write the box: make room now for marking that, so that
      * amp__coh_device_written, after the kernel is queued, cannot fail. */
     if (!reserve_for_write(src, box))
@@ -650,31 +678,32 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
     cl_int rc = CL_SUCCESS;
     const char *call = NULL;
     if (from && to) {
-        if ((st = order_after_last_use(from, to->last_view)) != AMP_OK)
+        amp_accelerator_view *q = to->order.last_view;
+        if ((st = order_after_last_use(&from->order, q)) != AMP_OK)
             return st;
         stg_rect sr = amp__stg_rect_of(sbox), dr = amp__stg_rect_of(dbox);
-        from->idle = to->idle = 0;
-        rc = amp__clapi.EnqueueCopyBufferRect(to->last_view->queue, from->mem, to->mem, sr.origin,
-                                              dr.origin, sr.region, sr.row_pitch, sr.slice_pitch,
-                                              dr.row_pitch, dr.slice_pitch, 0, NULL, NULL);
+        to->order.idle = 0;
+        rc = amp__clapi.EnqueueCopyBufferRect(q->queue, from->mem, to->mem, sr.origin, dr.origin,
+                                              sr.region, sr.row_pitch, sr.slice_pitch, dr.row_pitch,
+                                              dr.slice_pitch, 0, NULL, NULL);
         call = "clEnqueueCopyBufferRect";
-        if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(to->last_view->queue)) != CL_SUCCESS)
+        if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(q->queue)) != CL_SUCCESS)
             call = "clFinish";
         if (rc == CL_SUCCESS)
             record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
     } else if (from) {
-        stg_move m = {from->last_view, from->mem, sbox, dst->host, dbox, 0};
-        from->idle = 0;
+        stg_move m = {from->order.last_view, from->mem, sbox, dst->host, dbox, 0};
+        from->order.idle = 0;
         rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
             record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), from->acc, NULL);
     } else if (to) {
         /* As a kernel's upload: large ones on the transfer queue. */
-        amp_accelerator_view *q = amp__stg_upload_view(to->last_view, amp__rg_box_bytes(dbox));
-        if ((st = order_after_last_use(to, q)) != AMP_OK)
+        amp_accelerator_view *q = amp__stg_upload_view(to->order.last_view,
+                                                       amp__rg_box_bytes(dbox));
+        if ((st = order_after_last_use(&to->order, q)) != AMP_OK)
             return st;
         stg_move m = {q, to->mem, dbox, src->host, sbox, 1};
-        to->idle = 0;
         rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
             record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
@@ -705,7 +734,7 @@ static void free_copies(coh_source *src)
     while (c) {
         coh_copy *next = c->next;
         amp__clapi.ReleaseMemObject(c->mem);
-        amp__queue_unuse(c->last_view);
+        amp__coh_order_end(&c->order);
         amp__rg_free(&c->stale);
         free(c);
         c = next;

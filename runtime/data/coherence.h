@@ -59,8 +59,10 @@ void amp__coh_source_retain(coh_source *src);
  * copies. The record is freed even when the copy fails; the status says so. */
 amp_status amp__coh_source_release(coh_source *src);
 
-/* Nonzero when a view's record stands for some of the host memory
- * [lo, lo + bytes): that memory must stay allocated. */
+/* Who still uses some of the host memory [lo, lo + bytes), which must stay
+ * allocated: COH_HOST_VIEW, a view's record; COH_HOST_COPY, a record that
+ * wraps it for a copy (an asynchronous one still to run); else 0. */
+enum { COH_HOST_VIEW = 1, COH_HOST_COPY };
 int amp__coh_host_in_use(const void *lo, size_t bytes);
 
 /* The caller's memory the record stands for, or NULL. */
@@ -102,6 +104,31 @@ amp_status amp__coh_discard(coh_source *src, const rg_box *box);
  * ledger as reason "copy". */
 amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
                              const rg_box *dbox);
+
+/* The order of the uses of one piece of device memory (a data copy's
+ * buffer, a texture's image) across the views of its accelerator. Each use
+ * is queued after every use before it, on whichever view it was: so a
+ * write comes after every earlier read and write, and a read after every
+ * earlier write. Where the last use was on another view, that view's queue
+ * gets a marker and av's a barrier that waits for it: the device keeps the
+ * order, and the host does not wait. The record holds its last view's
+ * queue (amp__queue_use) until amp__coh_order_end. */
+typedef struct coh_order {
+    amp_accelerator_view *last_view; /* the view that used the memory last */
+    int idle;                        /* no command has used it yet: nothing to wait for */
+} coh_order;
+
+/* Memory made on av, not used yet. */
+void amp__coh_order_begin(coh_order *o, amp_accelerator_view *av);
+
+/* Work that reads or writes the memory is about to be queued on av (a view
+ * of the memory's accelerator): order it after every use before, and make
+ * av the last view. The caller queues the work on av next. */
+amp_status amp__coh_order_use(coh_order *o, amp_accelerator_view *av);
+
+/* The memory is released (commands queued keep it until they finish): the
+ * record no longer holds its last view's queue. */
+void amp__coh_order_end(coh_order *o);
 
 /* A number that changes whenever any record's state may have changed: every
  * function of this file that can change a record, a copy or their sets

@@ -129,11 +129,17 @@ amp_status amp_host_free(void *mem)
                           "amp_host_free: %p is not memory from amp_host_alloc(), or it was freed"
                           " already.",
                           mem);
-    } else if (amp__coh_host_in_use(p->user, p->bytes)) {
+    } else if (amp__coh_host_in_use(p->user, p->bytes) == COH_HOST_VIEW) {
         amp__stg_pinned_add(p);
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
                           "amp_host_free: a view of the memory at %p is still alive; release every"
                           " view of it first (nothing was freed).",
+                          mem);
+    } else if (amp__coh_host_in_use(p->user, p->bytes) == COH_HOST_COPY) {
+        amp__stg_pinned_add(p);
+        st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                          "amp_host_free: an asynchronous copy (amp_copy_async) still uses the"
+                          " memory at %p; wait for its completion first (nothing was freed).",
                           mem);
     } else {
         const char *call = "";

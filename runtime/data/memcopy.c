@@ -82,9 +82,32 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* A child of fork() has none of the workers: it starts its own when it
+ * copies (a copy would otherwise wait for threads that do not exist). */
+static void forget_workers_in_child(void)
+{
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+    mutex = m;
+    start = c;
+    finished = c;
+    nworkers = 0;
+    tried = 0;
+    quit = 0;
+    job = NULL;
+    done = 0;
+}
+
+static void watch_fork(void)
+{
+    pthread_atfork(NULL, NULL, forget_workers_in_child);
+}
+
 /* Start the workers once. Signals stay with the program's own threads. */
 static void start_workers(void)
 {
+    static pthread_once_t fork_watched = PTHREAD_ONCE_INIT;
+    pthread_once(&fork_watched, watch_fork);
     tried = 1;
     pthread_mutex_lock(&mutex);
     start_generation = generation;

@@ -6,6 +6,18 @@
  * are listed: most programs never make one, and a texture is made once and
  * read by many kernels.
  *
+ * On a sub-device (AMP_SPLIT_CPU) no image command is queued at all. PoCL
+ * keeps a context of sub-devices as one of their whole device, and each of
+ * its image commands (clEnqueueWriteImage, ReadImage, MapImage, FillImage,
+ * and the copies between images and buffers) looks for the queue's device
+ * among the context's, does not find a sub-device there and aborts the
+ * process (an assertion, in PoCL 3.1 and still in 7). Kernels find the
+ * whole device, and read images on sub-devices as anywhere. There a
+ * texture's data reaches the device as its image is made
+ * (CL_MEM_COPY_HOST_PTR), a refill makes a new image, and a copy to the
+ * host reads the texture's host copy, which holds its texels exactly: no
+ * kernel writes a texture.
+ *
  * amp_texture_create is defined as (name): amp/texture.h also makes it a
  * macro that records the caller's line for the leak report.
  */
@@ -313,9 +325,14 @@ static void relayout(const amp_texture *t, void *dst, int dst_channels, const vo
 }
 
 /* Upload host data, all of the texture, and wait for it: the caller may
- * reuse its memory when the call returns. */
+ * reuse its memory when the call returns. The write comes after every use
+ * of the image before, on any view: a kernel queued on another view reads
+ * the texels it was given. */
 static amp_status upload(amp_texture *t, const void *data, const char *fn)
 {
+    amp_status st = amp__coh_order_use(&t->order, t->av);
+    if (st != AMP_OK)
+        return st;
     void *wide = NULL;
     if (t->stored_channels != t->channels) {
         if (!(wide = malloc(t->device_bytes)))
@@ -337,10 +354,13 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
     return AMP_OK;
 }
 
-/* Download the whole texture to dst, in the host's layout. A blocking read
- * waits for the kernels queued before it. */
+/* Download the whole texture to dst, in the host's layout, after every use
+ * of the image before, on any view. */
 static amp_status download(amp_texture *t, void *dst, const char *fn)
 {
+    amp_status st = amp__coh_order_use(&t->order, t->av);
+    if (st != AMP_OK)
+        return st;
     void *wide = NULL;
     if (t->stored_channels != t->channels && !(wide = malloc(t->device_bytes)))
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
@@ -361,14 +381,26 @@ static amp_status download(amp_texture *t, void *dst, const char *fn)
     return AMP_OK;
 }
 
-static void free_device_memory(amp_texture *t)
+/* Release the image (kernels still queued keep it until they finish), the
+ * host copy that stands for it on a sub-device, and the texture's hold on
+ * its view. */
+static void free_data(amp_texture *t)
 {
     if (t->image)
         amp__clapi.ReleaseMemObject(t->image);
     t->image = NULL;
+    free(t->host_copy);
+    t->host_copy = NULL;
+    if (t->order.last_view)
+        amp__coh_order_end(&t->order);
+    if (t->av)
+        amp__queue_release(t->av);
+    t->av = NULL;
 }
 
-static amp_status make_image(amp_texture *t, const char *fn)
+/* Make an image for t in *image: empty (texels NULL), or filled from
+ * texels, laid out as the whole image is (image_texels). */
+static amp_status make_image(amp_texture *t, const void *texels, const char *fn, cl_mem *image)
 {
     cl_image_format format = format_of(t->type, t->stored_channels);
     cl_image_desc desc;
@@ -379,12 +411,13 @@ static amp_status make_image(amp_texture *t, const char *fn)
     desc.image_width = size[0];
     desc.image_height = desc.image_type == CL_MEM_OBJECT_IMAGE1D ? 0 : size[1];
     desc.image_depth = desc.image_type == CL_MEM_OBJECT_IMAGE3D ? size[2] : 0;
+    cl_mem_flags flags = CL_MEM_READ_ONLY | (texels ? CL_MEM_COPY_HOST_PTR : 0);
     cl_int rc = CL_SUCCESS;
-    t->image = amp__clapi.CreateImage(t->av->acc->context, CL_MEM_READ_ONLY, &format, &desc, NULL,
-                                      &rc);
+    *image = amp__clapi.CreateImage(t->av->acc->context, flags, &format, &desc, (void *)texels,
+                                    &rc);
     /* A kernel may still hold a released image's handle as an argument. */
     amp__coh_mem_made();
-    if (t->image)
+    if (*image)
         return AMP_OK;
     if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)
         return amp__err_set(
@@ -393,6 +426,74 @@ static amp_status make_image(amp_texture *t, const char *fn)
             " or use a smaller texture.",
             fn, t->av->acc->name, t->device_bytes, amp__err_cl_name(rc));
     return amp__err_cl(rc, "clCreateImage", fn);
+}
+
+/* The image's texels, stored channels each, as host data gives them (the
+ * rest of a folded texture's last row 0): data itself where that is the
+ * layout, else a new buffer in *owned. */
+static amp_status image_texels(const amp_texture *t, const void *data, const char *fn,
+                               const void **texels, void **owned)
+{
+    size_t size[3];
+    image_size(t, size);
+    size_t bytes = size[0] * size[1] * size[2] * (size_t)t->stored_channels * CHANNEL_BYTES;
+    *owned = NULL;
+    *texels = data;
+    if (bytes == t->bytes)
+        return AMP_OK;
+    if (!(*owned = calloc(1, bytes)))
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    relayout(t, *owned, t->stored_channels, data, t->channels);
+    *texels = *owned;
+    return AMP_OK;
+}
+
+/* On a sub-device (the file's comment): a new image filled from data in
+ * place of the old one, which kernels still queued keep until they
+ * finish, and data in the host copy. Nothing queued uses the new image:
+ * its order starts afresh. */
+static amp_status remake(amp_texture *t, const void *data, const char *fn)
+{
+    if (!t->host_copy && !(t->host_copy = malloc(t->bytes)))
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    const void *texels;
+    void *owned;
+    cl_mem image = NULL;
+    amp_status st = image_texels(t, data, fn, &texels, &owned);
+    if (st == AMP_OK)
+        st = make_image(t, texels, fn, &image);
+    free(owned);
+    if (st != AMP_OK)
+        return st;
+    if (t->image) {
+        amp__clapi.ReleaseMemObject(t->image);
+        amp__coh_order_end(&t->order);
+        amp__coh_order_begin(&t->order, t->av);
+    }
+    t->image = image;
+    memcpy(t->host_copy, data, t->bytes);
+    count(t, AMP_TO_DEVICE);
+    return AMP_OK;
+}
+
+/* Put data, all of the texture, on the device: through the texture's
+ * queue, or on a sub-device as a new image. */
+static amp_status fill(amp_texture *t, const void *data, const char *fn)
+{
+    if (t->av->acc->sub_device)
+        return remake(t, data, fn);
+    amp_status st = t->image ? AMP_OK : make_image(t, NULL, fn, &t->image);
+    return st == AMP_OK ? upload(t, data, fn) : st;
+}
+
+/* Copy the whole texture to dst, in the host's layout: from the device, or
+ * on a sub-device from the host copy (no transfer). */
+static amp_status read_back(amp_texture *t, void *dst, const char *fn)
+{
+    if (!t->av->acc->sub_device)
+        return download(t, dst, fn);
+    memcpy(dst, t->host_copy, t->bytes);
+    return AMP_OK;
 }
 
 /* The checks that need no device. */
@@ -483,23 +584,29 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
     t->channels = channels;
     t->extent = extent;
     st = plan(fn, t, av);
-    if (st != AMP_OK)
-        goto fail_handle;
-    st = make_image(t, fn);
-    if (st != AMP_OK)
-        goto fail_handle;
-    st = upload(t, data, fn);
-    if (st != AMP_OK)
-        goto fail_image;
-    *out = t;
-    goto done;
-
-fail_image:
-    free_device_memory(t);
-fail_handle:
+    if (st == AMP_OK) {
+        /* A created view lives while a texture is on it, as for an array. */
+        amp__queue_retain(av);
+        amp__coh_order_begin(&t->order, av);
+        st = fill(t, data, fn);
+    }
+    if (st == AMP_OK) {
+        *out = t;
+        goto done;
+    }
+    free_data(t);
     amp__handle_free(t);
 done:
     amp__lock_release();
+    return st;
+}
+
+amp_status amp__tex_device_ready(amp_texture *t, amp_accelerator_view *av, cl_mem *image)
+{
+    LOCK_ASSERT_HELD();
+    amp_status st = amp__coh_order_use(&t->order, av);
+    if (st == AMP_OK)
+        *image = t->image;
     return st;
 }
 
@@ -515,8 +622,7 @@ amp_status amp_texture_release(amp_texture *texture)
     amp__lock_acquire();
     amp_status st = check_texture("amp_texture_release", texture);
     if (st == AMP_OK) {
-        /* Kernels still queued keep the image alive until they finish. */
-        free_device_memory(texture);
+        free_data(texture);
         amp__handle_free(texture);
     }
     amp__lock_release();
@@ -553,12 +659,10 @@ static amp_status copy_with_host(const char *fn, const amp_texture *texture, con
     amp_status st = check_texture(fn, texture);
     if (st == AMP_OK)
         st = check_copy(fn, texture, host, host_bytes);
-    /* The ledger counts the copy in the texture's own figures. The queue
-     * is in order: kernels queued before an upload that read the texture
-     * see the old contents. */
+    /* The ledger counts the copy in the texture's own figures. */
     amp_texture *t = (amp_texture *)texture;
     if (st == AMP_OK)
-        st = to_host ? download(t, (void *)host, fn) : upload(t, host, fn);
+        st = to_host ? read_back(t, (void *)host, fn) : fill(t, host, fn);
     amp__lock_release();
     return st;
 }
@@ -626,9 +730,7 @@ amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_st
 static void drop_device_memory(void *texture, void *user)
 {
     (void)user;
-    amp_texture *t = texture;
-    free_device_memory(t);
-    t->av = NULL;
+    free_data(texture);
 }
 
 void amp__tex_drop_all_device_memory(void)

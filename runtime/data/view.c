@@ -563,6 +563,28 @@ amp_status amp_array_view_synchronize(amp_array_view *view)
     return st;
 }
 
+void amp__view_hold(const amp_array_view *v, amp_array_view *held)
+{
+    LOCK_ASSERT_HELD();
+    *held = *v;
+    held->array = NULL; /* an array's handle may end first; its data stays held */
+    amp__coh_source_retain(held->src);
+}
+
+amp_status amp__view_unhold(amp_array_view *held)
+{
+    LOCK_ASSERT_HELD();
+    amp_status st = amp__coh_source_release(held->src);
+    held->src = NULL;
+    return st;
+}
+
+amp_status amp__view_synchronize_held(const char *fn, amp_array_view *held)
+{
+    void *host;
+    return host_ready(fn, held, AMP_REASON_SYNCHRONIZE, &host);
+}
+
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av)
 {
     static const char fn[] = "amp_array_view_synchronize_to";

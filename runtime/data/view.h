@@ -55,6 +55,17 @@ amp_status amp__view_check_data(const char *fn, const char *which, const amp_arr
  * element count in *n. fn names the public call in messages. */
 amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n);
 
+/* What an asynchronous operation keeps of the view v past its release:
+ * its shape in *held (no handle: it is in no registry) and a reference to
+ * its data source, which amp__view_unhold() lets go of. Expects the
+ * runtime lock. */
+void amp__view_hold(const amp_array_view *v, amp_array_view *held);
+amp_status amp__view_unhold(amp_array_view *held);
+
+/* amp_array_view_synchronize() of a held view, reported as the call fn.
+ * Expects the runtime lock. */
+amp_status amp__view_synchronize_held(const char *fn, amp_array_view *held);
+
 /* Unregister and free a handle made by amp__view_make(), releasing its
  * reference to the source. Expects the runtime lock. */
 amp_status amp__view_unmake(amp_array_view *v);

@@ -6,6 +6,7 @@
 #include "device/accel.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +234,7 @@ static amp_status split_request(unsigned *parts)
  * every later listing (after amp_shutdown()), never released: PoCL 3.1
  * frees a released sub-device while its worker threads may still finish a
  * command of it, and crashes there (seen as a segfault in POclReleaseEvent,
- * about 1 run in 40 of tests/test_queues). A process splits few devices. */
+ * about 1 run in 40 of tests/device/test_queues). A process splits few devices. */
 typedef struct split_parts {
     cl_device_id parent;
     unsigned parts;
@@ -392,6 +393,19 @@ static amp_status list_accelerators(unsigned parts)
     return st;
 }
 
+/* OpenCL does not survive fork(): in a child of a process that had started
+ * it, every OpenCL call fails at once with a message that says so, where it
+ * would wait for a thread that the child does not have. */
+static void opencl_gone_in_child(void)
+{
+    amp__clapi_disable_after_fork();
+}
+
+static void watch_fork(void)
+{
+    pthread_atfork(NULL, NULL, opencl_gone_in_child);
+}
+
 amp_status amp__acc_init(void)
 {
     LOCK_ASSERT_HELD();
@@ -408,6 +422,9 @@ amp_status amp__acc_init(void)
             fprintf(stderr, "[amp] AMP_CHECK: kernels run on Oclgrind, with its race and"
                             " bounds checks\n");
     }
+
+    static pthread_once_t fork_watched = PTHREAD_ONCE_INIT;
+    pthread_once(&fork_watched, watch_fork);
 
     unsigned parts = 0;
     amp_status st = split_request(&parts);

@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/handle.h"
@@ -44,6 +45,7 @@ struct amp_completion {
      * one), and whether amp_completion_release() ended the handle. */
     int users;
     int ended;
+    pid_t made_in; /* the process whose thread runs the operation */
 };
 
 static void *run(void *p)
@@ -71,6 +73,7 @@ static amp_completion *make(void)
         return NULL;
     pthread_mutex_init(&c->mutex, NULL);
     pthread_cond_init(&c->finished, NULL);
+    c->made_in = getpid();
     return c;
 }
 
@@ -85,7 +88,8 @@ static void destroy(amp_completion *c)
     amp__handle_free(c);
 }
 
-amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_completion **out)
+amp_status amp__completion_start(amp_status (*fn)(void *arg), void (*drop)(void *arg), void *arg,
+                                 amp_completion **out)
 {
     LOCK_ASSERT_HELD();
     amp_status st = AMP_OK;
@@ -110,6 +114,7 @@ amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_com
 fail_handle:
     destroy(c);
 fail_arg:
+    drop(arg);
     free(arg);
     return st;
 }
@@ -132,11 +137,24 @@ amp_status amp__completion_from_event(cl_event ev, const char *what, amp_complet
     return AMP_OK;
 }
 
-/* Under the lock: check the handle and count the caller as a user. */
+/* Under the lock: check the handle and count the caller as a user. An
+ * operation of a thread the parent process started before fork() never
+ * finishes in the child, which has no such thread: refused, not waited
+ * for. */
 static amp_status enter(const char *fn, amp_completion *c)
 {
     LOCK_ASSERT_HELD();
     amp_status st = amp__handle_check(fn, c, HD_COMPLETION);
+    if (st == AMP_OK && !c->event && c->made_in != getpid()) {
+        pthread_mutex_lock(&c->mutex);
+        int done = c->done;
+        pthread_mutex_unlock(&c->mutex);
+        if (!done)
+            return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                                "%s: the operation was started before this process was forked,"
+                                " and runs in the parent only; wait for it there.",
+                                fn);
+    }
     if (st == AMP_OK)
         c->users++;
     return st;

@@ -9,9 +9,12 @@
 #include "core/clapi.h"
 
 /* Start fn(arg) on a new thread and store its handle in *out; the arg
- * (malloc'ed) is freed when fn returns. Returns AMP_ERROR_OUT_OF_MEMORY or
- * AMP_ERROR_RUNTIME (arg freed) when the thread cannot start. */
-amp_status amp__completion_start(amp_status (*fn)(void *arg), void *arg, amp_completion **out);
+ * (malloc'ed) is freed when fn returns, and fn lets go of what arg holds.
+ * Returns AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME when the thread
+ * cannot start: then drop(arg) lets go of what it holds, here, and arg is
+ * freed. Expects the runtime lock. */
+amp_status amp__completion_start(amp_status (*fn)(void *arg), void (*drop)(void *arg), void *arg,
+                                 amp_completion **out);
 
 /* A handle that completes with ev (owned from now on; released with the
  * handle). what says what a wait is for, in messages ("Waiting for a

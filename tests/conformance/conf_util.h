@@ -1,6 +1,6 @@
 /*
  * tests/conformance/conf_util.h - what the conformance tests share: the
- * unit tests' helpers, a view's ledger, and checks that name the element
+ * helpers of test_util.h, a view's ledger, and checks that name the element
  * that differs.
  */
 #ifndef CONF_UTIL_H

@@ -1,5 +1,5 @@
 /* The program the README's "Your own program" commands build
- * (scripts/readme-build.sh): the README's first example, whole. */
+ * (scripts/docs/readme-build.sh): the README's first example, whole. */
 #include <stdio.h>
 
 #include <amp/amp.h>

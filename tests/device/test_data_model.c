@@ -1,0 +1,900 @@
+/*
+ * tests/device/test_data_model.c - C++ AMP's data model: sections, projections,
+ * view_as, reinterpret_as, extent-only views, arrays, copies in every
+ * direction and their asynchronous forms, with exact ledger counts: only
+ * the bytes that are stale and needed move (bytes moved / bytes necessary
+ * = 1.00).
+ */
+#include <stdlib.h>
+
+#include "test_util.h"
+
+#include "core/clapi.h"
+
+#define R 8
+#define C 8
+
+static amp_transfer_stats of(const amp_array_view *v)
+{
+    amp_transfer_stats s;
+    assert_amp_ok(amp_array_view_get_transfers(v, &s));
+    return s;
+}
+
+/* Fill m with value + element number, on the device. */
+static void fill_on_device(amp_array_view *m, int value)
+{
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(m), idx, AMP_CAPTURE(m, value), {
+        m(idx) = value + idx[0] * 8 + idx[1];
+    }));
+}
+
+static void a_three_kernel_pipeline_moves_data_once_each_way(void **state)
+{
+    (void)state;
+    int data[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    for (int k = 0; k < 3; k++)
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                            { m(idx) += 1; }));
+    assert_amp_ok(amp_array_view_synchronize(m));
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    assert_int_equal(data[R * C - 1], R * C - 1 + 3);
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void a_section_synchronizes_only_its_bytes(void **state)
+{
+    (void)state;
+    int data[R * C] = {0};
+    amp_array_view *m, *sec;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_view_discard_data(m));
+    fill_on_device(m, 100);
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(1, 2), amp_extent_2d(3, 4), &sec));
+    assert_amp_ok(amp_array_view_synchronize(sec));
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads, 0); /* discarded */
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.download_bytes, 3 * 4 * sizeof(int));
+    /* The section's elements are there; the rest is not yet. */
+    assert_int_equal(data[1 * C + 2], 100 + 1 * 8 + 2);
+    assert_int_equal(data[3 * C + 5], 100 + 3 * 8 + 5);
+    assert_int_equal(data[0], 0);
+    /* The parent then moves the rest, and only the rest. */
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.download_bytes, sizeof data);
+    assert_int_equal(data[0], 100);
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void a_section_uploads_only_its_bytes_and_kernels_see_its_indices(void **state)
+{
+    (void)state;
+    int data[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *sec;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(2, 1), amp_extent_2d(2, 3), &sec));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(2, 3), idx, AMP_CAPTURE(sec), {
+        sec(idx) = -sec(idx);
+    }));
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, 2 * 3 * sizeof(int));
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.download_bytes, 2 * 3 * sizeof(int)); /* only what the kernel wrote */
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 2 && r < 4 && c >= 1 && c < 4;
+            assert_int_equal(data[r * C + c], inside ? -(r * C + c) : r * C + c);
+        }
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void overlapping_sections_see_each_others_writes(void **state)
+{
+    (void)state;
+    int data[R * C] = {0};
+    amp_array_view *m, *a, *b;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(0, 0), amp_extent_2d(4, 4), &a));
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(2, 2), amp_extent_2d(4, 4), &b));
+    /* A kernel writes a; the host then reads b, whose corner overlaps a. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), idx, AMP_CAPTURE(a),
+                                        { a(idx) = 1; }));
+    const int *pb;
+    assert_amp_ok(amp_array_view_data_const(b, (const void **)&pb));
+    assert_int_equal(data[2 * C + 2], 1); /* in both */
+    assert_int_equal(data[3 * C + 3], 1);
+    assert_int_equal(data[4 * C + 4], 0); /* only in b */
+    /* The host writes through b; a kernel reading a sees it. */
+    int *wb;
+    assert_amp_ok(amp_array_view_data(b, (void **)&wb));
+    wb[3 * C + 3 - (2 * C + 2)] = 7; /* element (3, 3) of the parent */
+    int out[16] = {0};
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(4, 4), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), idx, AMP_CAPTURE(a, o),
+                                        { o(idx) = a(idx); }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_int_equal(out[3 * 4 + 3], 7);
+    assert_int_equal(out[0], 1);
+    /* A second kernel through b then a host read of a. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), idx, AMP_CAPTURE(b),
+                                        { b(idx) += 10; }));
+    assert_amp_ok(amp_array_view_synchronize(a));
+    assert_int_equal(data[2 * C + 2], 11);
+    assert_int_equal(data[3 * C + 3], 17);
+    assert_int_equal(data[1 * C + 1], 1);
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_array_view_release(a));
+    assert_amp_ok(amp_array_view_release(b));
+    assert_amp_ok(amp_array_view_release(m));
+    assert_int_equal(data[5 * C + 5], 10); /* b's other corner, back with the last release */
+}
+
+static void a_projection_is_a_row(void **state)
+{
+    (void)state;
+    float data[3 * 4 * 5];
+    for (int i = 0; i < 60; i++)
+        data[i] = (float)i;
+    amp_array_view *cube, *slice, *row;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_3d(3, 4, 5), data, &cube));
+    assert_amp_ok(amp_array_view_project(cube, 1, &slice));
+    assert_int_equal(amp_array_view_get_extent(slice).rank, 2);
+    assert_amp_ok(amp_array_view_project(slice, 2, &row));
+    assert_int_equal(amp_array_view_get_extent(row).dims[0], 5);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(5), idx, AMP_CAPTURE(row),
+                                        { row(idx) *= 2; }));
+    assert_amp_ok(amp_array_view_synchronize(cube));
+    amp_transfer_stats s = of(cube);
+    assert_int_equal(s.upload_bytes, 5 * sizeof(float));
+    assert_int_equal(s.download_bytes, 5 * sizeof(float));
+    for (int i = 0; i < 60; i++) {
+        int in_row = i >= 1 * 20 + 2 * 5 && i < 1 * 20 + 3 * 5;
+        assert_true(data[i] == (float)(in_row ? 2 * i : i));
+    }
+    /* A failed call clears its out: a handle of its own, not slice's. */
+    amp_array_view *none = row;
+    assert_amp_fails(amp_array_view_project(row, 0, &none), AMP_ERROR_INVALID_ARGUMENT,
+                     "rank 1");
+    assert_null(none);
+    assert_amp_ok(amp_array_view_release(row));
+    assert_amp_ok(amp_array_view_release(slice));
+    assert_amp_ok(amp_array_view_release(cube));
+}
+
+static void view_as_and_reinterpret_as_share_the_bytes(void **state)
+{
+    (void)state;
+    float data[12];
+    for (int i = 0; i < 12; i++)
+        data[i] = (float)i;
+    amp_array_view *flat, *grid, *bits;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(12), data, &flat));
+    assert_amp_ok(amp_array_view_view_as(flat, amp_extent_2d(3, 4), &grid));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(grid),
+                                        { grid(idx) = idx[0] * 10 + idx[1]; }));
+    assert_amp_ok(amp_array_view_reinterpret_as(flat, AMP_UINT, &bits));
+    unsigned out[12];
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_UINT, amp_extent_1d(12), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(12), idx, AMP_CAPTURE(bits, o),
+                                        { o(idx) = bits(idx) >> 23; })); /* the exponent */
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_int_equal(out[4 * 1 + 1], 127 + 3); /* 11.0f = 1.375 * 2^3 */
+    assert_int_equal(out[0], 0);                /* 0.0f */
+    /* Nothing went to the host on the way: it moved down once, when the
+     * host asked, only through o. */
+    assert_int_equal(of(flat).downloads, 0);
+    amp_array_view *three, *refused;
+    assert_amp_fails(amp_array_view_view_as(flat, amp_extent_2d(5, 5), &refused),
+                     AMP_ERROR_INVALID_ARGUMENT, "as many");
+    assert_amp_ok(amp_array_view_section(flat, amp_index_1d(1), amp_extent_1d(3), &three));
+    assert_amp_fails(amp_array_view_reinterpret_as(three, AMP_DOUBLE, &refused),
+                     AMP_ERROR_INVALID_ARGUMENT, "whole number");
+    assert_null(refused);
+    assert_amp_ok(amp_array_view_release(three));
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_array_view_release(bits));
+    assert_amp_ok(amp_array_view_release(grid));
+    assert_amp_ok(amp_array_view_release(flat));
+    assert_true(data[5] == 11.0f);
+}
+
+static void discard_applies_to_a_section_and_lasts_until_a_write(void **state)
+{
+    (void)state;
+    int data[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *top;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(0, 0), amp_extent_2d(2, C), &top));
+    assert_amp_ok(amp_array_view_discard_data(top));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) += 1; }));
+    /* The discarded rows were not uploaded. */
+    assert_int_equal(of(m).upload_bytes, (R - 2) * C * sizeof(int));
+    /* The write ended the discard: the host gets every row back. */
+    assert_amp_ok(amp_array_view_synchronize(m));
+    assert_int_equal(of(m).download_bytes, sizeof data);
+    assert_int_equal(data[R * C - 1], R * C);
+    assert_amp_ok(amp_array_view_release(top));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void a_const_view_is_never_copied_back(void **state)
+{
+    (void)state;
+    const int in[16] = {1, 2, 3};
+    int out[16] = {0};
+    amp_array_view *vin, *vout;
+    assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_1d(16), in, &vin));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), out, &vout));
+    assert_amp_ok(amp_array_view_discard_data(vout));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(vin, vout),
+                                        { vout(idx) = vin(idx) * 2; }));
+    assert_amp_ok(amp_array_view_release(vin));
+    assert_int_equal(of(vout).uploads, 0);
+    assert_amp_ok(amp_array_view_release(vout));
+    assert_int_equal(out[2], 6);
+}
+
+static void an_extent_only_view_lives_where_it_is_used(void **state)
+{
+    (void)state;
+    amp_array_view *tmp;
+    assert_amp_ok(amp_array_view_create_extent(AMP_INT, amp_extent_1d(32), &tmp));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(32), idx, AMP_CAPTURE(tmp),
+                                        { tmp(idx) = idx[0] * idx[0]; }));
+    assert_int_equal(of(tmp).uploads, 0); /* nothing defined to upload */
+    const int *p;
+    assert_amp_ok(amp_array_view_data_const(tmp, (const void **)&p));
+    assert_int_equal(p[31], 961);
+    assert_int_equal(of(tmp).downloads, 1);
+    assert_amp_ok(amp_array_view_release(tmp));
+}
+
+static void arrays_live_on_the_device_and_copy_every_way(void **state)
+{
+    (void)state;
+    int host[64], back[64] = {0};
+    for (int i = 0; i < 64; i++)
+        host[i] = i;
+    amp_reset_transfers();
+    amp_array *a, *b;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(8, 8), host, NULL, &a));
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(8, 8), NULL, &b));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(8, 8), idx, AMP_CAPTURE(a),
+                                        { a(idx) *= 3; }));
+    assert_amp_ok(AMP_COPY(a, b)); /* on the device */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(8, 8), idx, AMP_CAPTURE(a, b),
+                                        { b(idx) += a(idx); }));
+    assert_amp_ok(AMP_COPY(b, back));
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(back[i], 6 * i);
+    amp_transfer_stats s = transfers_now();
+    assert_int_equal(s.uploads, 1); /* create_from_host */
+    assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 1);
+    assert_int_equal(s.device_copies, 1);
+    assert_int_equal(s.downloads, 1); /* the copy to back */
+    assert_int_equal(s.download_bytes, sizeof back);
+
+    /* Views of arrays, and copies from and to views. */
+    int other[64] = {0};
+    amp_array_view *va, *vo, *sec;
+    assert_amp_ok(amp_array_view_create_from_array(a, &va));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(8, 8), other, &vo));
+    assert_amp_ok(AMP_COPY(va, vo));
+    assert_int_equal(other[10], 30);
+    assert_amp_ok(amp_array_view_section(vo, amp_index_2d(4, 0), amp_extent_2d(4, 8), &sec));
+    int rows[32];
+    for (int i = 0; i < 32; i++)
+        rows[i] = -i;
+    assert_amp_ok(AMP_COPY(rows, sec));
+    assert_int_equal(other[4 * 8 + 1], -1);
+    amp_array *c;
+    assert_amp_ok(amp_array_create_from_view(vo, NULL, &c));
+    const int *pc;
+    amp_array_view *vc;
+    assert_amp_ok(amp_array_view_create_from_array(c, &vc));
+    assert_amp_ok(amp_array_view_data_const(vc, (const void **)&pc));
+    assert_int_equal(pc[4 * 8 + 2], -2);
+    assert_int_equal(pc[3], 9);
+
+    /* Mismatches are refused with a reason. */
+    amp_array *small;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(4), NULL, &small));
+    assert_amp_fails(AMP_COPY(a, small), AMP_ERROR_INVALID_ARGUMENT, "must be equal");
+    assert_amp_fails(amp_copy(amp_data_host(host), amp_data_host(back)),
+                     AMP_ERROR_INVALID_ARGUMENT, "both ends");
+    assert_amp_fails(amp_array_view_release(NULL) == AMP_OK ? amp_array_release(small)
+                                                            : AMP_OK,
+                     AMP_OK, "");
+    assert_amp_fails(amp_array_release(small), AMP_ERROR_INVALID_ARGUMENT, "already released");
+    assert_amp_ok(amp_array_view_release(vc));
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(vo));
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_release(c));
+    assert_amp_ok(amp_array_release(b));
+    assert_amp_ok(amp_array_release(a));
+}
+
+static void async_copies_and_synchronize_complete(void **state)
+{
+    (void)state;
+    int host[1024], back[1024] = {0};
+    for (int i = 0; i < 1024; i++)
+        host[i] = i;
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(1024), NULL, &a));
+    amp_completion *done;
+    assert_amp_ok(AMP_COPY_ASYNC(host, a, &done));
+    assert_amp_ok(amp_completion_wait(done));
+    int finished = 0;
+    assert_amp_ok(amp_completion_is_done(done, &finished));
+    assert_true(finished);
+    assert_amp_ok(amp_completion_release(done));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1024), idx, AMP_CAPTURE(a),
+                                        { a(idx) += 1; }));
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(1024), back, &v));
+    assert_amp_ok(amp_array_view_discard_data(v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1024), idx, AMP_CAPTURE(a, v),
+                                        { v(idx) = a(idx) * 2; }));
+    assert_amp_ok(amp_array_view_synchronize_async(v, &done));
+    assert_amp_ok(amp_completion_release(done));
+    assert_int_equal(back[1023], 2 * 1024);
+    /* A copy whose ends are wrong is refused at the call, with no handle. */
+    done = NULL;
+    assert_amp_fails(amp_copy_async(amp_data_host(NULL), amp_data_array(a), &done),
+                     AMP_ERROR_INVALID_ARGUMENT, "amp_copy_async: the source host pointer is NULL");
+    assert_null(done);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+}
+
+/* C++ AMP's copy_async keeps its ends alive: a view or array released
+ * right after the call still gives its data, which reaches the host. */
+static void an_async_copy_outlives_the_release_of_its_ends(void **state)
+{
+    (void)state;
+    enum { N = 65536, TRIALS = 20 };
+    static int data[N], out[N];
+    for (int t = 0; t < TRIALS; t++) {
+        amp_array_view *v;
+        assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+        int k = t;
+        /* Current on the device only, so the copy must download. */
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v, k),
+                                            { v(idx) = idx * 3 + k; }));
+        memset(out, 0, sizeof out);
+        amp_completion *c;
+        assert_amp_ok(AMP_COPY_ASYNC(v, out, &c));
+        assert_amp_ok(amp_array_view_release(v));
+        assert_amp_ok(amp_completion_release(c));
+        for (int i = 0; i < N; i++)
+            if (out[i] != i * 3 + t || data[i] != i * 3 + t)
+                fail_msg("trial %d, element %d: the copy gave %d and the view's memory holds %d,"
+                         " not %d",
+                         t, i, out[i], data[i], i * 3 + t);
+    }
+    /* An array's data, the array released at once. */
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(a), { a(idx) = -idx; }));
+    amp_completion *c;
+    assert_amp_ok(AMP_COPY_ASYNC(a, out, &c));
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_completion_wait(c));
+    assert_amp_ok(amp_completion_release(c));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(out[i], -i);
+    /* And a view's synchronization. */
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v), { v(idx) = 5; }));
+    assert_amp_ok(amp_array_view_synchronize_async(v, &c));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_completion_release(c));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(data[i], 5);
+}
+
+/* Page-locked memory a pending copy reads is never freed under it: the
+ * free is refused until the copy has run, and the copy's data is whole. */
+static void page_locked_memory_a_pending_copy_uses_is_not_freed(void **state)
+{
+    (void)state;
+    enum { N = 65536, TRIALS = 20 };
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
+    static int back[N];
+    int refused = 0;
+    for (int t = 0; t < TRIALS; t++) {
+        int *p;
+        assert_amp_ok(amp_host_alloc(N * sizeof *p, NULL, (void **)&p));
+        for (int i = 0; i < N; i++)
+            p[i] = i + t;
+        amp_completion *c;
+        assert_amp_ok(AMP_COPY_ASYNC(p, a, &c));
+        amp_status st = amp_host_free(p);
+        if (st != AMP_OK) {
+            /* Refused: the copy had not run yet. */
+            assert_int_equal(st, AMP_ERROR_INVALID_OPERATION);
+            assert_non_null(strstr(amp_last_error(), "an asynchronous copy"));
+            refused++;
+        }
+        assert_amp_ok(amp_completion_release(c));
+        if (st != AMP_OK)
+            assert_amp_ok(amp_host_free(p));
+        assert_amp_ok(AMP_COPY(a, back));
+        for (int i = 0; i < N; i++)
+            if (back[i] != i + t)
+                fail_msg("trial %d, element %d: %d, not %d", t, i, back[i], i + t);
+    }
+    print_message("the free was refused in %d of %d trials (the copy had not run)\n", refused,
+                  TRIALS);
+    assert_amp_ok(amp_array_release(a));
+}
+
+static void synchronize_to_uploads_now_and_arrays_say_what_they_are(void **state)
+{
+    (void)state;
+    int data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = i;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(8, 8), data, &v));
+    assert_amp_ok(amp_array_view_synchronize_to(v, NULL));
+    assert_int_equal(of(v).uploads, 1);
+    /* The kernel finds the data there already. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(8, 8), idx, AMP_CAPTURE(v),
+                                        { v(idx) += 1; }));
+    assert_int_equal(of(v).uploads, 1);
+
+    amp_accelerator_view *av;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
+    amp_array *a, *b;
+    assert_amp_ok(amp_array_create_from_view(v, av, &a));
+    assert_amp_ok(amp_array_create_from_array(a, NULL, &b));
+    assert_int_equal(amp_array_get_extent(b).dims[1], 8);
+    assert_int_equal(amp_array_get_type(b), AMP_INT);
+    assert_ptr_equal(amp_array_get_accelerator_view(b), av);
+    int back[64];
+    assert_amp_ok(AMP_COPY(b, back));
+    assert_int_equal(back[63], 64);
+    assert_amp_ok(amp_array_release(b));
+    assert_amp_ok(amp_array_release(a));
+    /* Released arrays answer "none". */
+    assert_int_equal(amp_array_get_extent(a).rank, 0);
+    assert_null(amp_array_get_accelerator_view(a));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A copy into a view that fails on the way must not make the view's host
+ * memory count as current: the kernel's newer data on the device is still
+ * what a later synchronize brings back. */
+static void a_failed_copy_keeps_newer_device_data(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    int host[N] = {0}, src_data[N];
+    for (int i = 0; i < N; i++)
+        src_data[i] = 1000 + i;
+    amp_array *src;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(N), src_data, NULL, &src));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), host, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
+                                        { v(idx) = idx[0] * 7; }));
+    /* The copy's first OpenCL call, the read into the host memory, fails. */
+    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp_status st = amp_copy(amp_data_array(src), amp_data_view(v));
+    amp__clapi_inject_fault(0, CL_SUCCESS);
+    assert_int_not_equal(st, AMP_OK);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(host[i], i * 7);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(src));
+}
+
+/* C++ AMP's m[i].discard_data(): the kernel writes the row without reading
+ * it, so none of the row goes up, and the parent gets back only the row. */
+static void a_discarded_projection_is_not_uploaded(void **state)
+{
+    (void)state;
+    int data[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *row;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_view_project(m, 3, &row));
+    assert_amp_ok(amp_array_view_discard_data(row));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(C), idx, AMP_CAPTURE(row),
+                                        { row(idx) = 500 + idx[0]; }));
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads, 0); /* not the row, and not the rows the kernel did not use */
+    assert_int_equal(s.upload_bytes, 0);
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_SYNCHRONIZE], 1);
+    assert_int_equal(s.download_bytes, C * sizeof(int));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            assert_int_equal(data[r * C + c], r == 3 ? 500 + c : r * C + c);
+
+    /* A kernel that reads the whole matrix needs the other rows: they go up
+     * as two runs, before and after the row (the device has the row). */
+    int out[R * C] = {0};
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &o));
+    assert_amp_ok(amp_array_view_discard_data(o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m, o),
+                                        { o(idx) = m(idx) + 1; }));
+    s = of(m);
+    assert_int_equal(s.uploads, 2);
+    assert_int_equal(s.upload_bytes, (R - 1) * C * sizeof(int));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            assert_int_equal(out[r * C + c], (r == 3 ? 500 + c : r * C + c) + 1);
+    assert_int_equal(of(m).downloads, 1); /* m was only read */
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_array_view_release(row));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void a_view_copied_into_an_array_moves_only_its_bytes(void **state)
+{
+    (void)state;
+    int data[R * C], back[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *sec, *va;
+    amp_array *a, *part;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(R, C), NULL, &a));
+    assert_amp_ok(amp_array_view_create_from_array(a, &va)); /* for the array's ledger */
+
+    /* Current on the host: one upload of its bytes, into the array. */
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(m, a));
+    amp_transfer_stats s = transfers_now();
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_int_equal(s.downloads, 0);
+    assert_int_equal(s.device_copies, 0);
+    assert_int_equal(of(va).upload_bytes, sizeof data);
+    assert_int_equal(of(m).uploads, 0); /* m itself has no device copy */
+    assert_amp_ok(AMP_COPY(a, back));
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], i);
+
+    /* A section: its 3 x 4 elements and no others. */
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(2, 1), amp_extent_2d(3, 4), &sec));
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(3, 4), NULL, &part));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(sec, part));
+    s = transfers_now();
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, 3 * 4 * sizeof(int));
+    assert_int_equal(s.downloads + s.device_copies, 0);
+    int small[3 * 4];
+    assert_amp_ok(AMP_COPY(part, small));
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            assert_int_equal(small[r * 4 + c], (2 + r) * C + 1 + c);
+
+    /* Current on the array's device after a kernel: copied there, buffer
+     * to buffer; nothing crosses to the host. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) = -m(idx); }));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(m, a));
+    s = transfers_now();
+    assert_int_equal(s.device_copies, 1);
+    assert_int_equal(s.device_copy_bytes, sizeof data);
+    assert_int_equal(s.uploads + s.downloads, 0);
+    assert_int_equal(of(m).uploads, 1); /* the kernel's */
+    assert_int_equal(of(m).downloads, 0);
+    assert_amp_ok(AMP_COPY(a, back));
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], -i);
+
+    /* Newer on the host in element 0 and on the device in the section:
+     * neither holds all of it, so the section's rows come down first, one
+     * run each, then the whole view goes up from the host. */
+    int *host;
+    assert_amp_ok(amp_array_view_data(m, (void **)&host));
+    host[0] = 99;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(sec),
+                                        { sec(idx) = 8; }));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(m, a));
+    s = transfers_now();
+    assert_int_equal(s.downloads, 3);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 3);
+    assert_int_equal(s.download_bytes, 3 * 4 * sizeof(int));
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_int_equal(s.device_copies, 0);
+    assert_amp_ok(AMP_COPY(a, back));
+    assert_int_equal(back[0], 99);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 2 && r < 5 && c >= 1 && c < 5;
+            if (r * C + c > 0)
+                assert_int_equal(back[r * C + c], inside ? 8 : -(r * C + c));
+        }
+
+    assert_amp_ok(amp_array_release(part));
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+/* The header: data moves to where the destination lives. A view of host
+ * memory lives in host memory, so after the copy its host copy is current
+ * and any device copy of it is stale. */
+static void an_array_copied_into_a_view_makes_its_host_memory_current(void **state)
+{
+    (void)state;
+    int src_data[R * C], data[R * C] = {0};
+    for (int i = 0; i < R * C; i++)
+        src_data[i] = 1000 + i;
+    amp_array *a;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(R, C), src_data, NULL, &a));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &v));
+    /* A kernel first, so that v has a device copy, and newer data there. */
+    assert_amp_ok(amp_array_view_discard_data(v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v),
+                                        { v(idx) = -1; }));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(a, v));
+    amp_transfer_stats s = transfers_now();
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    assert_int_equal(s.uploads + s.device_copies, 0);
+    /* The host copy is current: synchronizing moves nothing, and the
+     * kernel's -1s are not brought back over the copy. */
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(of(v).downloads, 0);
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(data[i], 1000 + i);
+    /* The device copy is stale: the next kernel uploads the copied data. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v),
+                                        { v(idx) += 1; }));
+    s = of(v);
+    assert_int_equal(s.uploads, 1);
+    assert_int_equal(s.upload_bytes, sizeof data);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(of(v).downloads, 1);
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(data[i], 1001 + i);
+
+    /* Into a section: only its bytes come down, into its rows. */
+    int two_rows[2 * 4];
+    for (int i = 0; i < 2 * 4; i++)
+        two_rows[i] = -i;
+    amp_array *b;
+    amp_array_view *sec;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(2, 4), two_rows, NULL, &b));
+    assert_amp_ok(amp_array_view_section(v, amp_index_2d(5, 2), amp_extent_2d(2, 4), &sec));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(b, sec));
+    s = transfers_now();
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.download_bytes, 2 * 4 * sizeof(int));
+    assert_int_equal(s.uploads + s.device_copies, 0);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(of(v).downloads, 1); /* as before the copy */
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 5 && r < 7 && c >= 2 && c < 6;
+            assert_int_equal(data[r * C + c],
+                             inside ? -((r - 5) * 4 + c - 2) : 1001 + r * C + c);
+        }
+
+    /* Into a section of a view of an array on the same device: buffer to
+     * buffer. */
+    amp_array *whole;
+    amp_array_view *vw, *top;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(R, C), src_data, NULL,
+                                             &whole));
+    assert_amp_ok(amp_array_view_create_from_array(whole, &vw));
+    assert_amp_ok(amp_array_view_section(vw, amp_index_2d(1, 4), amp_extent_2d(2, 4), &top));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_COPY(b, top));
+    s = transfers_now();
+    assert_int_equal(s.device_copies, 1);
+    assert_int_equal(s.device_copy_bytes, 2 * 4 * sizeof(int));
+    assert_int_equal(s.uploads + s.downloads, 0);
+    int back[R * C];
+    assert_amp_ok(AMP_COPY(whole, back));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 1 && r < 3 && c >= 4;
+            assert_int_equal(back[r * C + c],
+                             inside ? -((r - 1) * 4 + c - 4) : 1000 + r * C + c);
+        }
+
+    assert_amp_ok(amp_array_view_release(top));
+    assert_amp_ok(amp_array_view_release(vw));
+    assert_amp_ok(amp_array_release(whole));
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_release(b));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+}
+
+static void a_view_copied_to_host_memory_moves_only_stale_bytes(void **state)
+{
+    (void)state;
+    int data[R * C], back[R * C];
+    for (int i = 0; i < R * C; i++)
+        data[i] = i;
+    amp_array_view *m, *sec;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), data, &m));
+
+    /* Current on the host: a copy in memory, no transfer. */
+    assert_amp_ok(AMP_COPY(m, back));
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], i);
+    amp_transfer_stats s = of(m);
+    assert_int_equal(s.uploads + s.downloads + s.device_copies, 0);
+
+    /* Newer on the device: one download, into back. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) *= 2; }));
+    assert_amp_ok(AMP_COPY(m, back));
+    s = of(m);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    for (int i = 0; i < R * C; i++)
+        assert_int_equal(back[i], 2 * i);
+    /* The copy went to back, not to m's memory, which is still stale. */
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.downloads, 2);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_SYNCHRONIZE], 1);
+    assert_int_equal(data[R * C - 1], 2 * (R * C - 1));
+
+    /* A section: only its bytes. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
+                                        { m(idx) += 1; }));
+    assert_amp_ok(amp_array_view_section(m, amp_index_2d(1, 2), amp_extent_2d(3, 4), &sec));
+    int part[3 * 4];
+    assert_amp_ok(AMP_COPY(sec, part));
+    s = of(m);
+    assert_int_equal(s.downloads, 3);
+    assert_int_equal(s.download_bytes, 2 * sizeof data + sizeof part);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            assert_int_equal(part[r * 4 + c], 2 * ((1 + r) * C + 2 + c) + 1);
+
+    /* Host memory into the section, whose data is newer on the device:
+     * written in m's host memory, nothing downloaded first. */
+    int rows[3 * 4];
+    for (int i = 0; i < 3 * 4; i++)
+        rows[i] = -i;
+    assert_amp_ok(AMP_COPY(rows, sec));
+    s = of(m);
+    assert_int_equal(s.downloads, 3);
+    assert_int_equal(s.uploads, 1);
+    /* The rest of m then comes down around the section: the four runs
+     * before, between and after its rows. */
+    assert_amp_ok(amp_array_view_synchronize(m));
+    s = of(m);
+    assert_int_equal(s.downloads, 3 + 4);
+    assert_int_equal(s.download_bytes, 2 * sizeof data + sizeof part + sizeof data - sizeof rows);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int inside = r >= 1 && r < 4 && c >= 2 && c < 6;
+            assert_int_equal(data[r * C + c],
+                             inside ? -((r - 1) * 4 + c - 2) : 2 * (r * C + c) + 1);
+        }
+    /* And a kernel sees the copied elements: the device copy of the
+     * section was made stale, and goes up again. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(sec),
+                                        { sec(idx) *= 10; }));
+    assert_int_equal(of(m).upload_bytes, sizeof data + sizeof rows);
+    assert_amp_ok(amp_array_view_synchronize(sec));
+    assert_int_equal(data[3 * C + 5], -110);
+    assert_amp_ok(amp_array_view_release(sec));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
+static void synchronize_async_downloads_once_then_nothing(void **state)
+{
+    (void)state;
+    enum { N = 256 };
+    int data[N] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(amp_array_view_discard_data(v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
+                                        { v(idx) = idx[0] * 3; }));
+    amp_completion *done;
+    assert_amp_ok(amp_array_view_synchronize_async(v, &done));
+    assert_amp_ok(amp_completion_wait(done));
+    int finished = 0;
+    assert_amp_ok(amp_completion_is_done(done, &finished));
+    assert_true(finished);
+    assert_amp_ok(amp_completion_release(done));
+    amp_transfer_stats s = of(v);
+    assert_int_equal(s.uploads, 0);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_SYNCHRONIZE], 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(data[i], i * 3);
+
+    /* Nothing stale: nothing moves. */
+    assert_amp_ok(amp_array_view_synchronize_async(v, &done));
+    assert_amp_ok(amp_completion_wait(done));
+    assert_amp_ok(amp_completion_release(done));
+    s = of(v);
+    assert_int_equal(s.downloads, 1);
+    assert_int_equal(s.download_bytes, sizeof data);
+    assert_int_equal(s.uploads, 0);
+
+    /* A bad view is refused at the call, with no handle. */
+    done = NULL;
+    assert_amp_fails(amp_array_view_synchronize_async(NULL, &done), AMP_ERROR_INVALID_ARGUMENT,
+                     "amp_array_view_synchronize_async: the view is NULL");
+    assert_null(done);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_three_kernel_pipeline_moves_data_once_each_way),
+        cmocka_unit_test(a_section_synchronizes_only_its_bytes),
+        cmocka_unit_test(a_section_uploads_only_its_bytes_and_kernels_see_its_indices),
+        cmocka_unit_test(overlapping_sections_see_each_others_writes),
+        cmocka_unit_test(a_projection_is_a_row),
+        cmocka_unit_test(view_as_and_reinterpret_as_share_the_bytes),
+        cmocka_unit_test(discard_applies_to_a_section_and_lasts_until_a_write),
+        cmocka_unit_test(a_const_view_is_never_copied_back),
+        cmocka_unit_test(an_extent_only_view_lives_where_it_is_used),
+        cmocka_unit_test(arrays_live_on_the_device_and_copy_every_way),
+        cmocka_unit_test(async_copies_and_synchronize_complete),
+        cmocka_unit_test(an_async_copy_outlives_the_release_of_its_ends),
+        cmocka_unit_test(page_locked_memory_a_pending_copy_uses_is_not_freed),
+        cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),
+        cmocka_unit_test(a_failed_copy_keeps_newer_device_data),
+        cmocka_unit_test(a_discarded_projection_is_not_uploaded),
+        cmocka_unit_test(a_view_copied_into_an_array_moves_only_its_bytes),
+        cmocka_unit_test(an_array_copied_into_a_view_makes_its_host_memory_current),
+        cmocka_unit_test(a_view_copied_to_host_memory_moves_only_stale_bytes),
+        cmocka_unit_test(synchronize_async_downloads_once_then_nothing),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    amp_shutdown();
+    return failed;
+}

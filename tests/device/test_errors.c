@@ -1,0 +1,334 @@
+/*
+ * tests/device/test_errors.c - bad input gets a status and a message a person can
+ * act on, and leaves host data as it was.
+ */
+#include "test_util.h"
+
+static void extent_not_divisible_by_tile_names_both(void **state)
+{
+    (void)state;
+    int data[6 * 4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(6, 4), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(6, 4), 4, 2), t,
+                                                 AMP_CAPTURE(v), { v(t.global) = 1; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                     "the extent 6x4 is not divisible by the tile 4x2: dimension 0 has 6 elements,"
+                     " which is not a multiple of 4");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[0], 0);
+}
+
+static void tile_over_the_work_group_limit_is_a_device_limit(void **state)
+{
+    (void)state;
+    amp_accelerator *acc;
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    int side = 1;
+    while ((size_t)side * (size_t)side <= info.max_tile_size)
+        side *= 2;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
+                                                 t, AMP_NO_CAPTURE, { (void)t; }),
+                     AMP_ERROR_DEVICE_LIMIT, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
+}
+
+static void bad_domains_are_invalid_compute_domains(void **state)
+{
+    (void)state;
+    amp_extent zero = amp_extent_2d(0, 4), negative = amp_extent_1d(-5), rank9 = {9, {1, 1, 1, 1, 1, 1, 1, 1}};
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(zero, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is 0");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(negative, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "is -5");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(rank9, i, AMP_NO_CAPTURE, { (void)i; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "rank 9");
+    amp_tiled_extent mismatch = amp_extent_tile_1d(amp_extent_2d(4, 4), 2);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(mismatch, t, AMP_NO_CAPTURE, { (void)t; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "the tile has rank 1 and the extent rank 2");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), 0), t,
+                                                 AMP_NO_CAPTURE, { (void)t; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "every tile dimension must be > 0");
+}
+
+static void a_kernel_that_does_not_compile_names_the_users_line(void **state)
+{
+    (void)state;
+    int data[4] = {1, 2, 3, 4};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    int line = __LINE__ + 3;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        /* a comment, which the preprocessor drops */
+        v(idx[0]) = undeclared_name + 1;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    const char *msg = amp_last_error();
+    char where[128];
+    /* As a C compiler reports it: file:line:column, the line, a caret. */
+    snprintf(where, sizeof where, "test_errors.c:%d:21: error: use of undeclared identifier 'undeclared_name'", line);
+    if (!strstr(msg, where))
+        fail_msg("no \"%s\" in:\n%s", where, msg);
+    snprintf(where, sizeof where, "%5d |         v(idx[0]) = undeclared_name + 1;\n      |                     ^", line);
+    if (!strstr(msg, where))
+        fail_msg("no \"%s\" in:\n%s", where, msg);
+    /* Then the driver's log and the numbered generated source. */
+    assert_non_null(strstr(msg, "Build log:"));
+    assert_non_null(strstr(msg, "    1 | /*"));
+    assert_non_null(strstr(msg, "v(idx[0]) = undeclared_name + 1;"));
+    /* Nothing moved, and the host data is intact and still usable. */
+    assert_int_equal(transfers_now().uploads, 0);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[3], 4);
+}
+
+#define HELPER_SCALE 3
+#define HELPER_TWICE(x) ((x) * 2)
+
+/* Host macros expand in a helper's body, as in a kernel's. */
+AMP_FUNCTION(int, six_times, (int x), { return HELPER_TWICE(x) * HELPER_SCALE; });
+
+static const int broken_helper_line = __LINE__ + 1;
+AMP_FUNCTION(int, broken_helper, (int x), {
+    int y = HELPER_TWICE(x);
+    return y + undeclared_in_helper;
+});
+
+static void host_macros_expand_in_helpers(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, six_times), {
+        v(idx[0]) = six_times(idx[0]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(data[i], 6 * i);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void expect_at(const char *msg, const char *file_line_col, const char *source_line,
+                      int line, int column)
+{
+    char where[256];
+    snprintf(where, sizeof where, "%s", file_line_col);
+    if (!strstr(msg, where))
+        fail_msg("no \"%s\" in:\n%s", where, msg);
+    char caret[160];
+    snprintf(caret, sizeof caret, "%5d | %s\n      | %*s^", line, source_line, column - 1, "");
+    if (!strstr(msg, caret))
+        fail_msg("no \"%s\" in:\n%s", caret, msg);
+}
+
+static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, broken_helper), {
+        v(idx[0]) = broken_helper(idx[0]);
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    char where[160];
+    snprintf(where, sizeof where,
+             "test_errors.c:%d:16: error: use of undeclared identifier 'undeclared_in_helper'",
+             broken_helper_line + 2);
+    expect_at(amp_last_error(), where, "    return y + undeclared_in_helper;",
+              broken_helper_line + 2, 16);
+    /* The generated source says where the helper is written. */
+    snprintf(where, sizeof where, "Helper function broken_helper (AMP_FUNCTION at %s:%d)",
+             __FILE__, broken_helper_line);
+    assert_non_null(strstr(amp_last_error(), where));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+static void a_build_error_after_a_host_macro_names_the_users_column(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    int line = __LINE__ + 2;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        v(idx[0]) = HELPER_TWICE(idx[0]) + HELPER_SCALE + not_declared_here;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    char where[160];
+    snprintf(where, sizeof where,
+             "test_errors.c:%d:59: error: use of undeclared identifier 'not_declared_here'", line);
+    expect_at(amp_last_error(), where,
+              "        v(idx[0]) = HELPER_TWICE(idx[0]) + HELPER_SCALE + not_declared_here;", line,
+              59);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* C++ AMP's C++ that C cannot take: the message names the C to write, at
+ * the user's line and column. */
+static amp_status cxx_body(int which, amp_array_view *v)
+{
+    switch (which) {
+    case 0: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = std::max(v[idx], 1); });
+    case 1: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = static_cast<int>(1.5f); });
+    case 2: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        int *p = nullptr;
+        v[idx] = p != 0;
+    });
+    case 3: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = [=](int x) { return x; }(1); });
+    case 4: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = direct3d::abs(-4); });
+    default: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                          { throw 1; });
+    }
+}
+
+AMP_FUNCTION(void, by_reference, (int &x), { x = 1; });
+AMP_FUNCTION(float, mix, (float a, float b), { return a + b; });
+
+static void cxx_spellings_name_what_to_write_in_c(void **state)
+{
+    (void)state;
+    static const char *const expect[] = {
+        "std::max is max", "C has no named casts: write (T)x", "C has no nullptr: write 0",
+        "C has no lambdas: write the function with AMP_FUNCTION",
+        "direct3d's functions are not offered", "restrict(amp) code has no exceptions",
+    };
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(cxx_body(i, v), AMP_ERROR_KERNEL_BUILD);
+        if (!strstr(amp_last_error(), expect[i]))
+            fail_msg("no \"%s\" in:\n%s", expect[i], amp_last_error());
+        /* and where, as a compiler says it */
+        if (!strstr(amp_last_error(), "test_errors.c:") || !strstr(amp_last_error(), ": error: ") ||
+            !strstr(amp_last_error(), "^"))
+            fail_msg("no line, column and caret in:\n%s", amp_last_error());
+    }
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, by_reference),
+                                           { by_reference(&v[idx]); }),
+                     AMP_ERROR_KERNEL_BUILD, "C has no references: take a pointer");
+    /* A helper named like a built-in of OpenCL C is refused by name. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, mix),
+                                           { v[idx] = (int)mix(1.0f, 2.0f); }),
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "function 'mix' has the name of one of OpenCL C's built-in functions");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[0], 0);
+}
+
+static void null_and_released_views_are_refused(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v = NULL, *gone;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i[0]) = 1; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "view 'v' is NULL");
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &gone));
+    assert_amp_ok(amp_array_view_release(gone));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(gone), { gone(i[0]) = 1; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "view 'gone' is released");
+    assert_amp_fails(amp_array_view_release(gone), AMP_ERROR_INVALID_ARGUMENT, "already released");
+    assert_amp_fails(amp_array_view_synchronize(gone), AMP_ERROR_INVALID_ARGUMENT, "already released");
+    assert_int_equal(amp_array_view_release(NULL), AMP_OK);
+}
+
+static void captures_kernels_cannot_take_are_named(void **state)
+{
+    (void)state;
+    long wide = 5;
+    char letter = 'x';
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(wide), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "capture 'wide' has a type kernels cannot take");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(letter), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "capture 'letter'");
+#define SIZE 8
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(SIZE), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "capture '8' is not a variable name");
+    assert_non_null(strstr(amp_last_error(), "AMP_CONST(NAME)"));
+#undef SIZE
+    int n = 1;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(n, n), { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "'n' is captured twice");
+}
+
+static void null_kernel_source_is_refused(void **state)
+{
+    (void)state;
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), NULL, AMP_NO_CAPTURE),
+                     AMP_ERROR_INVALID_ARGUMENT, "kernel source is NULL");
+    amp_kernel_source bad = {"f.c", 1, "not an id", "{}", 2, 0};
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), &bad, AMP_NO_CAPTURE),
+                     AMP_ERROR_INVALID_ARGUMENT, "not an identifier");
+    amp_capture_list too_many = {AMP_MAX_CAPTURES + 1, NULL};
+    amp_kernel_source ok = {"f.c", 1, "i", "{}", 2, 0};
+    assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), &ok, too_many),
+                     AMP_ERROR_INVALID_ARGUMENT, "a kernel takes 0 to 32");
+}
+
+static void bad_view_arguments_are_refused(void **state)
+{
+    (void)state;
+    int data[4];
+    amp_array_view *v = (amp_array_view *)data;
+    assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_1d(4), NULL, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "data is NULL");
+    assert_null(v);
+    assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, NULL),
+                     AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_array_view_create((amp_elem_type)0, amp_extent_1d(4), data, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "element type 0");
+    assert_amp_fails(amp_array_view_create(AMP_INT, amp_extent_2d(2, 0), data, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "dimension 1 of the extent is 0");
+    amp_extent rank0 = {0, {0, 0, 0}};
+    assert_amp_fails(amp_array_view_create(AMP_INT, rank0, data, &v), AMP_ERROR_INVALID_ARGUMENT,
+                     "rank 0");
+    assert_amp_fails(amp_array_view_data(NULL, (void **)&v), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_array_view_discard_data(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_array_view_refresh(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp_get_transfers(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_get_kernel_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_int_equal(amp_array_view_get_extent(NULL).rank, 0);
+    assert_int_equal(amp_array_view_get_type(NULL), 0);
+}
+
+static void const_views_refuse_writable_host_access(void **state)
+{
+    (void)state;
+    const int data[4] = {1, 2, 3, 4};
+    amp_array_view *v;
+    void *p = NULL;
+    const void *q = NULL;
+    assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_1d(4), data, &v));
+    assert_amp_fails(amp_array_view_data(v, &p), AMP_ERROR_INVALID_OPERATION, "data_const");
+    assert_null(p);
+    assert_amp_ok(amp_array_view_data_const(v, &q));
+    assert_ptr_equal(q, data);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(extent_not_divisible_by_tile_names_both),
+        cmocka_unit_test(tile_over_the_work_group_limit_is_a_device_limit),
+        cmocka_unit_test(bad_domains_are_invalid_compute_domains),
+        cmocka_unit_test(a_kernel_that_does_not_compile_names_the_users_line),
+        cmocka_unit_test(host_macros_expand_in_helpers),
+        cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
+        cmocka_unit_test(a_build_error_after_a_host_macro_names_the_users_column),
+        cmocka_unit_test(cxx_spellings_name_what_to_write_in_c),
+        cmocka_unit_test(null_and_released_views_are_refused),
+        cmocka_unit_test(captures_kernels_cannot_take_are_named),
+        cmocka_unit_test(null_kernel_source_is_refused),
+        cmocka_unit_test(bad_view_arguments_are_refused),
+        cmocka_unit_test(const_views_refuse_writable_host_access),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,438 @@
+/*
+ * tests/unit/test_body.c - reading kernel bodies: the layout, moving tile_static
+ * declarations with C's scoping, which views a body writes, preprocessor
+ * lines, and the bodies the reader refuses.
+ */
+#include <stdlib.h>
+
+#include "test_util.h"
+
+#include "core/lexicon.h"
+#include "translate/text.h"
+#include "translate/layout.h"
+
+#define STRINGIFY(...) #__VA_ARGS__
+
+/* What the kernel gives a body in these tests: int views v (rank 1), w
+ * (rank 2) and out (rank 1), a scalar n, the index idx. */
+static const char *const names[] = {"v", "w", "out", "n"};
+static const body_name_kind kinds[] = {BODY_NAME_VIEW, BODY_NAME_VIEW, BODY_NAME_VIEW,
+                                       BODY_NAME_SCALAR};
+static const body_type types[] = {{.kind = TYPE_VIEW, .rank = 1, .elem = AMP_INT},
+                                  {.kind = TYPE_VIEW, .rank = 2, .elem = AMP_INT},
+                                  {.kind = TYPE_VIEW, .rank = 1, .elem = AMP_INT},
+                                  {.kind = TYPE_OTHER}};
+static const body_context ctx = {.file = "test.c",
+                                 .line = 1,
+                                 .index_name = "idx",
+                                 .ncaptures = 4,
+                                 .capture_names = names,
+                                 .capture_kinds = kinds,
+                                 .index_type = {.kind = TYPE_INDEX, .rank = 1},
+                                 .capture_types = types};
+
+static char laid_out[1 << 16], hoisted_out[4096];
+
+/* Read and lay out text (no indent), into laid_out and hoisted_out. */
+static amp_status lay_out(const char *text, int *lines)
+{
+    kbody b;
+    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
+    laid_out[0] = hoisted_out[0] = '\0';
+    if (st == AMP_OK) {
+        strbuf out = STRBUF_INIT, hoisted = STRBUF_INIT;
+        int n = amp__layout_body(&b, 0, &out, &hoisted, NULL);
+        if (lines)
+            *lines = n;
+        snprintf(laid_out, sizeof laid_out, "%s", out.data ? out.data : "");
+        snprintf(hoisted_out, sizeof hoisted_out, "%s", hoisted.data ? hoisted.data : "");
+        amp__sb_free(&out);
+        amp__sb_free(&hoisted);
+    }
+    amp__body_free(&b);
+    return st;
+}
+
+/* Bit i: view names[i] may be written. */
+static uint32_t writes(const char *text)
+{
+    kbody b;
+    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
+    if (st != AMP_OK)
+        fail_msg("the reader refused %s: %s", text, amp_last_error());
+    uint32_t w = b.written;
+    amp__body_free(&b);
+    return w;
+}
+
+enum { V = 1, W = 2, OUT = 4 };
+
+static void one_statement_per_line_with_indented_blocks(void **state)
+{
+    (void)state;
+    int lines = 0;
+    assert_amp_ok(lay_out(STRINGIFY({
+        int row = idx[0];
+        for (int inner = 0; inner < 2; inner++) {
+            out(idx) += v(row, inner) * w(inner, row);
+        }
+    }),
+                          &lines));
+    /* The index of a rank-1 kernel is an int: idx[0] is idx. */
+    assert_string_equal(laid_out, "{\n"
+                                  "    int row = idx;\n"
+                                  "    for (int inner = 0; inner < 2; inner++) {\n"
+                                  "        out(idx) += v(row, inner) * w(inner, row);\n"
+                                  "    }\n"
+                                  "}\n");
+    assert_int_equal(lines, 6);
+}
+
+static void else_and_do_while_stay_on_the_closing_line(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ int x = 0, y; if (x) { y = 1; } else { y = 2; } do { y++; } while (y < 3); }), NULL));
+    assert_string_equal(laid_out, "{\n"
+                                  "    int x = 0, y;\n"
+                                  "    if (x) {\n"
+                                  "        y = 1;\n"
+                                  "    } else {\n"
+                                  "        y = 2;\n"
+                                  "    }\n"
+                                  "    do {\n"
+                                  "        y++;\n"
+                                  "    } while (y < 3);\n"
+                                  "}\n");
+}
+
+static void initializer_braces_stay_inline(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ int a[3] = {1, 2, 3}; char s = "a;b" [0]; }), NULL));
+    assert_string_equal(laid_out, "{\n"
+                                  "    int a[3] = {1, 2, 3};\n"
+                                  "    char s = \"a;b\" [0];\n"
+                                  "}\n");
+}
+
+static void case_labels_end_their_line(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ int x; switch (n) { case 1: x = 1; break; default: x = 0; } }), NULL));
+    assert_string_equal(laid_out, "{\n"
+                                  "    int x;\n"
+                                  "    switch (n) {\n"
+                                  "        case 1:\n"
+                                  "        x = 1;\n"
+                                  "        break;\n"
+                                  "        default:\n"
+                                  "        x = 0;\n"
+                                  "    }\n"
+                                  "}\n");
+}
+
+static void a_free_tile_static_name_is_kept(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({
+        for (int i = 0; i < 4; i += TS) {
+            tile_static int locA[TS][TS];
+            locA[0][0] = 1;
+        }
+    }),
+                          NULL));
+    assert_string_equal(hoisted_out, "tile_static int locA[TS][TS];\n");
+    assert_non_null(strstr(laid_out, "/* moved to the top of the kernel: tile_static int locA[TS][TS]; */\n"));
+    assert_non_null(strstr(laid_out, "        locA[0][0] = 1;\n"));
+}
+
+/* The issue's second kernel: an inner tile_static shadows a private array
+ * of the same name, only inside its block. */
+static void an_inner_tile_static_shadows_only_inside_its_block(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({
+        int buf[16];
+        buf[0] = -1;
+        {
+            tile_static int buf[16];
+            buf[idx.local[0]] = 1;
+            out(idx.global[0]) = buf[15 - idx.local[0]];
+        }
+        out(0) = buf[0];
+    }),
+                          NULL));
+    assert_string_equal(hoisted_out, "tile_static int amp_ts_buf[16];\n");
+    assert_non_null(strstr(laid_out, "    int buf[16];\n    buf[0] = -1;\n"));
+    assert_non_null(strstr(laid_out, "        amp_ts_buf[idx.local[0]] = 1;\n"));
+    assert_non_null(strstr(laid_out, "        out(idx.global[0]) = amp_ts_buf[15 - idx.local[0]];\n"));
+    assert_non_null(strstr(laid_out, "    out(0) = buf[0];\n"));
+}
+
+static void sibling_blocks_declare_their_own_tile_static(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({
+        { tile_static int a[4]; a[0] = 1; out(0) = a[0]; }
+        { tile_static float a[8]; a[1] = 2.0f; out(1) = (int)a[1]; }
+    }),
+                          NULL));
+    assert_string_equal(hoisted_out, "tile_static int amp_ts_a[4];\n"
+                                     "tile_static float amp_ts2_a[8];\n");
+    assert_non_null(strstr(laid_out, "amp_ts_a[0] = 1;"));
+    assert_non_null(strstr(laid_out, "out(0) = amp_ts_a[0];"));
+    assert_non_null(strstr(laid_out, "amp_ts2_a[1] = 2.0f;"));
+    assert_non_null(strstr(laid_out, "out(1) = (int)amp_ts2_a[1];"));
+}
+
+/* A use outside the declaration's block does not become a use of it, so
+ * the name is renamed and that use is left as the user wrote it. */
+static void a_use_outside_the_block_is_not_the_tile_static(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ { tile_static int t[4]; t[0] = 1; } out(0) = t[0]; }), NULL));
+    assert_string_equal(hoisted_out, "tile_static int amp_ts_t[4];\n");
+    assert_non_null(strstr(laid_out, "amp_ts_t[0] = 1;"));
+    assert_non_null(strstr(laid_out, "out(0) = t[0];"));
+}
+
+/* A name the generated kernel uses itself (barrier, say) is renamed. */
+static void a_tile_static_named_like_the_kernel_vocabulary_is_renamed(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ tile_static int barrier[4]; barrier[0] = 1; }), NULL));
+    assert_string_equal(hoisted_out, "tile_static int amp_ts_barrier[4];\n");
+}
+
+static void reads_are_not_writes(void **state)
+{
+    (void)state;
+    assert_int_equal(writes(STRINGIFY({ int s = 0; s += v(idx[0], 1) * w(1, 2); if (v(0) == 3) out(0) = v(1); })), OUT);
+    assert_int_equal(writes(STRINGIFY({ int s = (v(0)) + (int)(w(1)) + -v(2) + !v(3) + sizeof v(4); out(0) = s; })), OUT);
+    assert_int_equal(writes(STRINGIFY({ int a = v(0) & w(1); out(a) = v(2) && w(3) ? v(4) : w(5); })), OUT);
+    assert_int_equal(writes(STRINGIFY({ out(0) = v(0) == w(0); out(1) = fast_math_sqrt(v(1)); })), OUT);
+    /* vload takes a const pointer, but &v(...) is still counted as a write */
+    assert_int_equal(writes(STRINGIFY({ out(0) = v(w(0)); out(1) = v(w(1) + 1); })), OUT);
+    assert_int_equal(writes(STRINGIFY({ out(0) = v[0] + w[1][2] + v.extent[0] + w.get_extent()[1]; })), OUT);
+    /* An initializer list is read as expressions, its elements too. */
+    assert_int_equal(writes(STRINGIFY({ int a[2] = {v(0), w(1)}; int b[2] = {[1] = v(1)}; out(0) = a[0] + b[1]; })), OUT);
+}
+
+/* Every form in which C can write an element, or keep a pointer to one. */
+static void every_kind_of_write_is_found(void **state)
+{
+    (void)state;
+    const char *cases[] = {
+        STRINGIFY({ v(0) = 1; }),
+        STRINGIFY({ v(0, 1) += 2; }),
+        STRINGIFY({ v(0) <<= 1; }),
+        STRINGIFY({ v(0)++; }),
+        STRINGIFY({ --v(0); }),
+        STRINGIFY({ (v(0)) = 1; }),
+        STRINGIFY({ ((v(0))) *= 3; }),
+        STRINGIFY({ ++(v(0)); }),
+        STRINGIFY({ (v(0))--; }),
+        STRINGIFY({ atomic_add(&(v(idx[0] % 4)), 1); }),
+        STRINGIFY({ atomic_fetch_add(&(v(0)), 5); }),
+        STRINGIFY({ atomic_fetch_inc(&v(0)); }),
+        STRINGIFY({ __global int *p = &(v(0)); *p = 7; }),
+        STRINGIFY({ __global int *p = &v(0); p[1] = 7; }),
+        STRINGIFY({ vstore4((float4)(1.0f), 0, &(v(0))); }),
+        STRINGIFY({ helper(&(v(0))); }),
+        STRINGIFY({ *(__global int *)&v(0) = 1; }),
+        STRINGIFY({ int x = (int)&v(0); }),
+        STRINGIFY({ v(0).x = 1; }),
+        STRINGIFY({ (v(0)).x = 1; }),
+        STRINGIFY({ v(0).x++; }),
+        STRINGIFY({ &v(0).x; }),
+        STRINGIFY({ if (n) v(0) = 1; else (v(1)) = 2; }),
+        STRINGIFY({ helper(v); }),
+        STRINGIFY({ v[0] = 1; }),
+        STRINGIFY({ (v[0]) += 1; }),
+        STRINGIFY({ ++v[1]; }),
+        STRINGIFY({ atomic_add(&v[idx], 1); }),
+        STRINGIFY({ int x = v(g(0)); v(1) = x; }),
+        STRINGIFY({ AMP_DEFINE(SET(i, x) v(i) = x) SET(0, 1); }),
+        STRINGIFY({ AMP_DEFINE(INC(e) ((e)++)) INC(v(0)); }),
+        STRINGIFY({ AMP_DEFINE(INC(e) ((e)++)) int k = INC(v(0)); }),
+        STRINGIFY({ for (int i = 0; i < 2; i++) v(i) = i; }),
+        STRINGIFY({ switch (n) { case 1: v(0) = 1; } }),
+        /* A grouping parenthesis after a statement's own ')' */
+        STRINGIFY({ if (n) (v(0)) = 1; }),
+        STRINGIFY({ for (int k = 0; k < 2; k++) (v(0))++; }),
+        STRINGIFY({ while (n) (v(0)) += 1; }),
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!(writes(cases[i]) & V))
+            fail_msg("missed the write in %s", cases[i]);
+}
+
+static void member_names_and_shadowing_names_are_not_the_view(void **state)
+{
+    (void)state;
+    assert_int_equal(writes(STRINGIFY({ struct { int v; } s; s.v = 1; out(0) = v(0); })), OUT);
+    /* An inner v is a local variable; the view v is untouched. */
+    assert_int_equal(writes(STRINGIFY({ { int v = 1; v = 2; out(0) = v; } })), OUT);
+    assert_int_equal(writes(STRINGIFY({ for (int v = 0; v < 2; v++) out(v) = w(v); })), OUT);
+}
+
+static void function_like_macros_are_defined_as_written(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ AMP_DEFINE(SQ(x) ((x) * (x))) AMP_DEFINE(N (4)) out(0) = SQ(N); }), NULL));
+    assert_non_null(strstr(laid_out, "#define SQ(x) ((x) * (x))\n"));
+    assert_non_null(strstr(laid_out, "#define N (4)\n"));
+    assert_int_equal(writes(STRINGIFY({ AMP_DEFINE(SQ(x) ((x) * (x))) out(0) = SQ(v(0)); })), V | OUT);
+}
+
+static void pragmas_and_conditions_are_lines_of_their_own(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ AMP_PRAGMA(unroll 4) for (int i = 0; i < 4; i++) out(i) = 0; AMP_IF(TS > 8) out(0) = 1; AMP_ELSE out(0) = 2; AMP_ENDIF }), NULL));
+    assert_non_null(strstr(laid_out, "#pragma unroll 4\n"));
+    assert_non_null(strstr(laid_out, "#if TS > 8\n"));
+    assert_non_null(strstr(laid_out, "#else\n"));
+    assert_non_null(strstr(laid_out, "#endif\n"));
+}
+
+static void names_of_the_generated_kernel_are_refused(void **state)
+{
+    (void)state;
+    assert_amp_fails(lay_out(STRINGIFY({ int amp_v_ptr = 1; out(0) = amp_v_ptr; }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "'amp_v_ptr' is a name of the generated kernel");
+    assert_amp_fails(lay_out(STRINGIFY({ AMP_DEFINE(global 1) out(0) = 0; }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "AMP_DEFINE(global ...) would redefine");
+    assert_amp_fails(lay_out(STRINGIFY({ AMP_DEFINE(v 1) out(0) = 0; }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "a name the kernel gives the body");
+    assert_amp_fails(lay_out(STRINGIFY({ AMP_DEFINE(T t[0]) { tile_static int t[4]; out(0) = T; } }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "the macro T names 't'");
+}
+
+static void unbalanced_bodies_are_refused(void **state)
+{
+    (void)state;
+    assert_amp_fails(lay_out("{ out(0) = 1; ", NULL), AMP_ERROR_KERNEL_BUILD, "never closed");
+    assert_amp_fails(lay_out("{ out(0) = (1; }", NULL), AMP_ERROR_KERNEL_BUILD, "')' was expected");
+    assert_amp_fails(lay_out("{ out(0) = [1); }", NULL), AMP_ERROR_KERNEL_BUILD, "closes");
+    assert_amp_fails(lay_out("{ out(0) = 1; } }", NULL), AMP_ERROR_KERNEL_BUILD, "closes nothing");
+    assert_amp_fails(lay_out("{ out(0) = 1 }", NULL), AMP_ERROR_KERNEL_BUILD, "';'");
+}
+
+/* A text that ends inside a declaration or a template is refused there, as
+ * any unfinished body is: the place is its end. */
+static void a_body_cut_off_inside_a_declaration_is_refused(void **state)
+{
+    (void)state;
+    assert_amp_fails(lay_out("{ float_3 f", NULL), AMP_ERROR_KERNEL_BUILD,
+                     "a declaration should end with ';'");
+    assert_amp_fails(lay_out("{ index<2> p", NULL), AMP_ERROR_KERNEL_BUILD,
+                     "a declaration should end with ';'");
+    /* Not NUL-terminated (a fuzzer's text, a file's part): the rank is
+     * read within its token. */
+    static const char cut[] = "{ int r = index<2";
+    char *text = malloc(sizeof cut - 1);
+    assert_non_null(text);
+    memcpy(text, cut, sizeof cut - 1);
+    kbody b;
+    assert_int_equal(amp__text_read(text, sizeof cut - 1, &ctx, &b), AMP_ERROR_KERNEL_BUILD);
+    amp__body_free(&b);
+    free(text);
+}
+
+/* Any depth: the reader stops with a message past its limit, and never
+ * runs out of stack. */
+static void deep_nesting_is_refused_at_the_limit(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    char *text = malloc(2 * depth + 16);
+    assert_non_null(text);
+    for (size_t k = 0; k < 3; k++) {
+        const char *open = k == 0 ? "{" : k == 1 ? "(" : "[";
+        const char *close = k == 0 ? "}" : k == 1 ? ")" : "]";
+        size_t n = 0;
+        if (k > 0)
+            n += (size_t)sprintf(text, "{ int x = ");
+        for (size_t i = 0; i < depth; i++)
+            text[n++] = open[0];
+        for (size_t i = 0; i < depth; i++)
+            text[n++] = close[0];
+        if (k > 0)
+            n += (size_t)sprintf(text + n, "; }");
+        text[n] = '\0';
+        assert_amp_fails(lay_out(text, NULL), AMP_ERROR_KERNEL_BUILD, "nest more than 256 deep");
+    }
+    /* An else-if chain is not nesting. */
+    size_t n = (size_t)sprintf(text, "{ int x = 0; if (n == 0) x = 0;");
+    for (int i = 1; i < 2000; i++)
+        n += (size_t)sprintf(text + n, " else if (n == %d) x = %d;", i, i);
+    sprintf(text + n, " out(0) = x; }");
+    assert_amp_ok(lay_out(text, NULL));
+    free(text);
+}
+
+static void a_long_body_is_read(void **state)
+{
+    (void)state;
+    size_t statements = 50000;
+    char *text = malloc(statements * 24 + 16);
+    assert_non_null(text);
+    size_t n = (size_t)sprintf(text, "{ int x = 0;");
+    for (size_t i = 0; i < statements; i++)
+        n += (size_t)sprintf(text + n, " x += v(%zu);", i % 97);
+    sprintf(text + n, " out(0) = x; }");
+    int lines = 0;
+    assert_amp_ok(lay_out(text, &lines));
+    assert_int_equal(lines, (int)statements + 4);
+    assert_int_equal(writes(text), OUT);
+    free(text);
+}
+
+static void comments_cannot_be_ended_by_the_text_inside(void **state)
+{
+    (void)state;
+    strbuf sb = STRBUF_INIT;
+    amp__layout_comment_text(&sb, "a*/b\n*/", 7);
+    assert_string_equal(sb.data, "a* /b * /");
+    amp__sb_free(&sb);
+}
+
+static void identifiers_are_recognized(void **state)
+{
+    (void)state;
+    assert_true(amp__lexicon_is_identifier("a"));
+    assert_true(amp__lexicon_is_identifier("_tile2"));
+    assert_false(amp__lexicon_is_identifier("2a"));
+    assert_false(amp__lexicon_is_identifier("8"));
+    assert_false(amp__lexicon_is_identifier("a.b"));
+    assert_false(amp__lexicon_is_identifier(""));
+    assert_false(amp__lexicon_is_identifier(NULL));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_statement_per_line_with_indented_blocks),
+        cmocka_unit_test(else_and_do_while_stay_on_the_closing_line),
+        cmocka_unit_test(initializer_braces_stay_inline),
+        cmocka_unit_test(case_labels_end_their_line),
+        cmocka_unit_test(a_free_tile_static_name_is_kept),
+        cmocka_unit_test(an_inner_tile_static_shadows_only_inside_its_block),
+        cmocka_unit_test(sibling_blocks_declare_their_own_tile_static),
+        cmocka_unit_test(a_use_outside_the_block_is_not_the_tile_static),
+        cmocka_unit_test(a_tile_static_named_like_the_kernel_vocabulary_is_renamed),
+        cmocka_unit_test(reads_are_not_writes),
+        cmocka_unit_test(every_kind_of_write_is_found),
+        cmocka_unit_test(member_names_and_shadowing_names_are_not_the_view),
+        cmocka_unit_test(function_like_macros_are_defined_as_written),
+        cmocka_unit_test(pragmas_and_conditions_are_lines_of_their_own),
+        cmocka_unit_test(names_of_the_generated_kernel_are_refused),
+        cmocka_unit_test(unbalanced_bodies_are_refused),
+        cmocka_unit_test(a_body_cut_off_inside_a_declaration_is_refused),
+        cmocka_unit_test(deep_nesting_is_refused_at_the_limit),
+        cmocka_unit_test(a_long_body_is_read),
+        cmocka_unit_test(comments_cannot_be_ended_by_the_text_inside),
+        cmocka_unit_test(identifiers_are_recognized),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
