@@ -24,7 +24,7 @@
 #include "kernel/kernel_file.h"
 #include "device/profile.h"
 #include "core/lock.h"
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 #include "data/struct_type.h"
 #include "data/texture.h"
 #include "data/view.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/buildlog.h"
+#include "translate/buildlog.h"
 #include "core/error.h"
 #include "device/oclcheck.h"
 #include "core/strbuf.h"

@@ -1,53 +1,22 @@
 /*
- * runtime/kernel/codegen.h - OpenCL C source for a kernel: a prelude, one parameter
- * group per capture, the index set-up, and the user's body.
+ * runtime/kernel/codegen.h - a kernel's OpenCL C source for a call: the
+ * translator (translate.h), given what the data layer's registries know
+ * (registered struct types, how textures are kept, the spare bytes of
+ * device buffers).
  */
 #ifndef AMP_KERNEL_CODEGEN_H
 #define AMP_KERNEL_CODEGEN_H
 
 #include <stdint.h>
 
-#include "amp/kernel.h"
-#include "core/strbuf.h"
-#include "kernel/spec.h"
-
-/* Where the tokens of one text the user wrote went in the generated
- * source: the body, or a helper function (AMP_FUNCTION). */
-typedef struct cg_text {
-    const char *file; /* where the text is written: file and line */
-    int line;
-    const char *text; /* the text as the macro made it */
-    size_t length;
-    int locate_flags;  /* LEX_LOCATE_*: how to find the text in the file */
-    size_t ntokens;    /* its tokens, for the two below */
-    int *token_line;   /* per token: the generated line it is printed on, or -1 */
-    int *token_column; /* and its 1-based column there */
-} cg_text;
-
-typedef struct cg_kernel {
-    char *source;          /* the whole OpenCL C program */
-    uint32_t written_mask; /* bit i: capture i is a view the body may write */
-    int rank;              /* the domain's */
-    int nviews;            /* under AMP_CHECK: how many views the kernel captures (then
-                              it takes the record above, after its other arguments) */
-    char *view_names;      /* and their names, each ending in a NUL, in order */
-    int body_line;         /* the generated line where the body starts */
-    int body_lines;        /* how many lines the laid-out body has */
-    int ntexts;            /* the texts below: the helpers' and the inline body's */
-    cg_text texts[1 + AMP_MAX_CAPTURES];
-} cg_kernel;
+#include "translate/spec.h"
+#include "translate/translate.h"
 
 /*
- * Generate the source of the kernel called name. Views the body may write
- * (body.h's analysis), and those of force_written (bit i: capture i), are
- * passed writable; other views are read only, and their accessors give
- * values. On success the caller releases out with amp__cg_kernel_free().
- * Returns AMP_ERROR_INVALID_ARGUMENT for an index or capture name that is
- * not an identifier, a keyword, a name the generated kernel owns or a
- * capture named twice, or a struct type or member a kernel cannot name;
- * AMP_ERROR_KERNEL_BUILD for a body the reader refuses (body.h);
- * AMP_ERROR_UNSUPPORTED_FEATURE for a body that uses double on a device
- * without it; AMP_ERROR_OUT_OF_MEMORY.
+ * Generate the source of spec's kernel, called name (amp__translate()).
+ * Views of force_written (bit i: capture i) are passed writable whatever
+ * the write analysis says. On success the caller releases out with
+ * amp__cg_kernel_free(). Returns amp__translate()'s statuses.
  */
 amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t force_written,
                             cg_kernel *out);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <uthash.h>
 
-#include "kernel/buildlog.h"
+#include "translate/buildlog.h"
 #include "kernel/diskcache.h"
 #include "core/env.h"
 #include "core/error.h"

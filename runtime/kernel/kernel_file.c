@@ -23,7 +23,7 @@
 #include "core/lock.h"
 #include "core/strbuf.h"
 #include "kernel/kcache.h"
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 
 /* What a file that is not a regular file is, for messages. */
 static const char *file_type(mode_t mode)

@@ -6,7 +6,7 @@
 #   scripts/check/layers.sh [runtime-dir]
 set -euo pipefail
 runtime=${1:-"$(dirname "$0")/../../runtime"}
-layers=(core device data kernel check api)
+layers=(core translate device data kernel check api)
 
 rank() {
     local i
@@ -16,8 +16,8 @@ rank() {
     echo -1
 }
 
-# A module may be split into parts named after it: body.c with
-# body_stmt.c and body_reader.h is one module, "body".
+# A module may be split into parts named after it: parse.c with
+# parse_stmt.c and parse_expr.h is one module, "parse".
 family() {
     local dir=$1 name=$2 base=${2%%_*}
     if [ "$base" != "$name" ] && { [ -e "$dir$base.c" ] || [ -e "$dir$base.h" ]; }; then

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The host's fast_math and precise_math functions (amp/math.h) are exactly
-# the kernels' (runtime/kernel/vocabulary.c): code written for both sides
-# (AMP_SHARED_FUNCTION) must find each name on both.
+# the kernels' (runtime/translate/cl/fast_math.cl and precise_math.cl): code
+# written for both sides (AMP_SHARED_FUNCTION) must find each name on both.
 #   scripts/check/math-names.sh [SOURCE_DIR]
 set -euo pipefail
 root=${1:-$(dirname "$0")/../..}
-kernel=$(grep -o '"\(fast\|precise\)_math_[a-z0-9_]*"' "$root/runtime/kernel/vocabulary.c" | tr -d '"' | sort -u)
+kernel=$(sed -n 's/^#define \(\(fast\|precise\)_math_[a-z0-9_]*\)(.*/\1/p' \
+    "$root"/runtime/translate/cl/fast_math.cl "$root"/runtime/translate/cl/precise_math.cl | sort -u)
 host=$(grep -o '^static inline [a-z ]* \**\(fast\|precise\)_math_[a-z0-9_]*(' "$root/amp/math.h" |
     sed 's/.* \**\(\(fast\|precise\)_math_[a-z0-9_]*\)(/\1/' | sort -u)
 only_kernel=$(comm -23 <(echo "$kernel") <(echo "$host"))

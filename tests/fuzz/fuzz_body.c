@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "kernel/body.h"
-#include "kernel/layout.h"
+#include "translate/text.h"
+#include "translate/layout.h"
 
 static const char *const names[] = {"v", "w", "out", "n", "TS", "helper"};
 static const body_name_kind kinds[] = {BODY_NAME_VIEW,   BODY_NAME_VIEW,     BODY_NAME_VIEW,
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ctx.index_name = NULL;
     }
     kbody b;
-    if (amp__body_read((const char *)data, size, &ctx, &b) == AMP_OK) {
+    if (amp__text_read((const char *)data, size, &ctx, &b) == AMP_OK) {
         size_t entries = b.tokens.count + 1;
         int *lines_of = malloc(entries * sizeof *lines_of);
         int *columns = malloc(entries * sizeof *columns);

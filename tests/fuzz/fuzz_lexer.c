@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,23 +8,28 @@
 #include "test_util.h"
 
 #include "core/lexicon.h"
-#include "kernel/body.h"
-#include "kernel/layout.h"
+#include "translate/text.h"
+#include "translate/layout.h"
 
 #define STRINGIFY(...) #__VA_ARGS__
 
-/* What the kernel gives a body in these tests: views v, w and out, a
- * scalar n, the index idx. */
+/* What the kernel gives a body in these tests: int views v (rank 1), w
+ * (rank 2) and out (rank 1), a scalar n, the index idx. */
 static const char *const names[] = {"v", "w", "out", "n"};
 static const body_name_kind kinds[] = {BODY_NAME_VIEW, BODY_NAME_VIEW, BODY_NAME_VIEW,
                                        BODY_NAME_SCALAR};
+static const body_type types[] = {{.kind = TYPE_VIEW, .rank = 1, .elem = AMP_INT},
+                                  {.kind = TYPE_VIEW, .rank = 2, .elem = AMP_INT},
+                                  {.kind = TYPE_VIEW, .rank = 1, .elem = AMP_INT},
+                                  {.kind = TYPE_OTHER}};
 static const body_context ctx = {.file = "test.c",
                                  .line = 1,
                                  .index_name = "idx",
                                  .ncaptures = 4,
                                  .capture_names = names,
                                  .capture_kinds = kinds,
-                                 .index_type = {TYPE_INDEX, 1, 0, 0, 0}};
+                                 .index_type = {.kind = TYPE_INDEX, .rank = 1},
+                                 .capture_types = types};
 
 static char laid_out[1 << 16], hoisted_out[4096];
 
@@ -32,7 +37,7 @@ static char laid_out[1 << 16], hoisted_out[4096];
 static amp_status lay_out(const char *text, int *lines)
 {
     kbody b;
-    amp_status st = amp__body_read(text, strlen(text), &ctx, &b);
+    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
     laid_out[0] = hoisted_out[0] = '\0';
     if (st == AMP_OK) {
         strbuf out = STRBUF_INIT, hoisted = STRBUF_INIT;
@@ -52,7 +57,7 @@ static amp_status lay_out(const char *text, int *lines)
 static uint32_t writes(const char *text)
 {
     kbody b;
-    amp_status st = amp__body_read(text, strlen(text), &ctx, &b);
+    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
     if (st != AMP_OK)
         fail_msg("the reader refused %s: %s", text, amp_last_error());
     uint32_t w = b.written;
@@ -209,6 +214,8 @@ static void reads_are_not_writes(void **state)
     /* vload takes a const pointer, but &v(...) is still counted as a write */
     assert_int_equal(writes(STRINGIFY({ out(0) = v(w(0)); out(1) = v(w(1) + 1); })), OUT);
     assert_int_equal(writes(STRINGIFY({ out(0) = v[0] + w[1][2] + v.extent[0] + w.get_extent()[1]; })), OUT);
+    /* An initializer list is read as expressions, its elements too. */
+    assert_int_equal(writes(STRINGIFY({ int a[2] = {v(0), w(1)}; int b[2] = {[1] = v(1)}; out(0) = a[0] + b[1]; })), OUT);
 }
 
 /* Every form in which C can write an element, or keep a pointer to one. */
@@ -250,6 +257,10 @@ static void every_kind_of_write_is_found(void **state)
         STRINGIFY({ AMP_DEFINE(INC(e) ((e)++)) int k = INC(v(0)); }),
         STRINGIFY({ for (int i = 0; i < 2; i++) v(i) = i; }),
         STRINGIFY({ switch (n) { case 1: v(0) = 1; } }),
+        /* A grouping parenthesis after a statement's own ')' */
+        STRINGIFY({ if (n) (v(0)) = 1; }),
+        STRINGIFY({ for (int k = 0; k < 2; k++) (v(0))++; }),
+        STRINGIFY({ while (n) (v(0)) += 1; }),
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (!(writes(cases[i]) & V))
@@ -305,6 +316,27 @@ static void unbalanced_bodies_are_refused(void **state)
     assert_amp_fails(lay_out("{ out(0) = [1); }", NULL), AMP_ERROR_KERNEL_BUILD, "closes");
     assert_amp_fails(lay_out("{ out(0) = 1; } }", NULL), AMP_ERROR_KERNEL_BUILD, "closes nothing");
     assert_amp_fails(lay_out("{ out(0) = 1 }", NULL), AMP_ERROR_KERNEL_BUILD, "';'");
+}
+
+/* A text that ends inside a declaration or a template is refused there, as
+ * any unfinished body is: the place is its end. */
+static void a_body_cut_off_inside_a_declaration_is_refused(void **state)
+{
+    (void)state;
+    assert_amp_fails(lay_out("{ float_3 f", NULL), AMP_ERROR_KERNEL_BUILD,
+                     "a declaration should end with ';'");
+    assert_amp_fails(lay_out("{ index<2> p", NULL), AMP_ERROR_KERNEL_BUILD,
+                     "a declaration should end with ';'");
+    /* Not NUL-terminated (a fuzzer's text, a file's part): the rank is
+     * read within its token. */
+    static const char cut[] = "{ int r = index<2";
+    char *text = malloc(sizeof cut - 1);
+    assert_non_null(text);
+    memcpy(text, cut, sizeof cut - 1);
+    kbody b;
+    assert_int_equal(amp__text_read(text, sizeof cut - 1, &ctx, &b), AMP_ERROR_KERNEL_BUILD);
+    amp__body_free(&b);
+    free(text);
 }
 
 /* Any depth: the reader stops with a message past its limit, and never
@@ -396,6 +428,7 @@ int main(void)
         cmocka_unit_test(pragmas_and_conditions_are_lines_of_their_own),
         cmocka_unit_test(names_of_the_generated_kernel_are_refused),
         cmocka_unit_test(unbalanced_bodies_are_refused),
+        cmocka_unit_test(a_body_cut_off_inside_a_declaration_is_refused),
         cmocka_unit_test(deep_nesting_is_refused_at_the_limit),
         cmocka_unit_test(a_long_body_is_read),
         cmocka_unit_test(comments_cannot_be_ended_by_the_text_inside),

@@ -1,11 +1,11 @@
 /*
- * runtime/kernel/vocabulary.h - C++ AMP's in-kernel vocabulary, spelled in OpenCL
+ * runtime/translate/vocabulary.h - C++ AMP's in-kernel vocabulary, spelled in OpenCL
  * C: the prelude every kernel gets, and the entries (atomics, free fences,
  * fast_math and precise_math) that a kernel gets only when it uses them, so
  * that generated kernels stay short enough to read.
  */
-#ifndef AMP_KERNEL_VOCABULARY_H
-#define AMP_KERNEL_VOCABULARY_H
+#ifndef AMP_TRANSLATE_VOCABULARY_H
+#define AMP_TRANSLATE_VOCABULARY_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,45 +1,51 @@
 /*
- * runtime/kernel/body_expr.c - the body reader's expressions: C's grammar
- * by precedence, names resolved, and the types of index and extent values
- * followed so that C++ AMP's spellings become OpenCL C:
+ * runtime/translate/parse_expr.c - expressions: C's grammar by precedence,
+ * names resolved, and the types of index, extent, view and texture values
+ * followed, so that each spelling of C++ AMP on them is noted as a
+ * construct (spell.c writes it in OpenCL C):
  *
- *   p == q, p != q            amp_equal_N(p, q), !amp_equal_N(p, q)
- *   e.contains(p), e.size()   amp_contains_N(e, p), amp_size_N(e)
- *   v.extent, v.get_extent()  amp_extent_of_N(v_extent)
- *   v[idx], v[i][j]           v(idx), v(i, j)
- *   v(t_idx), v[t_idx]        v(t_idx.global)
- *   index<2>(i, j)            (amp_index_2)(i, j)
- *   p[0] of an index<1>       p (an index<1> is an int)
+ *   p == q, p != q            C_INDEX_COMPARE
+ *   e.contains(p), e.size()   C_EXTENT_CALL
+ *   v.extent, v.get_extent()  C_EXTENT_OF_CAPTURE, C_EXTENT_OF_VALUE
+ *   v[idx], v[i][j]           C_VIEW_SUBSCRIPT
+ *   v(t_idx), v[t_idx]        C_TILED_AS_INDEX
+ *   index<2>(i, j)            C_CONSTRUCTION
+ *   p[0] of an index<1>       C_INDEX1_SUBSCRIPT
  *
- * Index and extent values are OpenCL int vectors, so + - * / between them
- * and with ints need no rewriting. An expression the grammar here does not
- * take is walked flat to its end, its names resolved: it is printed as
- * written, and the compiler judges it.
+ * and each use of a captured view gets its role: an element whose value is
+ * taken is read; one assigned, incremented or decremented is written; one
+ * whose address is taken may be written through; a view named alone is
+ * made a value. Index and extent values are OpenCL int vectors, so + - * /
+ * between them and with ints need nothing. An expression the grammar here
+ * does not take is walked flat to its end, its names resolved: it is
+ * printed as written, the compiler judges it, and the views in it get no
+ * role (so count as written).
  */
+#include "translate/parse_expr.h"
+
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "kernel/body_reader.h"
+#include "translate/parse_type.h"
 
-#define fail amp__body_fail
-#define expect amp__body_expect
-#define enter amp__body_enter
-#define leave amp__body_leave
+#define fail(r, ...) amp__body_fail((r)->b, __VA_ARGS__)
+#define expect amp__parse_expect
+#define enter amp__parse_enter
+#define leave amp__parse_leave
 
 typedef body_value value;
 
-static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, -1, -1, -1};
+static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1};
 
 static value other(long first, long last)
 {
-    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, first, last, -1};
+    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, first, last, -1, -1};
     return v;
 }
 
 static value typed(body_type type, long first, long last)
 {
-    value v = {type, first, last, -1};
+    value v = {type, first, last, -1, -1};
     return v;
 }
 
@@ -49,32 +55,43 @@ static int indexlike(body_type t)
            (t.kind == TYPE_INDEX || t.kind == TYPE_EXTENT || t.kind == TYPE_TILED_INDEX);
 }
 
-/* Where an index is due, a tiled index stands for its global index. */
-static value as_index(reader *r, value v)
+value amp__parse_as_index(reader *r, value v)
 {
     if (v.type.kind == TYPE_TILED_INDEX && !v.type.array && v.last >= 0) {
-        amp__body_edit_after(r, (size_t)v.last, ".global");
+        amp__parse_note(r, C_TILED_AS_INDEX, v.type, 0, 0, v.last, -1, -1);
         v.type.kind = TYPE_INDEX;
     }
     return v;
 }
 
-/* The index of the previous token consumed, in the body. */
-static long last_consumed(const reader *r)
-{
-    return r->at > 0 && r->at - 1 < r->n ? (long)r->order[r->at - 1] : -1;
-}
+#define as_index amp__parse_as_index
 
 static value assignment(reader *r);
 static value comma_expression(reader *r);
 static value unary(reader *r);
+
+/* ---- Roles ---- */
+
+/* An element of a captured view where v stands now: written when a
+ * preprocessor line stands right before or after it, which could make it
+ * anything. */
+static void beside_directives(reader *r, const value *v)
+{
+    if (v->access < 0 || v->first < 0 || v->last < 0)
+        return;
+    const uint16_t directive = TOK_DIRECTIVE | TOK_IN_DIRECTIVE;
+    const kbody *b = r->b;
+    if ((v->first > 0 && (b->flags[v->first - 1] & directive)) ||
+        ((size_t)v->last + 1 < b->tokens.count && (b->flags[v->last + 1] & directive)))
+        amp__parse_role(r, v->access, ROLE_WRITTEN);
+}
 
 /* ---- Flat walking, for what the grammar does not take ---- */
 
 static int ends_here(const reader *r, const char *const *terminators)
 {
     const lex_token *t = peek(r, 0);
-    return t->kind == LEX_PUNCT && amp__body_word_in(t, terminators);
+    return t->kind == LEX_PUNCT && amp__lex_is_any(t, terminators);
 }
 
 /* Walk to a terminator at bracket depth 0, resolving names; brackets nest
@@ -84,7 +101,7 @@ static void flat(reader *r, const char *const *terminators)
     char open[BODY_MAX_NESTING + 1];
     uint8_t macro_args[BODY_MAX_NESTING + 1];
     int depth = 0, in_macro = 0;
-    const lex_token *prev = &amp__body_eof;
+    const lex_token *prev = &amp__parse_eof;
     while (!at_end(r)) {
         const lex_token *t = peek(r, 0);
         if (depth == 0 && ends_here(r, terminators))
@@ -92,7 +109,7 @@ static void flat(reader *r, const char *const *terminators)
         if (t->kind == LEX_PUNCT && t->length == 1 && strchr("([{", t->text[0])) {
             if (!enter(r))
                 return;
-            int is_macro = prev->kind == LEX_IDENT && amp__body_function_macro(r, prev) != NULL;
+            int is_macro = prev->kind == LEX_IDENT && amp__parse_function_macro(r, prev) != NULL;
             open[depth] = t->text[0];
             macro_args[depth] = (uint8_t)is_macro;
             in_macro += is_macro;
@@ -112,12 +129,12 @@ static void flat(reader *r, const char *const *terminators)
             leave(r);
             mark(r, BODY_NOT_A_USE);
         } else if (t->kind == LEX_IDENT) {
-            if (amp__lex_is(prev, ".") || amp__lex_is(prev, "->") || amp__body_is_keyword(t) ||
+            if (amp__lex_is(prev, ".") || amp__lex_is(prev, "->") || amp__parse_is_keyword(t) ||
                 amp__lex_is(prev, "struct") || amp__lex_is(prev, "union") ||
                 amp__lex_is(prev, "enum"))
                 mark(r, BODY_NOT_A_USE);
             else
-                mark(r, amp__body_lookup(r, t));
+                mark(r, amp__parse_lookup(r, t));
         } else {
             mark(r, BODY_NOT_A_USE);
         }
@@ -131,70 +148,87 @@ static void flat(reader *r, const char *const *terminators)
 }
 
 static const char *const to_close_paren[] = {")", NULL};
-static const char *const to_close_brace[] = {"}", NULL};
 
 /* A bracketed group walked flat, from its opening token to its closing
  * one. */
 static void flat_group(reader *r, const char *open, const char *const *close)
 {
     expect(r, open);
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
     flat(r, close);
     leave(r);
     expect(r, close[0]);
 }
 
-/* ---- Rewritings ---- */
-
-static void rewrite(reader *r, long i, const char *text)
-{
-    if (i >= 0)
-        amp__body_edit_instead(r, (size_t)i, text);
-}
-
-static void prefix(reader *r, long i, const char *fmt, int rank)
-{
-    char text[48];
-    snprintf(text, sizeof text, fmt, rank);
-    if (i >= 0)
-        amp__body_edit_before(r, (size_t)i, text);
-    r->b->ranks |= 1u << rank;
-}
-
 /* ---- Primary expressions ---- */
 
-/* The lanes past the rank of an int8 index or extent (ranks 5 to 7), as
- * zeros to append to its values. */
-static const char *unused_lanes(int rank)
+/* { initializers }, of a declaration or a compound literal: each an
+ * expression or a list of its own, after designators (.member =,
+ * [index] =). What the grammar does not take is walked flat to the ',' or
+ * '}'. */
+static value initializer_list(reader *r)
 {
-    return rank == 5 ? ", 0, 0, 0" : rank == 6 ? ", 0, 0" : rank == 7 ? ", 0" : "";
+    static const char *const ends[] = {",", "}", NULL};
+    long first = cur(r);
+    expect(r, "{");
+    if (r->b->status != AMP_OK || !enter(r))
+        return nothing;
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, "}")) {
+        int designated = 0;
+        for (;;) {
+            if (is(r, 0, ".") && peek(r, 1)->kind == LEX_IDENT) {
+                mark(r, BODY_NOT_A_USE);
+                advance(r);
+                mark(r, BODY_NOT_A_USE); /* a member */
+                advance(r);
+            } else if (is(r, 0, "[")) {
+                expect(r, "[");
+                if (r->b->status != AMP_OK || !enter(r))
+                    return nothing;
+                comma_expression(r);
+                leave(r);
+                expect(r, "]");
+            } else {
+                break;
+            }
+            designated = 1;
+        }
+        if (designated)
+            expect(r, "=");
+        value item = is(r, 0, "{") ? initializer_list(r) : assignment(r);
+        if (r->b->status == AMP_OK && !at_end(r) && !ends_here(r, ends))
+            flat(r, ends);
+        (void)item;
+        if (!is(r, 0, ","))
+            break;
+        expect(r, ",");
+    }
+    leave(r);
+    long close = cur(r);
+    expect(r, "}");
+    return other(first, close);
 }
 
-/* index<N>(a, b, ...) or extent<N>(...): a vector of the type. An index<1>
- * is an int; ranks 5 to 7 fill an int8 with zeros. */
+/* index<N>(a, b, ...) or extent<N>(...): a vector of the type. */
 static value construction(reader *r)
 {
     long first = cur(r);
     body_type type;
-    amp__body_template_type(r, &type);
-    if (r->status != AMP_OK)
+    amp__parse_template_type(r, &type);
+    if (r->b->status != AMP_OK)
         return nothing;
     if (type.kind == TYPE_TILED_INDEX) {
         fail(r, first, AMP_ERROR_KERNEL_BUILD,
              "a tiled_index is the kernel's own; it cannot be made");
         return nothing;
     }
-    char spelled[32];
-    snprintf(spelled, sizeof spelled, "(amp_%s_%d)", type.kind == TYPE_INDEX ? "index" : "extent",
-             type.rank);
-    rewrite(r, first, type.rank == 1 ? "(int)" : spelled);
     long open = cur(r);
     expect(r, "(");
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return nothing;
     int args = 0;
-    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         assignment(r);
         args++;
         if (!is(r, 0, ","))
@@ -204,13 +238,10 @@ static value construction(reader *r)
     leave(r);
     long close = cur(r);
     expect(r, ")");
-    if (args == 0)
-        amp__body_edit_after(r, (size_t)open, "0");
-    else if (args != type.rank && !(type.rank == 1 && args == 1))
+    if (args != 0 && args != type.rank && !(type.rank == 1 && args == 1))
         fail(r, first, AMP_ERROR_KERNEL_BUILD, "%s<%d> takes %d values, and %d are given",
              type.kind == TYPE_INDEX ? "index" : "extent", type.rank, type.rank, args);
-    else if (type.rank > 4 && type.rank < 8 && close >= 0)
-        amp__body_edit_before(r, (size_t)close, unused_lanes(type.rank));
+    amp__parse_note(r, C_CONSTRUCTION, type, 0, args, first, open, close);
     return typed(type, first, close);
 }
 
@@ -218,11 +249,9 @@ static value primary(reader *r)
 {
     const lex_token *t = peek(r, 0);
     long first = cur(r);
-    if (t->kind == LEX_IDENT && !amp__body_is_keyword(t) &&
-        (amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 1, "<") &&
-        amp__body_lookup(r, t) == BODY_UNRESOLVED)
+    if ((amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && amp__parse_template_name(r, 0))
         return construction(r);
-    const char *hint = amp__body_cpp_hint(r);
+    const char *hint = amp__parse_cpp_hint(r);
     if (hint) {
         fail(r, first, AMP_ERROR_KERNEL_BUILD, "%s", hint);
         return nothing;
@@ -233,8 +262,8 @@ static value primary(reader *r)
              " it (AMP_CAPTURE(..., name))");
         return nothing;
     }
-    if (t->kind == LEX_IDENT && !amp__body_is_keyword(t)) {
-        int32_t d = amp__body_lookup(r, t);
+    if (t->kind == LEX_IDENT && !amp__parse_is_keyword(t)) {
+        int32_t d = amp__parse_lookup(r, t);
         mark(r, d);
         advance(r);
         value v = other(first, first);
@@ -261,20 +290,20 @@ static value primary(reader *r)
     }
     if (amp__lex_is(t, "(")) {
         expect(r, "(");
-        if (r->status != AMP_OK || !enter(r))
+        if (r->b->status != AMP_OK || !enter(r))
             return nothing;
         value inner = comma_expression(r);
         leave(r);
         long close = cur(r);
         expect(r, ")");
+        /* Grouping keeps what the expression is: (v(i)) = x writes. */
         inner.first = first;
         inner.last = close;
+        beside_directives(r, &inner);
         return inner;
     }
-    if (amp__lex_is(t, "{")) {
-        flat_group(r, "{", to_close_brace);
-        return other(first, last_consumed(r));
-    }
+    if (amp__lex_is(t, "{"))
+        return initializer_list(r);
     return nothing; /* not an expression's start: the caller walks on flat */
 }
 
@@ -301,9 +330,9 @@ static void texture_argument(reader *r, const body_type *param, value a)
             snprintf(why, sizeof why,
                      "the texture has rank %d and %d %s channel%s; the parameter, rank %d and %d"
                      " %s channel%s",
-                     a.type.rank, a.type.channels, amp__body_elem_name(a.type.elem),
+                     a.type.rank, a.type.channels, amp__body_elem_name(r->ctx, a.type.elem),
                      a.type.channels == 1 ? "" : "s", param->rank, param->channels,
-                     amp__body_elem_name(param->elem), param->channels == 1 ? "" : "s");
+                     amp__body_elem_name(r->ctx, param->elem), param->channels == 1 ? "" : "s");
         else if (a.type.folded)
             snprintf(why, sizeof why,
                      "the texture has more texels than the device's 1D images hold, so it is"
@@ -315,11 +344,7 @@ static void texture_argument(reader *r, const body_type *param, value a)
         fail(r, a.first, AMP_ERROR_KERNEL_BUILD, "%s", what);
         return;
     }
-    const lex_token *t = &r->tok[a.first];
-    char text[160];
-    snprintf(text, sizeof text, "amp_%.*s_image, %.*s_extent", (int)t->length, t->text,
-             (int)t->length, t->text);
-    rewrite(r, a.first, text);
+    amp__parse_note(r, C_TEXTURE_ARGUMENT, a.type, 0, 0, a.first, -1, -1);
 }
 
 /* The arguments of a call, each an assignment expression; the ')' is
@@ -334,9 +359,9 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
     out->close = -1;
     size_t open = index_at(r, 0);
     expect(r, "(");
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
-    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         value a = assignment(r);
         if (a.first < 0) {
             static const char *const ends[] = {",", ")", NULL};
@@ -355,7 +380,7 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
                 fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
                      "a texture is given to a helper whose parameter is not a texture<T, N>");
         if (param && param->kind == TYPE_VIEW_VALUE && param->is_const && a.root >= 0)
-            r->b->flags[a.root] |= TOK_READ_VALUE;
+            amp__parse_role(r, a.root, ROLE_VALUE_READ);
         if (param && param->kind == TYPE_VIEW_VALUE && !param->is_const &&
             a.type.kind == TYPE_VIEW_VALUE && a.type.is_const)
             fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
@@ -381,52 +406,25 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
 
 /* ---- Views as values ---- */
 
-/* A member read as a call, `get_extent()`, loses its empty parentheses with
- * the member's name; the last token of the expression is returned. */
-static long drop_empty_call(reader *r, long name, int call)
-{
-    if (!call)
-        return name;
-    rewrite(r, cur(r), "");
-    expect(r, "(");
-    long last = cur(r);
-    rewrite(r, last, "");
-    expect(r, ")");
-    return last;
-}
-
 /* A captured view used as a value (a section's, a projection's, an
  * argument's): the kernel's amp_<v>_value. */
 static value capture_as_value(reader *r, value v)
 {
     const body_decl *decl = &r->b->decls[r->b->resolved[v.first]];
-    char name[128];
-    snprintf(name, sizeof name, "amp_%.*s_value", (int)decl->length, decl->name);
-    rewrite(r, v.first, name);
-    r->b->values |= 1u << decl->capture;
-    r->b->flags[v.first] |= TOK_VALUE_USE;
+    amp__parse_note(r, C_CAPTURE_VALUE, v.type, 0, decl->capture, v.first, -1, -1);
+    amp__parse_role(r, v.first, ROLE_VALUE);
     body_type t = v.type;
     t.kind = TYPE_VIEW_VALUE;
-    amp__body_use_value_type(r, t);
+    amp__parse_use_value_type(r, t);
     value out = typed(t, v.first, v.last);
     out.root = v.first;
     return out;
 }
 
-/* The name of a view value's function: amp_element_float_2, ... */
-static void value_function(char *buf, size_t n, const char *what, body_type t)
-{
-    snprintf(buf, n, "%samp_%s_%s_%d(",
-             t.is_const && strcmp(what, "element") == 0 ? "AMP_READ_ONLY(" : "", what,
-             amp__body_elem_name(t.elem), t.rank);
-}
-
-/* The element of a view value given by args (an index, or rank ints):
- * amp_element_E_N(v, index)[0], an rvalue when the view is const. */
-static value value_element(reader *r, value v, const call_args *a, int subscript)
+/* The element of a view value given by args (an index, or rank ints). */
+static value value_element(reader *r, value v, const call_args *a)
 {
     int rank = v.type.rank;
-    char text[160];
     int by_index = a->n == 1 && indexlike(a->arg[0].type);
     if (!by_index && a->n != rank) {
         fail(r, a->open, AMP_ERROR_KERNEL_BUILD,
@@ -439,34 +437,18 @@ static value value_element(reader *r, value v, const call_args *a, int subscript
              rank, a->arg[0].type.rank);
         return nothing;
     }
-    value_function(text, sizeof text, "element", v.type);
-    amp__body_edit_before(r, (size_t)v.first, text);
-    if (by_index)
-        snprintf(text, sizeof text, ", ");
-    else if (rank == 1)
-        snprintf(text, sizeof text, ", (int)(");
-    else
-        snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
-    rewrite(r, a->open, text);
-    snprintf(text, sizeof text, "%s%s)[0]%s", by_index ? "" : unused_lanes(rank),
-             by_index ? "" : ")", v.type.is_const ? ")" : "");
-    rewrite(r, a->close, text);
-    (void)subscript;
-    r->b->ranks |= 1u << rank;
+    amp__parse_note(r, C_VALUE_ELEMENT, v.type, by_index ? ELEMENT_BY_INDEX : 0, 0, v.first,
+                    a->open, a->close);
     return other(v.first, a->close);
 }
 
 /* v[i] of a view value of rank 2 or more: a view of one rank less. */
 static value value_projection(reader *r, value v, long open, long close)
 {
-    char text[160];
-    value_function(text, sizeof text, "project", v.type);
-    amp__body_edit_before(r, (size_t)v.first, text);
-    rewrite(r, open, ", ");
-    rewrite(r, close, ")");
+    amp__parse_note(r, C_VALUE_PROJECTION, v.type, 0, 0, v.first, open, close);
     body_type t = v.type;
     t.rank--;
-    amp__body_use_value_type(r, t);
+    amp__parse_use_value_type(r, t);
     value out = typed(t, v.first, close);
     out.root = v.root;
     return out;
@@ -477,29 +459,19 @@ static value value_projection(reader *r, value v, long open, long close)
 static value value_section(reader *r, value v, long dot, long name)
 {
     int rank = v.type.rank;
-    rewrite(r, dot, "");
-    rewrite(r, name, "");
     call_args a;
     arguments(r, 1, 0, NULL, 0, &a);
-    if (r->status != AMP_OK)
+    if (r->b->status != AMP_OK)
         return nothing;
-    char text[160];
-    const char *function = "section";
+    int form;
     if (a.n == 2 * rank && rank > 1) {
-        snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
-        rewrite(r, a.open, text);
-        snprintf(text, sizeof text, "%s), (amp_extent_%d)(", unused_lanes(rank), rank);
-        rewrite(r, a.comma[rank - 1], text);
-        snprintf(text, sizeof text, "%s))", unused_lanes(rank));
-        rewrite(r, a.close, text);
+        form = SECTION_INTS;
     } else if (a.n == 2) {
-        rewrite(r, a.open, ", ");
+        form = SECTION_PAIR;
     } else if (a.n == 1 && a.arg[0].type.kind == TYPE_EXTENT) {
-        snprintf(text, sizeof text, rank == 1 ? ", 0, " : ", (amp_index_%d)(0), ", rank);
-        rewrite(r, a.open, text);
+        form = SECTION_EXTENT;
     } else if (a.n == 1) {
-        function = "section_from";
-        rewrite(r, a.open, ", ");
+        form = SECTION_ORIGIN;
     } else {
         fail(r, name, AMP_ERROR_KERNEL_BUILD,
              "a view of rank %d's section takes (origin, extent), (origin), (extent) or %d"
@@ -507,18 +479,20 @@ static value value_section(reader *r, value v, long dot, long name)
              rank, 2 * rank, a.n);
         return nothing;
     }
-    body_type t = v.type;
-    t.is_const = 0;
-    value_function(text, sizeof text, function, t);
-    amp__body_edit_before(r, (size_t)v.first, text);
-    r->b->ranks |= 1u << rank;
+    body_construct c = {.kind = C_VALUE_SECTION,
+                        .form = (uint8_t)form,
+                        .type = v.type,
+                        .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)a.open,
+                                form == SECTION_INTS ? (int32_t)a.comma[rank - 1] : -1,
+                                (int32_t)a.close}};
+    amp__body_note(r->b, &c);
     value out = typed(v.type, v.first, a.close);
     out.root = v.root;
     return out;
 }
 
 /* v[...][...] of a captured view: all of the view's subscripts at once,
- * rewritten as v(...); fewer than its rank make a projection, a view
+ * an element as v(...) is; fewer than its rank make a projection, a view
  * value of lower rank. */
 static value view_subscripts(reader *r, value v)
 {
@@ -528,13 +502,13 @@ static value view_subscripts(reader *r, value v)
     for (; k < rank && is(r, 0, "["); k++) {
         opens[k] = cur(r);
         expect(r, "[");
-        if (r->status != AMP_OK || !enter(r))
+        if (r->b->status != AMP_OK || !enter(r))
             return nothing;
         value s = comma_expression(r);
         leave(r);
         closes[k] = cur(r);
         expect(r, "]");
-        if (r->status != AMP_OK)
+        if (r->b->status != AMP_OK)
             return nothing;
         /* A tiled index is its global index here, at any rank (v[t_idx]). */
         if (k == 0)
@@ -547,28 +521,147 @@ static value view_subscripts(reader *r, value v)
                      "a view of rank %d is given an index of rank %d", rank, s.type.rank);
                 return nothing;
             }
-            as_index(r, s);
-            rewrite(r, opens[0], "(");
-            rewrite(r, closes[0], ")");
-            return other(v.first, closes[0]);
+            amp__parse_note(r, C_VIEW_SUBSCRIPT, v.type, SUBSCRIPT_INDEX, 0, opens[0], closes[0],
+                            -1);
+            value out = other(v.first, closes[0]);
+            out.access = v.first;
+            amp__parse_role(r, v.first, ROLE_READ);
+            return out;
         }
     }
     if (k == rank) {
-        for (int j = 0; j < k; j++) {
-            rewrite(r, opens[j], j == 0 ? "(" : ", ");
-            rewrite(r, closes[j], j == k - 1 ? ")" : "");
-        }
-        return other(v.first, closes[k - 1]);
+        for (int j = 0; j < k; j++)
+            amp__parse_note(r, C_VIEW_SUBSCRIPT, v.type,
+                            (j == 0 ? SUBSCRIPT_FIRST : 0) | (j == k - 1 ? SUBSCRIPT_LAST : 0), 0,
+                            opens[j], closes[j], -1);
+        value out = other(v.first, closes[k - 1]);
+        out.access = v.first;
+        amp__parse_role(r, v.first, ROLE_READ);
+        return out;
     }
     /* A projection per subscript, of the view as a value. */
     value out = capture_as_value(r, v);
-    for (int j = 0; j < k && r->status == AMP_OK; j++)
+    for (int j = 0; j < k && r->b->status == AMP_OK; j++)
         out = value_projection(r, out, opens[j], closes[j]);
     return out;
 }
 
-/* A member of a value the reader follows: a tiled index's indices and
- * tile extent, a view's extent, an extent's contains() and size(). */
+/* v.extent or v.get_extent() (a call, whose empty parentheses go with the
+ * member's name): noted as kind. */
+static value extent_member(reader *r, value v, construct_kind kind, long dot, long name, int call)
+{
+    long open = -1, close = -1;
+    if (call) {
+        open = cur(r);
+        expect(r, "(");
+        close = cur(r);
+        expect(r, ")");
+    }
+    body_construct c = {
+        .kind = (uint8_t)kind,
+        .type = v.type,
+        .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)open, (int32_t)close, -1}};
+    amp__body_note(r->b, &c);
+    return typed((body_type){TYPE_EXTENT, v.type.rank, 0, 0, 0, 0, 0}, v.first,
+                 call ? close : name);
+}
+
+/* A member of a tiled index: its indices and tile extent, and C++ AMP's
+ * static tile_dim0 .. tile_dim2, the kernel's tile as numbers (so that
+ * they can size tile_static arrays). */
+static value tiled_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int rank = v.type.rank;
+    int d = amp__lex_is(m, "tile_dim0")   ? 0
+            : amp__lex_is(m, "tile_dim1") ? 1
+            : amp__lex_is(m, "tile_dim2") ? 2
+                                          : -1;
+    if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 && r->ctx->index_name) {
+        amp__parse_note(r, C_TILE_DIM, v.type, 0, r->ctx->tile[d], v.first, dot, name);
+        return other(v.first, name);
+    }
+    if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
+        amp__lex_is(m, "tile_origin"))
+        return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
+    if (amp__lex_is(m, "tile_extent"))
+        return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
+    return other(v.first, name);
+}
+
+/* A member of a captured view or texture (or a helper's texture
+ * parameter): its extent; a view's section. */
+static value capture_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int texture = v.type.kind != TYPE_VIEW;
+    int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
+    if (amp__lex_is(m, "extent") || call) {
+        /* The view's shape, not its data: a read. */
+        amp__parse_role(r, v.first, ROLE_READ);
+        return extent_member(r, v, C_EXTENT_OF_CAPTURE, dot, name, call);
+    }
+    if (texture) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a texture's %.*s is not offered inside kernels; there a texture has its"
+             " extent (t.extent, t.get_extent()) and its texels (t(i, j), t(idx),"
+             " amp_sample(t, x, y))",
+             (int)m->length, m->text);
+        return nothing;
+    }
+    if (amp__lex_is(m, "section") && is(r, 0, "("))
+        return value_section(r, capture_as_value(r, v), dot, name);
+    fail(r, name, AMP_ERROR_KERNEL_BUILD,
+         "a view's %.*s is not offered inside kernels; there a view has its extent"
+         " (v.extent, v.get_extent()), its elements (v(i), v[i]), sections"
+         " (v.section(origin, extent)) and projections (v[i])",
+         (int)m->length, m->text);
+    return nothing;
+}
+
+/* A member of a view value: its extent and sections. */
+static value value_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
+    if (amp__lex_is(m, "extent") || call)
+        return extent_member(r, v, C_EXTENT_OF_VALUE, dot, name, call);
+    if (amp__lex_is(m, "section") && is(r, 0, "("))
+        return value_section(r, v, dot, name);
+    fail(r, name, AMP_ERROR_KERNEL_BUILD,
+         "a view's %.*s is not offered inside kernels; there a view has its extent, its"
+         " elements, sections and projections",
+         (int)m->length, m->text);
+    return nothing;
+}
+
+/* e.contains(p) or e.size() of an extent. */
+static value extent_call(reader *r, value v, long dot, long name)
+{
+    int contains = amp__lex_is(&r->tok[name], "contains");
+    long open = cur(r);
+    expect(r, "(");
+    if (contains && r->b->status == AMP_OK && enter(r)) {
+        value p = as_index(r, assignment(r));
+        if (p.type.kind == TYPE_INDEX && p.type.rank != v.type.rank)
+            fail(r, p.first, AMP_ERROR_KERNEL_BUILD,
+                 "an extent of rank %d cannot contain an index of rank %d", v.type.rank,
+                 p.type.rank);
+        leave(r);
+    }
+    long close = cur(r);
+    expect(r, ")");
+    body_construct c = {
+        .kind = C_EXTENT_CALL,
+        .form = (uint8_t)contains,
+        .type = v.type,
+        .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)open, -1, -1}};
+    amp__body_note(r->b, &c);
+    return other(v.first, close);
+}
+
+/* A member, after '.': of a value the reader follows, by its type; of an
+ * element, what C makes of it. */
 static value member(reader *r, value v)
 {
     long dot = cur(r);
@@ -581,113 +674,28 @@ static value member(reader *r, value v)
         return nothing;
     }
     advance(r);
-    int rank = v.type.rank;
+    body_type t = v.type;
     /* C++ AMP's static member rank, of every value with a rank. */
-    if (amp__lex_is(m, "rank") && !is(r, 0, "(") && !v.type.array &&
-        (v.type.kind == TYPE_INDEX || v.type.kind == TYPE_EXTENT || v.type.kind == TYPE_VIEW ||
-         v.type.kind == TYPE_VIEW_VALUE || v.type.kind == TYPE_TEXTURE ||
-         v.type.kind == TYPE_TEXTURE_VALUE || v.type.kind == TYPE_TILED_INDEX)) {
-        char number[16];
-        snprintf(number, sizeof number, "%d", rank);
-        rewrite(r, v.first, number);
-        for (long i = v.first + 1; i <= name; i++)
-            rewrite(r, i, "");
+    if (amp__lex_is(m, "rank") && !is(r, 0, "(") && !t.array &&
+        (t.kind == TYPE_INDEX || t.kind == TYPE_EXTENT || t.kind == TYPE_VIEW ||
+         t.kind == TYPE_VIEW_VALUE || t.kind == TYPE_TEXTURE || t.kind == TYPE_TEXTURE_VALUE ||
+         t.kind == TYPE_TILED_INDEX)) {
+        amp__parse_note(r, C_RANK, t, 0, 0, v.first, name, -1);
         return other(v.first, name);
     }
-    if (v.type.kind == TYPE_TILED_INDEX && !v.type.array) {
-        /* tile_dim0 .. tile_dim2 are C++ AMP's static constants: the kernel's
-         * tile, as numbers, so that they can size tile_static arrays. */
-        int d = amp__lex_is(m, "tile_dim0")   ? 0
-                : amp__lex_is(m, "tile_dim1") ? 1
-                : amp__lex_is(m, "tile_dim2") ? 2
-                                              : -1;
-        if (d >= 0 && d < rank && v.first == v.last && r->ctx->tile[d] > 0 && r->ctx->index_name) {
-            char number[16];
-            snprintf(number, sizeof number, "%d", r->ctx->tile[d]);
-            rewrite(r, v.first, number);
-            rewrite(r, dot, "");
-            rewrite(r, name, "");
-            return other(v.first, name);
-        }
-        if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
-            amp__lex_is(m, "tile_origin")) {
-            return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
-        }
-        if (amp__lex_is(m, "tile_extent")) {
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
-        }
-        return other(v.first, name);
-    }
-    int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
-    if ((v.type.kind == TYPE_VIEW || texture) && v.first == v.last) {
-        int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
-        if (amp__lex_is(m, "extent") || call) {
-            const lex_token *view = &r->tok[v.first];
-            char text[96];
-            snprintf(text, sizeof text, "amp_extent_of_%d(%.*s_extent)", rank, (int)view->length,
-                     view->text);
-            r->b->ranks |= 1u << rank;
-            rewrite(r, v.first, text);
-            rewrite(r, dot, "");
-            rewrite(r, name, "");
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first,
-                         drop_empty_call(r, name, call));
-        }
-        if (texture) {
-            fail(r, name, AMP_ERROR_KERNEL_BUILD,
-                 "a texture's %.*s is not offered inside kernels; there a texture has its"
-                 " extent (t.extent, t.get_extent()) and its texels (t(i, j), t(idx),"
-                 " amp_sample(t, x, y))",
-                 (int)m->length, m->text);
-            return nothing;
-        }
-        if (amp__lex_is(m, "section") && is(r, 0, "("))
-            return value_section(r, capture_as_value(r, v), dot, name);
-        fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a view's %.*s is not offered inside kernels; there a view has its extent"
-             " (v.extent, v.get_extent()), its elements (v(i), v[i]), sections"
-             " (v.section(origin, extent)) and projections (v[i])",
-             (int)m->length, m->text);
-        return nothing;
-    }
-    if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
-        int call = amp__lex_is(m, "get_extent") && is(r, 0, "(") && is(r, 1, ")");
-        if (amp__lex_is(m, "extent") || call) {
-            prefix(r, v.first, "amp_extent_of_%d(", rank);
-            rewrite(r, dot, ".amp_extent)");
-            rewrite(r, name, "");
-            return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first,
-                         drop_empty_call(r, name, call));
-        }
-        if (amp__lex_is(m, "section") && is(r, 0, "("))
-            return value_section(r, v, dot, name);
-        fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a view's %.*s is not offered inside kernels; there a view has its extent, its"
-             " elements, sections and projections",
-             (int)m->length, m->text);
-        return nothing;
-    }
-    if (v.type.kind == TYPE_EXTENT && !v.type.array &&
-        (amp__lex_is(m, "contains") || amp__lex_is(m, "size")) && is(r, 0, "(")) {
-        int contains = amp__lex_is(m, "contains");
-        prefix(r, v.first, contains ? "amp_contains_%d(" : "amp_size_%d(", rank);
-        rewrite(r, dot, contains ? ", " : "");
-        rewrite(r, name, "");
-        long open = cur(r);
-        rewrite(r, open, "");
-        expect(r, "(");
-        if (contains && r->status == AMP_OK && enter(r)) {
-            value p = as_index(r, assignment(r));
-            if (p.type.kind == TYPE_INDEX && p.type.rank != rank)
-                fail(r, p.first, AMP_ERROR_KERNEL_BUILD,
-                     "an extent of rank %d cannot contain an index of rank %d", rank, p.type.rank);
-            leave(r);
-        }
-        long close = cur(r);
-        expect(r, ")");
-        return other(v.first, close);
-    }
-    return other(v.first, name);
+    if (t.kind == TYPE_TILED_INDEX && !t.array)
+        return tiled_member(r, v, dot, name);
+    if ((t.kind == TYPE_VIEW || t.kind == TYPE_TEXTURE || t.kind == TYPE_TEXTURE_VALUE) &&
+        v.first == v.last)
+        return capture_member(r, v, dot, name);
+    if (t.kind == TYPE_VIEW_VALUE && !t.array)
+        return value_member(r, v, dot, name);
+    if (t.kind == TYPE_EXTENT && !t.array &&
+        (amp__lex_is(m, "contains") || amp__lex_is(m, "size")) && is(r, 0, "("))
+        return extent_call(r, v, dot, name);
+    value out = other(v.first, name);
+    out.access = v.access; /* a member of an element: v(i).x = 1 writes v */
+    return out;
 }
 
 static value postfix(reader *r)
@@ -695,23 +703,21 @@ static value postfix(reader *r)
     value v = primary(r);
     if (v.first < 0)
         return v;
-    while (r->status == AMP_OK && !at_end(r)) {
+    while (r->b->status == AMP_OK && !at_end(r)) {
         const lex_token *t = peek(r, 0);
         if (amp__lex_is(t, "[")) {
             if (v.type.kind == TYPE_VIEW && !v.type.array) {
                 v = view_subscripts(r, v);
-                continue;
-            }
-            if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
+            } else if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
                 long open = cur(r);
                 expect(r, "[");
-                if (r->status != AMP_OK || !enter(r))
+                if (r->b->status != AMP_OK || !enter(r))
                     return nothing;
                 value sub = as_index(r, comma_expression(r));
                 leave(r);
                 long close = cur(r);
                 expect(r, "]");
-                if (r->status != AMP_OK)
+                if (r->b->status != AMP_OK)
                     return nothing;
                 if (v.type.rank == 1 || (indexlike(sub.type) && sub.type.rank > 1)) {
                     call_args a;
@@ -720,60 +726,66 @@ static value postfix(reader *r)
                     a.arg[0] = sub;
                     a.open = open;
                     a.close = close;
-                    v = value_element(r, v, &a, 1);
+                    v = value_element(r, v, &a);
                 } else {
                     v = value_projection(r, v, open, close);
                 }
-                continue;
-            }
-            long open = cur(r);
-            expect(r, "[");
-            if (r->status != AMP_OK || !enter(r))
-                return nothing;
-            comma_expression(r);
-            leave(r);
-            long close = cur(r);
-            expect(r, "]");
-            body_type type = v.type;
-            if (type.array) {
-                type.array = 0;
-            } else if (indexlike(type) && type.rank == 1) {
-                /* An index<1> or extent<1> is an int: p[0] is p. */
-                rewrite(r, open, "");
-                for (long i = open + 1; i < close; i++)
-                    rewrite(r, i, "");
-                rewrite(r, close, "");
-                type.kind = TYPE_OTHER;
             } else {
-                type.kind = TYPE_OTHER;
+                long open = cur(r);
+                expect(r, "[");
+                if (r->b->status != AMP_OK || !enter(r))
+                    return nothing;
+                comma_expression(r);
+                leave(r);
+                long close = cur(r);
+                expect(r, "]");
+                body_type type = v.type;
+                if (type.array) {
+                    type.array = 0;
+                } else if (indexlike(type) && type.rank == 1) {
+                    /* An index<1> or extent<1> is an int: p[0] is p. */
+                    amp__parse_note(r, C_INDEX1_SUBSCRIPT, type, 0, 0, open, close, -1);
+                    type.kind = TYPE_OTHER;
+                } else {
+                    type.kind = TYPE_OTHER;
+                }
+                value out = typed(type, v.first, close);
+                out.access = v.access; /* an element's array member: v(i).a[2] */
+                v = out;
             }
-            value out = typed(type, v.first, close);
-            v = out;
         } else if (amp__lex_is(t, "(")) {
             int view = v.type.kind == TYPE_VIEW && !v.type.array;
             int helper = v.type.kind == TYPE_FUNCTION;
             const body_macro *macro = v.first == v.last
-                                          ? amp__body_function_macro(r, &r->tok[v.first])
+                                          ? amp__parse_function_macro(r, &r->tok[v.first])
                                           : NULL;
             const kbody *callee = NULL;
             if (helper && r->ctx->capture_helpers) {
                 const body_decl *decl = &r->b->decls[r->b->resolved[v.first]];
                 callee = decl->capture >= 0 ? r->ctx->capture_helpers[decl->capture] : NULL;
             }
+            if (v.first == v.last)
+                amp__parse_role(r, v.first, ROLE_CALLED);
             /* float_3(): C++ AMP's default construction, (0, 0, 0). */
-            if (v.first == v.last && is(r, 1, ")") && amp__body_is_short_vector(&r->tok[v.first]) &&
+            if (v.first == v.last && is(r, 1, ")") &&
+                amp__parse_is_short_vector(&r->tok[v.first]) &&
                 r->b->resolved[v.first] == BODY_UNRESOLVED)
-                amp__body_edit_after(r, (size_t)cur(r), "0");
+                amp__parse_note(r, C_VECTOR_ZERO, v.type, 0, 0, cur(r), -1, -1);
             call_args a;
             int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
             arguments(r, view || helper || texture || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,
                       callee ? callee->params : NULL, callee ? callee->nparams : 0, &a);
             if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
-                v = value_element(r, v, &a, 0);
+                v = value_element(r, v, &a);
             } else {
                 value out = other(v.first, last_consumed(r));
                 if (helper)
                     out.type = r->b->decls[r->b->resolved[v.first]].returns;
+                if (view) {
+                    /* v(...): an element, read unless what follows writes it. */
+                    out.access = v.first;
+                    amp__parse_role(r, v.first, ROLE_READ);
+                }
                 v = out;
             }
         } else if (amp__lex_is(t, ".")) {
@@ -783,20 +795,26 @@ static value postfix(reader *r)
             mark(r, BODY_NOT_A_USE);
             long name = cur(r);
             advance(r);
-            v = other(v.first, name);
+            value out = other(v.first, name);
+            out.access = v.access;
+            v = out;
         } else if (amp__lex_is(t, "++") || amp__lex_is(t, "--")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);
+            if (v.access >= 0)
+                amp__parse_role(r, v.access, ROLE_WRITTEN);
             v.last = last_consumed(r);
+            v.access = -1;
         } else {
             break;
         }
         if (v.first < 0)
             return v;
+        beside_directives(r, &v);
     }
     /* A captured view named alone is used as a value: given to a helper,
      * or kept in an array_view variable. */
-    if (v.type.kind == TYPE_VIEW && !v.type.array && v.first == v.last && r->status == AMP_OK)
+    if (v.type.kind == TYPE_VIEW && !v.type.array && v.first == v.last && r->b->status == AMP_OK)
         v = capture_as_value(r, v);
     return v;
 }
@@ -812,16 +830,10 @@ static int cast_starts(reader *r)
     if (t->kind != LEX_IDENT)
         return 0;
     if ((amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 2, "<"))
-        return amp__body_lookup(r, t) == BODY_UNRESOLVED;
-    if (amp__body_is_keyword(t))
-        return amp__body_is_specifier(t);
-    int32_t d = amp__body_lookup(r, t);
-    if (d >= 0)
-        return r->b->decls[d].kind == DECL_TYPEDEF;
-    for (int i = 0; i < r->ctx->ntypes; i++)
-        if (amp__lex_is(t, r->ctx->type_names[i]))
-            return 1;
-    return 0;
+        return amp__parse_lookup(r, t) == BODY_UNRESOLVED;
+    if (amp__parse_is_keyword(t))
+        return amp__parse_is_specifier(t);
+    return amp__parse_names_type(r, t);
 }
 
 static value unary(reader *r)
@@ -829,7 +841,7 @@ static value unary(reader *r)
     static const char *const prefix_ops[] = {"++", "--", "&", "*", "+", "-", "~", "!", NULL};
     const lex_token *t = peek(r, 0);
     long first = cur(r);
-    if (t->kind == LEX_PUNCT && amp__body_word_in(t, prefix_ops)) {
+    if (t->kind == LEX_PUNCT && amp__lex_is_any(t, prefix_ops)) {
         int sign = amp__lex_is(t, "+") || amp__lex_is(t, "-");
         mark(r, BODY_NOT_A_USE);
         advance(r);
@@ -839,6 +851,10 @@ static value unary(reader *r)
         leave(r);
         if (v.first < 0)
             return v;
+        if (v.access >= 0 && amp__lex_is(t, "&"))
+            amp__parse_role(r, v.access, ROLE_ADDRESS);
+        else if (v.access >= 0 && (amp__lex_is(t, "++") || amp__lex_is(t, "--")))
+            amp__parse_role(r, v.access, ROLE_WRITTEN);
         return typed(sign && indexlike(v.type) ? as_index(r, v).type : BODY_TYPE_OTHER, first,
                      v.last);
     }
@@ -858,16 +874,16 @@ static value unary(reader *r)
     if (cast_starts(r)) {
         expect(r, "(");
         body_type type = BODY_TYPE_OTHER;
-        if (!amp__body_template_type(r, &type))
+        if (!amp__parse_template_type(r, &type))
             type.kind = TYPE_OTHER;
-        if (r->status != AMP_OK || !enter(r))
+        if (r->b->status != AMP_OK || !enter(r))
             return nothing;
         int pointer = 0;
         while (!at_end(r) && !is(r, 0, ")")) {
             pointer |= is(r, 0, "*");
             const lex_token *w = peek(r, 0);
-            if (w->kind == LEX_IDENT && !amp__body_is_keyword(w))
-                mark(r, amp__body_lookup(r, w));
+            if (w->kind == LEX_IDENT && !amp__parse_is_keyword(w))
+                mark(r, amp__parse_lookup(r, w));
             else
                 mark(r, BODY_NOT_A_USE);
             advance(r);
@@ -876,8 +892,8 @@ static value unary(reader *r)
         expect(r, ")");
         value v;
         if (is(r, 0, "{")) {
-            flat_group(r, "{", to_close_brace);
-            v = other(first, last_consumed(r));
+            v = initializer_list(r);
+            v.first = first;
         } else {
             if (!enter(r))
                 return nothing;
@@ -931,9 +947,9 @@ static value combine(reader *r, long op, value lhs, value rhs)
                  "an index or extent compares only with another of its rank");
             return out;
         }
-        prefix(r, lhs.first, amp__lex_is(t, "==") ? "amp_equal_%d(" : "!amp_equal_%d(", rank);
-        rewrite(r, op, ",");
-        amp__body_edit_after(r, (size_t)rhs.last, ")");
+        body_type type = lhs.type;
+        type.rank = (uint8_t)rank;
+        amp__parse_note(r, C_INDEX_COMPARE, type, amp__lex_is(t, "!="), 0, lhs.first, op, rhs.last);
         return out;
     }
     if (amp__lex_is(t, "+") || amp__lex_is(t, "-") || amp__lex_is(t, "*") || amp__lex_is(t, "/") ||
@@ -951,7 +967,7 @@ static value binary(reader *r, int min)
         return lhs;
     for (;;) {
         int prec = precedence(peek(r, 0));
-        if (prec == 0 || prec < min || r->status != AMP_OK)
+        if (prec == 0 || prec < min || r->b->status != AMP_OK)
             return lhs;
         long op = cur(r);
         mark(r, BODY_NOT_A_USE);
@@ -988,8 +1004,10 @@ static value assignment(reader *r)
     static const char *const ops[] = {
         "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", NULL};
     value lhs = conditional(r);
-    if (lhs.first < 0 || !amp__body_word_in(peek(r, 0), ops) || peek(r, 0)->kind != LEX_PUNCT)
+    if (lhs.first < 0 || !amp__lex_is_any(peek(r, 0), ops) || peek(r, 0)->kind != LEX_PUNCT)
         return lhs;
+    if (lhs.access >= 0)
+        amp__parse_role(r, lhs.access, ROLE_WRITTEN);
     mark(r, BODY_NOT_A_USE);
     advance(r);
     if (!enter(r))
@@ -1008,7 +1026,7 @@ static value assignment(reader *r)
 static value comma_expression(reader *r)
 {
     value v = assignment(r);
-    while (v.first >= 0 && is(r, 0, ",") && r->status == AMP_OK) {
+    while (v.first >= 0 && is(r, 0, ",") && r->b->status == AMP_OK) {
         expect(r, ",");
         value next = assignment(r);
         if (next.first < 0)
@@ -1018,12 +1036,12 @@ static value comma_expression(reader *r)
     return v;
 }
 
-body_value amp__body_expression(reader *r, const char *const *terminators)
+body_value amp__parse_expression(reader *r, const char *const *terminators)
 {
     long first = cur(r);
-    int commas = !amp__body_word_in(&(lex_token){",", 1, LEX_PUNCT, 0, 0}, terminators);
+    int commas = !amp__lex_is_any(&(lex_token){",", 1, LEX_PUNCT, 0, 0}, terminators);
     value v = commas ? comma_expression(r) : assignment(r);
-    if (r->status != AMP_OK)
+    if (r->b->status != AMP_OK)
         return v;
     /* What the grammar did not take, to the terminator, as it is. */
     if (!at_end(r) && !ends_here(r, terminators)) {

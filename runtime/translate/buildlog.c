@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/buildlog.c - turning a driver's build log into messages about the
+ * runtime/translate/buildlog.c - turning a driver's build log into messages about the
  * user's own lines.
  *
  * Drivers report lines of the generated source. The body in it was laid out
@@ -8,7 +8,7 @@
  * take a (line, column) of the generated source to the user's file, line
  * and column.
  */
-#include "kernel/buildlog.h"
+#include "translate/buildlog.h"
 
 #include <ctype.h>
 #include <stdio.h>

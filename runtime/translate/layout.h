@@ -1,15 +1,15 @@
 /*
- * runtime/kernel/layout.h - printing a body read by body.c as readable
+ * runtime/translate/layout.h - printing a body read by text.c as readable
  * OpenCL C: one statement per line, four spaces per level of braces, the
  * preprocessor lines on lines of their own, tile_static declarations moved
  * out, and a map from each printed line back to the body's tokens (for
  * build errors and AMP_CHECK's reports at the user's lines).
  */
-#ifndef AMP_KERNEL_LAYOUT_H
-#define AMP_KERNEL_LAYOUT_H
+#ifndef AMP_TRANSLATE_LAYOUT_H
+#define AMP_TRANSLATE_LAYOUT_H
 
 #include "core/strbuf.h"
-#include "kernel/body.h"
+#include "translate/body.h"
 
 /* Where each token of a laid-out body was printed, for taking a
  * compiler's line and column back to the user's token: per token, its line
@@ -23,8 +23,9 @@ typedef struct layout_map {
 /*
  * Append the body b to out, starting at indent spaces. Its tile_static
  * declarations (b->hoists) are appended to hoisted instead, one per line at
- * indent spaces, under their kernel-scope names, and a comment takes each
- * one's place in out (hoisted may be NULL only for a body without any).
+ * indent spaces, under their kernel-scope names, after the preprocessor
+ * lines that go with them (hoist.c), and a comment takes each one's place
+ * in out (with hoisted NULL they stay where they are).
  * AMP_PRAGMA(...), AMP_IF(...), ..., AMP_DEFINE(...) become preprocessor
  * lines. map, when not NULL, receives where each token was printed (arrays
  * of one entry per token). Returns the number of lines appended to out.

@@ -1,16 +1,16 @@
 /*
- * runtime/kernel/buildlog.h - the message of a kernel that did not compile: the
+ * runtime/translate/buildlog.h - the message of a kernel that did not compile: the
  * compiler's diagnostics at the user's own file and line, as a C compiler
  * prints them, then the raw build log, then the numbered generated source.
  * The same map from generated lines to the user's lines serves AMP_CHECK's
  * reports (checkrun.c).
  */
-#ifndef AMP_KERNEL_BUILDLOG_H
-#define AMP_KERNEL_BUILDLOG_H
+#ifndef AMP_TRANSLATE_BUILDLOG_H
+#define AMP_TRANSLATE_BUILDLOG_H
 
 #include "amp/kernel.h"
-#include "kernel/codegen.h"
-#include "kernel/lexer.h"
+#include "translate/translate.h"
+#include "translate/lexer.h"
 #include "core/strbuf.h"
 
 /* One text of the user's in their file: the body, or a helper function. */

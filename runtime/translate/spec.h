@@ -1,14 +1,16 @@
 /*
- * runtime/kernel/spec.h - what a generated kernel depends on besides its
- * body: the domain, the captures, the device's features (cg_spec), and the
- * record AMP_CHECK's accessors fill.
+ * runtime/translate/spec.h - what a generated kernel depends on besides its
+ * body: the domain, the captures, the device's features (cg_spec); what
+ * the runtime's registries add to them (tr_spec); and the record
+ * AMP_CHECK's accessors fill.
  */
-#ifndef AMP_KERNEL_SPEC_H
-#define AMP_KERNEL_SPEC_H
+#ifndef AMP_TRANSLATE_SPEC_H
+#define AMP_TRANSLATE_SPEC_H
 
 #include <stdint.h>
 
 #include "amp/kernel.h"
+#include "amp/struct_type.h"
 
 /* What the generated code depends on, besides the body text. Two calls with
  * equal specs (and the same body) share one compiled kernel. */
@@ -19,7 +21,8 @@ typedef struct cg_capture {
     int rank;           /* views and textures */
     int is_const;       /* views created const; textures */
     int channels;       /* textures: 1, 2 or 4 values per element */
-    int image_kind;     /* textures: a tex_image_kind (texture.h) */
+    int image_kind;     /* textures: how the image is kept (a tex_image_kind of texture.h in
+                           a cg_spec, a cg_image_kind in a tr_spec) */
     long long constant; /* AMP_CONST values; for functions, their source's address */
     const char *function_source;
     const char *function_file; /* where the function is defined */
@@ -38,6 +41,38 @@ typedef struct cg_spec {
     int ncaptures;
     cg_capture captures[AMP_MAX_CAPTURES];
 } cg_spec;
+
+/* How a texture's image is kept, as the translator knows it. */
+typedef enum cg_image_kind {
+    CG_IMAGE_1D = 1,
+    CG_IMAGE_1D_FOLDED, /* rank 1, wider than the 1D image limit: rows of a 2D image */
+    CG_IMAGE_2D,
+    CG_IMAGE_3D
+} cg_image_kind;
+
+/* The most struct types one kernel can know. */
+#define CG_MAX_STRUCTS 64
+
+/* A registered struct element type (AMP_STRUCT). */
+typedef struct cg_struct {
+    amp_elem_type type;
+    const amp_struct_desc *desc; /* its name and members */
+    const char *cl_source;       /* its typedef in OpenCL C */
+    int has_double;
+} cg_struct;
+
+/* Everything a kernel's source depends on: the call, and what the
+ * runtime's registries know that the call names. The kernel layer fills it
+ * (codegen.c); the translator reads nothing else. */
+typedef struct tr_spec {
+    cg_spec call;    /* its captures' image_kind a cg_image_kind */
+    int spare_bytes; /* what every device buffer holds past a view's data */
+    int nstructs;
+    cg_struct structs[CG_MAX_STRUCTS]; /* every registered struct type */
+    uint32_t force_written;            /* bit i: capture i passed writable, whatever the
+                                          write analysis says */
+    int blind_analysis;                /* for tests: the analysis as if it missed every write */
+} tr_spec;
 
 /*
  * Under AMP_CHECK (cg_spec.checked), a kernel with views takes one more

@@ -1,7 +1,9 @@
 /*
- * runtime/kernel/layout.c - printing a read body one statement per line.
+ * runtime/translate/layout.c - printing a read body one statement per line,
+ * its tile_static declarations and the preprocessor lines that go with
+ * them where hoist.c moved them.
  */
-#include "kernel/layout.h"
+#include "translate/layout.h"
 
 #include <string.h>
 
@@ -162,49 +164,6 @@ static size_t directive_line(printer *p, size_t i)
     return k;
 }
 
-/* The moved declarations' copy of the body's preprocessor lines. Up to
- * the last moved declaration: every AMP_DEFINE, which the declarations may
- * use (tile_static int buffer[N]), and every AMP_IF, AMP_ELIF, AMP_ELSE
- * and AMP_ENDIF around them, so that a name defined in two branches means
- * there what it means in the body (without them the last definition
- * written would size the array, whichever branch the constants take). A
- * second definition with the same text is C's own rule for macros. After
- * the last one: only the AMP_ENDIFs that close what the copy opened. */
-typedef struct hoisted_lines {
-    strbuf *out;
-    int lines;   /* lines written, for the map of tokens to lines */
-    int open;    /* conditionals the copy has open */
-    int skipped; /* after the last move: conditionals opened and not copied */
-} hoisted_lines;
-
-static void directive_before_moves(const kbody *b, size_t i, int moves_left, hoisted_lines *h)
-{
-    const lex_token *t = &b->tokens.items[i];
-    int opens = amp__lex_is(t, "AMP_IF") || amp__lex_is(t, "AMP_IFDEF") ||
-                amp__lex_is(t, "AMP_IFNDEF");
-    int closes = amp__lex_is(t, "AMP_ENDIF");
-    int copy;
-    if (moves_left) {
-        copy = opens || closes || amp__lex_is(t, "AMP_ELIF") || amp__lex_is(t, "AMP_ELSE") ||
-               amp__lex_is(t, "AMP_DEFINE");
-        h->open += opens - (closes && h->open > 0);
-    } else if (opens) {
-        copy = 0;
-        h->skipped++;
-    } else if (closes && h->skipped > 0) {
-        copy = 0;
-        h->skipped--;
-    } else {
-        copy = closes && h->open > 0;
-        h->open -= copy;
-    }
-    if (!copy)
-        return;
-    directive_text(b, i, h->out);
-    amp__sb_append(h->out, "\n");
-    h->lines++;
-}
-
 /* A moved tile_static declaration: printed into hoisted under its
  * kernel-scope names, and replaced in the body by a comment that shows it
  * as written. Returns the last token it used. */
@@ -267,18 +226,22 @@ int amp__layout_body(const kbody *b, int indent, strbuf *out, strbuf *hoisted,
     int parens = 0;       /* ( and [ open */
     int initializers = 0; /* braces open that are not blocks */
     size_t next_hoist = 0;
-    hoisted_lines moved = {hoisted, 0, 0, 0};
+    int moved_lines = 0; /* lines in hoisted */
     for (size_t i = 0; i < n; i++) {
         uint16_t f = b->flags[i];
         if (f & TOK_DIRECTIVE) {
-            if (hoisted && b->nhoists > 0)
-                directive_before_moves(b, i, next_hoist < b->nhoists, &moved);
+            if (hoisted && (f & TOK_HOIST_COPY)) {
+                /* a line the moved declarations need (hoist.c) */
+                directive_text(b, i, hoisted);
+                amp__sb_append(hoisted, "\n");
+                moved_lines++;
+            }
             i = directive_line(&p, i);
             continue;
         }
         if ((f & TOK_HOISTED) && next_hoist < b->nhoists && b->hoists[next_hoist].first == i &&
             hoisted) {
-            i = moved_declaration(&p, &b->hoists[next_hoist++], hoisted, &moved.lines);
+            i = moved_declaration(&p, &b->hoists[next_hoist++], hoisted, &moved_lines);
             continue;
         }
         const lex_token *tk = &t[i];

@@ -1,7 +1,7 @@
 /*
- * runtime/kernel/lexer.c - tokens of OpenCL C source.
+ * runtime/translate/lexer.c - tokens of OpenCL C source.
  */
-#include "kernel/lexer.h"
+#include "translate/lexer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +160,22 @@ int amp__lex_is(const lex_token *t, const char *s)
 {
     size_t n = strlen(s);
     return t->length == n && memcmp(t->text, s, n) == 0;
+}
+
+int amp__lex_is_any(const lex_token *t, const char *const *words)
+{
+    for (; *words; words++)
+        if (amp__lex_is(t, *words))
+            return 1;
+    return 0;
+}
+
+int amp__lex_leading_number(const lex_token *t)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < t->length && i < 9 && t->text[i] >= '0' && t->text[i] <= '9'; i++)
+        n = n * 10 + (t->text[i] - '0');
+    return n;
 }
 
 int amp__lex_has_prefix(const lex_token *t, const char *prefix)

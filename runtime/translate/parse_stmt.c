@@ -1,18 +1,21 @@
 /*
- * runtime/kernel/body_stmt.c - the body reader's statements and
- * declarations: where scopes begin and end, which tokens declare which
- * names, of which type, and which tile_static declarations move.
+ * runtime/translate/parse_stmt.c - statements and declarations: where
+ * scopes begin and end, which tokens declare which names, of which type,
+ * C++ AMP's default and direct initialization, and the tile_static
+ * declarations of blocks (which hoist.c moves). The grammar's entry.
  */
-#include <stdio.h>
+#include "translate/parse_stmt.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/body_reader.h"
+#include "translate/parse_expr.h"
+#include "translate/parse_type.h"
 
-#define fail amp__body_fail
-#define expect amp__body_expect
-#define enter amp__body_enter
-#define leave amp__body_leave
+#define fail(r, ...) amp__body_fail((r)->b, __VA_ARGS__)
+#define expect amp__parse_expect
+#define enter amp__parse_enter
+#define leave amp__parse_leave
 
 static const char *const until_paren[] = {")", NULL};
 static const char *const until_bracket[] = {"]", NULL};
@@ -26,9 +29,9 @@ static const char *const until_argument_end[] = {",", ")", NULL};
 static void parenthesized(reader *r)
 {
     expect(r, "(");
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
-    amp__body_expression(r, until_paren);
+    amp__parse_expression(r, until_paren);
     leave(r);
     expect(r, ")");
 }
@@ -39,240 +42,11 @@ static void parenthesized(reader *r)
 static void skip_group(reader *r, const char *open, const char *const *close)
 {
     expect(r, open);
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
-    amp__body_expression(r, close);
+    amp__parse_expression(r, close);
     leave(r);
     expect(r, close[0]);
-}
-
-/* ---- Types ---- */
-
-static int is_type_name(reader *r, const lex_token *t)
-{
-    int32_t d = amp__body_lookup(r, t);
-    if (d >= 0)
-        return r->b->decls[d].kind == DECL_TYPEDEF;
-    for (int i = 0; i < r->ctx->ntypes; i++)
-        if (amp__lex_is(t, r->ctx->type_names[i]))
-            return 1;
-    return 0;
-}
-
-/* C++ AMP's class templates a kernel may name as types. */
-static int template_name(reader *r, size_t k)
-{
-    const lex_token *t = peek(r, k);
-    return (amp__lex_is(t, "index") || amp__lex_is(t, "extent") || amp__lex_is(t, "tiled_index") ||
-            amp__lex_is(t, "array_view") || amp__lex_is(t, "array") || amp__lex_is(t, "texture")) &&
-           is(r, k + 1, "<") && amp__body_lookup(r, t) == BODY_UNRESOLVED;
-}
-
-/* Consume the current token, printing nothing for it. */
-static void drop(reader *r)
-{
-    amp__body_edit_instead(r, (size_t)cur(r), "");
-    mark(r, BODY_NOT_A_USE);
-    advance(r);
-}
-
-/* The element type of array_view<T, N>: int, unsigned (int), uint, float,
- * double, or a registered struct. Consumes it; 0 when it is none. */
-static uint16_t element_type(reader *r)
-{
-    static const struct {
-        const char *word;
-        amp_elem_type type;
-    } words[] = {
-        {"int", AMP_INT}, {"uint", AMP_UINT}, {"float", AMP_FLOAT}, {"double", AMP_DOUBLE}};
-    const lex_token *t = peek(r, 0);
-    if (amp__lex_is(t, "unsigned")) {
-        drop(r);
-        if (is(r, 0, "int"))
-            drop(r);
-        return AMP_UINT;
-    }
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (amp__lex_is(t, words[i].word)) {
-            drop(r);
-            return (uint16_t)words[i].type;
-        }
-    for (int i = 0; r->ctx->type_ids && i < r->ctx->ntypes; i++)
-        if (amp__lex_is(t, r->ctx->type_names[i])) {
-            drop(r);
-            return (uint16_t)r->ctx->type_ids[i];
-        }
-    return 0;
-}
-
-/* array_view<[const] T, N> and array<T, N> (a parameter's C++ reference
- * '&' after it dropped): a view as a value. */
-static void view_template(reader *r, long name, body_type *type)
-{
-    int is_array = amp__lex_is(&r->tok[name], "array");
-    drop(r); /* '<' */
-    int is_const = 0;
-    if (is(r, 0, "const")) {
-        is_const = 1;
-        drop(r);
-    }
-    long at = cur(r);
-    uint16_t elem = element_type(r);
-    if (!elem) {
-        fail(r, at, AMP_ERROR_KERNEL_BUILD,
-             "a view's elements are int, unsigned, float, double or a struct the kernel's views"
-             " hold (AMP_STRUCT)");
-        return;
-    }
-    if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
-        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write %s<T, N> with the rank N as a number",
-             is_array ? "array" : "array_view");
-        return;
-    }
-    drop(r);
-    int rank = atoi(peek(r, 0)->text);
-    drop(r);
-    drop(r); /* '>' */
-    if (rank < 1 || rank > 8) {
-        fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to 8",
-             is_array ? "array" : "array_view", rank);
-        return;
-    }
-    if (is(r, 0, "&"))
-        drop(r); /* C++'s reference: a view value is already a reference to its data */
-    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0};
-    amp__body_use_value_type(r, *type);
-    char spelled[96];
-    amp__body_value_type_name(*type, spelled, sizeof spelled);
-    amp__body_edit_instead(r, (size_t)name, spelled);
-}
-
-/* texture<T, N> (a parameter's '&' after it dropped), T one of int, uint,
- * float and their vectors of 2 and 4 (int2 or C++ AMP's int_2): a helper's
- * texture parameter, given its image's type here; the parameter's name
- * becomes the image and the extent (read_parameters). */
-static void texture_template(reader *r, long name, body_type *type)
-{
-    static const struct {
-        const char *word;
-        amp_elem_type elem;
-        int channels;
-    } texels[] = {
-        {"int", AMP_INT, 1},       {"int2", AMP_INT, 2},      {"int_2", AMP_INT, 2},
-        {"int4", AMP_INT, 4},      {"int_4", AMP_INT, 4},     {"uint", AMP_UINT, 1},
-        {"unsigned", AMP_UINT, 1}, {"uint2", AMP_UINT, 2},    {"uint_2", AMP_UINT, 2},
-        {"uint4", AMP_UINT, 4},    {"uint_4", AMP_UINT, 4},   {"float", AMP_FLOAT, 1},
-        {"float2", AMP_FLOAT, 2},  {"float_2", AMP_FLOAT, 2}, {"float4", AMP_FLOAT, 4},
-        {"float_4", AMP_FLOAT, 4},
-    };
-    if (!r->in_parameters) {
-        fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a texture<T, N> is a helper's parameter only; in a kernel, use the captured"
-             " texture by its name");
-        return;
-    }
-    drop(r); /* '<' */
-    int k = 0, n = (int)(sizeof texels / sizeof texels[0]);
-    while (k < n && !amp__lex_is(peek(r, 0), texels[k].word))
-        k++;
-    if (k == n) {
-        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
-             "a texture's texels are int, uint or float, or their vectors of 2 or 4 (float4,"
-             " float_4)");
-        return;
-    }
-    drop(r);
-    if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
-        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write texture<T, N> with the rank N as a number");
-        return;
-    }
-    drop(r);
-    int rank = atoi(peek(r, 0)->text);
-    drop(r);
-    drop(r); /* '>' */
-    if (rank < 1 || rank > 3) {
-        fail(r, name, AMP_ERROR_KERNEL_BUILD, "texture of rank %d: the rank is 1 to 3", rank);
-        return;
-    }
-    if (is(r, 0, "&"))
-        drop(r);
-    *type = (body_type){TYPE_TEXTURE_VALUE,
-                        (uint8_t)rank,
-                        0,
-                        1,
-                        (uint16_t)texels[k].elem,
-                        (uint8_t)texels[k].channels,
-                        0};
-    char spelled[48];
-    snprintf(spelled, sizeof spelled, "__read_only image%dd_t", rank);
-    amp__body_edit_instead(r, (size_t)name, spelled);
-}
-
-int amp__body_template_type(reader *r, body_type *type)
-{
-    if (!template_name(r, 0))
-        return 0;
-    long name = cur(r);
-    const lex_token *t = peek(r, 0);
-    mark(r, BODY_NOT_A_USE);
-    advance(r);
-    if (amp__lex_is(t, "array_view") || amp__lex_is(t, "array")) {
-        view_template(r, name, type);
-        return 1;
-    }
-    if (amp__lex_is(t, "texture")) {
-        texture_template(r, name, type);
-        return 1;
-    }
-    int tiled = amp__lex_is(t, "tiled_index");
-    int is_index = amp__lex_is(t, "index");
-    amp__body_edit_instead(r, (size_t)cur(r), "");
-    expect(r, "<");
-    /* index<N>, extent<N>: the rank, a number. tiled_index<D0, ...>: the
-     * tile's dimensions, one per rank. */
-    int rank = 0;
-    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ">")) {
-        const lex_token *arg = peek(r, 0);
-        if (!tiled && (arg->kind != LEX_NUMBER || arg->length > 2)) {
-            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
-                 "the rank of %s<N> must be written as a number from 1 to 8",
-                 is_index ? "index" : "extent");
-            return 1;
-        }
-        if (!tiled)
-            rank = atoi(arg->text);
-        else if (!amp__lex_is(arg, ","))
-            rank++;
-        drop(r);
-    }
-    if (r->status == AMP_OK && (rank < 1 || rank > (tiled ? 3 : 8))) {
-        fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to %d",
-             tiled      ? "tiled_index"
-             : is_index ? "index"
-                        : "extent",
-             rank, tiled ? 3 : 8);
-        return 1;
-    }
-    if (r->status == AMP_OK)
-        amp__body_edit_instead(r, (size_t)cur(r), "");
-    expect(r, ">");
-    char spelled[32];
-    if (tiled)
-        snprintf(spelled, sizeof spelled, "amp_tiled_index");
-    else
-        snprintf(spelled, sizeof spelled, "amp_%s_%d", is_index ? "index" : "extent", rank);
-    amp__body_edit_instead(r, (size_t)name, spelled);
-    *type = (body_type){(uint8_t)(tiled      ? TYPE_TILED_INDEX
-                                  : is_index ? TYPE_INDEX
-                                             : TYPE_EXTENT),
-                        (uint8_t)rank,
-                        0,
-                        0,
-                        0,
-                        0,
-                        0};
-    r->b->ranks |= 1u << rank;
-    return 1;
 }
 
 /* ---- Declarations ---- */
@@ -294,29 +68,29 @@ static size_t past_attributes(const reader *r, size_t k)
     return k;
 }
 
-int amp__body_declaration_starts(reader *r)
+static int declaration_starts(reader *r)
 {
     size_t k0 = past_attributes(r, 0);
     const lex_token *t = peek(r, k0);
     if (t->kind != LEX_IDENT)
         return 0;
-    if (template_name(r, k0))
+    if (amp__parse_template_name(r, k0))
         return 1;
-    if (amp__body_is_keyword(t) || amp__lex_is(t, "inline"))
-        return amp__body_is_specifier(t);
-    if (is_type_name(r, t))
+    if (amp__parse_is_keyword(t) || amp__lex_is(t, "inline"))
+        return amp__parse_is_specifier(t);
+    if (amp__parse_names_type(r, t))
         return 1;
-    if (amp__body_lookup(r, t) != BODY_UNRESOLVED)
+    if (amp__parse_lookup(r, t) != BODY_UNRESOLVED)
         return 0; /* a variable, a capture, the index: an expression */
     /* An unknown name (a type from an AMP_DEFINE, say) followed by a
      * declarator: "T x", "T *x;", "T **p = ...". Two names in a row are a
      * declaration in C; "a * b;" alone is the ambiguous case, and a name
      * known as nothing else is taken as a type there. */
     size_t k = k0 + 1;
-    while (is(r, k, "*") || amp__body_word_in(peek(r, k), amp__body_pointer_qualifiers))
+    while (is(r, k, "*") || amp__lex_is_any(peek(r, k), amp__parse_pointer_qualifiers))
         k++;
     const lex_token *after = peek(r, k);
-    if (after->kind != LEX_IDENT || amp__body_is_keyword(after))
+    if (after->kind != LEX_IDENT || amp__parse_is_keyword(after))
         return 0;
     if (k == k0 + 1)
         return 1;
@@ -329,7 +103,7 @@ int amp__body_declaration_starts(reader *r)
 static void enum_body(reader *r)
 {
     expect(r, "{");
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
     while (!at_end(r) && !is(r, 0, "}")) {
         const lex_token *t = peek(r, 0);
@@ -338,15 +112,15 @@ static void enum_body(reader *r)
             break;
         }
         mark(r, BODY_NOT_A_USE);
-        int32_t id = amp__body_declare(r, t->text, t->length, DECL_ENUMERATOR, (int32_t)cur(r));
+        int32_t id = amp__parse_declare(r, t->text, t->length, DECL_ENUMERATOR, (int32_t)cur(r));
         advance(r);
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);
             static const char *const ends[] = {",", "}", NULL};
-            amp__body_expression(r, ends);
+            amp__parse_expression(r, ends);
         }
-        amp__body_make_visible(r, id);
+        amp__parse_make_visible(r, id);
         if (is(r, 0, ","))
             expect(r, ",");
         else
@@ -362,8 +136,10 @@ static void struct_body(reader *r)
 {
     size_t open = index_at(r, 0);
     skip_group(r, "{", until_brace);
-    size_t close = index_at(r, 0) == SIZE_MAX ? r->b->tokens.count : index_at(r, 0);
-    for (size_t i = open + 1; i + 1 < close && r->status == AMP_OK; i++) {
+    if (r->b->status != AMP_OK)
+        return;
+    int32_t close = r->b->partner[open]; /* the '}' */
+    for (size_t i = open + 1; (long)i < close; i++) {
         const lex_token *next = &r->tok[i + 1];
         if (r->tok[i].kind == LEX_IDENT && (amp__lex_is(next, ";") || amp__lex_is(next, ",") ||
                                             amp__lex_is(next, "[") || amp__lex_is(next, ":")))
@@ -389,7 +165,7 @@ static body_zeroed zeroed_type(reader *r, const lex_token *t, int32_t decl, int 
     if (decl >= 0)
         return r->b->decls[decl].kind == DECL_TYPEDEF ? (body_zeroed)r->b->decls[decl].zeroed
                                                       : ZEROED_NOT;
-    if (amp__body_is_short_vector(t))
+    if (amp__parse_is_short_vector(t))
         return ZEROED_VALUE;
     if (amp__lex_is(t, "struct") || amp__lex_is(t, "union"))
         return ZEROED_AGGREGATE;
@@ -402,8 +178,8 @@ static body_zeroed zeroed_type(reader *r, const lex_token *t, int32_t decl, int 
      * only where every definition is one. */
     body_zeroed made = ZEROED_NOT;
     int definitions = 0, scalars = 0;
-    for (size_t m = 0; m < r->nmacros && depth < 8; m++) {
-        const body_macro *macro = &r->macros[m];
+    for (size_t m = 0; m < r->b->nmacros && depth < 8; m++) {
+        const body_macro *macro = &r->b->macros[m];
         const lex_token *name = &r->tok[macro->name];
         if (macro->function_like || name->length != t->length ||
             memcmp(name->text, t->text, t->length) != 0)
@@ -411,7 +187,7 @@ static body_zeroed zeroed_type(reader *r, const lex_token *t, int32_t decl, int 
         definitions++;
         const lex_token *first = macro->first <= macro->last ? &r->tok[macro->first] : NULL;
         body_zeroed z = first ? zeroed_type(r, first, BODY_UNRESOLVED, depth + 1) : ZEROED_NOT;
-        if (z == ZEROED_NOT && first && amp__body_is_specifier(first))
+        if (z == ZEROED_NOT && first && amp__parse_is_specifier(first))
             scalars++;
         else if (made == ZEROED_NOT || made == z)
             made = z;
@@ -436,7 +212,7 @@ static void read_specifiers(reader *r, specifiers *s)
             fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
                  "C has no auto: write the type (int, float, index<2>, extent<2>, ...)");
             return;
-        } else if (!s->type_seen && amp__body_template_type(r, &s->type)) {
+        } else if (!s->type_seen && amp__parse_template_type(r, &s->type)) {
             s->type_seen = 1;
         } else if (amp__lex_is(t, "struct") || amp__lex_is(t, "union") || amp__lex_is(t, "enum")) {
             int is_enum = amp__lex_is(t, "enum");
@@ -444,7 +220,7 @@ static void read_specifiers(reader *r, specifiers *s)
                 s->zero = ZEROED_AGGREGATE;
             mark(r, BODY_NOT_A_USE);
             advance(r);
-            if (peek(r, 0)->kind == LEX_IDENT && !amp__body_is_keyword(peek(r, 0))) {
+            if (peek(r, 0)->kind == LEX_IDENT && !amp__parse_is_keyword(peek(r, 0))) {
                 mark(r, BODY_NOT_A_USE); /* a tag */
                 advance(r);
             }
@@ -455,22 +231,22 @@ static void read_specifiers(reader *r, specifiers *s)
                     struct_body(r);
             }
             s->type_seen = 1;
-        } else if (amp__body_is_specifier(t)) {
+        } else if (amp__parse_is_specifier(t)) {
             s->tile_static |= amp__lex_is(t, "tile_static");
             s->typedef_ |= amp__lex_is(t, "typedef");
             s->extern_ |= amp__lex_is(t, "extern");
-            if (amp__body_is_short_vector(t)) {
+            if (amp__parse_is_short_vector(t)) {
                 s->zero = ZEROED_VALUE;
                 s->type_name = cur(r);
             }
-            if (!amp__body_word_in(t, amp__body_pointer_qualifiers) &&
+            if (!amp__lex_is_any(t, amp__parse_pointer_qualifiers) &&
                 !amp__lex_is(t, "tile_static") && !amp__lex_is(t, "typedef"))
                 s->type_seen = 1;
             mark(r, BODY_NOT_A_USE);
             advance(r);
-        } else if (t->kind == LEX_IDENT && !s->type_seen && !amp__body_is_keyword(t) &&
-                   (is_type_name(r, t) || amp__body_lookup(r, t) == BODY_UNRESOLVED)) {
-            int32_t d = amp__body_lookup(r, t);
+        } else if (t->kind == LEX_IDENT && !s->type_seen && !amp__parse_is_keyword(t) &&
+                   (amp__parse_names_type(r, t) || amp__parse_lookup(r, t) == BODY_UNRESOLVED)) {
+            int32_t d = amp__parse_lookup(r, t);
             mark(r, d); /* a typedef's use, or an unknown type */
             if (d >= 0)
                 s->type = r->b->decls[d].type; /* a typedef of index<2> */
@@ -493,7 +269,7 @@ static long read_declarator(reader *r, int *pointer, int *array)
     if (!enter(r))
         return -1;
     long name = -1;
-    while (is(r, 0, "*") || amp__body_word_in(peek(r, 0), amp__body_pointer_qualifiers) ||
+    while (is(r, 0, "*") || amp__lex_is_any(peek(r, 0), amp__parse_pointer_qualifiers) ||
            is(r, 0, "__attribute__")) {
         if (is(r, 0, "__attribute__")) {
             mark(r, BODY_NOT_A_USE);
@@ -509,12 +285,12 @@ static long read_declarator(reader *r, int *pointer, int *array)
         expect(r, "(");
         name = read_declarator(r, pointer, array);
         expect(r, ")");
-    } else if (peek(r, 0)->kind == LEX_IDENT && !amp__body_is_keyword(peek(r, 0))) {
+    } else if (peek(r, 0)->kind == LEX_IDENT && !amp__parse_is_keyword(peek(r, 0))) {
         name = cur(r);
         mark(r, BODY_NOT_A_USE);
         advance(r);
     }
-    while (r->status == AMP_OK && (is(r, 0, "[") || is(r, 0, "("))) {
+    while (r->b->status == AMP_OK && (is(r, 0, "[") || is(r, 0, "("))) {
         if (is(r, 0, "[")) {
             *array = 1;
             skip_group(r, "[", until_bracket);
@@ -522,7 +298,7 @@ static long read_declarator(reader *r, int *pointer, int *array)
             /* A prototype in a body: its parameters' names are its own. */
             size_t open = index_at(r, 0);
             skip_group(r, "(", until_paren);
-            for (size_t i = open; i < index_at(r, 0) && i < r->b->tokens.count; i++)
+            for (long i = (long)open; r->b->status == AMP_OK && i <= r->b->partner[open]; i++)
                 if (!(r->b->flags[i] & TOK_DECLARATOR))
                     r->b->resolved[i] = BODY_NOT_A_USE;
             *pointer = 1;
@@ -541,7 +317,7 @@ static int32_t declare_named(reader *r, const specifiers *s, long name, int poin
     body_decl_kind kind = s->typedef_      ? DECL_TYPEDEF
                           : s->tile_static ? DECL_TILE_STATIC
                                            : DECL_VARIABLE;
-    int32_t id = amp__body_declare(r, t->text, t->length, kind, (int32_t)name);
+    int32_t id = amp__parse_declare(r, t->text, t->length, kind, (int32_t)name);
     if (id >= 0 && !pointer && s->type.kind != TYPE_OTHER) {
         r->b->decls[id].type = s->type;
         r->b->decls[id].type.array = (uint8_t)array;
@@ -560,15 +336,12 @@ static int32_t declare_named(reader *r, const specifiers *s, long name, int poin
 static void default_construct(reader *r, const specifiers *s, long name, int pointer, int array)
 {
     if (name < 0 || pointer || s->zero == ZEROED_NOT || s->tile_static || s->typedef_ ||
-        s->extern_ || r->status != AMP_OK)
+        s->extern_ || r->b->status != AMP_OK)
         return;
-    char zero[96];
     if (array || s->zero == ZEROED_AGGREGATE || s->type_name < 0)
-        snprintf(zero, sizeof zero, " = {0}");
+        amp__parse_note(r, C_ZERO_INIT, s->type, ZERO_LIST, 0, cur(r), -1, -1);
     else
-        snprintf(zero, sizeof zero, " = (%.*s)(0)", (int)r->tok[s->type_name].length,
-                 r->tok[s->type_name].text);
-    amp__body_edit_before(r, (size_t)cur(r), zero);
+        amp__parse_note(r, C_ZERO_INIT, s->type, ZERO_VECTOR, 0, cur(r), s->type_name, -1);
 }
 
 /* C++'s direct initialization of the types the reader follows, as C++ AMP
@@ -579,12 +352,12 @@ static void direct_initializer(reader *r, body_type to)
 {
     long open = cur(r);
     expect(r, "(");
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
     int args = 0;
-    body_value one = {BODY_TYPE_OTHER, -1, -1, -1};
-    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
-        body_value a = amp__body_expression(r, until_argument_end);
+    body_value one = {BODY_TYPE_OTHER, -1, -1, -1, -1};
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+        body_value a = amp__parse_expression(r, until_argument_end);
         if (args++ == 0)
             one = a;
         if (!is(r, 0, ","))
@@ -594,17 +367,17 @@ static void direct_initializer(reader *r, body_type to)
     leave(r);
     long close = cur(r);
     expect(r, ")");
-    if (r->status != AMP_OK)
+    if (r->b->status != AMP_OK)
         return;
     int indexlike = to.kind == TYPE_INDEX || to.kind == TYPE_EXTENT;
     int copy = args == 1 && (!indexlike || to.rank == 1 || one.type.kind != TYPE_OTHER);
     if (copy) {
-        amp__body_edit_instead(r, (size_t)open, " = (");
+        amp__parse_note(r, C_DIRECT_INIT, to, INIT_COPY, 0, open, close, -1);
         /* index<2> p(t_idx): the tiled index's global index. */
         if (to.kind == TYPE_INDEX && one.type.kind == TYPE_TILED_INDEX && one.last >= 0)
-            amp__body_edit_after(r, (size_t)one.last, ".global");
+            amp__parse_note(r, C_TILED_AS_INDEX, one.type, 0, 0, one.last, -1, -1);
         if (to.kind == TYPE_VIEW_VALUE && to.is_const && one.root >= 0)
-            r->b->flags[one.root] |= TOK_READ_VALUE;
+            amp__parse_role(r, one.root, ROLE_VALUE_READ);
         return;
     }
     if (!indexlike || args != to.rank) {
@@ -616,18 +389,10 @@ static void direct_initializer(reader *r, body_type to)
              to.rank, to.rank, args);
         return;
     }
-    char text[48];
-    snprintf(text, sizeof text, " = (amp_%s_%d)(", to.kind == TYPE_INDEX ? "index" : "extent",
-             to.rank);
-    amp__body_edit_instead(r, (size_t)open, text);
-    if (to.rank > 4 && to.rank < 8)
-        amp__body_edit_before(r, (size_t)close,
-                              to.rank == 5   ? ", 0, 0, 0"
-                              : to.rank == 6 ? ", 0, 0"
-                                             : ", 0");
+    amp__parse_note(r, C_DIRECT_INIT, to, INIT_MAKE, 0, open, close, -1);
 }
 
-void amp__body_declaration(reader *r, int hoistable)
+static void declaration(reader *r, int hoistable)
 {
     long first = cur(r);
     specifiers s;
@@ -636,14 +401,14 @@ void amp__body_declaration(reader *r, int hoistable)
     read_specifiers(r, &s);
     int followed = s.type.kind == TYPE_INDEX || s.type.kind == TYPE_EXTENT ||
                    s.type.kind == TYPE_VIEW_VALUE;
-    while (r->status == AMP_OK && !is(r, 0, ";")) {
+    while (r->b->status == AMP_OK && !is(r, 0, ";")) {
         int pointer = 0, array = 0;
         if (followed && peek(r, 0)->kind == LEX_IDENT && is(r, 1, "(")) {
             long name = cur(r);
             mark(r, BODY_NOT_A_USE);
             advance(r);
             int32_t id = declare_named(r, &s, name, 0, 0);
-            amp__body_make_visible(r, id);
+            amp__parse_make_visible(r, id);
             direct_initializer(r, s.type);
             if (!is(r, 0, ","))
                 break;
@@ -654,34 +419,30 @@ void amp__body_declaration(reader *r, int hoistable)
         int32_t id = declare_named(r, &s, name, pointer, array);
         /* A name is in scope from the end of its declarator, so its own
          * initializer already sees it. */
-        amp__body_make_visible(r, id);
+        amp__parse_make_visible(r, id);
         if (!is(r, 0, "=") && (s.type.kind == TYPE_INDEX || s.type.kind == TYPE_EXTENT) &&
-            !pointer && !s.tile_static && !s.typedef_ && name >= 0 && r->status == AMP_OK) {
+            !pointer && !s.tile_static && !s.typedef_ && name >= 0 && r->b->status == AMP_OK) {
             /* C++ AMP's default constructor: every dimension 0. */
-            char zero[48];
-            if (array)
-                snprintf(zero, sizeof zero, " = {0}");
-            else if (s.type.rank == 1)
-                snprintf(zero, sizeof zero, " = 0");
-            else
-                snprintf(zero, sizeof zero, " = (amp_%s_%d)(0)",
-                         s.type.kind == TYPE_INDEX ? "index" : "extent", s.type.rank);
-            amp__body_edit_before(r, (size_t)cur(r), zero);
+            amp__parse_note(r, C_ZERO_INIT, s.type,
+                            array              ? ZERO_LIST
+                            : s.type.rank == 1 ? ZERO_INT
+                                               : ZERO_INDEX,
+                            0, cur(r), -1, -1);
         } else if (!is(r, 0, "=")) {
             default_construct(r, &s, name, pointer, array);
         }
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);
-            body_value value = amp__body_expression(r, until_declarator_end);
+            body_value value = amp__parse_expression(r, until_declarator_end);
             body_type to = id >= 0 ? r->b->decls[id].type : BODY_TYPE_OTHER;
             /* index<2> p = t_idx: the tiled index's global index. */
             if (to.kind == TYPE_INDEX && value.type.kind == TYPE_TILED_INDEX && value.last >= 0)
-                amp__body_edit_after(r, (size_t)value.last, ".global");
+                amp__parse_note(r, C_TILED_AS_INDEX, value.type, 0, 0, value.last, -1, -1);
             /* A const view made of a captured view only reads it; a const
              * view may not become a writable one. */
             if (to.kind == TYPE_VIEW_VALUE && to.is_const && value.root >= 0)
-                r->b->flags[value.root] |= TOK_READ_VALUE;
+                amp__parse_role(r, value.root, ROLE_VALUE_READ);
             if (to.kind == TYPE_VIEW_VALUE && !to.is_const && value.type.kind == TYPE_VIEW_VALUE &&
                 value.type.is_const)
                 fail(r, value.first, AMP_ERROR_KERNEL_BUILD,
@@ -692,7 +453,7 @@ void amp__body_declaration(reader *r, int hoistable)
             break;
         expect(r, ",");
     }
-    if (r->status != AMP_OK)
+    if (r->b->status != AMP_OK)
         return;
     if (!is(r, 0, ";")) {
         fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "a declaration should end with ';' here");
@@ -700,17 +461,16 @@ void amp__body_declaration(reader *r, int hoistable)
     }
     long last = cur(r);
     expect(r, ";");
+    /* A block's tile_static declaration: hoist.c moves it. */
     if (s.tile_static && hoistable && first >= 0) {
         kbody *b = r->b;
         body_hoist *grown = realloc(b->hoists, (b->nhoists + 1) * sizeof *grown);
         if (!grown) {
-            amp__body_no_memory(r);
+            amp__body_no_memory(r->b);
             return;
         }
         b->hoists = grown;
         b->hoists[b->nhoists++] = (body_hoist){(uint32_t)first, (uint32_t)last};
-        for (long i = first; i <= last; i++)
-            b->flags[i] |= TOK_HOISTED;
     }
 }
 
@@ -720,8 +480,8 @@ static void read_statement(reader *r);
 
 static void read_item(reader *r)
 {
-    if (amp__body_declaration_starts(r))
-        amp__body_declaration(r, 1);
+    if (declaration_starts(r))
+        declaration(r, 1);
     else
         read_statement(r);
 }
@@ -731,48 +491,48 @@ static void read_block(reader *r)
 {
     size_t open = index_at(r, 0);
     expect(r, "{");
-    if (r->status != AMP_OK)
+    if (r->b->status != AMP_OK)
         return;
     r->b->flags[open] |= TOK_BLOCK;
-    scope_mark m = amp__body_scope_open(r);
+    scope_mark m = amp__parse_scope_open(r);
     while (!at_end(r) && !is(r, 0, "}"))
         read_item(r);
-    if (r->status == AMP_OK && at_end(r))
+    if (r->b->status == AMP_OK && at_end(r))
         fail(r, (long)open, AMP_ERROR_KERNEL_BUILD, "this '{' is never closed");
-    if (r->status == AMP_OK) {
+    if (r->b->status == AMP_OK) {
         r->b->flags[index_at(r, 0)] |= TOK_BLOCK;
         expect(r, "}");
     }
-    amp__body_scope_close(r, m);
+    amp__parse_scope_close(r, m);
 }
 
 static void read_for(reader *r)
 {
     expect(r, "for");
-    scope_mark m = amp__body_scope_open(r);
+    scope_mark m = amp__parse_scope_open(r);
     expect(r, "(");
-    if (r->status == AMP_OK && enter(r)) {
+    if (r->b->status == AMP_OK && enter(r)) {
         if (is(r, 0, ";"))
             expect(r, ";");
-        else if (amp__body_declaration_starts(r))
-            amp__body_declaration(r, 0);
+        else if (declaration_starts(r))
+            declaration(r, 0);
         else {
-            amp__body_expression(r, until_semicolon);
+            amp__parse_expression(r, until_semicolon);
             expect(r, ";");
         }
-        amp__body_expression(r, until_semicolon);
+        amp__parse_expression(r, until_semicolon);
         expect(r, ";");
-        amp__body_expression(r, until_paren);
+        amp__parse_expression(r, until_paren);
         leave(r);
         expect(r, ")");
         read_statement(r);
     }
-    amp__body_scope_close(r, m);
+    amp__parse_scope_close(r, m);
 }
 
 static void read_statement(reader *r)
 {
-    if (r->status != AMP_OK || !enter(r))
+    if (r->b->status != AMP_OK || !enter(r))
         return;
     const lex_token *t = peek(r, 0);
     if (amp__lex_is(t, "{")) {
@@ -783,7 +543,7 @@ static void read_statement(reader *r)
             expect(r, "if");
             parenthesized(r);
             read_statement(r);
-            if (!is(r, 0, "else") || r->status != AMP_OK)
+            if (!is(r, 0, "else") || r->b->status != AMP_OK)
                 break;
             expect(r, "else");
             if (!is(r, 0, "if")) {
@@ -806,14 +566,14 @@ static void read_statement(reader *r)
         read_for(r);
     } else if (amp__lex_is(t, "case")) {
         expect(r, "case");
-        amp__body_expression(r, until_colon);
+        amp__parse_expression(r, until_colon);
         expect(r, ":");
     } else if (amp__lex_is(t, "default")) {
         expect(r, "default");
         expect(r, ":");
     } else if (amp__lex_is(t, "return")) {
         expect(r, "return");
-        amp__body_expression(r, until_semicolon);
+        amp__parse_expression(r, until_semicolon);
         expect(r, ";");
     } else if (amp__lex_is(t, "break") || amp__lex_is(t, "continue")) {
         mark(r, BODY_NOT_A_USE);
@@ -829,7 +589,7 @@ static void read_statement(reader *r)
         expect(r, "__attribute__");
         skip_group(r, "(", until_paren);
         read_statement(r);
-    } else if (t->kind == LEX_IDENT && !amp__body_is_keyword(t) && is(r, 1, ":")) {
+    } else if (t->kind == LEX_IDENT && !amp__parse_is_keyword(t) && is(r, 1, ":")) {
         mark(r, BODY_NOT_A_USE); /* a label */
         advance(r);
         expect(r, ":");
@@ -838,8 +598,8 @@ static void read_statement(reader *r)
     } else if (amp__lex_is(t, "}") || amp__lex_is(t, ")") || amp__lex_is(t, "]")) {
         fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'%.1s' closes nothing", t->text);
     } else {
-        amp__body_expression(r, until_semicolon);
-        if (r->status == AMP_OK && !is(r, 0, ";"))
+        amp__parse_expression(r, until_semicolon);
+        if (r->b->status == AMP_OK && !is(r, 0, ";"))
             fail(r, at_end(r) ? -1 : cur(r), AMP_ERROR_KERNEL_BUILD, "%s",
                  at_end(r) ? "the last statement has no ';'" : "';' was expected here");
         else
@@ -848,7 +608,7 @@ static void read_statement(reader *r)
     leave(r);
 }
 
-void amp__body_items(reader *r)
+static void read_items(reader *r)
 {
     while (!at_end(r))
         read_item(r);
@@ -863,13 +623,13 @@ static void read_parameters(reader *r)
         mark(r, BODY_NOT_A_USE);
         advance(r);
     }
-    while (r->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         specifiers s;
         memset(&s, 0, sizeof s);
         r->in_parameters = 1;
         read_specifiers(r, &s);
         r->in_parameters = 0;
-        if (r->status == AMP_OK && is(r, 0, "&")) {
+        if (r->b->status == AMP_OK && is(r, 0, "&")) {
             fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
                  "C has no references: take a pointer (float *x, then *x), or return the"
                  " value (views, arrays and textures may keep their '&')");
@@ -878,16 +638,12 @@ static void read_parameters(reader *r)
         int pointer = 0, array = 0;
         long name = read_declarator(r, &pointer, &array);
         int32_t id = declare_named(r, &s, name, pointer, array);
-        amp__body_make_visible(r, id);
+        amp__parse_make_visible(r, id);
         kbody *b = r->b;
-        if (s.type.kind == TYPE_TEXTURE_VALUE && name >= 0 && r->status == AMP_OK) {
+        if (s.type.kind == TYPE_TEXTURE_VALUE && name >= 0 && r->b->status == AMP_OK) {
             /* Images cannot be struct members: the texture is its image and
              * its extent, side by side. */
-            const lex_token *t = &r->tok[name];
-            char spelled[160];
-            snprintf(spelled, sizeof spelled, "amp_%.*s_image, const int *%.*s_extent",
-                     (int)t->length, t->text, (int)t->length, t->text);
-            amp__body_edit_instead(r, (size_t)name, spelled);
+            amp__parse_note(r, C_TEXTURE_PARAMETER, s.type, 0, 0, name, -1, -1);
             if (b->ntextures < BODY_MAX_PARAMS) {
                 b->texture_names[b->ntextures] = (uint32_t)name;
                 b->texture_types[b->ntextures++] = s.type;
@@ -903,7 +659,7 @@ static void read_parameters(reader *r)
     expect(r, ")");
 }
 
-void amp__body_function(reader *r)
+static void read_function(reader *r)
 {
     specifiers s;
     memset(&s, 0, sizeof s);
@@ -920,10 +676,21 @@ void amp__body_function(reader *r)
     }
     mark(r, BODY_NOT_A_USE); /* the function's own name */
     advance(r);
-    scope_mark m = amp__body_scope_open(r);
+    scope_mark m = amp__parse_scope_open(r);
     read_parameters(r);
     read_block(r);
-    amp__body_scope_close(r, m);
-    if (r->status == AMP_OK && !at_end(r))
+    amp__parse_scope_close(r, m);
+    if (r->b->status == AMP_OK && !at_end(r))
         fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "a helper function ends with its body's '}'");
+}
+
+void amp__parse_body(kbody *b)
+{
+    reader r;
+    amp__parse_open(&r, b);
+    if (b->ctx->function)
+        read_function(&r);
+    else
+        read_items(&r);
+    amp__parse_close(&r);
 }

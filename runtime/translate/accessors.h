@@ -1,14 +1,14 @@
 /*
- * runtime/kernel/accessors.h - the text through which a generated kernel's
+ * runtime/translate/accessors.h - the text through which a generated kernel's
  * body reaches its captures: view elements and texture texels. The
  * prelude (vocabulary.c) defines plain accesses; a padded domain and
  * AMP_CHECK replace parts of them.
  */
-#ifndef AMP_KERNEL_ACCESSORS_H
-#define AMP_KERNEL_ACCESSORS_H
+#ifndef AMP_TRANSLATE_ACCESSORS_H
+#define AMP_TRANSLATE_ACCESSORS_H
 
 #include "core/strbuf.h"
-#include "kernel/spec.h"
+#include "translate/spec.h"
 
 /* The samplers and macros that every kernel with textures needs, once. */
 void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec);
@@ -17,21 +17,25 @@ void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec);
 void amp__accessors_texture(strbuf *sb, const cg_capture *c);
 
 /* AMP_CHECK: view offsets tested against each view's extent, an access
- * outside it described in the kernel's record (codegen.h). */
-void amp__accessors_checked(strbuf *sb);
+ * outside it described in the kernel's record (spec.h) and sent past the
+ * spare_bytes every device buffer has after a view's data. */
+void amp__accessors_checked(strbuf *sb, int spare_bytes);
 
 /* A padded domain: an access outside a view's extent lands on the sink. */
 void amp__accessors_guarded(strbuf *sb);
 
-/* The accessor macro of view c (an rvalue when the kernel does not write
- * it), and in a padded domain its landing function. */
-void amp__accessors_view(strbuf *sb, const cg_capture *c, int written, int guarded);
+/* The accessor macro of view c, of elements of type elem (their OpenCL C
+ * name; an rvalue when the kernel does not write it), and in a padded
+ * domain its landing function. */
+void amp__accessors_view(strbuf *sb, const cg_capture *c, const char *elem, int written,
+                         int guarded);
 
-/* A view as a value, array_view<elem, rank> in the body: its struct
+/* A view as a value, array_view<elem, rank> in the body (elem the element
+ * type's OpenCL C name): its struct
  * amp_view_E_N and its functions (element, section, section from an
  * origin, and for rank 2 and 3 projection, which needs the type of rank -
  * 1 first). In a padded domain an element outside the view is the sink. */
-void amp__accessors_view_value(strbuf *sb, amp_elem_type elem, int rank, int guarded);
+void amp__accessors_view_value(strbuf *sb, const char *elem, int rank, int guarded);
 
 /* For views of rank n (4 to 8): a padded domain's guarded offset, and
  * AMP_CHECK's checked one, as amp__accessors_guarded() and

@@ -1,5 +1,5 @@
 /*
- * runtime/kernel/lexer.h - the tokens of OpenCL C source: a kernel body as
+ * runtime/translate/lexer.h - the tokens of OpenCL C source: a kernel body as
  * the preprocessor's stringification left it (one line, comments gone), a
  * helper's source, or the text of the user's file, to find a body's tokens
  * in it again.
@@ -8,8 +8,8 @@
  * string, a character constant or one of C's punctuators is a token of one
  * byte, which the compiler will reject with a message at its place.
  */
-#ifndef AMP_KERNEL_LEXER_H
-#define AMP_KERNEL_LEXER_H
+#ifndef AMP_TRANSLATE_LEXER_H
+#define AMP_TRANSLATE_LEXER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +47,13 @@ void amp__lex_free(lex_tokens *tokens);
 
 /* Nonzero when t is the token s (an identifier or punctuator). */
 int amp__lex_is(const lex_token *t, const char *s);
+
+/* Nonzero when t is one of words (a NULL-terminated list). */
+int amp__lex_is_any(const lex_token *t, const char *const *words);
+
+/* The number that t's leading decimal digits make, as atoi reads it (0
+ * for none), reading nothing past the token: of its first 9 digits. */
+int amp__lex_leading_number(const lex_token *t);
 
 /* Nonzero when t is an identifier that starts with prefix and is longer. */
 int amp__lex_has_prefix(const lex_token *t, const char *prefix);

@@ -1,0 +1,57 @@
+/*
+ * runtime/translate/names.c - the names the generated kernel owns: a body
+ * may not use them, nor redefine with AMP_DEFINE a name the kernel gives
+ * it or a name of the kernel's vocabulary.
+ */
+#include "translate/names.h"
+
+#include <string.h>
+
+#include "translate/vocabulary.h"
+
+/* Names of the amp_ and AMP_ families a body may use. */
+static const char *const allowed_amp_names[] = {"amp_sample", "AMP_PRAGMA", "AMP_IF",   "AMP_IFDEF",
+                                                "AMP_IFNDEF", "AMP_ELIF",   "AMP_ELSE", "AMP_ENDIF",
+                                                "AMP_DEFINE", NULL};
+
+/* Whether t names a declaration of the outermost scope: a name the kernel
+ * gives the body, or one a kernel file declares at its top. */
+static int outermost_name(const kbody *b, const lex_token *t)
+{
+    for (size_t d = 0; d < b->ndecls; d++)
+        if (b->decls[d].scope == 0 && b->decls[d].length == t->length &&
+            memcmp(b->decls[d].name, t->text, t->length) == 0)
+            return 1;
+    return 0;
+}
+
+void amp__names_check(kbody *b)
+{
+    for (size_t i = 0; i < b->tokens.count && b->status == AMP_OK; i++) {
+        const lex_token *t = &b->tokens.items[i];
+        if (t->kind != LEX_IDENT ||
+            (i > 0 && (amp__lex_is(&t[-1], ".") || amp__lex_is(&t[-1], "->"))))
+            continue;
+        if ((amp__lex_has_prefix(t, "amp_") || amp__lex_has_prefix(t, "AMP_") ||
+             amp__lex_is(t, "amp_") || amp__lex_is(t, "AMP_")) &&
+            !amp__lex_is_any(t, allowed_amp_names))
+            amp__body_fail(
+                b, (long)i, AMP_ERROR_KERNEL_BUILD,
+                "'%.*s' is a name of the generated kernel: names that start with amp_ or AMP_"
+                " belong to the library inside kernels. Rename it",
+                (int)t->length, t->text);
+    }
+    for (size_t m = 0; m < b->nmacros && b->status == AMP_OK; m++) {
+        const lex_token *t = &b->tokens.items[b->macros[m].name];
+        int kernels = outermost_name(b, t);
+        if (kernels || amp__vocab_reserves(t->text, t->length))
+            amp__body_fail(
+                b, b->macros[m].name, AMP_ERROR_KERNEL_BUILD,
+                "AMP_DEFINE(%.*s ...) would redefine %s inside the kernel; choose another"
+                " name",
+                (int)t->length, t->text,
+                kernels ? "a name the kernel gives the body (a capture, the index or an"
+                          " extent)"
+                        : "a name of the kernel vocabulary");
+    }
+}

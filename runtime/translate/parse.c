@@ -1,0 +1,366 @@
+/*
+ * runtime/translate/parse.c - what the grammar's files share: the tokens
+ * it walks and the nesting it allows, the words of C it knows (one list of
+ * each), the names in scope, and the facts it records.
+ */
+#include "translate/parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/lexicon.h"
+
+const lex_token amp__parse_eof = {"", 0, 0, 0, 0};
+
+/* ---- Tokens ---- */
+
+void amp__parse_expect(reader *r, const char *s)
+{
+    if (r->b->status != AMP_OK)
+        return;
+    if (!is(r, 0, s)) {
+        if (at_end(r))
+            amp__body_fail(r->b, -1, AMP_ERROR_KERNEL_BUILD,
+                           "the body ends where '%s' was expected", s);
+        else
+            amp__body_fail(r->b, cur(r), AMP_ERROR_KERNEL_BUILD, "'%s' was expected here", s);
+        return;
+    }
+    mark(r, BODY_NOT_A_USE);
+    advance(r);
+}
+
+int amp__parse_enter(reader *r)
+{
+    if (++r->depth > BODY_MAX_NESTING) {
+        amp__body_fail(r->b, cur(r), AMP_ERROR_KERNEL_BUILD,
+                       "statements, braces, parentheses or brackets nest more than %d deep;"
+                       " split the body into helper functions (AMP_FUNCTION)",
+                       BODY_MAX_NESTING);
+        return 0;
+    }
+    return 1;
+}
+
+void amp__parse_leave(reader *r)
+{
+    r->depth--;
+}
+
+/* ---- Words ---- */
+
+/* Keywords that start or steer statements, never declarations. */
+static const char *const statement_words[] = {
+    "break", "case",   "continue", "default", "do",    "else", "for",   "goto",
+    "if",    "return", "sizeof",   "switch",  "while", "true", "false", NULL};
+
+int amp__parse_is_keyword(const lex_token *t)
+{
+    if (t->kind != LEX_IDENT || t->length >= 64)
+        return 0;
+    char word[64];
+    memcpy(word, t->text, t->length);
+    word[t->length] = '\0';
+    /* The prelude makes global and local plain names (t_idx.global). */
+    if (strcmp(word, "global") == 0 || strcmp(word, "local") == 0)
+        return 0;
+    return amp__lexicon_is_keyword(word);
+}
+
+int amp__parse_is_specifier(const lex_token *t)
+{
+    return (amp__parse_is_keyword(t) && !amp__lex_is_any(t, statement_words)) ||
+           amp__lex_is(t, "__attribute__") || amp__lex_is(t, "inline") ||
+           amp__lex_is(t, "__kernel");
+}
+
+int amp__parse_is_short_vector(const lex_token *t)
+{
+    static const char *const amp_bases[] = {"int_", "uint_", "float_", "double_", NULL};
+    static const char *const cl_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                           "long", "ulong", "float", "double", "half", NULL};
+    if (t->kind != LEX_IDENT || t->length < 2)
+        return 0;
+    for (const char *const *b = amp_bases; *b; b++) {
+        size_t n = strlen(*b);
+        if (t->length == n + 1 && strncmp(t->text, *b, n) == 0 && t->text[n] >= '2' &&
+            t->text[n] <= '4')
+            return 1;
+    }
+    for (const char *const *b = cl_bases; *b; b++) {
+        size_t n = strlen(*b);
+        if (t->length <= n || strncmp(t->text, *b, n) != 0)
+            continue;
+        const char *lanes = t->text + n;
+        size_t k = t->length - n;
+        if ((k == 1 &&
+             (lanes[0] == '2' || lanes[0] == '3' || lanes[0] == '4' || lanes[0] == '8')) ||
+            (k == 2 && lanes[0] == '1' && lanes[1] == '6'))
+            return 1;
+    }
+    return 0;
+}
+
+const char *const amp__parse_pointer_qualifiers[] = {
+    "const",    "volatile",  "restrict", "__global",  "__local", "__constant",
+    "constant", "__private", "private",  "__generic", NULL};
+
+int amp__parse_names_type(reader *r, const lex_token *t)
+{
+    int32_t d = amp__parse_lookup(r, t);
+    if (d >= 0)
+        return r->b->decls[d].kind == DECL_TYPEDEF;
+    for (int i = 0; i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i]))
+            return 1;
+    return 0;
+}
+
+int amp__parse_template_name(reader *r, size_t k)
+{
+    static const char *const templates[] = {"index", "extent",  "tiled_index", "array_view",
+                                            "array", "texture", NULL};
+    const lex_token *t = peek(r, k);
+    return amp__lex_is_any(t, templates) && is(r, k + 1, "<") &&
+           amp__parse_lookup(r, t) == BODY_UNRESOLVED;
+}
+
+/* Words of C++ that restrict(amp) code uses and C has not, with what to
+ * write instead. follow: what must come next for the word to be C++'s
+ * (NULL: anything). */
+static const struct {
+    const char *word;
+    const char *follow;
+    const char *hint;
+} cpp_words[] = {
+    {"std", "::",
+     "C has no namespaces: std::min is min (fmin for float), std::max is max (fmax),"
+     " std::abs is abs (fabs), std::sqrt is sqrt"},
+    {"direct3d", "::",
+     "direct3d's functions are not offered: write abs, clamp, mad, rcp, step ... with"
+     " OpenCL C's built-ins"},
+    {"nullptr", NULL, "C has no nullptr: write 0 (or NULL)"},
+    {"static_cast", "<", "C has no named casts: write (T)x"},
+    {"reinterpret_cast", "<", "C has no named casts: write (T)x, or as_float(x) for the bits"},
+    {"const_cast", "<", "C has no named casts: write (T)x"},
+    {"dynamic_cast", "<", "C has no named casts, and kernels no classes"},
+    {"this", NULL, "a kernel is not a member function: name the captured view or value"},
+    {"new", NULL,
+     "kernels cannot allocate: use a tile_static array, or a local array of constant size"},
+    {"delete", NULL, "kernels cannot allocate or free memory"},
+    {"throw", NULL,
+     "restrict(amp) code has no exceptions: write a status into a view and check it on the"
+     " host"},
+    {"try", "{", "restrict(amp) code has no exceptions"},
+    {"template", "<",
+     "C has no templates: write a helper (AMP_FUNCTION) for each type, or use a macro"},
+    {"typename", NULL, "C has no templates: name the type"},
+    {"class", NULL, "C has no classes: use a struct (AMP_STRUCT for views' elements)"},
+    {"operator", NULL, "C has no operator overloading: write a helper function"},
+    {"using", NULL, "C has no using: write the names in full (index<2>, fast_math_sqrt)"},
+    {"namespace", NULL, "C has no namespaces"},
+    {"restrict", "(",
+     "a kernel body and an AMP_FUNCTION are restrict(amp) already: leave restrict(amp) out;"
+     " for restrict(cpu, amp), write AMP_SHARED_FUNCTION"},
+    {"parallel_for_each", "(",
+     "a kernel cannot start another: run the two parallel_for_each calls one after the"
+     " other on the host"},
+    {"unorm", NULL, "unorm is not offered: use float, clamped to 0..1 with clamp(x, 0.0f, 1.0f)"},
+    {"norm", NULL, "norm is not offered: use float, clamped to -1..1 with clamp(x, -1.0f, 1.0f)"},
+    {"completion_future", NULL, "completion_future is the host's (amp_completion)"},
+    {"accelerator_view", NULL,
+     "accelerators are the host's: a kernel runs on the one it was given"},
+};
+
+const char *amp__parse_cpp_hint(reader *r)
+{
+    const lex_token *t = peek(r, 0);
+    if (t->kind != LEX_IDENT || amp__parse_lookup(r, t) != BODY_UNRESOLVED)
+        return NULL;
+    for (size_t i = 0; i < sizeof cpp_words / sizeof cpp_words[0]; i++) {
+        if (!amp__lex_is(t, cpp_words[i].word))
+            continue;
+        const char *follow = cpp_words[i].follow;
+        /* "::" is two ':' tokens to the lexer */
+        if (!follow ||
+            (strcmp(follow, "::") == 0 ? is(r, 1, ":") && is(r, 2, ":") : is(r, 1, follow)))
+            return cpp_words[i].hint;
+    }
+    return NULL;
+}
+
+const body_macro *amp__parse_function_macro(const reader *r, const lex_token *t)
+{
+    const kbody *b = r->b;
+    for (size_t i = 0; i < b->nmacros; i++) {
+        const lex_token *name = &r->tok[b->macros[i].name];
+        if (b->macros[i].function_like && name->length == t->length &&
+            memcmp(name->text, t->text, t->length) == 0)
+            return &b->macros[i];
+    }
+    return NULL;
+}
+
+/* ---- Names and scopes ---- */
+
+static name_slot *slot_of(reader *r, const char *name, uint32_t length, int make)
+{
+    name_slot *s = NULL;
+    HASH_FIND(hh, r->names, name, length, s);
+    if (s || !make)
+        return s;
+    s = calloc(1, sizeof *s);
+    if (!s) {
+        amp__body_no_memory(r->b);
+        return NULL;
+    }
+    s->name = name;
+    s->length = length;
+    HASH_ADD_KEYPTR(hh, r->names, s->name, s->length, s);
+    return s;
+}
+
+int32_t amp__parse_declare(reader *r, const char *name, uint32_t length, body_decl_kind kind,
+                           int32_t token)
+{
+    return amp__body_declare(r->b, name, length, kind, token, r->scope);
+}
+
+void amp__parse_make_visible(reader *r, int32_t id)
+{
+    if (id < 0 || r->b->status != AMP_OK)
+        return;
+    const body_decl *d = &r->b->decls[id];
+    name_slot *s = slot_of(r, d->name, d->length, 1);
+    if (!s)
+        return;
+    if (s->count == s->capacity) {
+        size_t cap = s->capacity ? 2 * s->capacity : 4;
+        int32_t *grown = realloc(s->stack, cap * sizeof *grown);
+        if (!grown) {
+            amp__body_no_memory(r->b);
+            return;
+        }
+        s->stack = grown;
+        s->capacity = cap;
+    }
+    if (r->npushed == r->cap_pushed) {
+        size_t cap = r->cap_pushed ? 2 * r->cap_pushed : 64;
+        name_slot **grown = realloc(r->pushed, cap * sizeof *grown);
+        if (!grown) {
+            amp__body_no_memory(r->b);
+            return;
+        }
+        r->pushed = grown;
+        r->cap_pushed = cap;
+    }
+    s->stack[s->count++] = id;
+    r->pushed[r->npushed++] = s;
+}
+
+int32_t amp__parse_lookup(reader *r, const lex_token *t)
+{
+    name_slot *s = slot_of(r, t->text, t->length, 0);
+    return s && s->count ? s->stack[s->count - 1] : BODY_UNRESOLVED;
+}
+
+scope_mark amp__parse_scope_open(reader *r)
+{
+    scope_mark m = {r->npushed, r->scope};
+    r->scope = ++r->scopes;
+    return m;
+}
+
+void amp__parse_scope_close(reader *r, scope_mark m)
+{
+    while (r->npushed > m.pushed)
+        r->pushed[--r->npushed]->count--;
+    r->scope = m.scope;
+}
+
+/* ---- Facts ---- */
+
+void amp__parse_note(reader *r, construct_kind kind, body_type type, int form, int number, long t0,
+                     long t1, long t2)
+{
+    body_construct c = {.kind = (uint8_t)kind,
+                        .form = (uint8_t)form,
+                        .type = type,
+                        .number = number,
+                        .tok = {(int32_t)t0, (int32_t)t1, (int32_t)t2, -1, -1, -1}};
+    amp__body_note(r->b, &c);
+}
+
+void amp__parse_role(reader *r, long i, uint8_t role)
+{
+    if (i >= 0 && (size_t)i < r->b->tokens.count)
+        r->b->roles[i] |= role;
+}
+
+void amp__parse_use_value_type(reader *r, body_type t)
+{
+    kbody *b = r->b;
+    for (int i = 0; i < b->nvalue_types; i++)
+        if (b->value_types[i].elem == t.elem && b->value_types[i].rank == t.rank)
+            return;
+    if (b->nvalue_types == BODY_MAX_VALUE_TYPES) {
+        amp__body_fail(b, cur(r), AMP_ERROR_KERNEL_BUILD,
+                       "more than %d kinds of view values in one kernel", BODY_MAX_VALUE_TYPES);
+        return;
+    }
+    t.kind = TYPE_VIEW_VALUE;
+    t.is_const = 0;
+    t.array = 0;
+    b->value_types[b->nvalue_types++] = t;
+}
+
+/* ---- Reading ---- */
+
+void amp__parse_open(reader *r, kbody *b)
+{
+    memset(r, 0, sizeof *r);
+    r->b = b;
+    r->ctx = b->ctx;
+    r->tok = b->tokens.items;
+    r->order = b->order;
+    r->n = b->norder;
+    /* The names the kernel declares around the body, at its outermost
+     * scope. */
+    const body_context *c = r->ctx;
+    if (c->index_name) {
+        int32_t id = amp__parse_declare(r, c->index_name, (uint32_t)strlen(c->index_name),
+                                        DECL_KERNEL, -1);
+        if (id >= 0) {
+            b->decls[id].name_kind = BODY_NAME_INDEX;
+            b->decls[id].type = c->index_type;
+        }
+        amp__parse_make_visible(r, id);
+    }
+    for (int i = 0; i < c->ncaptures && b->status == AMP_OK; i++) {
+        const char *name = c->capture_names[i];
+        int32_t id = amp__parse_declare(r, name, (uint32_t)strlen(name), DECL_KERNEL, -1);
+        if (id < 0)
+            return;
+        body_decl *d = &b->decls[id];
+        d->name_kind = (uint8_t)c->capture_kinds[i];
+        d->capture = i;
+        if (c->capture_types)
+            d->type = c->capture_types[i];
+        if (c->capture_returns)
+            d->returns = c->capture_returns[i];
+        amp__parse_make_visible(r, id);
+    }
+}
+
+void amp__parse_close(reader *r)
+{
+    name_slot *s, *tmp;
+    HASH_ITER(hh, r->names, s, tmp)
+    {
+        HASH_DEL(r->names, s);
+        free(s->stack);
+        free(s);
+    }
+    free(r->pushed);
+    memset(r, 0, sizeof *r);
+}

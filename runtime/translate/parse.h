@@ -1,0 +1,171 @@
+/*
+ * runtime/translate/parse.h - the grammar's state and what its files
+ * share (parse.c): the tokens it walks, the names in scope, the words of
+ * C it knows, and the facts it records. The grammar is a recursive
+ * descent in three files, each using only those below it:
+ *
+ *   parse_stmt.c   statements and declarations, and the entry (parse_stmt.h)
+ *   parse_expr.c   expressions, by C's precedence
+ *   parse_type.c   C++ AMP's class templates: index<N>, array_view<T, N> ...
+ *   parse.c        tokens, words, names and scopes, recording facts
+ *
+ * The grammar changes no text: it resolves names, follows the types of
+ * index, extent, view and texture values, records how each captured view
+ * is used (its role) and each spelling of C++ AMP it finds (a construct),
+ * and refuses what it cannot bound. Not for use outside these files.
+ */
+#ifndef AMP_TRANSLATE_PARSE_H
+#define AMP_TRANSLATE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uthash.h>
+
+#include "translate/body.h"
+
+/* The names visible now under one spelling, innermost last. */
+typedef struct name_slot {
+    const char *name;
+    uint32_t length;
+    int32_t *stack;
+    size_t count, capacity;
+    UT_hash_handle hh;
+} name_slot;
+
+typedef struct reader {
+    kbody *b;
+    const body_context *ctx;
+    const lex_token *tok;
+    const uint32_t *order; /* the grammar's tokens (amp__scan) */
+    size_t n;              /* how many */
+    size_t at;             /* the current one, an index into order */
+    int depth;             /* statements and brackets open */
+    uint32_t scopes;       /* scopes made so far */
+    uint32_t scope;        /* the current one */
+    name_slot *names;
+    name_slot **pushed; /* every make_visible, in order, to undo at scope ends */
+    size_t npushed, cap_pushed;
+    int in_parameters; /* reading a helper's parameter list */
+} reader;
+
+/* Start reading b (scanned), with the names the kernel declares around it
+ * in the outermost scope; amp__parse_close when done. */
+void amp__parse_open(reader *r, kbody *b);
+void amp__parse_close(reader *r);
+
+/* ---- Tokens ---- */
+
+extern const lex_token amp__parse_eof;
+
+static inline size_t index_at(const reader *r, size_t k)
+{
+    return r->at + k < r->n ? r->order[r->at + k] : SIZE_MAX;
+}
+
+static inline const lex_token *peek(const reader *r, size_t k)
+{
+    size_t i = index_at(r, k);
+    return i == SIZE_MAX ? &amp__parse_eof : &r->tok[i];
+}
+
+static inline int at_end(const reader *r)
+{
+    return r->at >= r->n || r->b->status != AMP_OK;
+}
+
+static inline int is(const reader *r, size_t k, const char *s)
+{
+    const lex_token *t = peek(r, k);
+    return t->length > 0 && amp__lex_is(t, s);
+}
+
+/* The current token's index in the body, or -1 at the end. */
+static inline long cur(const reader *r)
+{
+    size_t i = index_at(r, 0);
+    return i == SIZE_MAX ? -1 : (long)i;
+}
+
+/* What the current token names (a declaration, BODY_UNRESOLVED or
+ * BODY_NOT_A_USE). */
+static inline void mark(reader *r, int32_t resolution)
+{
+    size_t i = index_at(r, 0);
+    if (i != SIZE_MAX && !(r->b->flags[i] & TOK_DECLARATOR))
+        r->b->resolved[i] = resolution;
+}
+
+static inline void advance(reader *r)
+{
+    if (r->at < r->n)
+        r->at++;
+}
+
+/* The index of the previous token consumed, in the body. */
+static inline long last_consumed(const reader *r)
+{
+    return r->at > 0 && r->at - 1 < r->n ? (long)r->order[r->at - 1] : -1;
+}
+
+/* Consume the token s, or fail saying it was expected. */
+void amp__parse_expect(reader *r, const char *s);
+
+/* Enter a statement or bracket: refused past BODY_MAX_NESTING, where the
+ * recursion stops before the stack is at risk. Returns 0 when refused. */
+int amp__parse_enter(reader *r);
+void amp__parse_leave(reader *r);
+
+/* ---- Words ---- */
+
+/* A keyword of OpenCL C (global and local are names in kernels). */
+int amp__parse_is_keyword(const lex_token *t);
+/* A keyword that can start or continue a declaration's specifiers. */
+int amp__parse_is_specifier(const lex_token *t);
+/* Qualifiers that may stand among a declarator's '*'s. */
+extern const char *const amp__parse_pointer_qualifiers[];
+/* A short vector type: C++ AMP's (float_3, uint_2, ...) or OpenCL's
+ * (float3, int16, ...). */
+int amp__parse_is_short_vector(const lex_token *t);
+/* A name of a type here: a typedef in scope, or a struct type the kernel
+ * knows. */
+int amp__parse_names_type(reader *r, const lex_token *t);
+/* C++ AMP's class template (index, extent, tiled_index, array_view,
+ * array, texture) named by the token at k, with its '<' after it. */
+int amp__parse_template_name(reader *r, size_t k);
+/* When the current token is a name of C++ that C cannot take (std::,
+ * nullptr, static_cast<, restrict(amp), ...), what to write instead; else
+ * NULL. Names the body declares are its own. */
+const char *amp__parse_cpp_hint(reader *r);
+/* The function-like macro named t (an AMP_DEFINE), or NULL. */
+const body_macro *amp__parse_function_macro(const reader *r, const lex_token *t);
+
+/* ---- Names and scopes ---- */
+
+/* A declaration in the current scope (amp__body_declare). */
+int32_t amp__parse_declare(reader *r, const char *name, uint32_t length, body_decl_kind kind,
+                           int32_t token);
+/* From now on the declaration's name refers to it, until its scope ends. */
+void amp__parse_make_visible(reader *r, int32_t id);
+/* The declaration the name t refers to here, or BODY_UNRESOLVED. */
+int32_t amp__parse_lookup(reader *r, const lex_token *t);
+
+typedef struct scope_mark {
+    size_t pushed;
+    uint32_t scope;
+} scope_mark;
+
+scope_mark amp__parse_scope_open(reader *r);
+void amp__parse_scope_close(reader *r, scope_mark m);
+
+/* ---- Facts ---- */
+
+/* Record a construct (amp__body_note). */
+void amp__parse_note(reader *r, construct_kind kind, body_type type, int form, int number, long t0,
+                     long t1, long t2);
+/* Add role bits to token i (a use of a name). */
+void amp__parse_role(reader *r, long i, uint8_t role);
+/* Record that the kernel needs the view value type t (array_view<T, N>),
+ * for its struct and functions. */
+void amp__parse_use_value_type(reader *r, body_type t);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * runtime/translate/parse_type.c - C++ AMP's class templates where a body
+ * names a type: index<N>, extent<N>, tiled_index<D0, ...>, array_view<T,
+ * N>, array<T, N> and (a helper's parameter) texture<T, N>. Each is read,
+ * checked and noted as a construct; spell.c writes the kernel's type.
+ */
+#include "translate/parse_type.h"
+
+#define fail(r, ...) amp__body_fail((r)->b, __VA_ARGS__)
+#define expect amp__parse_expect
+
+/* Consume the current token, a part of a template's spelling. */
+static void skip(reader *r)
+{
+    mark(r, BODY_NOT_A_USE);
+    advance(r);
+}
+
+/* The element type of array_view<T, N>: int, unsigned (int), uint, float,
+ * double, or a registered struct. Consumes it; 0 when it is none. */
+static uint16_t element_type(reader *r)
+{
+    static const struct {
+        const char *word;
+        amp_elem_type type;
+    } words[] = {
+        {"int", AMP_INT}, {"uint", AMP_UINT}, {"float", AMP_FLOAT}, {"double", AMP_DOUBLE}};
+    const lex_token *t = peek(r, 0);
+    if (amp__lex_is(t, "unsigned")) {
+        skip(r);
+        if (is(r, 0, "int"))
+            skip(r);
+        return AMP_UINT;
+    }
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (amp__lex_is(t, words[i].word)) {
+            skip(r);
+            return (uint16_t)words[i].type;
+        }
+    for (int i = 0; r->ctx->type_ids && i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i])) {
+            skip(r);
+            return (uint16_t)r->ctx->type_ids[i];
+        }
+    return 0;
+}
+
+/* array_view<[const] T, N> and array<T, N> (a parameter's C++ reference
+ * '&' after it dropped): a view as a value. */
+static void view_template(reader *r, long name, body_type *type)
+{
+    int is_array = amp__lex_is(&r->tok[name], "array");
+    skip(r); /* '<' */
+    int is_const = 0;
+    if (is(r, 0, "const")) {
+        is_const = 1;
+        skip(r);
+    }
+    long at = cur(r);
+    uint16_t elem = element_type(r);
+    if (!elem) {
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "a view's elements are int, unsigned, float, double or a struct the kernel's views"
+             " hold (AMP_STRUCT)");
+        return;
+    }
+    if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write %s<T, N> with the rank N as a number",
+             is_array ? "array" : "array_view");
+        return;
+    }
+    skip(r);
+    int rank = amp__lex_leading_number(peek(r, 0));
+    skip(r);
+    skip(r); /* '>' */
+    if (rank < 1 || rank > 8) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to 8",
+             is_array ? "array" : "array_view", rank);
+        return;
+    }
+    if (is(r, 0, "&"))
+        skip(r); /* C++'s reference: a view value is already a reference to its data */
+    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0};
+    amp__parse_use_value_type(r, *type);
+    amp__parse_note(r, C_VIEW_TYPE, *type, 0, 0, name, last_consumed(r), -1);
+}
+
+/* texture<T, N> (a parameter's '&' after it dropped), T one of int, uint,
+ * float and their vectors of 2 and 4 (int2 or C++ AMP's int_2): a helper's
+ * texture parameter, given its image's type; the parameter's name becomes
+ * the image and the extent (C_TEXTURE_PARAMETER). */
+static void texture_template(reader *r, long name, body_type *type)
+{
+    static const struct {
+        const char *word;
+        amp_elem_type elem;
+        int channels;
+    } texels[] = {
+        {"int", AMP_INT, 1},       {"int2", AMP_INT, 2},      {"int_2", AMP_INT, 2},
+        {"int4", AMP_INT, 4},      {"int_4", AMP_INT, 4},     {"uint", AMP_UINT, 1},
+        {"unsigned", AMP_UINT, 1}, {"uint2", AMP_UINT, 2},    {"uint_2", AMP_UINT, 2},
+        {"uint4", AMP_UINT, 4},    {"uint_4", AMP_UINT, 4},   {"float", AMP_FLOAT, 1},
+        {"float2", AMP_FLOAT, 2},  {"float_2", AMP_FLOAT, 2}, {"float4", AMP_FLOAT, 4},
+        {"float_4", AMP_FLOAT, 4},
+    };
+    if (!r->in_parameters) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a texture<T, N> is a helper's parameter only; in a kernel, use the captured"
+             " texture by its name");
+        return;
+    }
+    skip(r); /* '<' */
+    int k = 0, n = (int)(sizeof texels / sizeof texels[0]);
+    while (k < n && !amp__lex_is(peek(r, 0), texels[k].word))
+        k++;
+    if (k == n) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+             "a texture's texels are int, uint or float, or their vectors of 2 or 4 (float4,"
+             " float_4)");
+        return;
+    }
+    skip(r);
+    if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write texture<T, N> with the rank N as a number");
+        return;
+    }
+    skip(r);
+    int rank = amp__lex_leading_number(peek(r, 0));
+    skip(r);
+    skip(r); /* '>' */
+    if (rank < 1 || rank > 3) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "texture of rank %d: the rank is 1 to 3", rank);
+        return;
+    }
+    if (is(r, 0, "&"))
+        skip(r);
+    *type = (body_type){TYPE_TEXTURE_VALUE,
+                        (uint8_t)rank,
+                        0,
+                        1,
+                        (uint16_t)texels[k].elem,
+                        (uint8_t)texels[k].channels,
+                        0};
+    amp__parse_note(r, C_TEXTURE_TYPE, *type, 0, 0, name, last_consumed(r), -1);
+}
+
+int amp__parse_template_type(reader *r, body_type *type)
+{
+    if (!amp__parse_template_name(r, 0))
+        return 0;
+    long name = cur(r);
+    const lex_token *t = peek(r, 0);
+    mark(r, BODY_NOT_A_USE);
+    advance(r);
+    if (amp__lex_is(t, "array_view") || amp__lex_is(t, "array")) {
+        view_template(r, name, type);
+        return 1;
+    }
+    if (amp__lex_is(t, "texture")) {
+        texture_template(r, name, type);
+        return 1;
+    }
+    int tiled = amp__lex_is(t, "tiled_index");
+    int is_index = amp__lex_is(t, "index");
+    expect(r, "<");
+    /* index<N>, extent<N>: the rank, a number. tiled_index<D0, ...>: the
+     * tile's dimensions, one per rank. */
+    int rank = 0;
+    while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ">")) {
+        const lex_token *arg = peek(r, 0);
+        if (!tiled && (arg->kind != LEX_NUMBER || arg->length > 2)) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                 "the rank of %s<N> must be written as a number from 1 to 8",
+                 is_index ? "index" : "extent");
+            return 1;
+        }
+        if (!tiled)
+            rank = amp__lex_leading_number(arg);
+        else if (!amp__lex_is(arg, ","))
+            rank++;
+        skip(r);
+    }
+    if (r->b->status == AMP_OK && (rank < 1 || rank > (tiled ? 3 : 8))) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD, "%s of rank %d: the rank is 1 to %d",
+             tiled      ? "tiled_index"
+             : is_index ? "index"
+                        : "extent",
+             rank, tiled ? 3 : 8);
+        return 1;
+    }
+    long close = cur(r);
+    expect(r, ">");
+    *type = (body_type){(uint8_t)(tiled      ? TYPE_TILED_INDEX
+                                  : is_index ? TYPE_INDEX
+                                             : TYPE_EXTENT),
+                        (uint8_t)rank,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0};
+    amp__parse_note(r, C_INDEX_TYPE, *type, 0, 0, name, close, -1);
+    return 1;
+}

@@ -1,0 +1,172 @@
+/*
+ * runtime/translate/scan.c - the first pass over a text's tokens: its
+ * preprocessor lines and the macros they define, C++ AMP's namespace
+ * qualifiers, the tokens the grammar reads, and their brackets' partners.
+ */
+#include "translate/scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const directive_words[] = {"AMP_PRAGMA", "AMP_IF",     "AMP_IFDEF", "AMP_IFNDEF",
+                                              "AMP_ELIF",   "AMP_DEFINE", NULL};
+static const char *const bare_directive_words[] = {"AMP_ELSE", "AMP_ENDIF", NULL};
+
+/* Record the macro whose name is token name and whose definition ends at
+ * token last: NAME(x) without a space before the '(' is function-like, as
+ * in a #define. */
+static int add_macro(kbody *b, size_t name, size_t last)
+{
+    const lex_token *tok = b->tokens.items;
+    body_macro m = {(uint32_t)name, (uint32_t)name + 1, (uint32_t)last, 0};
+    if (name + 1 <= last && amp__lex_is(&tok[name + 1], "(") && !tok[name + 1].space_before) {
+        m.function_like = 1;
+        size_t k = name + 2;
+        while (k <= last && !amp__lex_is(&tok[k], ")"))
+            k++;
+        m.first = (uint32_t)k + 1;
+    }
+    body_macro *grown = realloc(b->macros, (b->nmacros + 1) * sizeof *grown);
+    if (!grown) {
+        amp__body_no_memory(b);
+        return 0;
+    }
+    b->macros = grown;
+    b->macros[b->nmacros++] = m;
+    return 1;
+}
+
+/* C++ AMP's namespaces, written out in a body: concurrency::,
+ * Concurrency::, graphics:: name what C spells without them, and
+ * fast_math::NAME and precise_math::NAME are fast_math_NAME and
+ * precise_math_NAME. A qualifier at token i is noted (spell.c prints it as
+ * nothing, and prefixes the name after fast_math::) and the grammar never
+ * sees it: returns how many tokens it takes, 0 when there is none. */
+static size_t namespace_qualifier(kbody *b, size_t i)
+{
+    static const char *const dropped[] = {"concurrency", "Concurrency", "graphics", NULL};
+    static const char *const prefixed[] = {"fast_math", "precise_math", NULL};
+    const lex_token *tok = b->tokens.items;
+    size_t n = b->tokens.count;
+    if (i + 2 >= n || !amp__lex_is(&tok[i + 1], ":") || !amp__lex_is(&tok[i + 2], ":") ||
+        tok[i + 2].space_before)
+        return 0;
+    int prefix = amp__lex_is_any(&tok[i], prefixed);
+    if (!prefix && !amp__lex_is_any(&tok[i], dropped))
+        return 0;
+    if (prefix && (i + 3 >= n || tok[i + 3].kind != LEX_IDENT))
+        return 0;
+    body_construct c = {.kind = C_NAMESPACE, .tok = {(int32_t)i, prefix ? (int32_t)i + 3 : -1}};
+    amp__body_note(b, &c);
+    return 3;
+}
+
+/* Flag the preprocessor lines (AMP_PRAGMA(...) and the others), record
+ * the AMP_DEFINE macros, and list the other tokens in order. */
+static void find_directives(kbody *b)
+{
+    const lex_token *tok = b->tokens.items;
+    size_t n = b->tokens.count;
+    for (size_t i = 0; i < n && b->status == AMP_OK; i++) {
+        if (tok[i].line_start && amp__lex_is(&tok[i], "#")) {
+            /* A real preprocessor line, in a kernel file: to the line's end. */
+            b->flags[i] |= TOK_DIRECTIVE;
+            size_t k = i + 1;
+            while (k < n && !tok[k].line_start)
+                b->flags[k++] |= TOK_IN_DIRECTIVE;
+            if (i + 2 < k && amp__lex_is(&tok[i + 1], "define") && tok[i + 2].kind == LEX_IDENT &&
+                !add_macro(b, i + 2, k - 1))
+                return;
+            i = k - 1;
+            continue;
+        }
+        if (amp__lex_is_any(&tok[i], bare_directive_words)) {
+            b->flags[i] |= TOK_DIRECTIVE;
+            continue;
+        }
+        if (!amp__lex_is_any(&tok[i], directive_words)) {
+            size_t skip = namespace_qualifier(b, i);
+            if (skip) {
+                i += skip - 1;
+                continue;
+            }
+            b->order[b->norder++] = (uint32_t)i;
+            continue;
+        }
+        b->flags[i] |= TOK_DIRECTIVE;
+        if (i + 1 >= n || !amp__lex_is(&tok[i + 1], "(")) {
+            amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD, "%.*s takes its line in parentheses",
+                           (int)tok[i].length, tok[i].text);
+            return;
+        }
+        size_t open = ++i, nest = 1;
+        b->flags[open] |= TOK_IN_DIRECTIVE | TOK_DIRECTIVE_PAREN;
+        for (i++; i < n && nest > 0; i++) {
+            if (amp__lex_is(&tok[i], "("))
+                nest++;
+            else if (amp__lex_is(&tok[i], ")"))
+                nest--;
+            if (nest > BODY_MAX_NESTING) {
+                amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
+                               "parentheses in a preprocessor line nest more than %d deep",
+                               BODY_MAX_NESTING);
+                return;
+            }
+            b->flags[i] |= TOK_IN_DIRECTIVE;
+        }
+        if (nest > 0) {
+            amp__body_fail(b, (long)open, AMP_ERROR_KERNEL_BUILD, "this '(' is never closed");
+            return;
+        }
+        size_t close = i - 1;
+        b->flags[close] |= TOK_DIRECTIVE_PAREN;
+        b->partner[open] = (int32_t)close;
+        b->partner[close] = (int32_t)open;
+        i = close;
+        if (amp__lex_is(&tok[open - 1], "AMP_DEFINE")) {
+            if (open + 1 >= close || tok[open + 1].kind != LEX_IDENT) {
+                amp__body_fail(b, (long)open - 1, AMP_ERROR_KERNEL_BUILD,
+                               "AMP_DEFINE needs a name");
+                return;
+            }
+            if (!add_macro(b, open + 1, close - 1))
+                return;
+        }
+    }
+}
+
+/* Each bracket of the grammar's tokens with the one that closes it (a
+ * bracket with none keeps -1: the grammar says where it went wrong). */
+static void pair_brackets(kbody *b)
+{
+    uint32_t open[BODY_MAX_NESTING];
+    size_t depth = 0;
+    for (size_t k = 0; k < b->norder; k++) {
+        uint32_t i = b->order[k];
+        const lex_token *t = &b->tokens.items[i];
+        if (t->kind != LEX_PUNCT || t->length != 1)
+            continue;
+        char c = t->text[0];
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth == BODY_MAX_NESTING)
+                return; /* the grammar refuses the nesting */
+            open[depth++] = i;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0)
+                continue;
+            char o = b->tokens.items[open[depth - 1]].text[0];
+            if ((c == ')' && o != '(') || (c == ']' && o != '[') || (c == '}' && o != '{'))
+                return; /* from here the brackets are the grammar's to judge */
+            depth--;
+            b->partner[open[depth]] = (int32_t)i;
+            b->partner[i] = (int32_t)open[depth];
+        }
+    }
+}
+
+void amp__scan(kbody *b)
+{
+    find_directives(b);
+    if (b->status == AMP_OK)
+        pair_brackets(b);
+}

@@ -1,0 +1,291 @@
+/*
+ * runtime/translate/spell.c - C++ AMP's spellings in OpenCL C: each
+ * construct the grammar noted becomes edits of its tokens (text before,
+ * instead of, or after them), made in the order the constructs were found,
+ * so that an outer construct's text goes around an inner one's.
+ *
+ *   index<2>, extent<3>          amp_index_2, amp_extent_3
+ *   array_view<float, 2>         amp_view_float_2
+ *   index<2>(i, j)               (amp_index_2)(i, j)
+ *   index<2> p(i, j)             amp_index_2 p = (amp_index_2)(i, j)
+ *   index<2> p;  float_3 f;      ... p = (amp_index_2)(0);  float_3 f = (float_3)(0);
+ *   p == q, p != q               amp_equal_2(p, q), !amp_equal_2(p, q)
+ *   e.contains(p), e.size()      amp_contains_2(e, p), amp_size_2(e)
+ *   v.extent, v.get_extent()     amp_extent_of_2(v_extent)
+ *   v[idx], v[i][j]              v(idx), v(i, j)
+ *   v(t_idx)                     v(t_idx.global)
+ *   v.section(o, e), v[i]        amp_section_float_2(amp_v_value, o, e), amp_project_...
+ *   t_idx.tile_dim0, x.rank      the numbers
+ *   p[0] of an index<1>          p (an index<1> is an int)
+ *   fast_math::sqrt              fast_math_sqrt
+ */
+#include "translate/spell.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The lanes past the rank of an int8 index or extent (ranks 5 to 7), as
+ * zeros to append to its values. */
+static const char *unused_lanes(int rank)
+{
+    return rank == 5 ? ", 0, 0, 0" : rank == 6 ? ", 0, 0" : rank == 7 ? ", 0" : "";
+}
+
+/* Token i printed as text, if there is a token i. */
+static void rewrite(kbody *b, long i, const char *text)
+{
+    if (i >= 0)
+        amp__body_edit_instead(b, i, text);
+}
+
+/* fmt (of rank) printed before token i, if there is one: a function of
+ * that rank, which the kernel then defines. */
+static void prefix(kbody *b, long i, const char *fmt, int rank)
+{
+    char text[48];
+    snprintf(text, sizeof text, fmt, rank);
+    if (i >= 0)
+        amp__body_edit_before(b, i, text);
+    b->ranks |= 1u << rank;
+}
+
+/* The tokens after first up to last print nothing (a template's '<', its
+ * arguments and '>'); preprocessor lines among them are their own. */
+static void blank_after(kbody *b, long first, long last)
+{
+    for (long i = first + 1; i <= last; i++)
+        if (!(b->flags[i] & (TOK_DIRECTIVE | TOK_IN_DIRECTIVE)))
+            rewrite(b, i, "");
+}
+
+/* The name of a view value's function: amp_element_float_2(, ... */
+static void value_function(const kbody *b, char *buf, size_t n, const char *what, body_type t)
+{
+    snprintf(buf, n, "%samp_%s_%s_%d(",
+             t.is_const && strcmp(what, "element") == 0 ? "AMP_READ_ONLY(" : "", what,
+             amp__body_elem_name(b->ctx, t.elem), t.rank);
+}
+
+static const char *index_or_extent(body_type t)
+{
+    return t.kind == TYPE_INDEX ? "index" : "extent";
+}
+
+static void zero_init(kbody *b, const body_construct *c)
+{
+    char text[96];
+    const lex_token *type = c->tok[1] >= 0 ? &b->tokens.items[c->tok[1]] : NULL;
+    if (c->form == ZERO_LIST)
+        snprintf(text, sizeof text, " = {0}");
+    else if (c->form == ZERO_INT)
+        snprintf(text, sizeof text, " = 0");
+    else if (c->form == ZERO_INDEX)
+        snprintf(text, sizeof text, " = (amp_%s_%d)(0)", index_or_extent(c->type), c->type.rank);
+    else
+        snprintf(text, sizeof text, " = (%.*s)(0)", type ? (int)type->length : 0,
+                 type ? type->text : "");
+    amp__body_edit_before(b, c->tok[0], text);
+}
+
+static void value_section(kbody *b, const body_construct *c)
+{
+    const int32_t *t = c->tok;
+    int rank = c->type.rank;
+    char text[160];
+    const char *function = "section";
+    rewrite(b, t[1], "");
+    rewrite(b, t[2], "");
+    if (c->form == SECTION_INTS) {
+        snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
+        rewrite(b, t[3], text);
+        snprintf(text, sizeof text, "%s), (amp_extent_%d)(", unused_lanes(rank), rank);
+        rewrite(b, t[4], text);
+        snprintf(text, sizeof text, "%s))", unused_lanes(rank));
+        rewrite(b, t[5], text);
+    } else if (c->form == SECTION_PAIR) {
+        rewrite(b, t[3], ", ");
+    } else if (c->form == SECTION_EXTENT) {
+        snprintf(text, sizeof text, rank == 1 ? ", 0, " : ", (amp_index_%d)(0), ", rank);
+        rewrite(b, t[3], text);
+    } else {
+        function = "section_from";
+        rewrite(b, t[3], ", ");
+    }
+    body_type type = c->type;
+    type.is_const = 0;
+    value_function(b, text, sizeof text, function, type);
+    amp__body_edit_before(b, t[0], text);
+    b->ranks |= 1u << rank;
+}
+
+static void value_element(kbody *b, const body_construct *c)
+{
+    const int32_t *t = c->tok;
+    int rank = c->type.rank, by_index = c->form == ELEMENT_BY_INDEX;
+    char text[160];
+    value_function(b, text, sizeof text, "element", c->type);
+    amp__body_edit_before(b, t[0], text);
+    if (by_index)
+        snprintf(text, sizeof text, ", ");
+    else if (rank == 1)
+        snprintf(text, sizeof text, ", (int)(");
+    else
+        snprintf(text, sizeof text, ", (amp_index_%d)(", rank);
+    rewrite(b, t[1], text);
+    snprintf(text, sizeof text, "%s%s)[0]%s", by_index ? "" : unused_lanes(rank),
+             by_index ? "" : ")", c->type.is_const ? ")" : "");
+    rewrite(b, t[2], text);
+    b->ranks |= 1u << rank;
+}
+
+/* v.extent of a captured view or texture, or of a view value. */
+static void extent_of(kbody *b, const body_construct *c)
+{
+    const int32_t *t = c->tok;
+    int rank = c->type.rank;
+    if (c->kind == C_EXTENT_OF_CAPTURE) {
+        const lex_token *view = &b->tokens.items[t[0]];
+        char text[96];
+        snprintf(text, sizeof text, "amp_extent_of_%d(%.*s_extent)", rank, (int)view->length,
+                 view->text);
+        b->ranks |= 1u << rank;
+        rewrite(b, t[0], text);
+        rewrite(b, t[1], "");
+    } else {
+        prefix(b, t[0], "amp_extent_of_%d(", rank);
+        rewrite(b, t[1], ".amp_extent)");
+    }
+    rewrite(b, t[2], "");
+    rewrite(b, t[3], ""); /* get_extent's () */
+    rewrite(b, t[4], "");
+}
+
+static void spell(kbody *b, const body_construct *c)
+{
+    const int32_t *t = c->tok;
+    const lex_token *tok = b->tokens.items;
+    int rank = c->type.rank;
+    char text[160];
+    switch ((construct_kind)c->kind) {
+    case C_NAMESPACE:
+        for (long i = t[0]; i < t[0] + 3; i++)
+            rewrite(b, i, "");
+        if (t[1] >= 0) {
+            snprintf(text, sizeof text, "%.*s_", (int)tok[t[0]].length, tok[t[0]].text);
+            amp__body_edit_before(b, t[1], text);
+        }
+        break;
+    case C_INDEX_TYPE:
+        blank_after(b, t[0], t[1]);
+        if (c->type.kind == TYPE_TILED_INDEX)
+            snprintf(text, sizeof text, "amp_tiled_index");
+        else
+            snprintf(text, sizeof text, "amp_%s_%d", index_or_extent(c->type), rank);
+        rewrite(b, t[0], text);
+        b->ranks |= 1u << rank;
+        break;
+    case C_VIEW_TYPE:
+        blank_after(b, t[0], t[1]);
+        amp__body_value_type_name(b->ctx, c->type, text, sizeof text);
+        rewrite(b, t[0], text);
+        break;
+    case C_TEXTURE_TYPE:
+        blank_after(b, t[0], t[1]);
+        snprintf(text, sizeof text, "__read_only image%dd_t", rank);
+        rewrite(b, t[0], text);
+        break;
+    case C_TEXTURE_PARAMETER:
+        /* Images cannot be struct members: the texture is its image and
+         * its extent, side by side. */
+        snprintf(text, sizeof text, "amp_%.*s_image, const int *%.*s_extent", (int)tok[t[0]].length,
+                 tok[t[0]].text, (int)tok[t[0]].length, tok[t[0]].text);
+        rewrite(b, t[0], text);
+        break;
+    case C_TEXTURE_ARGUMENT:
+        snprintf(text, sizeof text, "amp_%.*s_image, %.*s_extent", (int)tok[t[0]].length,
+                 tok[t[0]].text, (int)tok[t[0]].length, tok[t[0]].text);
+        rewrite(b, t[0], text);
+        break;
+    case C_ZERO_INIT: zero_init(b, c); break;
+    case C_DIRECT_INIT:
+        if (c->form == INIT_COPY) {
+            rewrite(b, t[0], " = (");
+            break;
+        }
+        snprintf(text, sizeof text, " = (amp_%s_%d)(", index_or_extent(c->type), rank);
+        rewrite(b, t[0], text);
+        if (rank > 4 && rank < 8)
+            amp__body_edit_before(b, t[1], unused_lanes(rank));
+        break;
+    case C_TILED_AS_INDEX: amp__body_edit_after(b, t[0], ".global"); break;
+    case C_CONSTRUCTION:
+        snprintf(text, sizeof text, "(amp_%s_%d)", index_or_extent(c->type), rank);
+        rewrite(b, t[0], rank == 1 ? "(int)" : text);
+        if (c->number == 0)
+            amp__body_edit_after(b, t[1], "0");
+        else if (rank > 4 && rank < 8 && t[2] >= 0)
+            amp__body_edit_before(b, t[2], unused_lanes(rank));
+        break;
+    case C_CAPTURE_VALUE:
+        snprintf(text, sizeof text, "amp_%.*s_value", (int)tok[t[0]].length, tok[t[0]].text);
+        rewrite(b, t[0], text);
+        b->values |= 1u << c->number;
+        break;
+    case C_VALUE_ELEMENT: value_element(b, c); break;
+    case C_VALUE_PROJECTION:
+        value_function(b, text, sizeof text, "project", c->type);
+        amp__body_edit_before(b, t[0], text);
+        rewrite(b, t[1], ", ");
+        rewrite(b, t[2], ")");
+        break;
+    case C_VALUE_SECTION: value_section(b, c); break;
+    case C_VIEW_SUBSCRIPT:
+        if (c->form & SUBSCRIPT_INDEX) {
+            rewrite(b, t[0], "(");
+            rewrite(b, t[1], ")");
+        } else {
+            rewrite(b, t[0], (c->form & SUBSCRIPT_FIRST) ? "(" : ", ");
+            rewrite(b, t[1], (c->form & SUBSCRIPT_LAST) ? ")" : "");
+        }
+        break;
+    case C_RANK:
+        snprintf(text, sizeof text, "%d", rank);
+        rewrite(b, t[0], text);
+        for (long i = t[0] + 1; i <= t[1]; i++)
+            rewrite(b, i, "");
+        break;
+    case C_TILE_DIM:
+        snprintf(text, sizeof text, "%d", (int)c->number);
+        rewrite(b, t[0], text);
+        rewrite(b, t[1], "");
+        rewrite(b, t[2], "");
+        break;
+    case C_EXTENT_OF_CAPTURE:
+    case C_EXTENT_OF_VALUE: extent_of(b, c); break;
+    case C_EXTENT_CALL:
+        prefix(b, t[0], c->form ? "amp_contains_%d(" : "amp_size_%d(", rank);
+        rewrite(b, t[1], c->form ? ", " : "");
+        rewrite(b, t[2], "");
+        rewrite(b, t[3], "");
+        break;
+    case C_INDEX1_SUBSCRIPT:
+        for (long i = t[0]; i <= t[1]; i++)
+            rewrite(b, i, "");
+        break;
+    case C_VECTOR_ZERO: amp__body_edit_after(b, t[0], "0"); break;
+    case C_INDEX_COMPARE:
+        prefix(b, t[0], c->form ? "!amp_equal_%d(" : "amp_equal_%d(", rank);
+        rewrite(b, t[1], ",");
+        amp__body_edit_after(b, t[2], ")");
+        break;
+    }
+}
+
+void amp__spell(kbody *b)
+{
+    for (size_t i = 0; i < b->nconstructs && b->status == AMP_OK; i++)
+        spell(b, &b->constructs[i]);
+    /* A view value's functions use its rank's index functions. */
+    for (int i = 0; i < b->nvalue_types; i++)
+        b->ranks |= 1u << b->value_types[i].rank;
+}

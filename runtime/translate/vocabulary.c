@@ -1,0 +1,337 @@
+/*
+ * runtime/translate/vocabulary.c - the OpenCL C spelling of C++ AMP's kernel
+ * language: the prelude and the vocabulary's groups are pieces of
+ * runtime/translate/cl/ (cl.h); the functions of index values and the
+ * element access of ranks 4 to 8 are written here, for the ranks a kernel
+ * uses.
+ */
+#include "translate/vocabulary.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "translate/cl.h"
+#include "translate/lexer.h"
+
+const char *amp__vocab_prelude(void)
+{
+    return amp__cl_prelude;
+}
+
+/* The groups of the vocabulary, in the order a kernel gets them: each a
+ * piece of runtime/translate/cl/ (cl.h). */
+enum { ATOMICS, FENCES, FAST_MATH, PRECISE_MATH, SHORT_VECTORS, GROUPS };
+
+/* An entry: the text that defines name, which a kernel gets when one of
+ * its texts uses the name. */
+typedef struct vocab_entry {
+    int group;
+    char name[48];
+    const char *text;
+    size_t length;
+} vocab_entry;
+
+#define VOCAB_MAX_ENTRIES 256
+
+/* The groups' headings and entries, read once from the pieces. */
+static struct {
+    const char *heading[GROUPS]; /* what a group needs once, before its first entry */
+    size_t heading_length[GROUPS];
+    vocab_entry entries[VOCAB_MAX_ENTRIES];
+    size_t nentries;
+} vocab;
+
+static const char **reserved;
+static size_t nreserved;
+static pthread_once_t vocab_once = PTHREAD_ONCE_INIT;
+
+static void build_vocabulary(void);
+
+/* The end of the line that starts at s, past its newline and the lines a
+ * backslash continues. */
+static const char *line_end(const char *s)
+{
+    for (;;) {
+        const char *nl = strchr(s, '\n');
+        if (!nl)
+            return s + strlen(s);
+        if (nl == s || nl[-1] != '\\')
+            return nl + 1;
+        s = nl + 1;
+    }
+}
+
+/* Split a group's piece: its heading runs to the first blank line; then
+ * each entry runs to the end of the line that #defines its name (blank
+ * lines between entries are the file's, not the kernel's). */
+static void split_group(int group, const char *text)
+{
+    const char *blank = strstr(text, "\n\n");
+    const char *at = blank ? blank + 1 : text + strlen(text);
+    vocab.heading[group] = text;
+    vocab.heading_length[group] = (size_t)(at - text);
+    while (*at && vocab.nentries < VOCAB_MAX_ENTRIES) {
+        while (*at == '\n')
+            at++;
+        const char *first = at;
+        while (*at && strncmp(at, "#define ", 8) != 0)
+            at = line_end(at);
+        if (!*at)
+            break; /* text after the last entry: none in the pieces */
+        vocab_entry *e = &vocab.entries[vocab.nentries++];
+        size_t n = strcspn(at + 8, "( \n");
+        if (n >= sizeof e->name)
+            n = sizeof e->name - 1;
+        memcpy(e->name, at + 8, n);
+        e->name[n] = '\0';
+        at = line_end(at);
+        e->group = group;
+        e->text = first;
+        e->length = (size_t)(at - first);
+    }
+}
+
+int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
+                           const size_t *lengths)
+{
+    pthread_once(&vocab_once, build_vocabulary);
+    int headed[GROUPS] = {0};
+    int appended = 0;
+    for (size_t i = 0; i < vocab.nentries; i++) {
+        const vocab_entry *e = &vocab.entries[i];
+        int used = 0;
+        for (size_t t = 0; t < ntexts && !used; t++)
+            used = amp__lex_text_uses(texts[t], lengths[t], e->name, 0);
+        if (!used)
+            continue;
+        if (!headed[e->group]) {
+            amp__sb_append(out, "\n");
+            amp__sb_append_n(out, vocab.heading[e->group], vocab.heading_length[e->group]);
+            headed[e->group] = 1;
+        }
+        amp__sb_append_n(out, e->text, e->length);
+        appended++;
+    }
+    return appended;
+}
+
+/* ---- Index and extent functions ---- */
+
+/* Lane d of a value of rank n: the int itself for rank 1. */
+static void index_lane(strbuf *out, const char *name, int rank, int d)
+{
+    if (rank == 1)
+        amp__sb_append(out, name);
+    else
+        amp__sb_printf(out, "%s.s%d", name, d);
+}
+
+void amp__vocab_append_index_functions(strbuf *out, uint32_t ranks)
+{
+    if (!(ranks & 0x1feu))
+        return;
+    amp__sb_append(out,
+                   "\n/* index<N> and extent<N>: the body's p == q, e.contains(p), e.size() and\n"
+                   "   v.extent, for the ranks it uses. */\n");
+    for (int n = 1; n <= 8; n++) {
+        if (!(ranks & (1u << n)))
+            continue;
+        amp__sb_printf(out, "int amp_equal_%d(amp_index_%d a, amp_index_%d b)\n{\n    return ", n,
+                       n, n);
+        for (int d = 0; d < n; d++) {
+            amp__sb_append(out, d ? " && " : "");
+            index_lane(out, "a", n, d);
+            amp__sb_append(out, " == ");
+            index_lane(out, "b", n, d);
+        }
+        amp__sb_printf(out,
+                       ";\n}\nint amp_contains_%d(amp_extent_%d e, amp_index_%d p)\n{\n    return ",
+                       n, n, n);
+        for (int d = 0; d < n; d++) {
+            amp__sb_append(out, d ? " && " : "");
+            index_lane(out, "p", n, d);
+            amp__sb_append(out, " >= 0 && ");
+            index_lane(out, "p", n, d);
+            amp__sb_append(out, " < ");
+            index_lane(out, "e", n, d);
+        }
+        amp__sb_printf(out, ";\n}\nuint amp_size_%d(amp_extent_%d e)\n{\n    return ", n, n);
+        for (int d = 0; d < n; d++) {
+            amp__sb_append(out, d ? " * " : "(uint)");
+            index_lane(out, "e", n, d);
+        }
+        amp__sb_printf(out, ";\n}\namp_extent_%d amp_extent_of_%d(const int *e)\n{\n    return ", n,
+                       n);
+        if (n == 1) {
+            amp__sb_append(out, "e[0]");
+        } else {
+            amp__sb_printf(out, "(amp_extent_%d)(", n);
+            int lanes = n <= 4 ? n : 8;
+            for (int d = 0; d < lanes; d++) {
+                amp__sb_append(out, d ? ", " : "");
+                if (d < n)
+                    amp__sb_printf(out, "e[%d]", d);
+                else
+                    amp__sb_append(out, "0");
+            }
+            amp__sb_append(out, ")");
+        }
+        amp__sb_append(out, ";\n}\n");
+    }
+}
+
+/* ---- Element access for ranks 4 to 8 ---- */
+
+/* The vector type of an index of rank n (4 to 8): int4, or int8 with lanes
+ * past the rank unused. */
+static int lanes_of(int n)
+{
+    return n <= 4 ? 4 : 8;
+}
+
+void amp__vocab_append_access_rank(strbuf *out, int n)
+{
+    int k = lanes_of(n);
+    amp__sb_printf(
+        out,
+        "\n/* Views of rank %d: v(i0, ..., i%d) or v(index), an index being an int%d%s. */\n"
+        "int%d __attribute__((overloadable)) amp_to_index_%d(int%d index) { return index; }\n"
+        "int%d __attribute__((overloadable)) amp_to_index_%d(const int *index)\n{\n"
+        "    return (int%d)(",
+        n, n - 1, k, n < k ? " (its last lanes unused)" : "", k, n, k, k, n, k);
+    for (int d = 0; d < k; d++) {
+        if (d < n)
+            amp__sb_printf(out, "%sindex[%d]", d ? ", " : "", d);
+        else
+            amp__sb_append(out, ", 0");
+    }
+    amp__sb_append(out, ");\n}\n");
+    amp__sb_printf(
+        out,
+        "AMP_RANK_TAKES(%d, int%d)\n#define AMP_INDEX_OF_RANK_%d(ix) AMP_INDEX_OF_RANK(ix, %d)\n",
+        n, k, n, n);
+    amp__sb_printf(out, "amp_off_t amp_offset_%d(int%d x", n, k);
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(out, ", amp_off_t stride%d", d);
+    amp__sb_append(out, ")\n{\n    return ");
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(out, "(amp_off_t)x.s%d * stride%d + ", d, d);
+    amp__sb_printf(out, "x.s%d;\n}\n#define AMP_OFFSET_%d(v, x) amp_offset_%d(x", n - 1, n, n);
+    for (int d = 0; d + 1 < n; d++)
+        amp__sb_printf(out, ", amp_##v##_stride%d", d);
+    amp__sb_printf(out, ")\n#define AMP_PICK%d(", n);
+    for (int d = 1; d <= n; d++)
+        amp__sb_printf(out, "_%d, ", d);
+    amp__sb_printf(out, "which, ...) which\n#define AMP_ELEMENT_%d(v", n);
+    for (int d = 0; d < n; d++)
+        amp__sb_printf(out, ", i%d", d);
+    amp__sb_printf(out, ") AMP_PLACE(v, AMP_OFFSET_%d(v, (int%d)(", n, k);
+    for (int d = 0; d < k; d++) {
+        if (d < n)
+            amp__sb_printf(out, "%s(i%d)", d ? ", " : "", d);
+        else
+            amp__sb_append(out, ", 0");
+    }
+    amp__sb_printf(out,
+                   ")))\n"
+                   "#define AMP_INDEXED_%d(v, ix) \\\n"
+                   "    AMP_PLACE(v, AMP_OFFSET_%d(v, amp_to_index_%d(AMP_INDEX_OF_RANK_%d(ix))))\n"
+                   "#define AMP_ACCESS_%d(v, ...) AMP_PICK%d(__VA_ARGS__, AMP_ELEMENT_%d, ",
+                   n, n, n, n, n, n, n);
+    for (int d = 0; d + 2 < n; d++)
+        amp__sb_printf(out, "AMP_ACCESS_%d_TAKES_1_OR_%d, ", n, n);
+    amp__sb_printf(out, "AMP_INDEXED_%d, )(v, __VA_ARGS__)\n", n);
+}
+
+/* ---- Names the generated kernel uses ---- */
+
+/* Names the generated code around a body uses besides the prelude's and
+ * the vocabulary's: the index set-up, the kernel's own declarations. */
+static const char *const generated_names[] = {"get_global_id",
+                                              "get_local_id",
+                                              "get_group_id",
+                                              "get_global_size",
+                                              "get_local_size",
+                                              "get_num_groups",
+                                              "get_work_dim",
+                                              "barrier",
+                                              "mem_fence",
+                                              "read_imagei",
+                                              "read_imageui",
+                                              "read_imagef",
+                                              "get_image_width",
+                                              "get_image_height",
+                                              "atomic_cmpxchg",
+                                              "printf",
+                                              "tile_static",
+                                              "global",
+                                              "local",
+                                              "wait",
+                                              NULL};
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Collect into reserved (capacity cap) the names text defines or calls:
+ * #define names, names followed by '(' (functions, built-ins, macros),
+ * and OpenCL's CLK_ and M_ constants. A macro's parameters and a
+ * function's locals are not the kernel's names. */
+static void collect(const char *text, size_t cap)
+{
+    lex_tokens toks;
+    if (!reserved || amp__lex(text, strlen(text), &toks) != AMP_OK)
+        return;
+    const lex_token *t = toks.items;
+    for (size_t i = 0; i < toks.count && nreserved < cap; i++) {
+        if (t[i].kind != LEX_IDENT)
+            continue;
+        int defined = i >= 2 && amp__lex_is(&t[i - 1], "define") && amp__lex_is(&t[i - 2], "#");
+        int called = i + 1 < toks.count && amp__lex_is(&t[i + 1], "(");
+        int constant = (t[i].length > 4 && memcmp(t[i].text, "CLK_", 4) == 0) ||
+                       (t[i].length > 2 && memcmp(t[i].text, "M_", 2) == 0);
+        if (!defined && !called && !constant)
+            continue;
+        char *word = malloc(t[i].length + 1);
+        if (!word)
+            break;
+        memcpy(word, t[i].text, t[i].length);
+        word[t[i].length] = '\0';
+        reserved[nreserved++] = word;
+    }
+    amp__lex_free(&toks);
+}
+
+static void build_vocabulary(void)
+{
+    static const char *const pieces[GROUPS] = {amp__cl_atomics, amp__cl_fences, amp__cl_fast_math,
+                                               amp__cl_precise_math, amp__cl_short_vectors};
+    for (int g = 0; g < GROUPS; g++)
+        split_group(g, pieces[g]);
+    size_t cap = 16384;
+    reserved = malloc(cap * sizeof *reserved);
+    if (!reserved)
+        return;
+    for (const char *const *w = generated_names; *w && nreserved < cap; w++)
+        reserved[nreserved++] = *w;
+    for (size_t i = 0; i < vocab.nentries && nreserved < cap; i++)
+        reserved[nreserved++] = vocab.entries[i].name;
+    collect(amp__cl_prelude, cap);
+    for (int g = 0; g < GROUPS; g++)
+        collect(pieces[g], cap);
+    qsort(reserved, nreserved, sizeof *reserved, by_name);
+}
+
+int amp__vocab_reserves(const char *name, size_t length)
+{
+    pthread_once(&vocab_once, build_vocabulary);
+    char word[128];
+    if (length >= sizeof word)
+        return 0;
+    memcpy(word, name, length);
+    word[length] = '\0';
+    const char *key = word;
+    return reserved && bsearch(&key, reserved, nreserved, sizeof *reserved, by_name) != NULL;
+}
