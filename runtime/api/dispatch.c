@@ -55,38 +55,61 @@ static amp_status check_domain(const call *c)
 {
     const amp_extent *e = &c->extent;
     if (e->rank < 1 || e->rank > AMP_MAX_RANK)
-        return amp__err_set(
-            AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-            "parallel_for_each at %s:%d: the extent has rank %d; it must be 1 to %d.",
-            c->kernel->file, c->kernel->line, e->rank, AMP_MAX_RANK);
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "the extent has rank %d; it must be 1 to %d.", e->rank,
+                               AMP_MAX_RANK);
     for (int d = 0; d < e->rank; d++)
         if (e->dims[d] <= 0)
-            return amp__err_set(
-                AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                "parallel_for_each at %s:%d: dimension %d of the extent is %d; every"
-                " dimension must be > 0.",
-                c->kernel->file, c->kernel->line, d, e->dims[d]);
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "dimension %d of the extent is %d; every"
+                                   " dimension must be > 0.",
+                                   d, e->dims[d]);
     if (!c->tiled)
         return AMP_OK;
     if (e->rank > AMP_MAX_TILE_RANK)
-        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                            "parallel_for_each at %s:%d: a tiled extent of rank %d; tiles have"
-                            " rank 1 to %d, as in C++ AMP. Tile an extent of rank 3 or less, or"
-                            " run this one untiled.",
-                            c->kernel->file, c->kernel->line, e->rank, AMP_MAX_TILE_RANK);
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "a"
+                               " tiled"
+                               " extent"
+                               " of"
+                               " rank"
+                               " %d;"
+                               " tiles"
+                               " have"
+                               " rank"
+                               " 1"
+                               " to"
+                               " %d,"
+                               " as"
+                               " in"
+                               " C++"
+                               " AMP."
+                               " Tile"
+                               " an"
+                               " extent"
+                               " of"
+                               " rank"
+                               " 3"
+                               " or"
+                               " less,"
+                               " or"
+                               " run this one untiled.",
+                               e->rank, AMP_MAX_TILE_RANK);
     if (c->guarded) {
         if (c->original.rank != e->rank)
-            return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                                "parallel_for_each at %s:%d: the padded extent has rank %d and its"
-                                " original extent rank %d.",
-                                c->kernel->file, c->kernel->line, e->rank, c->original.rank);
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "the padded extent has rank %d and its"
+                                   " original extent rank %d.",
+                                   e->rank, c->original.rank);
         for (int d = 0; d < e->rank; d++)
             if (c->original.dims[d] <= 0 || c->original.dims[d] > e->dims[d])
-                return amp__err_set(
-                    AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                    "parallel_for_each at %s:%d: dimension %d of the original extent is"
-                    " %d; it must be > 0 and at most the padded %d.",
-                    c->kernel->file, c->kernel->line, d, c->original.dims[d], e->dims[d]);
+                return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                       c->kernel->line,
+                                       "dimension %d of the original extent is"
+                                       " %d; it must be > 0 and at most the padded %d.",
+                                       d, c->original.dims[d], e->dims[d]);
     }
     /* The texts only where a message needs them: a launch that passes
      * formats nothing. */
@@ -97,17 +120,49 @@ static amp_status check_domain(const call *c)
         extent_text(ext, sizeof ext, e->dims, e->rank);
         extent_text(tile, sizeof tile, c->tile, e->rank);
         if (c->tile[d] <= 0)
-            return amp__err_set(
-                AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                "parallel_for_each at %s:%d: dimension %d of the tile %s is %d; every"
-                " tile dimension must be > 0.",
-                c->kernel->file, c->kernel->line, d, tile, c->tile[d]);
-        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                            "parallel_for_each at %s:%d: the extent %s is not divisible by the tile"
-                            " %s: dimension %d has %d elements, which is not a multiple of %d."
-                            " Make the extent a multiple of the tile, or choose a tile that"
-                            " divides it.",
-                            c->kernel->file, c->kernel->line, ext, tile, d, e->dims[d], c->tile[d]);
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "dimension %d of the tile %s is %d; every"
+                                   " tile dimension must be > 0.",
+                                   d, tile, c->tile[d]);
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "the"
+                               " extent"
+                               " %s"
+                               " is"
+                               " not"
+                               " divisible"
+                               " by"
+                               " the"
+                               " tile"
+                               " %s:"
+                               " dimension"
+                               " %d"
+                               " has"
+                               " %d"
+                               " elements,"
+                               " which"
+                               " is"
+                               " not"
+                               " a"
+                               " multiple"
+                               " of"
+                               " %d."
+                               " Make"
+                               " the"
+                               " extent"
+                               " a"
+                               " multiple"
+                               " of"
+                               " the"
+                               " tile,"
+                               " or"
+                               " choose"
+                               " a"
+                               " tile"
+                               " that"
+                               " divides it.",
+                               ext, tile, d, e->dims[d], c->tile[d]);
     }
     return AMP_OK;
 }
@@ -121,23 +176,33 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
         threads *= (size_t)c->tile[d];
     if (threads > acc->max_work_group) {
         extent_text(tile, sizeof tile, c->tile, c->extent.rank);
-        return amp__err_set(
-            AMP_ERROR_DEVICE_LIMIT,
-            "parallel_for_each at %s:%d: the tile %s has %zu threads, more than the %zu"
-            " that %s runs in one tile (CL_DEVICE_MAX_WORK_GROUP_SIZE). Use a smaller"
-            " tile.",
-            c->kernel->file, c->kernel->line, tile, threads, acc->max_work_group, acc->name);
+        return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
+                               "the tile"
+                               " %s has"
+                               " %zu"
+                               " threads,"
+                               " more"
+                               " than the"
+                               " %zu that"
+                               " %s runs"
+                               " in one"
+                               " tile"
+                               " (CL_DEVICE_MAX_WORK_GROUP_SIZE)."
+                               " Use a"
+                               " smaller"
+                               " tile.",
+                               tile, threads, acc->max_work_group, acc->name);
     }
     for (int d = 0; d < c->extent.rank; d++) {
         size_t limit = acc->max_work_item[c->extent.rank - 1 - d];
         if ((size_t)c->tile[d] <= limit)
             continue;
         extent_text(tile, sizeof tile, c->tile, c->extent.rank);
-        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                            "parallel_for_each at %s:%d: dimension %d of the tile %s is %d, more"
-                            " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
-                            c->kernel->file, c->kernel->line, d, tile, c->tile[d], limit,
-                            acc->name);
+        return amp__err_launch(
+            AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
+            "dimension %d of the tile %s is %d, more"
+            " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
+            d, tile, c->tile[d], limit, acc->name);
     }
     return AMP_OK;
 }
@@ -163,12 +228,18 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     memset(g, 0, sizeof *g); /* compared as bytes by the launch record */
     const char *name = cap->name ? cap->name : "(null)";
     if (cap->kind == AMP_CAPTURE_INVALID)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "parallel_for_each at %s:%d: capture '%s' has a type kernels cannot"
-                            " take. Capture an amp_array_view *, an amp_texture *, an int,"
-                            " unsigned, float or double, or AMP_CONST(NAME) for a compile-time"
-                            " integer.",
-                            k->file, k->line, name);
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "capture '%s' has a"
+                               " type kernels cannot"
+                               " take. Capture an"
+                               " amp_array_view *, an"
+                               " amp_texture *, an"
+                               " int, unsigned, float"
+                               " or double, or"
+                               " AMP_CONST(NAME) for"
+                               " a compile-time"
+                               " integer.",
+                               name);
     /* Names are checked where the kernel is generated (amp__cg_generate): the
          * cache key holds their addresses, so a hit was checked before. */
     g->name = cap->name;
@@ -177,26 +248,28 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         const amp_array_view *v = cap->value.view;
         const char *array_state = amp__view_array_stand_in(v);
         if (array_state)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: array '%s' is %s.", k->file, k->line,
-                                name, array_state);
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "array '%s' is %s.", name, array_state);
         if (!v || !amp__view_is_live(v))
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: view '%s' is %s.", k->file, k->line,
-                                name, v ? "released (or was never created)" : "NULL");
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line, "view '%s' is %s.",
+                                   name, v ? "released (or was never created)" : "NULL");
         if (amp__view_data_lost(v))
-            return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                                "parallel_for_each at %s:%d: %s '%s' lost its data with its"
-                                " accelerator (amp_shutdown). Make the array again.",
-                                k->file, k->line, v->array ? "array" : "view", name);
+            return amp__err_launch(AMP_ERROR_ACCELERATOR_VIEW_REMOVED, k->file, k->line,
+                                   "%s '%s' lost its data with its"
+                                   " accelerator (amp_shutdown). Make the array again.",
+                                   v->array ? "array" : "view", name);
         amp_accelerator *home = amp__coh_source_home(v->src);
         if (v->array && home && home != acc)
-            return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                                "parallel_for_each at %s:%d: array '%s' lives on %s (%s), and this"
-                                " kernel runs on a view of %s (%s). Copy it there (amp_copy into"
-                                " an array on that accelerator view), or capture a view of it.",
-                                k->file, k->line, name, home->name, home->path, acc->name,
-                                acc->path);
+            return amp__err_launch(AMP_ERROR_INVALID_OPERATION, k->file, k->line,
+                                   "array '%s' lives"
+                                   " on %s (%s), and"
+                                   " this kernel"
+                                   " runs on a view"
+                                   " of %s (%s)."
+                                   " Copy it there"
+                                   " (amp_copy into"
+                                   " an array on that accelerator view), or capture a view of it.",
+                                   name, home->name, home->path, acc->name, acc->path);
         g->type = v->type;
         g->rank = v->extent.rank;
         g->is_const = v->is_const;
@@ -208,22 +281,29 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
         const amp_texture *t = cap->value.texture;
         if (!t || !amp__tex_is_live(t))
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: texture '%s' is %s.", k->file, k->line,
-                                name, t ? "released (or was never created)" : "NULL");
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "texture '%s' is %s.", name,
+                                   t ? "released (or was never created)" : "NULL");
         if (!t->av)
-            return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
-                                "parallel_for_each at %s:%d: texture '%s' lost its data with its"
-                                " accelerator (amp_shutdown). Make the texture again.",
-                                k->file, k->line, name);
+            return amp__err_launch(AMP_ERROR_ACCELERATOR_VIEW_REMOVED, k->file, k->line,
+                                   "texture '%s' lost its data with its"
+                                   " accelerator (amp_shutdown). Make the texture again.",
+                                   name);
         if (t->av->acc != acc)
-            return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                                "parallel_for_each at %s:%d: texture '%s' lives on %s (%s), and"
-                                " this kernel runs on a view of %s (%s). Make a texture there"
-                                " (amp_texture_create on that accelerator's view, from"
-                                " amp_texture_copy_to_host's data).",
-                                k->file, k->line, name, t->av->acc->name, t->av->acc->path,
-                                acc->name, acc->path);
+            return amp__err_launch(AMP_ERROR_INVALID_OPERATION, k->file, k->line,
+                                   "texture '%s'"
+                                   " lives on %s"
+                                   " (%s), and this"
+                                   " kernel runs on"
+                                   " a view of %s"
+                                   " (%s). Make a"
+                                   " texture there"
+                                   " (amp_texture_create"
+                                   " on that"
+                                   " accelerator's"
+                                   " view, from"
+                                   " amp_texture_copy_to_host's data).",
+                                   name, t->av->acc->name, t->av->acc->path, acc->name, acc->path);
         g->type = t->type;
         g->rank = t->extent.rank;
         g->is_const = 1;
@@ -233,22 +313,22 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         *arg_bytes += acc->address_bits / 8;
     } else if (cap->kind == AMP_CAPTURE_SCALAR) {
         if (amp_elem_size(cap->type) == 0)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: capture '%s' has element type %d,"
-                                " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
-                                k->file, k->line, name, (int)cap->type);
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "capture '%s' has element type %d,"
+                                   " which is not one of AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                                   name, (int)cap->type);
         g->type = cap->type;
         *arg_bytes += amp_elem_size(cap->type);
     } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
         /* amp_index and amp_extent share their layout: rank, then values. */
         int rank = cap->value.extent.rank;
         if (rank < 1 || rank > AMP_MAX_RANK)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: %s '%s' has rank %d; it must be"
-                                " 1 to %d.",
-                                k->file, k->line,
-                                cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name, rank,
-                                AMP_MAX_RANK);
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "%s '%s' has rank"
+                                   " %d; it must be 1"
+                                   " to %d.",
+                                   cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name, rank,
+                                   AMP_MAX_RANK);
         g->rank = rank;
         g->type = AMP_INT;
         *arg_bytes += index_value_bytes(rank);
@@ -257,25 +337,22 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
         const amp_function *f = &cap->value.function;
         if (!f->source)
-            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                                "parallel_for_each at %s:%d: function '%s' has no source.", k->file,
-                                k->line, name);
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "function '%s' has no source.", name);
         g->function_source = f->source;
         /* A function made without AMP_FUNCTION may not say where it is. */
         g->function_file = f->file ? f->file : k->file;
         g->function_line = f->file ? f->line : k->line;
         g->constant = (long long)(uintptr_t)f->source;
     } else {
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "parallel_for_each at %s:%d: capture '%s' has an unknown kind %d.",
-                            k->file, k->line, name, (int)cap->kind);
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "capture '%s' has an unknown kind %d.", name, (int)cap->kind);
     }
     if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
-        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
-                            "parallel_for_each at %s:%d: '%s' %s double, and %s has no double"
-                            " precision. Use float, or another accelerator.",
-                            k->file, k->line, name, g->type == AMP_DOUBLE ? "is" : "holds",
-                            acc->name);
+        return amp__err_launch(AMP_ERROR_UNSUPPORTED_FEATURE, k->file, k->line,
+                               "'%s' %s double, and %s has no double"
+                               " precision. Use float, or another accelerator.",
+                               name, g->type == AMP_DOUBLE ? "is" : "holds", acc->name);
     return AMP_OK;
 }
 
@@ -284,17 +361,20 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
 {
     const amp_kernel_source *k = c->kernel;
     if (c->captures.count > 0 && c->captures.count <= AMP_MAX_CAPTURES && !c->captures.items)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d, and"
-                            " the list of captures is NULL. Pass them with AMP_CAPTURE(...).",
-                            k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "%d captures; a kernel takes 0 to %d, and"
+                               " the list of captures is NULL. Pass them with AMP_CAPTURE(...).",
+                               c->captures.count, AMP_MAX_CAPTURES);
     if (c->captures.count < 0 || c->captures.count > AMP_MAX_CAPTURES)
-        return amp__err_set(
-            AMP_ERROR_INVALID_ARGUMENT,
-            "parallel_for_each at %s:%d: %d captures; a kernel takes 0 to %d"
-            " (AMP_MAX_CAPTURES). Capture fewer: put values side by side in one view,"
-            " or in a struct (AMP_STRUCT).",
-            k->file, k->line, c->captures.count, AMP_MAX_CAPTURES);
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "%d captures; a kernel"
+                               " takes 0 to %d"
+                               " (AMP_MAX_CAPTURES)."
+                               " Capture fewer: put"
+                               " values side by side"
+                               " in one view,"
+                               " or in a struct (AMP_STRUCT).",
+                               c->captures.count, AMP_MAX_CAPTURES);
     memset(spec, 0, sizeof *spec);
     spec->source = k;
     spec->rank = c->extent.rank;
@@ -320,24 +400,36 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         arg_bytes += (size_t)c->extent.rank * sizeof(cl_int);
     arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
     if (arg_bytes > acc->max_arg_bytes)
-        return amp__err_set(
-            AMP_ERROR_DEVICE_LIMIT,
-            "parallel_for_each at %s:%d: the kernel's %d captures take %zu bytes of"
-            " arguments (a view passes its buffer, offset, strides and extent), more"
-            " than the %zu bytes that %s accepts (CL_DEVICE_MAX_PARAMETER_SIZE)."
-            " Capture fewer views: gather scalars into a view, or views into one"
-            " larger view and sections of it.",
-            k->file, k->line, c->captures.count, arg_bytes, acc->max_arg_bytes, acc->name);
+        return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, k->file, k->line,
+                               "the kernel's %d captures"
+                               " take %zu bytes of"
+                               " arguments (a view passes"
+                               " its buffer, offset,"
+                               " strides and extent),"
+                               " more than the %zu bytes"
+                               " that %s accepts"
+                               " (CL_DEVICE_MAX_PARAMETER_SIZE)."
+                               " Capture fewer views:"
+                               " gather scalars into a"
+                               " view, or views into one"
+                               " larger view and sections of it.",
+                               c->captures.count, arg_bytes, acc->max_arg_bytes, acc->name);
     /* Devices of OpenCL 1.1 and later all have them; only an old device is
      * asked to read the body. */
     if (!acc->atomics && amp__lex_text_uses(k->body, k->body_length, "atomic_", 1))
-        return amp__err_set(
-            AMP_ERROR_UNSUPPORTED_FEATURE,
-            "parallel_for_each at %s:%d: the kernel uses atomics, and %s has no 32-bit"
-            " atomics on global and local memory (cl_khr_global_int32_base_atomics,"
-            " cl_khr_local_int32_base_atomics). Choose an accelerator whose info says"
-            " supports_atomics.",
-            k->file, k->line, acc->name);
+        return amp__err_launch(AMP_ERROR_UNSUPPORTED_FEATURE, k->file, k->line,
+                               "the kernel uses"
+                               " atomics, and %s"
+                               " has no 32-bit"
+                               " atomics on global"
+                               " and local memory"
+                               " (cl_khr_global_int32_base_atomics,"
+                               " cl_khr_local_int32_base_atomics)."
+                               " Choose an"
+                               " accelerator whose"
+                               " info says"
+                               " supports_atomics.",
+                               acc->name);
     return AMP_OK;
 }
 
@@ -574,10 +666,11 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
             for (int d = 0; d + 2 < rank; d++)
                 outer *= c->extent.dims[d];
             if (outer > (long double)SIZE_MAX / 2)
-                return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                                    "parallel_for_each at %s:%d: %.0Lf threads are more than %s can"
-                                    " index.",
-                                    c->kernel->file, c->kernel->line, outer, acc->name);
+                return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                       c->kernel->line,
+                                       "%.0Lf threads are more than %s can"
+                                       " index.",
+                                       outer, acc->name);
             dims[2] = (size_t)outer;
         }
         rank = n_dims;
@@ -607,10 +700,10 @@ static amp_status work_sizes(const call *c, const kc_entry *e, const amp_acceler
     long double limit = acc->address_bits < 64 ? (long double)(1ull << acc->address_bits)
                                                : 18446744073709551616.0L; /* 2^64 */
     if (total >= limit)
-        return amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                            "parallel_for_each at %s:%d: %.0Lf threads are more than %s can index"
-                            " (%u-bit addresses).",
-                            c->kernel->file, c->kernel->line, total, acc->name, acc->address_bits);
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "%.0Lf threads are more than %s can index"
+                               " (%u-bit addresses).",
+                               total, acc->name, acc->address_bits);
     return AMP_OK;
 }
 
@@ -642,20 +735,36 @@ static amp_status prepare(const call *c, amp_accelerator *acc, cg_spec *spec, la
         for (int d = 0; d < c->extent.rank; d++)
             threads *= (size_t)c->tile[d];
         if (threads > e->max_work_group)
-            return amp__err_set(
-                AMP_ERROR_DEVICE_LIMIT,
-                "parallel_for_each at %s:%d: kernel %s can run at most %zu threads per"
-                " tile on %s (CL_KERNEL_WORK_GROUP_SIZE), and the tile has %zu. Use a"
-                " smaller tile.",
-                c->kernel->file, c->kernel->line, e->name, e->max_work_group, acc->name, threads);
+            return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
+                                   "kernel"
+                                   " %s"
+                                   " can"
+                                   " run"
+                                   " at"
+                                   " most"
+                                   " %zu"
+                                   " threads"
+                                   " per"
+                                   " tile"
+                                   " on"
+                                   " %s"
+                                   " (CL_KERNEL_WORK_GROUP_SIZE),"
+                                   " and"
+                                   " the"
+                                   " tile"
+                                   " has"
+                                   " %zu."
+                                   " Use"
+                                   " a"
+                                   " smaller tile.",
+                                   e->name, e->max_work_group, acc->name, threads);
     }
     if (e->local_mem > acc->local_mem)
-        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                            "parallel_for_each at %s:%d: kernel %s needs %llu bytes of tile_static"
-                            " memory, and %s has %llu per tile. Use smaller tile_static arrays.",
-                            c->kernel->file, c->kernel->line, e->name,
-                            (unsigned long long)e->local_mem, acc->name,
-                            (unsigned long long)acc->local_mem);
+        return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
+                               "kernel %s needs %llu bytes of tile_static"
+                               " memory, and %s has %llu per tile. Use smaller tile_static arrays.",
+                               e->name, (unsigned long long)e->local_mem, acc->name,
+                               (unsigned long long)acc->local_mem);
     out->entry = e;
     out->wide = spec->wide;
     out->checked = spec->checked;
@@ -1109,10 +1218,10 @@ static amp_status dispatch(call *c)
     amp_status st = source_known ? AMP_OK : amp__kfile_check("parallel_for_each", c->kernel);
     if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank &&
         c->extent.rank <= AMP_MAX_TILE_RANK)
-        st = amp__err_set(AMP_ERROR_INVALID_COMPUTE_DOMAIN,
-                          "parallel_for_each at %s:%d: the tile has rank %d and the extent rank"
-                          " %d; they must be equal.",
-                          c->kernel->file, c->kernel->line, c->tile_rank, c->extent.rank);
+        st = amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                             "the tile has rank %d and the extent rank"
+                             " %d; they must be equal.",
+                             c->tile_rank, c->extent.rank);
     if (st == AMP_OK)
         st = run(c, slot, source_known);
     amp__lock_release();
