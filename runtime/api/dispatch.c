@@ -499,7 +499,6 @@ static amp_status sink_for(const call *c, cl_mem *out)
     }
     cl_int rc = CL_SUCCESS;
     cl_mem mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    amp__coh_mem_made();
     if (!mem)
         return amp__err_cl(rc, "clCreateBuffer", "Allocating the sink of a padded domain");
     if (!s && !(s = calloc(1, sizeof *s))) {
@@ -555,9 +554,9 @@ static amp_status bind(const call *c, int wide, int checked, kc_entry *e, const 
      * The remembered arguments are forgotten whenever buffers were made
      * (the epoch), so that such a handle is set again, not taken for the
      * old one; that check must come after the last buffer is made. */
-    if (e->args_epoch != amp__coh_mem_epoch()) {
+    if (e->args_epoch != amp__clapi_mems_made()) {
         memset(e->args, 0, sizeof e->args);
-        e->args_epoch = amp__coh_mem_epoch();
+        e->args_epoch = amp__clapi_mems_made();
     }
     for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
         const amp_capture *cap = &c->captures.items[i];

@@ -132,19 +132,6 @@ static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
     return NULL;
 }
 
-static uint64_t mem_epoch;
-
-uint64_t amp__coh_mem_epoch(void)
-{
-    return mem_epoch + amp__stg_buffers_made();
-}
-
-void amp__coh_mem_made(void)
-{
-    amp__changes.data_records++;
-    mem_epoch++;
-}
-
 /* What needs the memory, for a message: arrays have no name of their own. */
 static void memory_owner(const coh_source *src, const char *label, char *who, size_t size)
 {
@@ -201,7 +188,6 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     cl_int rc = CL_SUCCESS;
     c->mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
                                      NULL, &rc);
-    amp__coh_mem_made();
     if (!c->mem) {
         amp__rg_free(&c->stale);
         free(c);

@@ -140,13 +140,6 @@ static inline uint64_t amp__coh_epoch(void)
     return amp__changes.data_records;
 }
 
-/* A number that changes whenever a device buffer or image is made, so that
- * a cache of kernel arguments knows that a handle it holds may now name
- * another memory object. Whoever makes a memory object outside this file
- * calls amp__coh_mem_made(). */
-uint64_t amp__coh_mem_epoch(void);
-void amp__coh_mem_made(void);
-
 /* The transfers of this record's data (amp_array_view_get_transfers). */
 void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out);
 

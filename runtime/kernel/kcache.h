@@ -47,8 +47,9 @@ typedef struct kc_entry {
     /* What each argument holds now. OpenCL keeps a kernel's arguments
      * between launches, and on a CPU device clSetKernelArg costs about as
      * much as the launch itself, so a repeated call sets only what changed.
-     * Valid while args_epoch equals amp__coh_mem_epoch(): a buffer made since may
-     * have the handle of one released before, and must be set again. */
+     * Valid while args_epoch equals amp__clapi_mems_made(): a buffer made
+     * since may have the handle of one released before, and must be set
+     * again. */
     kc_arg args[KC_ARG_SLOTS];
 } kc_entry;
 
