@@ -61,11 +61,13 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
  * (for tests and the benchmark). */
 void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
 
-/* A number that changes whenever a compiled kernel is freed: an entry that
- * amp__kc_get gave out stays valid while this number is unchanged. */
+/* A number that changes whenever a compiled kernel is freed: the kernel
+ * layer's count of change (core/changes.h), counted where a kernel is
+ * freed and nowhere else. An entry that amp__kc_get gave out stays valid
+ * while this number is unchanged. */
 static inline uint64_t amp__kc_generation(void)
 {
-    return amp__changes.kernels_freed;
+    return amp__changes_of(CHANGES_KERNEL);
 }
 
 /* Release the kernels compiled from a body that is about to be freed. */
