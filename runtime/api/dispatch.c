@@ -20,6 +20,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "device/oclcheck.h"
+#include "kernel/bind.h"
 #include "kernel/kcache.h"
 #include "kernel/kernel_file.h"
 #include "device/profile.h"
@@ -32,14 +33,10 @@
 /* One call, as the runtime sees it. */
 typedef struct call {
     const amp_kernel_source *kernel;
-    amp_extent extent;
-    int tiled;
-    int tile[AMP_MAX_TILE_RANK];
+    kb_domain domain;
+    int tile_rank; /* as given: checked against the extent's */
     amp_capture_list captures;
-    amp_accelerator_view *av; /* as given (NULL: the default), then as resolved */
-    int guarded;              /* a padded tiled domain */
-    amp_extent original;      /* its extent before padding */
-    int tile_rank;
+    amp_accelerator_view *av;       /* as given (NULL: the default), then as resolved */
     amp_accelerator_view *given_av; /* as given: the launch record's key */
 } call;
 
@@ -53,7 +50,7 @@ static void extent_text(char *buf, size_t size, const int *dims, int rank)
 
 static amp_status check_domain(const call *c)
 {
-    const amp_extent *e = &c->extent;
+    const amp_extent *e = &c->domain.extent;
     if (e->rank < 1 || e->rank > AMP_MAX_RANK)
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
                                "the extent has rank %d; it must be 1 to %d.", e->rank,
@@ -65,7 +62,7 @@ static amp_status check_domain(const call *c)
                                    "dimension %d of the extent is %d; every"
                                    " dimension must be > 0.",
                                    d, e->dims[d]);
-    if (!c->tiled)
+    if (!c->domain.tiled)
         return AMP_OK;
     if (e->rank > AMP_MAX_TILE_RANK)
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
@@ -96,35 +93,35 @@ static amp_status check_domain(const call *c)
                                " or"
                                " run this one untiled.",
                                e->rank, AMP_MAX_TILE_RANK);
-    if (c->guarded) {
-        if (c->original.rank != e->rank)
+    if (c->domain.guarded) {
+        if (c->domain.original.rank != e->rank)
             return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
                                    c->kernel->line,
                                    "the padded extent has rank %d and its"
                                    " original extent rank %d.",
-                                   e->rank, c->original.rank);
+                                   e->rank, c->domain.original.rank);
         for (int d = 0; d < e->rank; d++)
-            if (c->original.dims[d] <= 0 || c->original.dims[d] > e->dims[d])
+            if (c->domain.original.dims[d] <= 0 || c->domain.original.dims[d] > e->dims[d])
                 return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
                                        c->kernel->line,
                                        "dimension %d of the original extent is"
                                        " %d; it must be > 0 and at most the padded %d.",
-                                       d, c->original.dims[d], e->dims[d]);
+                                       d, c->domain.original.dims[d], e->dims[d]);
     }
     /* The texts only where a message needs them: a launch that passes
      * formats nothing. */
     char ext[48], tile[48];
     for (int d = 0; d < e->rank; d++) {
-        if (c->tile[d] > 0 && e->dims[d] % c->tile[d] == 0)
+        if (c->domain.tile[d] > 0 && e->dims[d] % c->domain.tile[d] == 0)
             continue;
         extent_text(ext, sizeof ext, e->dims, e->rank);
-        extent_text(tile, sizeof tile, c->tile, e->rank);
-        if (c->tile[d] <= 0)
+        extent_text(tile, sizeof tile, c->domain.tile, e->rank);
+        if (c->domain.tile[d] <= 0)
             return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
                                    c->kernel->line,
                                    "dimension %d of the tile %s is %d; every"
                                    " tile dimension must be > 0.",
-                                   d, tile, c->tile[d]);
+                                   d, tile, c->domain.tile[d]);
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
                                "the"
                                " extent"
@@ -162,7 +159,7 @@ static amp_status check_domain(const call *c)
                                " tile"
                                " that"
                                " divides it.",
-                               ext, tile, d, e->dims[d], c->tile[d]);
+                               ext, tile, d, e->dims[d], c->domain.tile[d]);
     }
     return AMP_OK;
 }
@@ -172,10 +169,10 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
 {
     char tile[48];
     size_t threads = 1;
-    for (int d = 0; d < c->extent.rank; d++)
-        threads *= (size_t)c->tile[d];
+    for (int d = 0; d < c->domain.extent.rank; d++)
+        threads *= (size_t)c->domain.tile[d];
     if (threads > acc->max_work_group) {
-        extent_text(tile, sizeof tile, c->tile, c->extent.rank);
+        extent_text(tile, sizeof tile, c->domain.tile, c->domain.extent.rank);
         return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
                                "the tile"
                                " %s has"
@@ -193,28 +190,18 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
                                " tile.",
                                tile, threads, acc->max_work_group, acc->name);
     }
-    for (int d = 0; d < c->extent.rank; d++) {
-        size_t limit = acc->max_work_item[c->extent.rank - 1 - d];
-        if ((size_t)c->tile[d] <= limit)
+    for (int d = 0; d < c->domain.extent.rank; d++) {
+        size_t limit = acc->max_work_item[c->domain.extent.rank - 1 - d];
+        if ((size_t)c->domain.tile[d] <= limit)
             continue;
-        extent_text(tile, sizeof tile, c->tile, c->extent.rank);
+        extent_text(tile, sizeof tile, c->domain.tile, c->domain.extent.rank);
         return amp__err_launch(
             AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
             "dimension %d of the tile %s is %d, more"
             " than the %zu that %s allows there (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
-            d, tile, c->tile[d], limit, acc->name);
+            d, tile, c->domain.tile[d], limit, acc->name);
     }
     return AMP_OK;
-}
-
-/* The bytes of an index or extent value of a rank, as the kernel takes
- * it: an int, or an int2, int3 (as wide as an int4), int4 or int8. */
-static size_t index_value_bytes(int rank)
-{
-    return rank == 1   ? sizeof(cl_int)
-           : rank == 2 ? sizeof(cl_int2)
-           : rank <= 4 ? sizeof(cl_int4)
-                       : sizeof(cl_int8);
 }
 
 /* Check capture i and describe it in g; add the bytes of its arguments and
@@ -331,7 +318,7 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
                                    AMP_MAX_RANK);
         g->rank = rank;
         g->type = AMP_INT;
-        *arg_bytes += index_value_bytes(rank);
+        *arg_bytes += amp__kb_index_bytes(rank);
     } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
         g->constant = cap->value.constant;
     } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
@@ -377,15 +364,15 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
                                c->captures.count, AMP_MAX_CAPTURES);
     memset(spec, 0, sizeof *spec);
     spec->source = k;
-    spec->rank = c->extent.rank;
-    spec->tiled = c->tiled;
-    spec->guarded = c->guarded;
+    spec->rank = c->domain.extent.rank;
+    spec->tiled = c->domain.tiled;
+    spec->guarded = c->domain.guarded;
     spec->checked = amp__ock_installed();
     for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
-        spec->tile[d] = c->tiled && d < c->extent.rank ? c->tile[d] : 0;
+        spec->tile[d] = c->domain.tiled && d < c->domain.extent.rank ? c->domain.tile[d] : 0;
     spec->fp64 = acc->fp64;
     spec->ncaptures = c->captures.count;
-    spec->wide = amp_extent_size(c->extent) > INT_MAX;
+    spec->wide = amp_extent_size(c->domain.extent) > INT_MAX;
     /* The kernel's argument bytes, for the device's limit: offsets and
      * strides are counted apart, since their width is known at the end. */
     size_t arg_bytes = 0, offsets = 0;
@@ -396,8 +383,8 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         if (st != AMP_OK)
             return st;
     }
-    if (!c->tiled || c->guarded)
-        arg_bytes += (size_t)c->extent.rank * sizeof(cl_int);
+    if (!c->domain.tiled || c->domain.guarded)
+        arg_bytes += (size_t)c->domain.extent.rank * sizeof(cl_int);
     arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
     if (arg_bytes > acc->max_arg_bytes)
         return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, k->file, k->line,
@@ -433,91 +420,6 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     return AMP_OK;
 }
 
-/* Set one kernel argument, unless it already holds this value; report a
- * failure with its name. */
-static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *value,
-                          const char *what)
-{
-    cl_uint i = (*index)++;
-    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
-    if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
-        return AMP_OK;
-    e->args_set++;
-    cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, size, value);
-    if (rc != CL_SUCCESS) {
-        if (last)
-            last->size = 0;
-        char buf[160];
-        snprintf(buf, sizeof buf, "Passing '%s' to kernel %s", what, e->name);
-        return amp__err_cl(rc, "clSetKernelArg", buf);
-    }
-    if (last) {
-        last->size = (unsigned char)size;
-        memcpy(last->bytes, value, size);
-    }
-    return AMP_OK;
-}
-
-/* An offset or stride, in the width the kernel was compiled for. */
-static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t value,
-                              const char *what)
-{
-    if (wide) {
-        cl_long v = value;
-        return set_arg(e, index, sizeof v, &v, what);
-    }
-    cl_int v = (cl_int)value;
-    return set_arg(e, index, sizeof v, &v, what);
-}
-
-/* A padded domain's sink: where an access outside a view lands, one small
- * buffer per accelerator, grown to the largest element it has served. Its
- * content is garbage by design; it is never read back. */
-typedef struct sink {
-    amp_accelerator *acc;
-    cl_mem mem;
-    size_t bytes;
-    struct sink *next;
-} sink;
-static sink *sinks;
-
-static amp_status sink_for(const call *c, cl_mem *out)
-{
-    amp_accelerator *acc = c->av->acc;
-    size_t bytes = 16;
-    for (int i = 0; i < c->captures.count; i++) {
-        const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_size(cap->value.view->type) > bytes)
-            bytes = amp_elem_size(cap->value.view->type);
-    }
-    sink *s = sinks;
-    while (s && s->acc != acc)
-        s = s->next;
-    if (s && s->bytes >= bytes) {
-        *out = s->mem;
-        return AMP_OK;
-    }
-    cl_int rc = CL_SUCCESS;
-    cl_mem mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
-    if (!mem)
-        return amp__err_cl(rc, "clCreateBuffer", "Allocating the sink of a padded domain");
-    if (!s && !(s = calloc(1, sizeof *s))) {
-        amp__clapi.ReleaseMemObject(mem);
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory running a kernel.");
-    }
-    if (s->mem) {
-        amp__clapi.ReleaseMemObject(s->mem);
-    } else {
-        s->acc = acc;
-        s->next = sinks;
-        sinks = s;
-    }
-    s->mem = mem;
-    s->bytes = bytes;
-    *out = mem;
-    return AMP_OK;
-}
-
 /* Make the captured views current on the device, and order the kernel
  * after the work before it on the views' buffers and the textures' images;
  * mems[i] is capture i's buffer or image. */
@@ -542,232 +444,18 @@ static amp_status ready_views(const call *c, cl_mem *mems)
     return st;
 }
 
-/* Set the kernel's arguments, mems[i] being capture i's buffer or image;
- * *nargs is set to how many there are. */
-static amp_status bind(const call *c, int wide, int checked, kc_entry *e, const cl_mem *mems,
-                       cl_uint *nargs)
-{
-    cl_uint arg = 0;
-    amp_status st = AMP_OK;
-    /* The views' buffers are made before: making one ready may create a
-     * buffer, and a new buffer can get the handle of one released before.
-     * The remembered arguments are forgotten whenever buffers were made
-     * (the epoch), so that such a handle is set again, not taken for the
-     * old one; that check must come after the last buffer is made. */
-    if (e->args_epoch != amp__clapi_mems_made()) {
-        memset(e->args, 0, sizeof e->args);
-        e->args_epoch = amp__clapi_mems_made();
-    }
-    for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
-        const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW) {
-            amp_array_view *v = cap->value.view;
-            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
-            if (st == AMP_OK)
-                st = set_off_arg(e, &arg, wide, v->offset, cap->name);
-            /* AMP_CHECK: the element past the data source's end, from which an
-             * access outside the view is sent out of the buffer. */
-            if (st == AMP_OK && checked)
-                st = set_off_arg(e, &arg, wide,
-                                 (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
-                                     v->offset,
-                                 cap->name);
-            for (int d = 0; d + 1 < v->extent.rank && st == AMP_OK; d++)
-                st = set_off_arg(e, &arg, wide, v->strides[d], cap->name);
-            for (int d = 0; d < v->extent.rank && st == AMP_OK; d++) {
-                cl_int dim = v->extent.dims[d];
-                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
-            }
-        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
-            /* A texture's image is current since it was made: kernels
-             * cannot write it, and its copies upload as they are made.
-             * mems[i] is the image the kernel was ordered on. */
-            const amp_texture *t = cap->value.texture;
-            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
-            for (int d = 0; d < t->extent.rank && st == AMP_OK; d++) {
-                cl_int dim = t->extent.dims[d];
-                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
-            }
-        } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
-            /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
-            cl_int lanes[8] = {0};
-            int rank = cap->value.extent.rank;
-            for (int d = 0; d < rank; d++)
-                lanes[d] = cap->value.extent.dims[d];
-            st = set_arg(e, &arg, index_value_bytes(rank), lanes, cap->name);
-        } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-            size_t size = amp_elem_size(cap->type);
-            const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
-                                : cap->type == AMP_UINT  ? (const void *)&cap->value.u
-                                : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
-                                                         : (const void *)&cap->value.d;
-            st = set_arg(e, &arg, size, value, cap->name);
-        }
-    }
-    if (!c->tiled || c->guarded)
-        for (int d = 0; d < c->extent.rank && st == AMP_OK; d++) {
-            cl_int dim = c->guarded ? c->original.dims[d] : c->extent.dims[d];
-            st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
-        }
-    if (c->guarded && st == AMP_OK) {
-        cl_mem sink = NULL;
-        st = sink_for(c, &sink);
-        if (st == AMP_OK)
-            st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");
-    }
-    *nargs = arg;
-    return st;
-}
-
-static size_t round_up(size_t n, size_t m)
-{
-    return (n + m - 1) / m * m;
-}
-
-static size_t pow2_at_least(size_t n)
-{
-    size_t p = 1;
-    while (p < n)
-        p *= 2;
-    return p;
-}
-
-/* Work sizes in OpenCL's order (dimension 0 is C++ AMP's last). Untiled
- * domains get a work-group shape chosen here, and a global size rounded up
- * to it; the kernel's guard skips the extra threads. */
-static amp_status work_sizes(const call *c, const kc_entry *e, const amp_accelerator *acc,
-                             size_t global[3], size_t local[3])
-{
-    int rank = c->extent.rank;
-    for (int d = 0; d < 3; d++)
-        global[d] = local[d] = 1;
-    if (c->tiled) {
-        for (int d = 0; d < rank; d++) {
-            global[rank - 1 - d] = (size_t)c->extent.dims[d];
-            local[rank - 1 - d] = (size_t)c->tile[d];
-        }
-    } else {
-        /* 256 threads, long along the contiguous (last C++ AMP) dimension:
-         * a GPU reads 32 neighbours at once, and PoCL vectorizes along
-         * dimension 0. A 16 x 16 group made a 2D copy run at half the
-         * speed of a 1D one on PoCL (docs/performance.md). */
-        static const size_t shape[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-        size_t limit = e->max_work_group < acc->max_work_group ? e->max_work_group
-                                                               : acc->max_work_group;
-        /* A rank over 3 runs as three dimensions: its last two, and the
-         * others counted together (codegen.c's flattened_index). */
-        size_t dims[3];
-        int n_dims = rank <= 3 ? rank : 3;
-        for (int d = 0; d < n_dims; d++)
-            dims[d] = (size_t)c->extent.dims[rank - 1 - d];
-        if (rank > 3) {
-            long double outer = 1;
-            for (int d = 0; d + 2 < rank; d++)
-                outer *= c->extent.dims[d];
-            if (outer > (long double)SIZE_MAX / 2)
-                return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
-                                       c->kernel->line,
-                                       "%.0Lf threads are more than %s can"
-                                       " index.",
-                                       outer, acc->name);
-            dims[2] = (size_t)outer;
-        }
-        rank = n_dims;
-        for (int d = 0; d < rank; d++) {
-            size_t n = dims[d];
-            size_t l = shape[rank - 1][d];
-            if (l > pow2_at_least(n))
-                l = pow2_at_least(n);
-            if (l > acc->max_work_item[d])
-                l = acc->max_work_item[d];
-            local[d] = l;
-        }
-        /* Halve the largest side until the group fits the kernel. */
-        while (local[0] * local[1] * local[2] > limit) {
-            int big = local[1] > local[0] ? 1 : 0;
-            if (local[2] > local[big])
-                big = 2;
-            local[big] /= 2;
-        }
-        for (int d = 0; d < rank; d++)
-            global[d] = round_up(dims[d], local[d]);
-    }
-    /* The device indexes work-items with address_bits-wide sizes; each
-     * dimension fits, but their product may not (three dimensions near
-     * 2^31 make 2^93), and a device given more would run part of it. */
-    long double total = (long double)global[0] * global[1] * global[2];
-    long double limit = acc->address_bits < 64 ? (long double)(1ull << acc->address_bits)
-                                               : 18446744073709551616.0L; /* 2^64 */
-    if (total >= limit)
-        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
-                               "%.0Lf threads are more than %s can index"
-                               " (%u-bit addresses).",
-                               total, acc->name, acc->address_bits);
-    return AMP_OK;
-}
-
-/* What a launch needs once its call is checked: the kernel, its work
- * sizes, and the offsets' width and checking it was compiled with. */
-typedef struct launch {
-    kc_entry *entry;
-    size_t global[3], local[3];
-    int wide, checked;
-} launch;
-
 /* Check the call, find (or compile) its kernel and choose its work sizes;
  * spec is filled on the way. */
-static amp_status prepare(const call *c, amp_accelerator *acc, cg_spec *spec, launch *out)
+static amp_status prepare(const call *c, amp_accelerator *acc, cg_spec *spec, kb_launch *out)
 {
     amp_status st = check_domain(c);
-    if (st == AMP_OK && c->tiled)
+    if (st == AMP_OK && c->domain.tiled)
         st = check_tile_limits(c, acc);
     if (st == AMP_OK)
         st = build_spec(c, acc, spec);
-    kc_entry *e = NULL;
     if (st == AMP_OK)
-        st = amp__kc_get(spec, acc, &e);
-    if (st != AMP_OK)
-        return st;
-
-    if (c->tiled) {
-        size_t threads = 1;
-        for (int d = 0; d < c->extent.rank; d++)
-            threads *= (size_t)c->tile[d];
-        if (threads > e->max_work_group)
-            return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
-                                   "kernel"
-                                   " %s"
-                                   " can"
-                                   " run"
-                                   " at"
-                                   " most"
-                                   " %zu"
-                                   " threads"
-                                   " per"
-                                   " tile"
-                                   " on"
-                                   " %s"
-                                   " (CL_KERNEL_WORK_GROUP_SIZE),"
-                                   " and"
-                                   " the"
-                                   " tile"
-                                   " has"
-                                   " %zu."
-                                   " Use"
-                                   " a"
-                                   " smaller tile.",
-                                   e->name, e->max_work_group, acc->name, threads);
-    }
-    if (e->local_mem > acc->local_mem)
-        return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
-                               "kernel %s needs %llu bytes of tile_static"
-                               " memory, and %s has %llu per tile. Use smaller tile_static arrays.",
-                               e->name, (unsigned long long)e->local_mem, acc->name,
-                               (unsigned long long)acc->local_mem);
-    out->entry = e;
-    out->wide = spec->wide;
-    out->checked = spec->checked;
-    return work_sizes(c, e, acc, out->global, out->local);
+        st = amp__kb_plan(spec, &c->domain, acc, out);
+    return st;
 }
 
 /*
@@ -833,13 +521,12 @@ typedef struct launch_record {
     uint64_t args_set;
     uint64_t hits; /* launches it answered: kernel cache hits, counted here */
     int data_known, args_known;
-    int ncaptures, tiled, guarded;
-    launch launch;
+    int ncaptures;
+    kb_launch launch;
     amp_kernel_source source; /* what it held: a source may be rewritten in place */
     amp_accelerator_view *av;
     const amp_accelerator *acc;
-    amp_extent extent, original;
-    int tile[AMP_MAX_TILE_RANK];
+    kb_domain domain;
     lr_capture caps[LR_CAPTURES];
     cg_capture captures[LR_CAPTURES]; /* read only when the items are not known */
 } launch_record;
@@ -869,7 +556,7 @@ static inline int same_words(const void *a, const void *b, size_t n)
     }
     return differ == 0;
 }
-_Static_assert(sizeof(amp_extent) % 4 == 0 && sizeof(amp_capture) % 4 == 0,
+_Static_assert(sizeof(kb_domain) % 4 == 0 && sizeof(amp_capture) % 4 == 0,
                "same_words compares whole words");
 
 static launch_record *record_slot(const call *c)
@@ -931,11 +618,8 @@ static int same_call(const launch_record *r, const call *c, const amp_accelerato
 {
     return (source_known || same_kernel(r, c)) && r->av == c->av && r->acc == acc &&
            r->generation == amp__kc_generation() && r->launch.checked == amp__ock_installed() &&
-           r->tiled == c->tiled && r->guarded == c->guarded && r->ncaptures == c->captures.count &&
-           (c->captures.count == 0 || c->captures.items) &&
-           same_words(&r->extent, &c->extent, sizeof r->extent) &&
-           same_words(&r->original, &c->original, sizeof r->original) &&
-           same_words(r->tile, c->tile, sizeof r->tile);
+           r->ncaptures == c->captures.count && (c->captures.count == 0 || c->captures.items) &&
+           same_words(&r->domain, &c->domain, sizeof r->domain);
 }
 
 /* The record of this call in *out: r, the call's slot, or NULL where the
@@ -957,7 +641,7 @@ static amp_status recorded(const call *c, launch_record *r, const amp_accelerato
         return AMP_OK;
     }
     size_t arg_bytes = 0, offsets = 0;
-    int wide = amp_extent_size(c->extent) > INT_MAX;
+    int wide = amp_extent_size(c->domain.extent) > INT_MAX;
     for (int i = 0; i < c->captures.count; i++) {
         cg_capture g;
         amp_status st = describe_capture(c, i, acc, r->launch.checked, &g, &arg_bytes, &offsets,
@@ -977,7 +661,7 @@ static amp_status recorded(const call *c, launch_record *r, const amp_accelerato
 /* Keep what the full path found for this call in r, its slot, and return
  * r (NULL for a call of more captures than a record holds). */
 static launch_record *record(const call *c, launch_record *r, const amp_accelerator *acc,
-                             const cg_spec *spec, const launch *l)
+                             const cg_spec *spec, const kb_launch *l)
 {
     if (spec->ncaptures > LR_CAPTURES)
         return NULL;
@@ -990,11 +674,7 @@ static launch_record *record(const call *c, launch_record *r, const amp_accelera
     r->av = c->av;
     r->acc = acc;
     r->generation = amp__kc_generation();
-    r->extent = c->extent;
-    r->original = c->original;
-    r->tiled = c->tiled;
-    r->guarded = c->guarded;
-    memcpy(r->tile, c->tile, sizeof r->tile);
+    r->domain = c->domain;
     r->ncaptures = spec->ncaptures;
     r->launch = *l;
     memcpy(r->captures, spec->captures, (size_t)spec->ncaptures * sizeof spec->captures[0]);
@@ -1056,12 +736,6 @@ void amp__dispatch_shutdown(void)
     for (int i = 0; i < LR_SLOTS; i++)
         hits_of_replaced += records[i].hits;
     memset(records, 0, sizeof records);
-    while (sinks) {
-        sink *s = sinks;
-        sinks = s->next;
-        amp__clapi.ReleaseMemObject(s->mem);
-        free(s);
-    }
 }
 
 /* Mark the views the kernel writes as written on the device: every one,
@@ -1113,7 +787,7 @@ static amp_status run(call *c, launch_record *slot, int source_known)
     st = recorded(c, slot, acc, source_known, &r, &items_known);
     if (st != AMP_OK)
         return st;
-    launch l;
+    kb_launch l;
     if (r) {
         l = r->launch;
         r->hits++;
@@ -1148,13 +822,13 @@ static amp_status run(call *c, launch_record *slot, int source_known)
      * when nothing has set any since, and the same items (items_known) and
      * views, whose buffers are kept, would set them to the same values. A
      * padded domain's sink may be a new buffer; it is always set. */
-    int args_as_set = data_kept && items_known && r->args_known && r->args_set == e->args_set &&
-                      !c->guarded;
+    int args_as_set = data_kept && items_known && r->args_known &&
+                      r->args_set == amp__kb_args_set(e) && !c->domain.guarded;
     if (st == AMP_OK && !args_as_set) {
-        st = bind(c, l.wide, l.checked, e, mems, &nargs);
+        st = amp__kb_bind(&l, &c->domain, &c->captures, mems, acc, &nargs);
         if (r) {
             r->args_known = st == AMP_OK;
-            r->args_set = e->args_set;
+            r->args_set = amp__kb_args_set(e);
         }
     }
     if (st == AMP_OK && l.checked)
@@ -1166,8 +840,7 @@ static amp_status run(call *c, launch_record *slot, int source_known)
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
-    cl_uint work_dim = (cl_uint)(c->extent.rank < 3 ? c->extent.rank : 3);
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, work_dim, NULL, l.global,
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, l.dims, NULL, l.global,
                                                 l.local, 0, NULL, profiling ? &ev : NULL);
     char what[160];
     if (rc != CL_SUCCESS) {
@@ -1215,12 +888,12 @@ static amp_status dispatch(call *c)
     launch_record *slot = record_slot(c);
     int source_known = known_source(slot, c);
     amp_status st = source_known ? AMP_OK : amp__kfile_check("parallel_for_each", c->kernel);
-    if (st == AMP_OK && c->tiled && c->tile_rank != c->extent.rank &&
-        c->extent.rank <= AMP_MAX_TILE_RANK)
+    if (st == AMP_OK && c->domain.tiled && c->tile_rank != c->domain.extent.rank &&
+        c->domain.extent.rank <= AMP_MAX_TILE_RANK)
         st = amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
                              "the tile has rank %d and the extent rank"
                              " %d; they must be equal.",
-                             c->tile_rank, c->extent.rank);
+                             c->tile_rank, c->domain.extent.rank);
     if (st == AMP_OK)
         st = run(c, slot, source_known);
     amp__lock_release();
@@ -1230,17 +903,21 @@ static amp_status dispatch(call *c)
 amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
                                  const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel, domain, 0, {0, 0, 0}, captures, av, 0, {0, {0}}, 0, av};
+    call c = {kernel, {domain, {0, {0}}, 0, 0, {0, 0, 0}}, 0, captures, av, av};
     return dispatch(&c);
 }
 
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
                                        const amp_kernel_source *kernel, amp_capture_list captures)
 {
-    call c = {kernel,          domain.extent,    1, {0, 0, 0}, captures, av, domain.padded,
-              domain.original, domain.tile_rank, av};
+    call c = {kernel,
+              {domain.extent, domain.original, 1, domain.padded, {0, 0, 0}},
+              domain.tile_rank,
+              captures,
+              av,
+              av};
     for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
-        c.tile[d] = domain.tile[d];
+        c.domain.tile[d] = domain.tile[d];
     return dispatch(&c);
 }
 
