@@ -818,6 +818,14 @@ static amp_status run(call *c, launch_record *slot, int source_known)
     } else {
         st = ready_views(c, mems);
     }
+    queue_kernel k = {e->kernel, e->name, c->kernel, l.dims, l.global, l.local, 0, 0};
+    if (profiling) {
+        amp__ledger_global(&after);
+        k.to_device = after.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL] -
+                      before.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL];
+        k.to_host = after.bytes[AMP_TO_HOST][AMP_REASON_KERNEL] -
+                    before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL];
+    }
     /* The kernel's arguments are as this record's last launch set them
      * when nothing has set any since, and the same items (items_known) and
      * views, whose buffers are kept, would set them to the same values. A
@@ -833,45 +841,20 @@ static amp_status run(call *c, launch_record *slot, int source_known)
     }
     if (st == AMP_OK && l.checked)
         st = amp__chk_before_run(acc->context, c->av->queue, e, nargs);
-    /* Back-pressure: a bounded number of launches in flight on the queue;
-     * a wait that fails leaves nothing queued. */
+    int queued = 0;
     if (st == AMP_OK)
-        st = amp__queue_make_room(c->av);
-    if (st != AMP_OK)
-        return st;
-    cl_event ev = NULL;
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(c->av->queue, e->kernel, l.dims, NULL, l.global,
-                                                l.local, 0, NULL, profiling ? &ev : NULL);
-    char what[160];
-    if (rc != CL_SUCCESS) {
-        snprintf(what, sizeof what, "Running kernel %s from %s:%d", e->name, c->kernel->file,
-                 c->kernel->line);
-        return amp__err_cl(rc, "clEnqueueNDRangeKernel", what);
-    }
-    if (profiling) {
-        amp__ledger_global(&after);
-        amp__prof_launched(e->name, c->kernel, ev,
-                           after.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL] -
-                               before.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL],
-                           after.bytes[AMP_TO_HOST][AMP_REASON_KERNEL] -
-                               before.bytes[AMP_TO_HOST][AMP_REASON_KERNEL]);
-    }
+        st = amp__queue_launch(c->av, &k, &queued);
     /* Only now, with the kernel queued, are the host copies of what it
      * writes stale. */
-    if (!data_kept) {
+    if (queued && !data_kept) {
         amp_status written = mark_written(c, e);
-        if (written != AMP_OK)
-            return written;
-        if (r)
+        if (written == AMP_OK && r)
             keep_data(r, c, mems);
+        if (st == AMP_OK)
+            st = written;
     }
-    /* An immediate view submits each kernel as it is queued. */
-    if (c->av->mode == AMP_QUEUING_IMMEDIATE &&
-        (rc = amp__clapi.Flush(c->av->queue)) != CL_SUCCESS) {
-        snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", e->name, c->kernel->file,
-                 c->kernel->line);
-        return amp__queue_failed(c->av, rc, "clFlush", what);
-    }
+    if (st != AMP_OK)
+        return st;
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (l.checked)

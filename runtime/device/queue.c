@@ -269,7 +269,9 @@ static void drained(amp_accelerator_view *v)
     v->launched = 0;
 }
 
-amp_status amp__queue_make_room(amp_accelerator_view *av)
+/* Before a kernel is queued on av: count it, and every QUEUE_SPAN
+ * launches wait for the marker of the span before (queue.h). */
+static amp_status make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
     wait_as_the_main_thread_ends();
@@ -294,6 +296,33 @@ amp_status amp__queue_make_room(amp_accelerator_view *av)
         return AMP_OK;
     drained(av);
     return amp__queue_failed(av, rc, call, "Waiting for the queue to run what is queued");
+}
+
+amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k, int *queued)
+{
+    *queued = 0;
+    amp_status st = make_room(av);
+    if (st != AMP_OK)
+        return st;
+    cl_event ev = NULL;
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, NULL, k->global,
+                                                k->local, 0, NULL, amp__prof_on() ? &ev : NULL);
+    char what[160];
+    if (rc != CL_SUCCESS) {
+        snprintf(what, sizeof what, "Running kernel %s from %s:%d", k->name, k->site->file,
+                 k->site->line);
+        return amp__err_cl(rc, "clEnqueueNDRangeKernel", what);
+    }
+    *queued = 1;
+    if (ev)
+        amp__prof_launched(k->name, k->site, ev, k->to_device, k->to_host);
+    /* An immediate view submits each kernel as it is queued. */
+    if (av->mode == AMP_QUEUING_IMMEDIATE && (rc = amp__clapi.Flush(av->queue)) != CL_SUCCESS) {
+        snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", k->name, k->site->file,
+                 k->site->line);
+        return amp__queue_failed(av, rc, "clFlush", what);
+    }
+    return AMP_OK;
 }
 
 /* Wait for one view and read its profiling events. */

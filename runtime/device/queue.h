@@ -7,6 +7,9 @@
 #ifndef AMP_DEVICE_QUEUE_H
 #define AMP_DEVICE_QUEUE_H
 
+#include <stdint.h>
+
+#include "amp/kernel.h"
 #include "device/accel.h"
 
 /* Kernels launched on a queue between two markers. A launch that starts a
@@ -59,11 +62,26 @@ void amp__queue_release(amp_accelerator_view *av);
  * so: the queue must stay until then (coherence.c waits on it). */
 void amp__queue_use(amp_accelerator_view *av);
 void amp__queue_unuse(amp_accelerator_view *av);
-/* Before a kernel is queued on av: count it, and every QUEUE_SPAN launches
- * wait until the device has run all but the last span, so that a program
- * that never waits does not pile up commands (and their host memory)
- * without bound. Returns the wait's failure, with nothing queued. */
-amp_status amp__queue_make_room(amp_accelerator_view *av);
+/* A kernel launch, as a queue takes it. */
+typedef struct queue_kernel {
+    cl_kernel kernel;
+    const char *name;              /* the kernel's, for messages and AMP_PROFILE */
+    const amp_kernel_source *site; /* its call site, likewise */
+    cl_uint dims;                  /* the work sizes, as clEnqueueNDRangeKernel takes them */
+    const size_t *global, *local;
+    uint64_t to_device, to_host; /* AMP_PROFILE: the bytes moved to run it */
+} queue_kernel;
+
+/* Launch k on av. First make room: count the launch, and every QUEUE_SPAN
+ * launches wait until the device has run all but the last span, so that a
+ * program that never waits does not pile up commands (and their host
+ * memory) without bound; a wait that fails leaves nothing queued. Then
+ * enqueue the kernel, hand its event to AMP_PROFILE's list when profiling
+ * (device/profile.h), and submit it at once on an immediate view.
+ * *queued says whether the kernel was queued, even when its submission
+ * then failed: whatever it writes is then to be marked written all the
+ * same. */
+amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k, int *queued);
 /* A wait or submission of av failed with rc in call: record the failure
  * (a lost device or an aborted kernel removes the accelerator) and return
  * its status. */
