@@ -427,19 +427,12 @@ static amp_status ready_views(const call *c, cl_mem *mems)
 {
     amp_status st = AMP_OK;
     for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
-        mems[i] = NULL;
         const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW) {
-            const amp_array_view *v = cap->value.view;
-            rg_plan plan;
-            amp__view_plan(v, &plan);
-            for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
-                rg_box box = amp__rg_plan_box(&plan, 0, k);
-                st = amp__coh_device_ready(v->src, c->av, &box, cap->name, &mems[i]);
-            }
-        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+        mems[i] = NULL;
+        if (cap->kind == AMP_CAPTURE_VIEW)
+            st = amp__view_device_ready(cap->value.view, c->av, cap->name, &mems[i]);
+        else if (cap->kind == AMP_CAPTURE_TEXTURE)
             st = amp__tex_device_ready(cap->value.texture, c->av, &mems[i]);
-        }
     }
     return st;
 }
@@ -745,15 +738,9 @@ static amp_status mark_written(const call *c, const kc_entry *e)
     amp_status written = AMP_OK;
     for (int i = 0; i < c->captures.count; i++)
         if ((e->written_mask >> i) & 1u) {
-            const amp_array_view *v = c->captures.items[i].value.view;
-            rg_plan plan;
-            amp__view_plan(v, &plan);
-            for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n; k++) {
-                rg_box box = amp__rg_plan_box(&plan, 0, k);
-                amp_status w = amp__coh_device_written(v->src, c->av, &box);
-                if (written == AMP_OK)
-                    written = w;
-            }
+            amp_status w = amp__view_device_written(c->captures.items[i].value.view, c->av);
+            if (written == AMP_OK)
+                written = w;
         }
     return written;
 }
