@@ -298,31 +298,39 @@ static amp_status make_room(amp_accelerator_view *av)
     return amp__queue_failed(av, rc, call, "Waiting for the queue to run what is queued");
 }
 
-amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k, int *queued)
+/* "Running kernel NAME from FILE:LINE", for a failure's message. */
+static void kernel_what(char *what, size_t size, const char *step, const queue_kernel *k)
 {
-    *queued = 0;
+    snprintf(what, size, "%s kernel %s from %s:%d", step, k->name, k->site->file, k->site->line);
+}
+
+amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
+                             const uint64_t moved[2])
+{
     amp_status st = make_room(av);
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
     cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, NULL, k->global,
                                                 k->local, 0, NULL, amp__prof_on() ? &ev : NULL);
-    char what[160];
     if (rc != CL_SUCCESS) {
-        snprintf(what, sizeof what, "Running kernel %s from %s:%d", k->name, k->site->file,
-                 k->site->line);
+        char what[160];
+        kernel_what(what, sizeof what, "Running", k);
         return amp__err_cl(rc, "clEnqueueNDRangeKernel", what);
     }
-    *queued = 1;
     if (ev)
-        amp__prof_launched(k->name, k->site, ev, k->to_device, k->to_host);
-    /* An immediate view submits each kernel as it is queued. */
-    if (av->mode == AMP_QUEUING_IMMEDIATE && (rc = amp__clapi.Flush(av->queue)) != CL_SUCCESS) {
-        snprintf(what, sizeof what, "Submitting kernel %s from %s:%d", k->name, k->site->file,
-                 k->site->line);
-        return amp__queue_failed(av, rc, "clFlush", what);
-    }
+        amp__prof_launched(k->name, k->site, ev, moved[0], moved[1]);
     return AMP_OK;
+}
+
+amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k)
+{
+    cl_int rc = amp__clapi.Flush(av->queue);
+    if (rc == CL_SUCCESS)
+        return AMP_OK;
+    char what[160];
+    kernel_what(what, sizeof what, "Submitting", k);
+    return amp__queue_failed(av, rc, "clFlush", what);
 }
 
 /* Wait for one view and read its profiling events. */

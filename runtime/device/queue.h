@@ -65,23 +65,34 @@ void amp__queue_unuse(amp_accelerator_view *av);
 /* A kernel launch, as a queue takes it. */
 typedef struct queue_kernel {
     cl_kernel kernel;
+    cl_uint dims; /* the work sizes, as clEnqueueNDRangeKernel takes them */
+    size_t global[3], local[3];
     const char *name;              /* the kernel's, for messages and AMP_PROFILE */
     const amp_kernel_source *site; /* its call site, likewise */
-    cl_uint dims;                  /* the work sizes, as clEnqueueNDRangeKernel takes them */
-    const size_t *global, *local;
-    uint64_t to_device, to_host; /* AMP_PROFILE: the bytes moved to run it */
 } queue_kernel;
 
-/* Launch k on av. First make room: count the launch, and every QUEUE_SPAN
- * launches wait until the device has run all but the last span, so that a
- * program that never waits does not pile up commands (and their host
- * memory) without bound; a wait that fails leaves nothing queued. Then
- * enqueue the kernel, hand its event to AMP_PROFILE's list when profiling
- * (device/profile.h), and submit it at once on an immediate view.
- * *queued says whether the kernel was queued, even when its submission
- * then failed: whatever it writes is then to be marked written all the
- * same. */
-amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k, int *queued);
+/* Queue the kernel k on av: first make room (count the launch, and every
+ * QUEUE_SPAN launches wait until the device has run all but the last span,
+ * so that a program that never waits does not pile up commands, and their
+ * host memory, without bound; a wait that fails leaves nothing queued),
+ * then enqueue it, and under AMP_PROFILE hand its event to the list of
+ * launches not read yet (device/profile.h) with moved, the bytes moved to
+ * run it (to the device, to the host). AMP_OK when it is queued. */
+amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
+                             const uint64_t moved[2]);
+
+/* Submit what is queued on av now (clFlush): amp__queue_submit's work on
+ * an immediate view. */
+amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k);
+
+/* Submit what is queued on av at once when av is an immediate view, after
+ * the kernel k was queued (amp__queue_launch); a deferred view submits
+ * when it is waited for or flushed. A failure (a lost device) is
+ * recorded as amp__queue_failed does. */
+static inline amp_status amp__queue_submit(amp_accelerator_view *av, const queue_kernel *k)
+{
+    return av->mode == AMP_QUEUING_IMMEDIATE ? amp__queue_submit_now(av, k) : AMP_OK;
+}
 /* A wait or submission of av failed with rc in call: record the failure
  * (a lost device or an aborted kernel removes the accelerator) and return
  * its status. */

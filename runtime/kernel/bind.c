@@ -36,10 +36,10 @@ static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, c
                              const amp_accelerator *acc, kb_launch *l)
 {
     int rank = dom->extent.rank;
-    size_t *global = l->global, *local = l->local;
+    size_t *global = l->run.global, *local = l->run.local;
     for (int d = 0; d < 3; d++)
         global[d] = local[d] = 1;
-    l->dims = (cl_uint)(rank < 3 ? rank : 3);
+    l->run.dims = (cl_uint)(rank < 3 ? rank : 3);
     if (dom->tiled) {
         for (int d = 0; d < rank; d++) {
             global[rank - 1 - d] = (size_t)dom->extent.dims[d];
@@ -128,6 +128,9 @@ amp_status amp__kb_plan(const cg_spec *spec, const kb_domain *d, amp_accelerator
                                e->name, (unsigned long long)e->local_mem, acc->name,
                                (unsigned long long)acc->local_mem);
     out->entry = e;
+    out->run.kernel = e->kernel;
+    out->run.name = e->name;
+    out->run.site = k;
     out->wide = spec->wide;
     out->checked = spec->checked;
     return work_sizes(k, d, e, acc, out);

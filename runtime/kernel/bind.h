@@ -14,6 +14,7 @@
 #define AMP_KERNEL_BIND_H
 
 #include "amp/kernel.h"
+#include "device/queue.h"
 #include "kernel/kcache.h"
 
 /* The domain of a launch, as its kernel runs it. */
@@ -25,12 +26,13 @@ typedef struct kb_domain {
     int tile[AMP_MAX_TILE_RANK];
 } kb_domain;
 
-/* What a launch needs of its kernel once the call is checked. */
+/* What a launch needs of its kernel once the call is checked: the cache
+ * entry, and the kernel as its queue takes it, with its work sizes in
+ * OpenCL's order (dimension 0 is C++ AMP's last). */
 typedef struct kb_launch {
     kc_entry *entry;
-    size_t global[3], local[3]; /* in OpenCL's order: dimension 0 is C++ AMP's last */
-    cl_uint dims;               /* of the 3 that OpenCL runs */
-    int wide, checked;          /* as spec says: 64-bit offsets; AMP_CHECK's accessors */
+    queue_kernel run;
+    int wide, checked; /* as the spec says: 64-bit offsets; AMP_CHECK's accessors */
 } kb_launch;
 
 /* The kernel of spec on acc (compiled on a miss, kcache.c), checked against

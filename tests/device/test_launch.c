@@ -1,7 +1,8 @@
 /*
  * tests/device/test_launch.c - what a repeated launch relies on, each kept by the
  * layer that owns it: every memory object made through the OpenCL call
- * table is counted there, whoever makes it.
+ * table is counted there, whoever makes it; and a call that the launch
+ * record answers is one that passed every check of the full path.
  */
 #include <stdlib.h>
 
@@ -54,10 +55,38 @@ static void every_memory_object_made_through_the_table_is_counted(void **state)
     amp__clapi = saved;
 }
 
+/* One call site of a tiled kernel. */
+static amp_status tiled_site(amp_tiled_extent domain, amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH_TILED(domain, t, AMP_CAPTURE(v), { v(t.global) += 1; });
+}
+
+static void a_tile_rank_unlike_the_extents_is_refused_after_a_good_launch_of_its_site(void **state)
+{
+    (void)state;
+    int data[16] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(4, 4), data, &v));
+    amp_tiled_extent good = amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 2);
+    assert_amp_ok(tiled_site(good, v));
+    assert_amp_ok(tiled_site(good, v));
+    /* The same extent and tiles, said to be of rank 1. */
+    amp_tiled_extent bad = good;
+    bad.tile_rank = 1;
+    assert_amp_fails(tiled_site(bad, v), AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                     "the tile has rank 1 and the extent rank 2");
+    assert_amp_ok(tiled_site(good, v));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(data[i], 3);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_memory_object_made_through_the_table_is_counted),
+        cmocka_unit_test(a_tile_rank_unlike_the_extents_is_refused_after_a_good_launch_of_its_site),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }
