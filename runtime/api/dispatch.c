@@ -24,6 +24,7 @@
 #include "check/checkrun.h"
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/probe.h"
 #include "data/ledger.h"
 #include "data/texture.h"
 #include "data/view.h"
@@ -45,6 +46,7 @@ static amp_status find_kernel(const call *c, record_known *known, kb_launch *pla
     if (st == AMP_OK)
         amp__record_keep_launch(c, known, &spec, planned);
     *l = known->launch ? known->launch : planned;
+    AMP__PROBE("2 the full path: checks, spec, kernel cache, work sizes");
     return st;
 }
 
@@ -122,15 +124,18 @@ static amp_status launch(call *c)
      * the record does not know it, its accelerator view resolved. */
     amp_status st = amp__record_recall(c, &known, mems);
     l = known.launch;
+    AMP__PROBE("1 check: the launch record, the source, the view");
     /* 2. */
     if (st == AMP_OK && !l)
         st = find_kernel(c, &known, &planned, &l);
     /* 3. */
     if (st == AMP_OK && !known.data)
         st = make_data_current(c, mems, moved);
+    AMP__PROBE("3 views current (or as kept)");
     /* 4. */
     if (st == AMP_OK && !known.args)
         st = bind(c, &known, l, mems);
+    AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
     if (st == AMP_OK)
         st = amp__queue_launch(c->av, &l->run, moved);
@@ -139,6 +144,7 @@ static amp_status launch(call *c)
         st = mark_written(c, &known, l, mems);
     if (st == AMP_OK)
         st = amp__queue_submit(c->av, &l->run);
+    AMP__PROBE("6 mark written views, submit");
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (st == AMP_OK && l->checked)
@@ -148,9 +154,12 @@ static amp_status launch(call *c)
 
 static amp_status dispatch(call *c)
 {
+    AMP__PROBE_START();
     amp__lock_acquire();
+    AMP__PROBE("lock");
     amp_status st = launch(c);
     amp__lock_release();
+    AMP__PROBE("unlock");
     return st;
 }
 

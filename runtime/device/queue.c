@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/probe.h"
 #include "device/completion.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
@@ -308,11 +309,13 @@ amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
                              const uint64_t moved[2])
 {
     amp_status st = make_room(av);
+    AMP__PROBE("5 back-pressure (make_room)");
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
     cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, NULL, k->global,
                                                 k->local, 0, NULL, amp__prof_on() ? &ev : NULL);
+    AMP__PROBE("5 clEnqueueNDRangeKernel");
     if (rc != CL_SUCCESS) {
         char what[160];
         kernel_what(what, sizeof what, "Running", k);
