@@ -32,7 +32,7 @@ struct amp_accelerator_view {
     int caller_holds;
     int holds;
     int uses;
-    /* Back-pressure (amp__queue_make_room): launches since the last marker,
+    /* Back-pressure (amp__queue_launch): launches since the last marker,
      * and that marker. */
     unsigned launched;
     cl_event mark;
