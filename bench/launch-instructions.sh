@@ -2,7 +2,8 @@
 # What a repeated launch costs the library, in instructions: one tiny
 # kernel launched LAUNCHES times under callgrind on the default device, and
 # the instructions per launch inside amp_parallel_for_each and inside the
-# driver's clEnqueueNDRangeKernel (the library's own is the difference).
+# driver's clEnqueueNDRangeKernel (the library's own is the difference),
+# and those of libamp.so's own code.
 # Unlike a time, the count is the same on a busy machine; run it on two
 # builds to compare them (docs/performance.md, "Dispatch").
 #   bench/launch-instructions.sh BUILD_DIR [LAUNCHES]
@@ -59,3 +60,7 @@ callgrind_annotate --inclusive=yes "$work/cg.out" 2>/dev/null |
     END {printf "%8.1f instructions per launch in amp_parallel_for_each\n", v["amp_parallel_for_each"];
          printf "%8.1f of them in clEnqueueNDRangeKernel\n", v["clEnqueueNDRangeKernel"];
          printf "%8.1f the library'"'"'s own\n", v["amp_parallel_for_each"] - v["clEnqueueNDRangeKernel"]}'
+# The library's own code alone, without the C library's mutex, whose
+# count moves from run to run with the driver's threads.
+callgrind_annotate "$work/cg.out" 2>/dev/null | grep "libamp\.so" |
+  awk -v n="$n" '{gsub(",", "", $1); s += $1} END {printf "%8.1f in libamp.so itself\n", s / n}'
