@@ -35,7 +35,9 @@ typedef struct kc_entry {
     cl_kernel kernel;
     uint64_t args_epoch; /* see args */
     /* Counts every clSetKernelArg on the kernel: while it has not moved,
-     * the kernel's arguments are as the last caller to note it left them. */
+     * the kernel's arguments are as the last caller to note it left them.
+     * It and the memo below (args, args_epoch) are written by
+     * kernel/bind.c alone. */
     uint64_t args_set;
     const char *name;
     uint32_t written_mask; /* captures the body may write */
