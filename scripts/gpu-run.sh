@@ -38,9 +38,16 @@
 #                        cuBLAS), then sgemm_progression at the small sizes
 #            tile        amp_bench --only tile,dispatch,compile,lazy
 #            dispatch    amp_bench --only dispatch three times more
-#            dispatch-timing  a second build with bench/dispatch-timing.patch
-#                        applied to a copy of the tree: the host time of each
-#                        step of a launch, pipelined, on the GPU
+#            dispatch-timing  a second build of the tree with its timing
+#                        probes compiled in (-DAMP_TIMING_PROBES=ON): the
+#                        host time of each step of a launch, pipelined, on
+#                        the GPU
+#            dispatch-ab the dispatch benchmark of this tree against the tree
+#                        in AB_BASE (a copy of another version of the
+#                        sources, say the one before a change), each built in
+#                        Release, AB_RUNS (default 8) runs of each in turns,
+#                        which goes first alternating; then the ratios of
+#                        each side, sorted (not in the default steps)
 #            pocl        on the CPU device (PoCL, AMP_DEVICE=0 unless
 #                        POCL_DEVICE is set): its tuner, then kernel 6
 #                        against OpenBLAS (--kernels 6; OpenBLAS measured
@@ -154,20 +161,41 @@ if [ "$perf" = 1 ]; then
         step "dispatch-$i" 60 build-gpu/bench/amp_bench --only dispatch --out "$out/dispatch-$i"
       done ;;
     dispatch-timing)
-      # A copy of the tree with the timing compiled into dispatch.c.
-      tree=/tmp/amp-dispatch-timing
-      rm -rf "$tree" && mkdir -p "$tree"
-      tar cf - --exclude='./build*' --exclude=./.deps --exclude=./.git . | tar xf - -C "$tree"
-      if (cd "$tree" && patch -p1 <bench/dispatch-timing.patch >/dev/null); then
-        step dispatch-timing-build 120 cmake -S "$tree" -B "$tree/build" -G Ninja \
-          -DCMAKE_BUILD_TYPE=Release -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" \
-          -DCMAKE_PREFIX_PATH="$deps/usr"
-        step dispatch-timing-build2 180 cmake --build "$tree/build" --target amp_bench
-        step dispatch-timing 90 "$tree/build/bench/amp_bench" --only dispatch \
-          --out "$out/dispatch-timing"
-      else
-        log "dispatch-timing: bench/dispatch-timing.patch does not apply to this tree"
-      fi ;;
+      # The tree built again with the timing probes compiled in; each step's
+      # time per launch is printed at exit.
+      step dispatch-timing-build 120 cmake -S . -B build-gpu-probes -G Ninja \
+        -DCMAKE_BUILD_TYPE=Release -DAMP_TIMING_PROBES=ON -DAMP_BUILD_TESTS=OFF \
+        -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" -DCMAKE_PREFIX_PATH="$deps/usr"
+      step dispatch-timing-build2 180 cmake --build build-gpu-probes --target amp_bench
+      step dispatch-timing 90 build-gpu-probes/bench/amp_bench --only dispatch \
+        --out "$out/dispatch-timing" ;;
+    dispatch-ab)
+      # Both trees in Release on the same machine, run by run in turns.
+      if [ ! -f "${AB_BASE:-}/CMakeLists.txt" ]; then
+        log "dispatch-ab: AB_BASE must name a copy of the sources to compare with"
+        continue
+      fi
+      base=$(cd "$AB_BASE" && pwd)
+      step dispatch-ab-build 180 cmake -S "$base" -B /tmp/amp-ab-base -G Ninja \
+        -DCMAKE_BUILD_TYPE=Release -DAMP_BUILD_TESTS=OFF "${cuda[@]}" \
+        -DCMAKE_INCLUDE_PATH="$inc" -DCMAKE_LIBRARY_PATH="$lib" -DCMAKE_PREFIX_PATH="$deps/usr"
+      step dispatch-ab-build2 240 cmake --build /tmp/amp-ab-base --target amp_bench
+      for i in $(seq 1 "${AB_RUNS:-8}"); do
+        sides="base this"
+        [ $((i % 2)) = 0 ] && sides="this base"
+        for side in $sides; do
+          bin=build-gpu/bench/amp_bench
+          [ "$side" = base ] && bin=/tmp/amp-ab-base/bench/amp_bench
+          step "dispatch-ab-$side-$i" 60 "$bin" --only dispatch --out "$out/dispatch-ab-$side-$i"
+        done
+      done
+      # The pipelined amp / raw ratio of each run (the table's fourth
+      # column), sorted, for each side.
+      for side in base this; do
+        echo "$side: $(grep -h '^| pipelined' "$out"/dispatch-ab-"$side"-*.md |
+          awk -F'|' '{split($5, r, " "); print r[1]}' | sort -n | tr '\n' ' ')"
+      done | tee "$out/dispatch-ab.md" | tee -a "$out/steps.log"
+      pack ;;
     pocl)
       step pocl-tune 150 env AMP_DEVICE="$pocl" build-gpu/bench/sgemm_tune --repeat 3
       step pocl-matmul 240 env AMP_DEVICE="$pocl" build-gpu/bench/amp_bench --only matmul \

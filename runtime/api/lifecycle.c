@@ -11,6 +11,7 @@
 #include "data/view.h"
 #include "device/accel.h"
 #include "device/queue.h"
+#include "kernel/bind.h"
 #include "kernel/diskcache.h"
 #include "kernel/kcache.h"
 
@@ -37,6 +38,7 @@ amp_status amp_shutdown(void)
         st = ran;
     amp__tex_drop_all_device_memory();
     amp__kc_clear();
+    amp__kb_shutdown();
     amp__dispatch_shutdown();
     amp__chk_shutdown();
     amp__dc_reset();

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/bind.h"
 #include "translate/buildlog.h"
 #include "core/error.h"
 #include "device/oclcheck.h"
@@ -423,12 +424,8 @@ amp_status amp__chk_before_run(cl_context context, cl_command_queue queue, kc_en
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueWriteBuffer",
                            "Clearing AMP_CHECK's record of accesses outside views");
-    e->args_set++;
-    rc = amp__clapi.SetKernelArg(e->kernel, arg, sizeof record, &record);
-    if (rc != CL_SUCCESS)
-        return amp__err_cl(rc, "clSetKernelArg",
-                           "Passing AMP_CHECK's record of accesses outside views");
-    return AMP_OK;
+    return amp__kb_set_arg(e, arg, sizeof record, &record,
+                           "AMP_CHECK's record of accesses outside views");
 }
 
 void amp__chk_shutdown(void)

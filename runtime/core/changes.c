@@ -1,6 +1,6 @@
 /*
- * runtime/core/changes.c - the counts of change that a repeated launch
- * watches (changes.h).
+ * runtime/core/changes.c - one count of change per layer, which a repeated
+ * launch watches (changes.h).
  */
 #include "core/changes.h"
 

@@ -1,18 +1,54 @@
 /*
- * runtime/core/clapi.c - the OpenCL call table and its fault-injecting wrappers.
+ * runtime/core/clapi.c - the OpenCL call table, its count of memory objects
+ * made, and its fault-injecting wrappers.
  */
 #include "core/clapi.h"
 
+uint64_t amp__clapi_mems;
+
+/* The implementation's makers of memory objects, which the table's
+ * counting entries call: the loader's, or those amp__clapi_install() put
+ * in. Only its CLAPI_MEM_CALLS are used. */
+static clapi_table makers = {
+#define CLAPI_MAKER_INIT(ret, name, params, args) .name = cl##name,
+    CLAPI_MEM_CALLS(CLAPI_MAKER_INIT)
+#undef CLAPI_MAKER_INIT
+};
+
+#define CLAPI_COUNT(ret, name, params, args)                                                       \
+    static ret CL_API_CALL counted_##name params                                                   \
+    {                                                                                              \
+        amp__clapi_mems++;                                                                         \
+        return makers.name args;                                                                   \
+    }
+CLAPI_MEM_CALLS(CLAPI_COUNT)
+#undef CLAPI_COUNT
+
 clapi_table amp__clapi = {
 #define CLAPI_STATUS_INIT(name, params, args) .name = cl##name,
-#define CLAPI_CREATE_INIT(ret, name, params, args) .name = cl##name,
+#define CLAPI_OBJECT_INIT(ret, name, params, args) .name = cl##name,
+#define CLAPI_COUNTED_INIT(ret, name, params, args) .name = counted_##name,
 #define CLAPI_RELEASE_INIT(name, type) .name = cl##name,
-    CLAPI_STATUS_CALLS(CLAPI_STATUS_INIT) CLAPI_CREATE_CALLS(CLAPI_CREATE_INIT)
-        CLAPI_RELEASE_CALLS(CLAPI_RELEASE_INIT)
+    CLAPI_STATUS_CALLS(CLAPI_STATUS_INIT) CLAPI_OBJECT_CALLS(CLAPI_OBJECT_INIT)
+        CLAPI_MEM_CALLS(CLAPI_COUNTED_INIT) CLAPI_RELEASE_CALLS(CLAPI_RELEASE_INIT)
 #undef CLAPI_STATUS_INIT
-#undef CLAPI_CREATE_INIT
+#undef CLAPI_OBJECT_INIT
+#undef CLAPI_COUNTED_INIT
 #undef CLAPI_RELEASE_INIT
 };
+
+void amp__clapi_install(const clapi_table *table)
+{
+    amp__clapi = *table;
+    /* A table that counts already (this one, saved and put back) keeps
+     * the makers it counts for. */
+#define CLAPI_COUNT_INSTALL(ret, name, params, args)                                               \
+    if (table->name != counted_##name)                                                             \
+        makers.name = table->name;                                                                 \
+    amp__clapi.name = counted_##name;
+    CLAPI_MEM_CALLS(CLAPI_COUNT_INSTALL)
+#undef CLAPI_COUNT_INSTALL
+}
 
 /* The table the wrappers call through: the loader's functions, or the ones
  * amp__ock_install() put in (AMP_CHECK), whichever the table held when faults

@@ -14,6 +14,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
 #include <CL/cl.h>
+#include <stdint.h>
 
 /* From cl_khr_icd: what the ICD loader answers when no platform is
  * installed. Defined here so that cl_ext.h is not needed. */
@@ -103,16 +104,15 @@
       (d, p, n, o, no))
 
 /* Calls that create an object and report through their last parameter:
- * X(return type, name, parameters before errcode_ret, arguments). */
-#define CLAPI_CREATE_CALLS(X)                                                                      \
+ * X(return type, name, parameters before errcode_ret, arguments). They are
+ * CLAPI_OBJECT_CALLS and CLAPI_MEM_CALLS. */
+#define CLAPI_OBJECT_CALLS(X)                                                                      \
     X(cl_context, CreateContext,                                                                   \
       (const cl_context_properties *p, cl_uint n, const cl_device_id *d,                           \
        void(CL_CALLBACK * f)(const char *, const void *, size_t, void *), void *u, cl_int *e),     \
       (p, n, d, f, u, e))                                                                          \
     X(cl_command_queue, CreateCommandQueue,                                                        \
       (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int * e), (c, d, p, e))     \
-    X(cl_mem, CreateBuffer, (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *e),          \
-      (c, f, s, h, e))                                                                             \
     X(cl_program, CreateProgramWithSource,                                                         \
       (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *e), (c, n, s, l, e))      \
     X(cl_program, CreateProgramWithBinary,                                                         \
@@ -123,11 +123,19 @@
     X(void *, EnqueueMapBuffer,                                                                    \
       (cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags f, size_t o, size_t n, cl_uint ne,    \
        const cl_event *w, cl_event *ev, cl_int *e),                                                \
-      (q, m, b, f, o, n, ne, w, ev, e))                                                            \
+      (q, m, b, f, o, n, ne, w, ev, e))
+
+/* Those that make a memory object, counted inside the table
+ * (amp__clapi_mems_made). */
+#define CLAPI_MEM_CALLS(X)                                                                         \
+    X(cl_mem, CreateBuffer, (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *e),          \
+      (c, f, s, h, e))                                                                             \
     X(cl_mem, CreateImage,                                                                         \
       (cl_context c, cl_mem_flags f, const cl_image_format *fmt, const cl_image_desc *d, void *h,  \
        cl_int *e),                                                                                 \
       (c, f, fmt, d, h, e))
+
+#define CLAPI_CREATE_CALLS(X) CLAPI_OBJECT_CALLS(X) CLAPI_MEM_CALLS(X)
 
 /* Releases: never made to fail, since a failed release can only leak. */
 #define CLAPI_RELEASE_CALLS(X)                                                                     \
@@ -153,6 +161,24 @@ typedef struct clapi_table {
 
 /* The table the runtime calls through. */
 extern clapi_table amp__clapi;
+
+/* Point the table at another OpenCL implementation (AMP_CHECK's Oclgrind,
+ * device/oclcheck.c): every call goes to table's functions from now on,
+ * and memory objects are still counted. */
+void amp__clapi_install(const clapi_table *table);
+
+/* How many buffers and images were made through the table. Every call of
+ * CLAPI_MEM_CALLS is counted inside the table, whoever makes it, so that a
+ * new maker of memory objects cannot forget to count. A handle one of them
+ * returns may be the handle of an object released before: a cache of
+ * handles (the kernels' argument memo, kernel/bind.c) holds its handles
+ * only while this count stands still. */
+extern uint64_t amp__clapi_mems;
+
+static inline uint64_t amp__clapi_mems_made(void)
+{
+    return amp__clapi_mems;
+}
 
 /*
  * Make the nth OpenCL call from now on (1 = the next one; releases are not

@@ -128,33 +128,60 @@ void amp_clear_error(void)
         err_message[0] = '\0';
 }
 
-amp_status amp__err_set(amp_status status, const char *fmt, ...)
+#define LAUNCH_PREFIX "parallel_for_each at %s:%d: "
+
+/* The message: fmt with ap, after the launch's prefix when file is set
+ * (amp__err_launch). */
+static amp_status set_message(amp_status status, const char *file, int line, const char *fmt,
+                              va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (need < 0) {
+    va_list again;
+    va_copy(again, ap);
+    int head = file ? snprintf(NULL, 0, LAUNCH_PREFIX, file, line) : 0;
+    int body = vsnprintf(NULL, 0, fmt, ap);
+    if (head < 0 || body < 0) {
+        va_end(again);
         note_failure(status);
         return status;
     }
-    if ((size_t)need + 1 > err_capacity) {
-        char *grown = realloc(err_message, (size_t)need + 1);
+    size_t need = (size_t)head + (size_t)body + 1;
+    if (need > err_capacity) {
+        char *grown = realloc(err_message, need);
         if (!grown) {
             /* Keep the old message rather than lose the status. */
+            va_end(again);
             note_failure(status);
             return status;
         }
         err_message = grown;
-        err_capacity = (size_t)need + 1;
+        err_capacity = need;
         pthread_once(&err_key_once, err_make_key);
         (void)pthread_setspecific(err_key, grown);
     }
-    va_start(ap, fmt);
-    vsnprintf(err_message, err_capacity, fmt, ap);
-    va_end(ap);
+    if (file)
+        snprintf(err_message, err_capacity, LAUNCH_PREFIX, file, line);
+    vsnprintf(err_message + head, err_capacity - (size_t)head, fmt, again);
+    va_end(again);
     note_failure(status);
     return status;
+}
+
+amp_status amp__err_set(amp_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    amp_status st = set_message(status, NULL, 0, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+amp_status amp__err_launch(amp_status status, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    amp_status st = set_message(status, file, line, fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 amp_status amp__err_status_of_cl(cl_int code)

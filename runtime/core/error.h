@@ -16,6 +16,15 @@ amp_status amp__err_set(amp_status status, const char *fmt, ...)
 #endif
     ;
 
+/* The same for a failure of the parallel_for_each at file:line: the message
+ * starts "parallel_for_each at FILE:LINE: ", so that every launch failure
+ * names its call site in one form. */
+amp_status amp__err_launch(amp_status status, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 /* While defer is nonzero (this thread holds the runtime lock), failures
  * wait; when it becomes 0, the last one is reported to the error callback
  * (lock.c calls it as it takes and releases the lock: the callback may call

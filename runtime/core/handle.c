@@ -277,7 +277,7 @@ void amp__handle_end(void *p)
     if (e->live) {
         HASH_DEL(live, e);
         e->live = 0;
-        amp__changes.handles_ended++;
+        amp__changes_count(CHANGES_CORE); /* amp__handle_ended */
     }
 }
 

@@ -68,13 +68,14 @@ void *amp__handle_alloc(hd_kind kind, size_t size, hd_owner owner);
  * needs). Ending a handle twice does nothing. */
 void amp__handle_end(void *p);
 
-/* How many handles have ended so far. A pointer that was a live handle
- * when this was N is the same live handle while it is still N: nothing
- * ended since, so nothing was freed or reused. */
+/* How many handles have ended so far: the core layer's count of change
+ * (core/changes.h), counted by amp__handle_end alone. A pointer that was a
+ * live handle when this was N is the same live handle while it is still N:
+ * nothing ended since, so nothing was freed or reused. */
 static inline uint64_t amp__handle_ended(void)
 {
     LOCK_ASSERT_HELD();
-    return amp__changes.handles_ended;
+    return amp__changes_of(CHANGES_CORE);
 }
 
 /* End the handle, if not done yet, and give its memory back; NULL is a

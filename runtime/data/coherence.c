@@ -29,7 +29,14 @@ struct coh_copy {
     rg_set stale;
 };
 
-struct coh_source {
+/* A data source's record. The handles this file hands out and takes
+ * (coh_source, coherence.h) are never defined as a type: a public function
+ * reaches the record behind one only through changing(), which counts the
+ * change, or reading(), which gives it read only. So no function can change
+ * a record without counting it (amp__coh_epoch). */
+typedef struct coh_record coh_record;
+
+struct coh_record {
     void *host;    /* the caller's memory, or the record's own, or NULL */
     int owns_host; /* host was allocated here */
     int hashed;    /* in `sources`, by the caller's pointer */
@@ -42,13 +49,40 @@ struct coh_source {
     coh_copy *copies;
     amp_transfer_stats stats;
     UT_hash_handle hh;
-    coh_source *prev, *next; /* every record, for shutdown */
+    coh_record *prev, *next; /* every record, for shutdown */
 };
 
-static coh_source *sources; /* records of the caller's memory, by pointer */
-static coh_source *all_sources;
+/* The one place that counts the data layer's changes (core/changes.h):
+ * every change of a record, of a copy, or of the order of a memory's uses
+ * comes through it, by changing() or ordering(). */
+static void count_change(void)
+{
+    amp__changes_count(CHANGES_DATA);
+}
 
-static void link_source(coh_source *src)
+/* The record behind a handle, about to change. */
+static coh_record *changing(coh_source *src)
+{
+    count_change();
+    return (coh_record *)(void *)src;
+}
+
+/* The record behind a handle, to read. */
+static const coh_record *reading(const coh_source *src)
+{
+    return (const coh_record *)(const void *)src;
+}
+
+/* The handle of a record. */
+static coh_source *handle_of(coh_record *src)
+{
+    return (coh_source *)(void *)src;
+}
+
+static coh_record *sources; /* records of the caller's memory, by pointer */
+static coh_record *all_sources;
+
+static void link_source(coh_record *src)
 {
     src->next = all_sources;
     if (all_sources)
@@ -56,7 +90,7 @@ static void link_source(coh_source *src)
     all_sources = src;
 }
 
-static void unlink_source(coh_source *src)
+static void unlink_source(coh_record *src)
 {
     if (src->prev)
         src->prev->next = src->next;
@@ -66,7 +100,7 @@ static void unlink_source(coh_source *src)
         src->next->prev = src->prev;
 }
 /* Count a transfer of src's data in the ledger (ledger.c). */
-static void record(coh_source *src, amp_transfer_direction dir, amp_transfer_reason reason,
+static void record(coh_record *src, amp_transfer_direction dir, amp_transfer_reason reason,
                    int64_t bytes, const amp_accelerator *acc, const char *label)
 {
     char view[96] = "";
@@ -82,7 +116,7 @@ static amp_status no_memory(void)
 }
 
 /* dst = [0, bytes) less `undefined`: what a new copy lacks. */
-static int stale_everywhere_defined(const coh_source *src, rg_set *dst)
+static int stale_everywhere_defined(const coh_record *src, rg_set *dst)
 {
     amp__rg_clear(dst);
     if (!amp__rg_add(dst, 0, (int64_t)src->bytes))
@@ -95,8 +129,7 @@ static int stale_everywhere_defined(const coh_source *src, rg_set *dst)
 
 amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
 {
-    amp__changes.data_records++;
-    coh_source *src = NULL;
+    coh_record *src = NULL;
     HASH_FIND_PTR(sources, &host, src);
     if (src) {
         if (src->bytes < bytes)
@@ -106,10 +139,11 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
                 " view of it must fit inside (%zu bytes asked). Release the other"
                 " view first, or view the larger memory first.",
                 host, src->bytes, bytes);
-        src->refs++;
-        *out = src;
+        *out = handle_of(src);
+        changing(*out)->refs++;
         return AMP_OK;
     }
+    /* A new record changes none that anyone knows: not counted. */
     src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
@@ -120,11 +154,11 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
     src->refs = 1;
     HASH_ADD_PTR(sources, key, src);
     link_source(src);
-    *out = src;
+    *out = handle_of(src);
     return AMP_OK;
 }
 
-static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
+static coh_copy *copy_on(coh_record *src, const amp_accelerator *acc)
 {
     for (coh_copy *c = src->copies; c; c = c->next)
         if (c->acc == acc)
@@ -132,21 +166,8 @@ static coh_copy *copy_on(coh_source *src, const amp_accelerator *acc)
     return NULL;
 }
 
-static uint64_t mem_epoch;
-
-uint64_t amp__coh_mem_epoch(void)
-{
-    return mem_epoch + amp__stg_buffers_made();
-}
-
-void amp__coh_mem_made(void)
-{
-    amp__changes.data_records++;
-    mem_epoch++;
-}
-
 /* What needs the memory, for a message: arrays have no name of their own. */
-static void memory_owner(const coh_source *src, const char *label, char *who, size_t size)
+static void memory_owner(const coh_record *src, const char *label, char *who, size_t size)
 {
     if (src->home)
         snprintf(who, size, "An array");
@@ -161,7 +182,7 @@ static void memory_owner(const coh_source *src, const char *label, char *who, si
  * report CL_MEM_OBJECT_ALLOCATION_FAILURE from an enqueue. The message
  * names what needed the memory (the view by its capture name, else an
  * array or a view), and how much, in the same words wherever it failed. */
-static amp_status device_memory_failed(const coh_source *src, const char *label,
+static amp_status device_memory_failed(const coh_record *src, const char *label,
                                        const amp_accelerator *acc, cl_int rc, const char *call)
 {
     char who[96];
@@ -173,7 +194,7 @@ static amp_status device_memory_failed(const coh_source *src, const char *label,
                         amp__err_cl_name(rc), call);
 }
 
-static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char *label,
+static amp_status new_copy(coh_record *src, amp_accelerator_view *av, const char *label,
                            coh_copy **out)
 {
     amp_accelerator *acc = av->acc;
@@ -201,7 +222,6 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
     cl_int rc = CL_SUCCESS;
     c->mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, src->bytes + COH_SPARE_BYTES,
                                      NULL, &rc);
-    amp__coh_mem_made();
     if (!c->mem) {
         amp__rg_free(&c->stale);
         free(c);
@@ -221,8 +241,7 @@ static amp_status new_copy(coh_source *src, amp_accelerator_view *av, const char
 amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, const char *label,
                                   coh_source **out)
 {
-    amp__changes.data_records++;
-    coh_source *src = calloc(1, sizeof *src);
+    coh_record *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
     src->bytes = bytes;
@@ -242,28 +261,26 @@ amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, cons
         }
     }
     link_source(src);
-    *out = src;
+    *out = handle_of(src);
     return AMP_OK;
 }
 
 amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
 {
-    amp__changes.data_records++;
-    coh_source *src = calloc(1, sizeof *src);
+    coh_record *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
     src->host = host;
     src->bytes = bytes;
     src->refs = 1;
     link_source(src);
-    *out = src;
+    *out = handle_of(src);
     return AMP_OK;
 }
 
 void amp__coh_source_retain(coh_source *src)
 {
-    amp__changes.data_records++;
-    src->refs++;
+    changing(src)->refs++;
 }
 
 int amp__coh_host_in_use(const void *lo, size_t bytes)
@@ -271,7 +288,7 @@ int amp__coh_host_in_use(const void *lo, size_t bytes)
     /* Addresses as numbers: the records' memory is any object. */
     uintptr_t a = (uintptr_t)lo;
     int copy = 0;
-    for (const coh_source *src = all_sources; src; src = src->next) {
+    for (const coh_record *src = all_sources; src; src = src->next) {
         if (src->owns_host || !src->host)
             continue;
         uintptr_t b = (uintptr_t)(src->hashed ? src->key : src->host);
@@ -286,17 +303,17 @@ int amp__coh_host_in_use(const void *lo, size_t bytes)
 
 void *amp__coh_source_user_host(const coh_source *src)
 {
-    return src->hashed ? src->host : NULL;
+    return reading(src)->hashed ? reading(src)->host : NULL;
 }
 
 size_t amp__coh_source_bytes(const coh_source *src)
 {
-    return src->bytes;
+    return reading(src)->bytes;
 }
 
 amp_accelerator *amp__coh_source_home(const coh_source *src)
 {
-    return src->home;
+    return reading(src)->home;
 }
 
 /* ---- Copies of boxes ---- */
@@ -304,7 +321,7 @@ amp_accelerator *amp__coh_source_home(const coh_source *src)
 /* One transfer between a source's host memory and one of its device
  * copies, over the same box on both sides. */
 typedef struct xfer {
-    coh_source *src;
+    coh_record *src;
     coh_copy *copy;
     amp_transfer_direction dir;
     amp_transfer_reason reason;
@@ -364,7 +381,7 @@ static amp_status move_needed(xfer *x, const rg_set *need, const rg_box *b)
     return x->status;
 }
 
-static amp_status ensure_host_memory(coh_source *src)
+static amp_status ensure_host_memory(coh_record *src)
 {
     if (src->host)
         return AMP_OK;
@@ -396,10 +413,9 @@ static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
     return 1;
 }
 
-amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
-                               void **host)
+static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_reason reason,
+                             void **host)
 {
-    amp__changes.data_records++;
     amp_status st = ensure_host_memory(src);
     if (st != AMP_OK)
         return st;
@@ -425,10 +441,16 @@ amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_
     return st;
 }
 
+amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
+                               void **host)
+{
+    return host_ready(changing(src), box, reason, host);
+}
+
 /* Nonzero when some of [lo, hi) is stale on the host too. */
 static int stale_on_host(int64_t lo, int64_t hi, void *user)
 {
-    const coh_source *src = user;
+    const coh_record *src = user;
     rg_box r = amp__rg_box_linear(lo, hi - lo);
     return amp__rg_box_overlap(&src->host_stale, &r) > 0;
 }
@@ -445,7 +467,7 @@ static size_t box_runs(const rg_box *b)
 }
 
 /* Room in every set that written_at changes for the box. */
-static int reserve_for_write(coh_source *src, const rg_box *box)
+static int reserve_for_write(coh_record *src, const rg_box *box)
 {
     size_t n = box_runs(box);
     for (coh_copy *c = src->copies; c; c = c->next)
@@ -458,17 +480,28 @@ static int reserve_for_write(coh_source *src, const rg_box *box)
 
 /* ---- The order of the uses of device memory across views ---- */
 
-void amp__coh_order_begin(coh_order *o, amp_accelerator_view *av)
+/* An order about to change: counted as a record's change is. */
+static coh_order *ordering(coh_order *o)
 {
-    amp__changes.data_records++;
+    count_change();
+    return o;
+}
+
+static void order_begin(coh_order *o, amp_accelerator_view *av)
+{
     amp__queue_use(av);
     o->last_view = av;
     o->idle = 1;
 }
 
+void amp__coh_order_begin(coh_order *o, amp_accelerator_view *av)
+{
+    order_begin(ordering(o), av);
+}
+
 void amp__coh_order_end(coh_order *o)
 {
-    amp__changes.data_records++;
+    o = ordering(o);
     amp__queue_unuse(o->last_view);
     o->last_view = NULL;
 }
@@ -514,14 +547,13 @@ static amp_status order_after_last_use(coh_order *o, amp_accelerator_view *av)
 
 amp_status amp__coh_order_use(coh_order *o, amp_accelerator_view *av)
 {
-    amp__changes.data_records++;
-    return order_after_last_use(o, av);
+    return order_after_last_use(ordering(o), av);
 }
 
-amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, const rg_box *box,
+amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, const rg_box *box,
                                  const char *label, cl_mem *mem)
 {
-    amp__changes.data_records++;
+    coh_record *src = changing(source);
     coh_copy *c = copy_on(src, av->acc);
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
@@ -541,7 +573,7 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
                             amp__rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
         if (through_host) {
             void *host;
-            st = amp__coh_host_ready(src, box, AMP_REASON_KERNEL, &host);
+            st = host_ready(src, box, AMP_REASON_KERNEL, &host);
             if (st != AMP_OK)
                 return st;
         }
@@ -563,7 +595,7 @@ amp_status amp__coh_device_ready(coh_source *src, amp_accelerator_view *av, cons
 }
 
 /* Every copy but `current` (NULL: the host's) is stale in the box. */
-static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *box)
+static amp_status written_at(coh_record *src, coh_copy *current, const rg_box *box)
 {
     int ok = 1;
     for (coh_copy *c = src->copies; c; c = c->next)
@@ -575,25 +607,25 @@ static amp_status written_at(coh_source *src, coh_copy *current, const rg_box *b
     return ok ? AMP_OK : no_memory();
 }
 
-amp_status amp__coh_device_written(coh_source *src, amp_accelerator_view *av, const rg_box *box)
+amp_status amp__coh_device_written(coh_source *source, amp_accelerator_view *av, const rg_box *box)
 {
-    amp__changes.data_records++;
+    coh_record *src = changing(source);
     coh_copy *c = copy_on(src, av->acc);
     /* amp__coh_device_ready made av the copy's last view, and made room in
      * the sets for this. */
     return c ? written_at(src, c, box) : AMP_OK;
 }
 
-amp_status amp__coh_host_written(coh_source *src, const rg_box *box)
+amp_status amp__coh_host_written(coh_source *source, const rg_box *box)
 {
-    amp__changes.data_records++;
+    coh_record *src = changing(source);
     amp_status st = ensure_host_memory(src);
     return st == AMP_OK ? written_at(src, NULL, box) : st;
 }
 
-amp_status amp__coh_discard(coh_source *src, const rg_box *box)
+amp_status amp__coh_discard(coh_source *source, const rg_box *box)
 {
-    amp__changes.data_records++;
+    coh_record *src = changing(source);
     int ok = 1;
     for (coh_copy *c = src->copies; c; c = c->next)
         ok &= amp__rg_remove_box(&c->stale, box);
@@ -607,7 +639,7 @@ amp_status amp__coh_discard(coh_source *src, const rg_box *box)
 
 /* Where a box of src is current as a whole: a device copy (*from set), the
  * host (*from NULL, returns 1), or neither (returns 0). */
-static int current_at(coh_source *src, const rg_box *box, coh_copy **from)
+static int current_at(coh_record *src, const rg_box *box, coh_copy **from)
 {
     *from = NULL;
     if (src->host && amp__rg_box_overlap(&src->host_stale, box) == 0)
@@ -652,15 +684,15 @@ static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const 
                     (size_t)sbox->width);
 }
 
-amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *dst,
+amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source *destination,
                              const rg_box *dbox)
 {
-    amp__changes.data_records++;
+    coh_record *src = changing(source), *dst = changing(destination);
     coh_copy *from;
     amp_status st = AMP_OK;
     if (!current_at(src, sbox, &from)) {
         void *h;
-        if ((st = amp__coh_host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
+        if ((st = host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
             return st;
         from = NULL;
     }
@@ -669,7 +701,7 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
     if (to && from && from->acc != to->acc) {
         /* Two devices: through src's host memory. */
         void *h;
-        if ((st = amp__coh_host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
+        if ((st = host_ready(src, sbox, AMP_REASON_COPY, &h)) != AMP_OK)
             return st;
         from = NULL;
     }
@@ -728,7 +760,7 @@ amp_status amp__coh_copy_box(coh_source *src, const rg_box *sbox, coh_source *ds
 
 /* ---- Release and the ledger ---- */
 
-static void free_copies(coh_source *src)
+static void free_copies(coh_record *src)
 {
     coh_copy *c = src->copies;
     while (c) {
@@ -742,18 +774,18 @@ static void free_copies(coh_source *src)
     src->copies = NULL;
 }
 
-static amp_status write_back(coh_source *src, amp_transfer_reason reason)
+static amp_status write_back(coh_record *src, amp_transfer_reason reason)
 {
     if (!src->hashed)
         return AMP_OK; /* no caller's memory to write to */
     rg_box all = amp__rg_box_linear(0, (int64_t)src->bytes);
     void *host;
-    return amp__coh_host_ready(src, &all, reason, &host);
+    return host_ready(src, &all, reason, &host);
 }
 
-amp_status amp__coh_source_release(coh_source *src)
+amp_status amp__coh_source_release(coh_source *source)
 {
-    amp__changes.data_records++;
+    coh_record *src = changing(source);
     if (--src->refs > 0)
         return AMP_OK;
     amp_status st = write_back(src, AMP_REASON_RELEASE);
@@ -771,14 +803,14 @@ amp_status amp__coh_source_release(coh_source *src)
 
 void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out)
 {
-    *out = src->stats;
+    *out = reading(src)->stats;
 }
 
 amp_status amp__coh_drop_all_device_copies(void)
 {
-    amp__changes.data_records++;
     amp_status st = AMP_OK;
-    for (coh_source *src = all_sources; src; src = src->next) {
+    for (coh_record *r = all_sources; r; r = r->next) {
+        coh_record *src = changing(handle_of(r));
         /* The last chance: a failure leaves the host memory as it was, and
          * is the status; the device copies go regardless. */
         amp_status w = write_back(src, AMP_REASON_SYNCHRONIZE);

@@ -130,22 +130,17 @@ amp_status amp__coh_order_use(coh_order *o, amp_accelerator_view *av);
  * record no longer holds its last view's queue. */
 void amp__coh_order_end(coh_order *o);
 
-/* A number that changes whenever any record's state may have changed: every
- * function of this file that can change a record, a copy or their sets
- * counts once as it starts; the getters do not. While it is unchanged, a
- * box made current on a device and marked written there is still so
- * (the dispatch's launch record). */
+/* A number that changes whenever any record's state may have changed: the
+ * data layer's count of change (core/changes.h). A function of
+ * coherence.c reaches a record only through the one helper that counts,
+ * or read only, and an order only through another that counts in the same
+ * place, so none can change one without counting. While it is unchanged,
+ * a box made current on a device and marked written there is still so
+ * (the launch record, api/record.c). */
 static inline uint64_t amp__coh_epoch(void)
 {
-    return amp__changes.data_records;
+    return amp__changes_of(CHANGES_DATA);
 }
-
-/* A number that changes whenever a device buffer or image is made, so that
- * a cache of kernel arguments knows that a handle it holds may now name
- * another memory object. Whoever makes a memory object outside this file
- * calls amp__coh_mem_made(). */
-uint64_t amp__coh_mem_epoch(void);
-void amp__coh_mem_made(void);
 
 /* The transfers of this record's data (amp_array_view_get_transfers). */
 void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out);

@@ -70,9 +70,6 @@ static amp_status alloc_locked(size_t bytes, amp_accelerator_view *av, void **ou
     p->context = acc->context;
     p->mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, total,
                                      NULL, &rc);
-    /* A kernel's remembered arguments must not take this handle for a
-     * released buffer's (coherence.h). */
-    amp__coh_mem_made();
     if (p->mem) {
         call = "clCreateCommandQueue";
         p->queue = amp__clapi.CreateCommandQueue(acc->context, acc->device, 0, &rc);

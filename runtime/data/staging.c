@@ -48,8 +48,6 @@ typedef struct stg_device {
 static stg_device *devices;
 static stg_pinned *pinned;
 
-static uint64_t buffers_made;
-
 static stg_path forced = STG_AUTO;
 static size_t forced_slot, forced_min;
 static stg_path last_path = STG_DIRECT;
@@ -60,11 +58,6 @@ void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes)
     forced = path;
     forced_slot = slot_bytes;
     forced_min = min_bytes;
-}
-
-uint64_t amp__stg_buffers_made(void)
-{
-    return buffers_made;
 }
 
 stg_path amp__stg_last_path(void)
@@ -266,7 +259,6 @@ static int make_slots(amp_accelerator *acc, size_t bytes, stg_device **out)
         d->slot_mem[i] = amp__clapi.CreateBuffer(acc->context,
                                                  CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
                                                  NULL, &rc);
-        buffers_made++;
         if (d->slot_mem[i])
             d->slot_ptr[i] = amp__clapi.EnqueueMapBuffer(d->transfer.queue, d->slot_mem[i], CL_TRUE,
                                                          CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,

@@ -80,10 +80,6 @@ cl_int amp__stg_move(const stg_move *m, const char **call);
  * memory, so that they may run while av's queue runs kernels; else av. */
 amp_accelerator_view *amp__stg_upload_view(amp_accelerator_view *av, int64_t bytes);
 
-/* How many staging buffers were made: coherence.c's count of memory
- * objects made includes them (amp__coh_mem_epoch). */
-uint64_t amp__stg_buffers_made(void);
-
 /* For tests: take the given path for every transfer of at least min_bytes
  * (smaller ones go direct), with staging buffers of slot_bytes (0: the
  * default); STG_STAGED does as on a GPU, and sends page-locked memory

@@ -415,8 +415,6 @@ static amp_status make_image(amp_texture *t, const void *texels, const char *fn,
     cl_int rc = CL_SUCCESS;
     *image = amp__clapi.CreateImage(t->av->acc->context, flags, &format, &desc, (void *)texels,
                                     &rc);
-    /* A kernel may still hold a released image's handle as an argument. */
-    amp__coh_mem_made();
     if (*image)
         return AMP_OK;
     if (amp__err_status_of_cl(rc) == AMP_ERROR_OUT_OF_MEMORY)

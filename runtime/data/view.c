@@ -528,13 +528,36 @@ static amp_status discard_step(coh_source *src, const rg_box *box, void *arg)
 typedef struct device_ready_arg {
     amp_accelerator_view *av;
     const char *label;
+    cl_mem mem;
 } device_ready_arg;
 
 static amp_status device_ready_step(coh_source *src, const rg_box *box, void *arg)
 {
     device_ready_arg *a = arg;
-    cl_mem mem;
-    return amp__coh_device_ready(src, a->av, box, a->label, &mem);
+    return amp__coh_device_ready(src, a->av, box, a->label, &a->mem);
+}
+
+amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view *av,
+                                  const char *label, cl_mem *mem)
+{
+    device_ready_arg a = {av, label, NULL};
+    amp_status st = each_box(v, device_ready_step, &a);
+    *mem = a.mem;
+    return st;
+}
+
+amp_status amp__view_device_written(const amp_array_view *v, amp_accelerator_view *av)
+{
+    rg_plan plan;
+    amp__view_plan(v, &plan);
+    amp_status st = AMP_OK;
+    for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n; k++) {
+        rg_box box = amp__rg_plan_box(&plan, 0, k);
+        amp_status w = amp__coh_device_written(v->src, av, &box);
+        if (st == AMP_OK)
+            st = w;
+    }
+    return st;
 }
 
 /* Make the view's boxes current in host memory; its source's start in
@@ -595,7 +618,7 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
     if (st == AMP_OK)
         st = amp__queue_resolve_in(fn, av, &av);
     if (st == AMP_OK) {
-        device_ready_arg a = {av, view->label};
+        device_ready_arg a = {av, view->label, NULL};
         st = each_box(view, device_ready_step, &a);
     }
     amp__lock_release();

@@ -70,6 +70,18 @@ amp_status amp__view_synchronize_held(const char *fn, amp_array_view *held);
  * reference to the source. Expects the runtime lock. */
 amp_status amp__view_unmake(amp_array_view *v);
 
+/* Make v's bytes current on av's device (each box of its data source,
+ * data/coherence.h), with that device's buffer of its data source in
+ * *mem; label names the view in traces and messages. Also makes room for
+ * amp__view_device_written on av. Expects the runtime lock. */
+amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view *av,
+                                  const char *label, cl_mem *mem);
+
+/* A kernel queued on av writes v: every other copy of its bytes is stale
+ * now. Every box is marked, even after a failure; the first failure is
+ * the status. Expects the runtime lock. */
+amp_status amp__view_device_written(const amp_array_view *v, amp_accelerator_view *av);
+
 /* Copy back to the caller's memory every stale byte of every live view's
  * data (amp_shutdown, before the devices go). Returns the first failure;
  * the others are tried all the same. Expects the runtime lock. */

@@ -239,7 +239,7 @@ static amp_status install_from(const char *const *paths, size_t npaths)
         lib = NULL;
         goto fail_log;
     }
-    amp__clapi = table;
+    amp__clapi_install(&table);
     ock_lib = lib;
     atexit(remove_log);
     return AMP_OK;

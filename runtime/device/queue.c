@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/probe.h"
 #include "device/completion.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
@@ -269,7 +270,9 @@ static void drained(amp_accelerator_view *v)
     v->launched = 0;
 }
 
-amp_status amp__queue_make_room(amp_accelerator_view *av)
+/* Before a kernel is queued on av: count it, and every QUEUE_SPAN
+ * launches wait for the marker of the span before (queue.h). */
+static amp_status make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
     wait_as_the_main_thread_ends();
@@ -294,6 +297,43 @@ amp_status amp__queue_make_room(amp_accelerator_view *av)
         return AMP_OK;
     drained(av);
     return amp__queue_failed(av, rc, call, "Waiting for the queue to run what is queued");
+}
+
+/* "Running kernel NAME from FILE:LINE", for a failure's message. */
+static void kernel_what(char *what, size_t size, const char *step, const queue_kernel *k)
+{
+    snprintf(what, size, "%s kernel %s from %s:%d", step, k->name, k->site->file, k->site->line);
+}
+
+amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
+                             const uint64_t moved[2])
+{
+    amp_status st = make_room(av);
+    AMP__PROBE("5 back-pressure (make_room)");
+    if (st != AMP_OK)
+        return st;
+    cl_event ev = NULL;
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, NULL, k->global,
+                                                k->local, 0, NULL, amp__prof_on() ? &ev : NULL);
+    AMP__PROBE("5 clEnqueueNDRangeKernel");
+    if (rc != CL_SUCCESS) {
+        char what[160];
+        kernel_what(what, sizeof what, "Running", k);
+        return amp__err_cl(rc, "clEnqueueNDRangeKernel", what);
+    }
+    if (ev)
+        amp__prof_launched(k->name, k->site, ev, moved[0], moved[1]);
+    return AMP_OK;
+}
+
+amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k)
+{
+    cl_int rc = amp__clapi.Flush(av->queue);
+    if (rc == CL_SUCCESS)
+        return AMP_OK;
+    char what[160];
+    kernel_what(what, sizeof what, "Submitting", k);
+    return amp__queue_failed(av, rc, "clFlush", what);
 }
 
 /* Wait for one view and read its profiling events. */

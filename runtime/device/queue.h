@@ -7,6 +7,9 @@
 #ifndef AMP_DEVICE_QUEUE_H
 #define AMP_DEVICE_QUEUE_H
 
+#include <stdint.h>
+
+#include "amp/kernel.h"
 #include "device/accel.h"
 
 /* Kernels launched on a queue between two markers. A launch that starts a
@@ -29,7 +32,7 @@ struct amp_accelerator_view {
     int caller_holds;
     int holds;
     int uses;
-    /* Back-pressure (amp__queue_make_room): launches since the last marker,
+    /* Back-pressure (amp__queue_launch): launches since the last marker,
      * and that marker. */
     unsigned launched;
     cl_event mark;
@@ -59,11 +62,37 @@ void amp__queue_release(amp_accelerator_view *av);
  * so: the queue must stay until then (coherence.c waits on it). */
 void amp__queue_use(amp_accelerator_view *av);
 void amp__queue_unuse(amp_accelerator_view *av);
-/* Before a kernel is queued on av: count it, and every QUEUE_SPAN launches
- * wait until the device has run all but the last span, so that a program
- * that never waits does not pile up commands (and their host memory)
- * without bound. Returns the wait's failure, with nothing queued. */
-amp_status amp__queue_make_room(amp_accelerator_view *av);
+/* A kernel launch, as a queue takes it. */
+typedef struct queue_kernel {
+    cl_kernel kernel;
+    cl_uint dims; /* the work sizes, as clEnqueueNDRangeKernel takes them */
+    size_t global[3], local[3];
+    const char *name;              /* the kernel's, for messages and AMP_PROFILE */
+    const amp_kernel_source *site; /* its call site, likewise */
+} queue_kernel;
+
+/* Queue the kernel k on av: first make room (count the launch, and every
+ * QUEUE_SPAN launches wait until the device has run all but the last span,
+ * so that a program that never waits does not pile up commands, and their
+ * host memory, without bound; a wait that fails leaves nothing queued),
+ * then enqueue it, and under AMP_PROFILE hand its event to the list of
+ * launches not read yet (device/profile.h) with moved, the bytes moved to
+ * run it (to the device, to the host). AMP_OK when it is queued. */
+amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
+                             const uint64_t moved[2]);
+
+/* Submit what is queued on av now (clFlush): amp__queue_submit's work on
+ * an immediate view. */
+amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k);
+
+/* Submit what is queued on av at once when av is an immediate view, after
+ * the kernel k was queued (amp__queue_launch); a deferred view submits
+ * when it is waited for or flushed. A failure (a lost device) is
+ * recorded as amp__queue_failed does. */
+static inline amp_status amp__queue_submit(amp_accelerator_view *av, const queue_kernel *k)
+{
+    return av->mode == AMP_QUEUING_IMMEDIATE ? amp__queue_submit_now(av, k) : AMP_OK;
+}
 /* A wait or submission of av failed with rc in call: record the failure
  * (a lost device or an aborted kernel removes the accelerator) and return
  * its status. */

@@ -51,7 +51,7 @@ static uint64_t n_builds, n_disk_hits, n_hits;
 /* Release what a node holds, built or not. */
 static void node_free(kc_node *n)
 {
-    amp__changes.kernels_freed++; /* amp__kc_generation */
+    amp__changes_count(CHANGES_KERNEL); /* amp__kc_generation */
     if (n->entry.kernel)
         amp__clapi.ReleaseKernel(n->entry.kernel);
     if (n->program)

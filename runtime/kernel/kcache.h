@@ -35,7 +35,9 @@ typedef struct kc_entry {
     cl_kernel kernel;
     uint64_t args_epoch; /* see args */
     /* Counts every clSetKernelArg on the kernel: while it has not moved,
-     * the kernel's arguments are as the last caller to note it left them. */
+     * the kernel's arguments are as the last caller to note it left them.
+     * It and the memo below (args, args_epoch) are written by
+     * kernel/bind.c alone. */
     uint64_t args_set;
     const char *name;
     uint32_t written_mask; /* captures the body may write */
@@ -47,8 +49,9 @@ typedef struct kc_entry {
     /* What each argument holds now. OpenCL keeps a kernel's arguments
      * between launches, and on a CPU device clSetKernelArg costs about as
      * much as the launch itself, so a repeated call sets only what changed.
-     * Valid while args_epoch equals amp__coh_mem_epoch(): a buffer made since may
-     * have the handle of one released before, and must be set again. */
+     * Valid while args_epoch equals amp__clapi_mems_made(): a buffer made
+     * since may have the handle of one released before, and must be set
+     * again. */
     kc_arg args[KC_ARG_SLOTS];
 } kc_entry;
 
@@ -60,11 +63,13 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
  * (for tests and the benchmark). */
 void amp__kc_counts(uint64_t *builds, uint64_t *disk_hits, uint64_t *hits);
 
-/* A number that changes whenever a compiled kernel is freed: an entry that
- * amp__kc_get gave out stays valid while this number is unchanged. */
+/* A number that changes whenever a compiled kernel is freed: the kernel
+ * layer's count of change (core/changes.h), counted where a kernel is
+ * freed and nowhere else. An entry that amp__kc_get gave out stays valid
+ * while this number is unchanged. */
 static inline uint64_t amp__kc_generation(void)
 {
-    return amp__changes.kernels_freed;
+    return amp__changes_of(CHANGES_KERNEL);
 }
 
 /* Release the kernels compiled from a body that is about to be freed. */

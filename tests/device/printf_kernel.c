@@ -6,7 +6,8 @@
  * as NULL and by its handle in turn: two launch records of one compiled
  * kernel, neither with a view, so no data source changes between them.
  * Each launch must print its own scalar, though the other record set the
- * kernel's arguments in between (the entry's args_set, api/dispatch.c).
+ * kernel's arguments in between (its count of arguments set, kernel/bind.c,
+ * which each record compares with its own, api/record.c).
  */
 #include <stdio.h>
 

@@ -1,0 +1,20 @@
+/*
+ * runtime/api/call.h - one parallel_for_each call, as the steps of its
+ * launch see it (dispatch.c, validate.c, record.c).
+ */
+#ifndef AMP_API_CALL_H
+#define AMP_API_CALL_H
+
+#include "amp/kernel.h"
+#include "kernel/bind.h"
+
+typedef struct call {
+    const amp_kernel_source *kernel;
+    kb_domain domain;
+    int tile_rank; /* as given: checked against the extent's */
+    amp_capture_list captures;
+    amp_accelerator_view *av;       /* as given (NULL: the default), then as resolved */
+    amp_accelerator_view *given_av; /* as given: the launch record's key */
+} call;
+
+#endif

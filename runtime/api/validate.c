@@ -1,0 +1,318 @@
+/*
+ * runtime/api/validate.c - the checks of a launch: its kernel source, its
+ * domain and tile, and each capture's type and liveness.
+ *
+ * Capture names are checked elsewhere: where the kernel is generated, in
+ * the kernel layer (amp__cg_generate), since the kernel cache's key holds
+ * their addresses and a kernel found in the cache had its names checked
+ * when it was made. What is checked here depends on the objects a capture
+ * names, which may change between two calls of one site.
+ */
+#include "api/validate.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "data/coherence.h"
+#include "data/struct_type.h"
+#include "data/texture.h"
+#include "data/view.h"
+#include "device/oclcheck.h"
+#include "kernel/kernel_file.h"
+#include "translate/lexer.h"
+
+static void extent_text(char *buf, size_t size, const int *dims, int rank)
+{
+    int n = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < rank && n >= 0 && (size_t)n < size; d++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%d", d ? "x" : "", dims[d]);
+}
+
+static amp_status check_domain(const call *c)
+{
+    const amp_extent *e = &c->domain.extent;
+    if (c->domain.tiled && c->tile_rank != e->rank && e->rank <= AMP_MAX_TILE_RANK)
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "the tile has rank %d and the extent rank %d; they must be equal.",
+                               c->tile_rank, e->rank);
+    if (e->rank < 1 || e->rank > AMP_MAX_RANK)
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "the extent has rank %d; it must be 1 to %d.", e->rank,
+                               AMP_MAX_RANK);
+    for (int d = 0; d < e->rank; d++)
+        if (e->dims[d] <= 0)
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "dimension %d of the extent is %d; every dimension must be > 0.",
+                                   d, e->dims[d]);
+    if (!c->domain.tiled)
+        return AMP_OK;
+    if (e->rank > AMP_MAX_TILE_RANK)
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "a tiled extent of rank %d; tiles have rank 1 to %d, as in C++ AMP."
+                               " Tile an extent of rank 3 or less, or run this one untiled.",
+                               e->rank, AMP_MAX_TILE_RANK);
+    if (c->domain.guarded) {
+        if (c->domain.original.rank != e->rank)
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "the padded extent has rank %d and its original extent rank %d.",
+                                   e->rank, c->domain.original.rank);
+        for (int d = 0; d < e->rank; d++)
+            if (c->domain.original.dims[d] <= 0 || c->domain.original.dims[d] > e->dims[d])
+                return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                       c->kernel->line,
+                                       "dimension %d of the original extent is %d; it must be > 0"
+                                       " and at most the padded %d.",
+                                       d, c->domain.original.dims[d], e->dims[d]);
+    }
+    /* The texts only where a message needs them: a launch that passes
+     * formats nothing. */
+    char ext[48], tile[48];
+    for (int d = 0; d < e->rank; d++) {
+        if (c->domain.tile[d] > 0 && e->dims[d] % c->domain.tile[d] == 0)
+            continue;
+        extent_text(ext, sizeof ext, e->dims, e->rank);
+        extent_text(tile, sizeof tile, c->domain.tile, e->rank);
+        if (c->domain.tile[d] <= 0)
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "dimension %d of the tile %s is %d; every tile dimension must be"
+                                   " > 0.",
+                                   d, tile, c->domain.tile[d]);
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
+                               "the extent %s is not divisible by the tile %s: dimension %d has %d"
+                               " elements, which is not a multiple of %d. Make the extent a"
+                               " multiple of the tile, or choose a tile that divides it.",
+                               ext, tile, d, e->dims[d], c->domain.tile[d]);
+    }
+    return AMP_OK;
+}
+
+/* The tile must fit the device: threads per tile and per dimension. */
+static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
+{
+    char tile[48];
+    size_t threads = 1;
+    for (int d = 0; d < c->domain.extent.rank; d++)
+        threads *= (size_t)c->domain.tile[d];
+    if (threads > acc->max_work_group) {
+        extent_text(tile, sizeof tile, c->domain.tile, c->domain.extent.rank);
+        return amp__err_launch(
+            AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
+            "the tile %s has %zu threads, more than the %zu that %s runs in one tile"
+            " (CL_DEVICE_MAX_WORK_GROUP_SIZE). Use a smaller tile.",
+            tile, threads, acc->max_work_group, acc->name);
+    }
+    for (int d = 0; d < c->domain.extent.rank; d++) {
+        size_t limit = acc->max_work_item[c->domain.extent.rank - 1 - d];
+        if ((size_t)c->domain.tile[d] <= limit)
+            continue;
+        extent_text(tile, sizeof tile, c->domain.tile, c->domain.extent.rank);
+        return amp__err_launch(
+            AMP_ERROR_DEVICE_LIMIT, c->kernel->file, c->kernel->line,
+            "dimension %d of the tile %s is %d, more than the %zu that %s allows there"
+            " (CL_DEVICE_MAX_WORK_ITEM_SIZES).",
+            d, tile, c->domain.tile[d], limit, acc->name);
+    }
+    return AMP_OK;
+}
+
+/* Check capture i and describe it in g; add the bytes of its arguments and
+ * the number of its offsets, and set *wide if its data needs 64-bit
+ * offsets. */
+static amp_status describe_capture(const call *c, int i, const amp_accelerator *acc, int checked,
+                                   cg_capture *g, size_t *arg_bytes, size_t *offsets, int *wide)
+{
+    const amp_kernel_source *k = c->kernel;
+    const amp_capture *cap = &c->captures.items[i];
+    memset(g, 0, sizeof *g); /* compared as bytes by the launch record */
+    const char *name = cap->name ? cap->name : "(null)";
+    if (cap->kind == AMP_CAPTURE_INVALID)
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "capture '%s' has a type kernels cannot take. Capture an"
+                               " amp_array_view *, an amp_texture *, an int, unsigned, float or"
+                               " double, or AMP_CONST(NAME) for a compile-time integer.",
+                               name);
+    /* Names are checked where the kernel is generated (the file's head). */
+    g->name = cap->name;
+    g->kind = cap->kind;
+    if (cap->kind == AMP_CAPTURE_VIEW) {
+        const amp_array_view *v = cap->value.view;
+        const char *array_state = amp__view_array_stand_in(v);
+        if (array_state)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "array '%s' is %s.", name, array_state);
+        if (!v || !amp__view_is_live(v))
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line, "view '%s' is %s.",
+                                   name, v ? "released (or was never created)" : "NULL");
+        if (amp__view_data_lost(v))
+            return amp__err_launch(AMP_ERROR_ACCELERATOR_VIEW_REMOVED, k->file, k->line,
+                                   "%s '%s' lost its data with its accelerator (amp_shutdown). Make"
+                                   " the array again.",
+                                   v->array ? "array" : "view", name);
+        amp_accelerator *home = amp__coh_source_home(v->src);
+        if (v->array && home && home != acc)
+            return amp__err_launch(AMP_ERROR_INVALID_OPERATION, k->file, k->line,
+                                   "array '%s' lives on %s (%s), and this kernel runs on a view of"
+                                   " %s (%s). Copy it there (amp_copy into an array on that"
+                                   " accelerator view), or capture a view of it.",
+                                   name, home->name, home->path, acc->name, acc->path);
+        g->type = v->type;
+        g->rank = v->extent.rank;
+        g->is_const = v->is_const;
+        if (amp__coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
+            *wide = 1;
+        /* Buffer, offset (and spare offset), strides, extent. */
+        *arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
+        *offsets += (size_t)v->extent.rank + (size_t)checked;
+    } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+        const amp_texture *t = cap->value.texture;
+        if (!t || !amp__tex_is_live(t))
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "texture '%s' is %s.", name,
+                                   t ? "released (or was never created)" : "NULL");
+        if (!t->av)
+            return amp__err_launch(AMP_ERROR_ACCELERATOR_VIEW_REMOVED, k->file, k->line,
+                                   "texture '%s' lost its data with its accelerator (amp_shutdown)."
+                                   " Make the texture again.",
+                                   name);
+        if (t->av->acc != acc)
+            return amp__err_launch(AMP_ERROR_INVALID_OPERATION, k->file, k->line,
+                                   "texture '%s' lives on %s (%s), and this kernel runs on a view"
+                                   " of %s (%s). Make a texture there (amp_texture_create on that"
+                                   " accelerator's view, from amp_texture_copy_to_host's data).",
+                                   name, t->av->acc->name, t->av->acc->path, acc->name, acc->path);
+        g->type = t->type;
+        g->rank = t->extent.rank;
+        g->is_const = 1;
+        g->channels = t->channels;
+        g->image_kind = (int)t->kind;
+        /* The image. */
+        *arg_bytes += acc->address_bits / 8;
+    } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+        if (amp_elem_size(cap->type) == 0)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "capture '%s' has element type %d, which is not one of AMP_INT,"
+                                   " AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                                   name, (int)cap->type);
+        g->type = cap->type;
+        *arg_bytes += amp_elem_size(cap->type);
+    } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
+        /* amp_index and amp_extent share their layout: rank, then values. */
+        int rank = cap->value.extent.rank;
+        if (rank < 1 || rank > AMP_MAX_RANK)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "%s '%s' has rank %d; it must be 1 to %d.",
+                                   cap->kind == AMP_CAPTURE_INDEX ? "index" : "extent", name, rank,
+                                   AMP_MAX_RANK);
+        g->rank = rank;
+        g->type = AMP_INT;
+        *arg_bytes += amp__kb_index_bytes(rank);
+    } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
+        g->constant = cap->value.constant;
+    } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
+        const amp_function *f = &cap->value.function;
+        if (!f->source)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "function '%s' has no source.", name);
+        g->function_source = f->source;
+        /* A function made without AMP_FUNCTION may not say where it is. */
+        g->function_file = f->file ? f->file : k->file;
+        g->function_line = f->file ? f->line : k->line;
+        g->constant = (long long)(uintptr_t)f->source;
+    } else {
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "capture '%s' has an unknown kind %d.", name, (int)cap->kind);
+    }
+    if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
+        return amp__err_launch(AMP_ERROR_UNSUPPORTED_FEATURE, k->file, k->line,
+                               "'%s' %s double, and %s has no double precision. Use float, or"
+                               " another accelerator.",
+                               name, g->type == AMP_DOUBLE ? "is" : "holds", acc->name);
+    return AMP_OK;
+}
+
+amp_status amp__validate_capture(const call *c, int i, const amp_accelerator *acc, int checked,
+                                 cg_capture *g, int *wide)
+{
+    size_t arg_bytes = 0, offsets = 0;
+    return describe_capture(c, i, acc, checked, g, &arg_bytes, &offsets, wide);
+}
+
+/* Check every capture and describe it in the spec. */
+static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec *spec)
+{
+    const amp_kernel_source *k = c->kernel;
+    if (c->captures.count > 0 && c->captures.count <= AMP_MAX_CAPTURES && !c->captures.items)
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                               "%d captures; a kernel takes 0 to %d, and the list of captures is"
+                               " NULL. Pass them with AMP_CAPTURE(...).",
+                               c->captures.count, AMP_MAX_CAPTURES);
+    if (c->captures.count < 0 || c->captures.count > AMP_MAX_CAPTURES)
+        return amp__err_launch(
+            AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+            "%d captures; a kernel takes 0 to %d (AMP_MAX_CAPTURES). Capture fewer: put values side"
+            " by side in one view, or in a struct (AMP_STRUCT).",
+            c->captures.count, AMP_MAX_CAPTURES);
+    memset(spec, 0, sizeof *spec);
+    spec->source = k;
+    spec->rank = c->domain.extent.rank;
+    spec->tiled = c->domain.tiled;
+    spec->guarded = c->domain.guarded;
+    spec->checked = amp__ock_installed();
+    for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
+        spec->tile[d] = c->domain.tiled && d < c->domain.extent.rank ? c->domain.tile[d] : 0;
+    spec->fp64 = acc->fp64;
+    spec->ncaptures = c->captures.count;
+    spec->wide = amp_extent_size(c->domain.extent) > INT_MAX;
+    /* The kernel's argument bytes, for the device's limit: offsets and
+     * strides are counted apart, since their width is known at the end. */
+    size_t arg_bytes = 0, offsets = 0;
+
+    for (int i = 0; i < c->captures.count; i++) {
+        amp_status st = describe_capture(c, i, acc, spec->checked, &spec->captures[i], &arg_bytes,
+                                         &offsets, &spec->wide);
+        if (st != AMP_OK)
+            return st;
+    }
+    if (!c->domain.tiled || c->domain.guarded)
+        arg_bytes += (size_t)c->domain.extent.rank * sizeof(cl_int);
+    arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
+    if (arg_bytes > acc->max_arg_bytes)
+        return amp__err_launch(
+            AMP_ERROR_DEVICE_LIMIT, k->file, k->line,
+            "the kernel's %d captures take %zu bytes of arguments (a view passes its buffer,"
+            " offset, strides and extent), more than the %zu bytes that %s accepts"
+            " (CL_DEVICE_MAX_PARAMETER_SIZE). Capture fewer views: gather scalars into a view, or"
+            " views into one larger view and sections of it.",
+            c->captures.count, arg_bytes, acc->max_arg_bytes, acc->name);
+    /* Devices of OpenCL 1.1 and later all have them; only an old device is
+     * asked to read the body. */
+    if (!acc->atomics && amp__lex_text_uses(k->body, k->body_length, "atomic_", 1))
+        return amp__err_launch(
+            AMP_ERROR_UNSUPPORTED_FEATURE, k->file, k->line,
+            "the kernel uses atomics, and %s has no 32-bit atomics on global and local memory"
+            " (cl_khr_global_int32_base_atomics, cl_khr_local_int32_base_atomics). Choose an"
+            " accelerator whose info says supports_atomics.",
+            acc->name);
+    return AMP_OK;
+}
+
+amp_status amp__validate_source(const call *c)
+{
+    return amp__kfile_check("parallel_for_each", c->kernel);
+}
+
+amp_status amp__validate_call(const call *c, const amp_accelerator *acc, cg_spec *spec)
+{
+    amp_status st = check_domain(c);
+    if (st == AMP_OK && c->domain.tiled)
+        st = check_tile_limits(c, acc);
+    if (st == AMP_OK)
+        st = build_spec(c, acc, spec);
+    return st;
+}

@@ -1,0 +1,326 @@
+/*
+ * runtime/kernel/bind.c - a compiled kernel made ready for one launch: its
+ * work sizes, its arguments (and their memo in the kernel cache entry),
+ * and the sink of a padded domain.
+ */
+#include "kernel/bind.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/lock.h"
+#include "data/coherence.h"
+#include "data/texture.h"
+#include "data/view.h"
+
+/* ---- Work sizes ---- */
+
+static size_t round_up(size_t n, size_t m)
+{
+    return (n + m - 1) / m * m;
+}
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
+/* Work sizes in OpenCL's order (dimension 0 is C++ AMP's last). */
+static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, const kc_entry *e,
+                             const amp_accelerator *acc, kb_launch *l)
+{
+    int rank = dom->extent.rank;
+    size_t *global = l->run.global, *local = l->run.local;
+    for (int d = 0; d < 3; d++)
+        global[d] = local[d] = 1;
+    l->run.dims = (cl_uint)(rank < 3 ? rank : 3);
+    if (dom->tiled) {
+        for (int d = 0; d < rank; d++) {
+            global[rank - 1 - d] = (size_t)dom->extent.dims[d];
+            local[rank - 1 - d] = (size_t)dom->tile[d];
+        }
+    } else {
+        /* 256 threads, long along the contiguous (last C++ AMP) dimension:
+         * a GPU reads 32 neighbours at once, and PoCL vectorizes along
+         * dimension 0. A 16 x 16 group made a 2D copy run at half the
+         * speed of a 1D one on PoCL (docs/performance.md). */
+        static const size_t shape[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
+        size_t limit = e->max_work_group < acc->max_work_group ? e->max_work_group
+                                                               : acc->max_work_group;
+        /* A rank over 3 runs as three dimensions: its last two, and the
+         * others counted together (codegen.c's flattened_index). */
+        size_t dims[3];
+        int n_dims = rank <= 3 ? rank : 3;
+        for (int d = 0; d < n_dims; d++)
+            dims[d] = (size_t)dom->extent.dims[rank - 1 - d];
+        if (rank > 3) {
+            long double outer = 1;
+            for (int d = 0; d + 2 < rank; d++)
+                outer *= dom->extent.dims[d];
+            if (outer > (long double)SIZE_MAX / 2)
+                return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, k->file, k->line,
+                                       "%.0Lf threads are more than %s can index.", outer,
+                                       acc->name);
+            dims[2] = (size_t)outer;
+        }
+        rank = n_dims;
+        for (int d = 0; d < rank; d++) {
+            size_t n = dims[d];
+            size_t g = shape[rank - 1][d];
+            if (g > pow2_at_least(n))
+                g = pow2_at_least(n);
+            if (g > acc->max_work_item[d])
+                g = acc->max_work_item[d];
+            local[d] = g;
+        }
+        /* Halve the largest side until the group fits the kernel. */
+        while (local[0] * local[1] * local[2] > limit) {
+            int big = local[1] > local[0] ? 1 : 0;
+            if (local[2] > local[big])
+                big = 2;
+            local[big] /= 2;
+        }
+        for (int d = 0; d < rank; d++)
+            global[d] = round_up(dims[d], local[d]);
+    }
+    /* The device indexes work-items with address_bits-wide sizes; each
+     * dimension fits, but their product may not (three dimensions near
+     * 2^31 make 2^93), and a device given more would run part of it. */
+    long double total = (long double)global[0] * global[1] * global[2];
+    long double limit = acc->address_bits < 64 ? (long double)(1ull << acc->address_bits)
+                                               : 18446744073709551616.0L; /* 2^64 */
+    if (total >= limit)
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, k->file, k->line,
+                               "%.0Lf threads are more than %s can index (%u-bit addresses).",
+                               total, acc->name, acc->address_bits);
+    return AMP_OK;
+}
+
+amp_status amp__kb_plan(const cg_spec *spec, const kb_domain *d, amp_accelerator *acc,
+                        kb_launch *out)
+{
+    const amp_kernel_source *k = spec->source;
+    kc_entry *e = NULL;
+    amp_status st = amp__kc_get(spec, acc, &e);
+    if (st != AMP_OK)
+        return st;
+    if (d->tiled) {
+        size_t threads = 1;
+        for (int i = 0; i < d->extent.rank; i++)
+            threads *= (size_t)d->tile[i];
+        if (threads > e->max_work_group)
+            return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, k->file, k->line,
+                                   "kernel %s can run at most %zu threads per tile on %s"
+                                   " (CL_KERNEL_WORK_GROUP_SIZE), and the tile has %zu. Use a"
+                                   " smaller tile.",
+                                   e->name, e->max_work_group, acc->name, threads);
+    }
+    if (e->local_mem > acc->local_mem)
+        return amp__err_launch(AMP_ERROR_DEVICE_LIMIT, k->file, k->line,
+                               "kernel %s needs %llu bytes of tile_static memory, and %s has %llu"
+                               " per tile. Use smaller tile_static arrays.",
+                               e->name, (unsigned long long)e->local_mem, acc->name,
+                               (unsigned long long)acc->local_mem);
+    out->entry = e;
+    out->run.kernel = e->kernel;
+    out->run.name = e->name;
+    out->run.site = k;
+    out->wide = spec->wide;
+    out->checked = spec->checked;
+    return work_sizes(k, d, e, acc, out);
+}
+
+/* ---- Arguments ---- */
+
+/* Forget the remembered arguments if a memory object was made since they
+ * were remembered: it may have the handle of one released before, which a
+ * remembered argument would take for unchanged. */
+static void forget_if_made(kc_entry *e)
+{
+    if (e->args_epoch != amp__clapi_mems_made()) {
+        memset(e->args, 0, sizeof e->args);
+        e->args_epoch = amp__clapi_mems_made();
+    }
+}
+
+/* Set argument *index (then the next one), unless it already holds this
+ * value; report a failure with its name. */
+static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *value,
+                          const char *what)
+{
+    cl_uint i = (*index)++;
+    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
+    if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
+        return AMP_OK;
+    e->args_set++;
+    cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, size, value);
+    if (rc != CL_SUCCESS) {
+        if (last)
+            last->size = 0;
+        char buf[160];
+        snprintf(buf, sizeof buf, "Passing '%s' to kernel %s", what, e->name);
+        return amp__err_cl(rc, "clSetKernelArg", buf);
+    }
+    if (last) {
+        last->size = (unsigned char)size;
+        memcpy(last->bytes, value, size);
+    }
+    return AMP_OK;
+}
+
+/* An offset or stride, in the width the kernel was compiled for. */
+static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t value,
+                              const char *what)
+{
+    if (wide) {
+        cl_long v = value;
+        return set_arg(e, index, sizeof v, &v, what);
+    }
+    cl_int v = (cl_int)value;
+    return set_arg(e, index, sizeof v, &v, what);
+}
+
+size_t amp__kb_index_bytes(int rank)
+{
+    return rank == 1   ? sizeof(cl_int)
+           : rank == 2 ? sizeof(cl_int2)
+           : rank <= 4 ? sizeof(cl_int4)
+                       : sizeof(cl_int8);
+}
+
+/* A padded domain's sink: where an access outside a view lands, one small
+ * buffer per accelerator, grown to the largest element it has served. Its
+ * content is garbage by design; it is never read back. */
+typedef struct sink {
+    amp_accelerator *acc;
+    cl_mem mem;
+    size_t bytes;
+    struct sink *next;
+} sink;
+static sink *sinks;
+
+static amp_status sink_for(amp_accelerator *acc, const amp_capture_list *captures, cl_mem *out)
+{
+    size_t bytes = 16;
+    for (int i = 0; i < captures->count; i++) {
+        const amp_capture *cap = &captures->items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_size(cap->value.view->type) > bytes)
+            bytes = amp_elem_size(cap->value.view->type);
+    }
+    sink *s = sinks;
+    while (s && s->acc != acc)
+        s = s->next;
+    if (s && s->bytes >= bytes) {
+        *out = s->mem;
+        return AMP_OK;
+    }
+    cl_int rc = CL_SUCCESS;
+    cl_mem mem = amp__clapi.CreateBuffer(acc->context, CL_MEM_READ_WRITE, bytes, NULL, &rc);
+    if (!mem)
+        return amp__err_cl(rc, "clCreateBuffer", "Allocating the sink of a padded domain");
+    if (!s && !(s = calloc(1, sizeof *s))) {
+        amp__clapi.ReleaseMemObject(mem);
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory running a kernel.");
+    }
+    if (s->mem) {
+        amp__clapi.ReleaseMemObject(s->mem);
+    } else {
+        s->acc = acc;
+        s->next = sinks;
+        sinks = s;
+    }
+    s->mem = mem;
+    s->bytes = bytes;
+    *out = mem;
+    return AMP_OK;
+}
+
+amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_capture_list *captures,
+                        const cl_mem *mems, amp_accelerator *acc, cl_uint *nargs)
+{
+    kc_entry *e = l->entry;
+    cl_uint arg = 0;
+    cl_mem sink = NULL;
+    /* The sink may be a new buffer: made before the memo is checked. */
+    amp_status st = d->guarded ? sink_for(acc, captures, &sink) : AMP_OK;
+    forget_if_made(e);
+    for (int i = 0; i < captures->count && st == AMP_OK; i++) {
+        const amp_capture *cap = &captures->items[i];
+        if (cap->kind == AMP_CAPTURE_VIEW) {
+            amp_array_view *v = cap->value.view;
+            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
+            if (st == AMP_OK)
+                st = set_off_arg(e, &arg, l->wide, v->offset, cap->name);
+            /* AMP_CHECK: the element past the data source's end, from which an
+             * access outside the view is sent out of the buffer. */
+            if (st == AMP_OK && l->checked)
+                st = set_off_arg(e, &arg, l->wide,
+                                 (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
+                                     v->offset,
+                                 cap->name);
+            for (int k = 0; k + 1 < v->extent.rank && st == AMP_OK; k++)
+                st = set_off_arg(e, &arg, l->wide, v->strides[k], cap->name);
+            for (int k = 0; k < v->extent.rank && st == AMP_OK; k++) {
+                cl_int dim = v->extent.dims[k];
+                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
+            }
+        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+            /* A texture's image is current since it was made: kernels
+             * cannot write it, and its copies upload as they are made.
+             * mems[i] is the image the kernel was ordered on. */
+            const amp_texture *t = cap->value.texture;
+            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
+            for (int k = 0; k < t->extent.rank && st == AMP_OK; k++) {
+                cl_int dim = t->extent.dims[k];
+                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
+            }
+        } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
+            /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
+            cl_int lanes[8] = {0};
+            int rank = cap->value.extent.rank;
+            for (int k = 0; k < rank; k++)
+                lanes[k] = cap->value.extent.dims[k];
+            st = set_arg(e, &arg, amp__kb_index_bytes(rank), lanes, cap->name);
+        } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+            size_t size = amp_elem_size(cap->type);
+            const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
+                                : cap->type == AMP_UINT  ? (const void *)&cap->value.u
+                                : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
+                                                         : (const void *)&cap->value.d;
+            st = set_arg(e, &arg, size, value, cap->name);
+        }
+    }
+    if (!d->tiled || d->guarded)
+        for (int k = 0; k < d->extent.rank && st == AMP_OK; k++) {
+            cl_int dim = d->guarded ? d->original.dims[k] : d->extent.dims[k];
+            st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
+        }
+    if (d->guarded && st == AMP_OK)
+        st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");
+    *nargs = arg;
+    return st;
+}
+
+amp_status amp__kb_set_arg(kc_entry *e, cl_uint index, size_t size, const void *value,
+                           const char *what)
+{
+    forget_if_made(e);
+    return set_arg(e, &index, size, value, what);
+}
+
+void amp__kb_shutdown(void)
+{
+    LOCK_ASSERT_HELD();
+    while (sinks) {
+        sink *s = sinks;
+        sinks = s->next;
+        amp__clapi.ReleaseMemObject(s->mem);
+        free(s);
+    }
+}

@@ -1,0 +1,1 @@
+/* A module of the lowest layer. */

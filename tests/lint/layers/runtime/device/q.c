@@ -1,0 +1,2 @@
+/* A module of the device layer that reaches up: refused. */
+#include "data/v.h"

@@ -1,0 +1,1 @@
+/* The other of the two. */

@@ -1,0 +1,2 @@
+/* The other of the two. */
+#include "kernel/cache.h"

@@ -1,0 +1,1 @@
+/* Its header. */

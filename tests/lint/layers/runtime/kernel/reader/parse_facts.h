@@ -1,0 +1,2 @@
+/* Declared here, defined in parse.c. */
+#include "kernel/reader/parse.h"
