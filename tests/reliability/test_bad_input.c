@@ -484,7 +484,7 @@ static amp_status null_capture_name(void)
 
 static amp_status null_function_source(void)
 {
-    amp_capture c = {"helper", AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function = {"helper", NULL, NULL, 0}}};
+    amp_capture c = {"helper", AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function = {"helper", NULL, NULL, 0, NULL}}};
     amp_capture_list list = {1, &c};
     return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, list, { (void)i; });
 }
