@@ -26,6 +26,52 @@
 extern "C" {
 #endif
 
+/* <math.h>'s constants, which code ported from C++ AMP uses (M_PI, M_E
+ * ...). The C library defines them only outside strict ISO C (-std=c11
+ * without _DEFAULT_SOURCE or _XOPEN_SOURCE); here they are defined where it
+ * did not, with the C library's own values, so a later definition of its
+ * is the same. Kernels have them too (as floats on a device without double
+ * precision). */
+#ifndef M_E
+#define M_E 2.7182818284590452354
+#endif
+#ifndef M_LOG2E
+#define M_LOG2E 1.4426950408889634074
+#endif
+#ifndef M_LOG10E
+#define M_LOG10E 0.43429448190325182765
+#endif
+#ifndef M_LN2
+#define M_LN2 0.69314718055994530942
+#endif
+#ifndef M_LN10
+#define M_LN10 2.30258509299404568402
+#endif
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_PI_2
+#define M_PI_2 1.57079632679489661923
+#endif
+#ifndef M_PI_4
+#define M_PI_4 0.78539816339744830962
+#endif
+#ifndef M_1_PI
+#define M_1_PI 0.31830988618379067154
+#endif
+#ifndef M_2_PI
+#define M_2_PI 0.63661977236758134308
+#endif
+#ifndef M_2_SQRTPI
+#define M_2_SQRTPI 1.12837916709551257390
+#endif
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
+#ifndef M_SQRT1_2
+#define M_SQRT1_2 0.70710678118654752440
+#endif
+
 /* pi and 1/sqrt(2), which C11's <math.h> does not define. */
 #define AMP_MATH_PI 3.14159265358979323846
 #define AMP_MATH_PI_F 3.14159265358979323846f

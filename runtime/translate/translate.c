@@ -491,6 +491,26 @@ static void emit_prelude(gen *g)
         }
     }
     amp__vocab_append_used(sb, ntexts, texts, lengths);
+    /* OpenCL C defines math.h's constants (M_PI ...) as doubles only where
+     * the device has double precision; elsewhere they are its floats
+     * (M_PI_F ...), as C++ AMP code that uses them on such a device needs. */
+    static const char *const constants[] = {"M_E",        "M_LOG2E", "M_LOG10E", "M_LN2",  "M_LN10",
+                                            "M_PI",       "M_PI_2",  "M_PI_4",   "M_1_PI", "M_2_PI",
+                                            "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2"};
+    int headed = 0;
+    for (size_t k = 0; !spec->fp64 && k < sizeof constants / sizeof constants[0]; k++) {
+        int used = 0;
+        for (size_t t = 0; t < ntexts && !used; t++)
+            used = amp__lex_text_uses(texts[t], lengths[t], constants[k], 0);
+        if (!used)
+            continue;
+        if (!headed)
+            amp__sb_append(sb, "\n/* math.h's constants, as floats: the device has no double"
+                               " precision. */\n");
+        headed = 1;
+        amp__sb_printf(sb, "#undef %s\n#define %s %s_F\n", constants[k], constants[k],
+                       constants[k]);
+    }
 }
 
 static void emit_types(gen *g)

@@ -194,6 +194,30 @@ static void a_body_using_double_on_a_device_without_it_is_unsupported(void **sta
     amp__cg_kernel_free(&k);
 }
 
+/* math.h's constants are OpenCL's doubles where the device has double
+ * precision, and its floats (M_PI_F ...) where it has not, so that a body
+ * that uses them compiles on both. */
+static void math_constants_are_floats_on_a_device_without_double(void **state)
+{
+    (void)state;
+    const amp_kernel_source *src = AMP_KERNEL_SOURCE(idx, { float f = (float)(M_PI * M_SQRT1_2); (void)f; });
+    cg_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.source = src;
+    spec.rank = 1;
+    spec.fp64 = 0;
+    cg_kernel k;
+    assert_amp_ok(amp__cg_generate(&spec, "amp_test", 0, &k));
+    assert_non_null(strstr(k.source, "#define M_PI M_PI_F\n"));
+    assert_non_null(strstr(k.source, "#define M_SQRT1_2 M_SQRT1_2_F\n"));
+    assert_null(strstr(k.source, "#define M_E "));
+    amp__cg_kernel_free(&k);
+    spec.fp64 = 1;
+    assert_amp_ok(amp__cg_generate(&spec, "amp_test", 0, &k));
+    assert_null(strstr(k.source, "M_PI_F"));
+    amp__cg_kernel_free(&k);
+}
+
 AMP_FUNCTION(float, square, (float x), { return x * x; });
 AMP_FUNCTION(float, sum_of_squares, (float a, float b), {
     float total = square(a) + square(b);
@@ -444,6 +468,7 @@ int main(void)
         cmocka_unit_test(fast_and_precise_math_match_the_c_library),
         cmocka_unit_test(precise_math_in_double_where_the_device_has_it),
         cmocka_unit_test(a_body_using_double_on_a_device_without_it_is_unsupported),
+        cmocka_unit_test(math_constants_are_floats_on_a_device_without_double),
         cmocka_unit_test(helper_functions_are_callable_and_can_call_each_other),
         cmocka_unit_test(preprocessor_lines_pass_through_the_macro),
         cmocka_unit_test(a_kernel_from_a_file_runs_with_its_directives),
