@@ -29,10 +29,11 @@ static int is_ident_char(int c)
     return is_ident_start(c) || is_digit(c);
 }
 
-/* The punctuators of C that are longer than one byte, longest first. */
-static const char *const long_puncts[] = {"<<=", ">>=", "...", "->", "++", "--", "<<", ">>",
-                                          "<=",  ">=",  "==",  "!=", "&&", "||", "+=", "-=",
-                                          "*=",  "/=",  "%=",  "&=", "^=", "|=", "##"};
+/* The punctuators of C that are longer than one byte, longest first, C's
+ * digraphs among them (<: :> <% %> %: %:%:, which spell [ ] { } # ##). */
+static const char *const long_puncts[] = {
+    "%:%:", "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+    "+=",   "-=",  "*=",  "/=",  "%=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:"};
 
 typedef struct cursor {
     const char *p;
@@ -156,10 +157,36 @@ void amp__lex_free(lex_tokens *tokens)
     tokens->count = 0;
 }
 
+const char *amp__lex_digraph(const lex_token *t)
+{
+    static const char *const digraphs[][2] = {{"<:", "["}, {":>", "]"}, {"<%", "{"},
+                                              {"%>", "}"}, {"%:", "#"}, {"%:%:", "##"}};
+    if (t->kind != LEX_PUNCT || (t->length != 2 && t->length != 4) ||
+        (t->text[0] != '<' && t->text[0] != ':' && t->text[0] != '%'))
+        return NULL;
+    for (size_t i = 0; i < sizeof digraphs / sizeof digraphs[0]; i++)
+        if (t->length == strlen(digraphs[i][0]) && memcmp(t->text, digraphs[i][0], t->length) == 0)
+            return digraphs[i][1];
+    return NULL;
+}
+
 int amp__lex_is(const lex_token *t, const char *s)
 {
     size_t n = strlen(s);
-    return t->length == n && memcmp(t->text, s, n) == 0;
+    if (t->length == n && memcmp(t->text, s, n) == 0)
+        return 1;
+    const char *meaning = amp__lex_digraph(t);
+    return meaning && strcmp(meaning, s) == 0;
+}
+
+char amp__lex_bracket(const lex_token *t)
+{
+    if (t->kind != LEX_PUNCT)
+        return 0;
+    if (t->length == 1)
+        return strchr("()[]{}", t->text[0]) ? t->text[0] : 0;
+    const char *meaning = amp__lex_digraph(t);
+    return meaning && strchr("[]{}", meaning[0]) ? meaning[0] : 0;
 }
 
 int amp__lex_is_any(const lex_token *t, const char *const *words)

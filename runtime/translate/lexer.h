@@ -45,8 +45,16 @@ amp_status amp__lex(const char *text, size_t length, lex_tokens *out);
 
 void amp__lex_free(lex_tokens *tokens);
 
-/* Nonzero when t is the token s (an identifier or punctuator). */
+/* Nonzero when t is the token s (an identifier or punctuator); a digraph
+ * is the token it spells (<: is "["). */
 int amp__lex_is(const lex_token *t, const char *s);
+
+/* What the digraph t spells ("[" for <:, "##" for %:%:), or NULL when t is
+ * none. */
+const char *amp__lex_digraph(const lex_token *t);
+
+/* The bracket t is, '(' ... '}', its digraphs too, or 0 for none. */
+char amp__lex_bracket(const lex_token *t);
 
 /* Nonzero when t is one of words (a NULL-terminated list). */
 int amp__lex_is_any(const lex_token *t, const char *const *words);

@@ -101,6 +101,20 @@ int amp__parse_is_short_vector(const lex_token *t)
     return 0;
 }
 
+int amp__parse_is_arithmetic_type(const lex_token *t)
+{
+    static const char *const words[] = {"char",     "uchar",  "short",  "ushort", "int",  "uint",
+                                        "long",     "ulong",  "float",  "double", "half", "bool",
+                                        "unsigned", "signed", "size_t", "_Bool",  NULL};
+    if (t->kind != LEX_IDENT)
+        return 0;
+    if (amp__lex_is_any(t, words))
+        return 1;
+    /* OpenCL's vectors (float4), not C++ AMP's (float_4), which are made
+     * as float_4(x, y, z, w). */
+    return amp__parse_is_short_vector(t) && memchr(t->text, '_', t->length) == NULL;
+}
+
 const char *const amp__parse_pointer_qualifiers[] = {
     "const",    "volatile",  "restrict", "__global",  "__local", "__constant",
     "constant", "__private", "private",  "__generic", NULL};

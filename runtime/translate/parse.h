@@ -126,6 +126,9 @@ extern const char *const amp__parse_pointer_qualifiers[];
 /* A short vector type: C++ AMP's (float_3, uint_2, ...) or OpenCL's
  * (float3, int16, ...). */
 int amp__parse_is_short_vector(const lex_token *t);
+/* A scalar type's word, or one of OpenCL's vector types (float4): what
+ * C++ writes as a function-style cast, float(x). */
+int amp__parse_is_arithmetic_type(const lex_token *t);
 /* A name of a type here: a typedef in scope, or a struct type the kernel
  * knows. */
 int amp__parse_names_type(reader *r, const lex_token *t);

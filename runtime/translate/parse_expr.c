@@ -35,18 +35,26 @@
 
 typedef body_value value;
 
-static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1};
+static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1, -1};
 
 static value other(long first, long last)
 {
-    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, first, last, -1, -1};
+    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, first, last, -1, -1, -1};
     return v;
 }
 
 static value typed(body_type type, long first, long last)
 {
-    value v = {type, first, last, -1, -1};
+    value v = {type, first, last, -1, -1, -1};
     return v;
+}
+
+void amp__parse_value_read(reader *r, body_value v)
+{
+    if (v.root >= 0)
+        amp__parse_role(r, v.root, ROLE_VALUE_READ);
+    if (v.root2 >= 0)
+        amp__parse_role(r, v.root2, ROLE_VALUE_READ);
 }
 
 static int indexlike(body_type t)
@@ -106,21 +114,22 @@ static void flat(reader *r, const char *const *terminators)
         const lex_token *t = peek(r, 0);
         if (depth == 0 && ends_here(r, terminators))
             return;
-        if (t->kind == LEX_PUNCT && t->length == 1 && strchr("([{", t->text[0])) {
+        char bracket = amp__lex_bracket(t);
+        if (bracket && strchr("([{", bracket)) {
             if (!enter(r))
                 return;
             int is_macro = prev->kind == LEX_IDENT && amp__parse_function_macro(r, prev) != NULL;
-            open[depth] = t->text[0];
+            open[depth] = bracket;
             macro_args[depth] = (uint8_t)is_macro;
             in_macro += is_macro;
             depth++;
             mark(r, BODY_NOT_A_USE);
-        } else if (t->kind == LEX_PUNCT && t->length == 1 && strchr(")]}", t->text[0])) {
+        } else if (bracket) {
             if (depth == 0)
                 return; /* the caller's bracket */
             static const char match[] = {[')'] = '(', [']'] = '[', ['}'] = '{'};
-            if (open[depth - 1] != match[(unsigned char)t->text[0]]) {
-                fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'%c' closes '%c'", t->text[0],
+            if (open[depth - 1] != match[(unsigned char)bracket]) {
+                fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'%c' closes '%c'", bracket,
                      open[depth - 1]);
                 return;
             }
@@ -256,6 +265,12 @@ static value primary(reader *r)
         fail(r, first, AMP_ERROR_KERNEL_BUILD, "%s", hint);
         return nothing;
     }
+    if (amp__parse_is_arithmetic_type(t) && is(r, 1, "(")) {
+        fail(r, first, AMP_ERROR_KERNEL_BUILD,
+             "C has no function-style casts: write (%.*s)(x), as in (float)(M_E)", (int)t->length,
+             t->text);
+        return nothing;
+    }
     if (amp__lex_is(t, "[") && (is(r, 1, "=") || is(r, 1, "&")) && is(r, 2, "]")) {
         fail(r, first, AMP_ERROR_KERNEL_BUILD,
              "C has no lambdas: write the function with AMP_FUNCTION at file scope and capture"
@@ -379,8 +394,8 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             if (param && a.first == a.last)
                 fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
                      "a texture is given to a helper whose parameter is not a texture<T, N>");
-        if (param && param->kind == TYPE_VIEW_VALUE && param->is_const && a.root >= 0)
-            amp__parse_role(r, a.root, ROLE_VALUE_READ);
+        if (param && param->kind == TYPE_VIEW_VALUE && param->is_const)
+            amp__parse_value_read(r, a);
         if (param && param->kind == TYPE_VIEW_VALUE && !param->is_const &&
             a.type.kind == TYPE_VIEW_VALUE && a.type.is_const)
             fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
@@ -451,6 +466,7 @@ static value value_projection(reader *r, value v, long open, long close)
     amp__parse_use_value_type(r, t);
     value out = typed(t, v.first, close);
     out.root = v.root;
+    out.root2 = v.root2;
     return out;
 }
 
@@ -488,6 +504,7 @@ static value value_section(reader *r, value v, long dot, long name)
     amp__body_note(r->b, &c);
     value out = typed(v.type, v.first, a.close);
     out.root = v.root;
+    out.root2 = v.root2;
     return out;
 }
 
@@ -589,6 +606,27 @@ static value tiled_member(reader *r, value v, long dot, long name)
     return other(v.first, name);
 }
 
+/* A view's reinterpret_as<T>() and view_as(extent), which C++ AMP allows in
+ * restrict(amp) code: here a view is reshaped on the host, and the kernel
+ * captures the view that makes. Fails, naming the host's function, and
+ * returns 1 for those members. */
+static int reshaped_on_the_host(reader *r, const lex_token *m, long name)
+{
+    if (amp__lex_is(m, "reinterpret_as"))
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a view is reinterpreted on the host: call amp_array_view_reinterpret_as(v, AMP_UINT,"
+             " &bits) there (for an array, on the view of amp_array_view_create_from_array) and"
+             " capture the view it makes");
+    else if (amp__lex_is(m, "view_as"))
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "a view is reshaped on the host: call amp_array_view_view_as(v, amp_extent_2d(rows,"
+             " cols), &m) there (for an array, on the view of amp_array_view_create_from_array)"
+             " and capture the view it makes");
+    else
+        return 0;
+    return 1;
+}
+
 /* A member of a captured view or texture (or a helper's texture
  * parameter): its extent; a view's section. */
 static value capture_member(reader *r, value v, long dot, long name)
@@ -611,6 +649,8 @@ static value capture_member(reader *r, value v, long dot, long name)
     }
     if (amp__lex_is(m, "section") && is(r, 0, "("))
         return value_section(r, capture_as_value(r, v), dot, name);
+    if (reshaped_on_the_host(r, m, name))
+        return nothing;
     fail(r, name, AMP_ERROR_KERNEL_BUILD,
          "a view's %.*s is not offered inside kernels; there a view has its extent"
          " (v.extent, v.get_extent()), its elements (v(i), v[i]), sections"
@@ -628,6 +668,8 @@ static value value_member(reader *r, value v, long dot, long name)
         return extent_member(r, v, C_EXTENT_OF_VALUE, dot, name, call);
     if (amp__lex_is(m, "section") && is(r, 0, "("))
         return value_section(r, v, dot, name);
+    if (reshaped_on_the_host(r, m, name))
+        return nothing;
     fail(r, name, AMP_ERROR_KERNEL_BUILD,
          "a view's %.*s is not offered inside kernels; there a view has its extent, its"
          " elements, sections and projections",
@@ -829,8 +871,14 @@ static int cast_starts(reader *r)
     const lex_token *t = peek(r, 1);
     if (t->kind != LEX_IDENT)
         return 0;
-    if ((amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 2, "<"))
-        return amp__parse_lookup(r, t) == BODY_UNRESOLVED;
+    if ((amp__lex_is(t, "index") || amp__lex_is(t, "extent")) && is(r, 2, "<")) {
+        /* (index<2>) x is a cast; (index<2>(1, 2) == p) groups a value
+         * made of the type: which one, the token after the '>' says. */
+        size_t k = 3;
+        while (index_at(r, k) != SIZE_MAX && !is(r, k, ">") && !is(r, k, ")"))
+            k++;
+        return is(r, k, ">") && is(r, k + 1, ")") && amp__parse_lookup(r, t) == BODY_UNRESOLVED;
+    }
     if (amp__parse_is_keyword(t))
         return amp__parse_is_specifier(t);
     return amp__parse_names_type(r, t);
@@ -996,6 +1044,25 @@ static value conditional(reader *r)
     value out = other(c.first, b.last);
     if (indexlike(a.type) && a.type.kind == b.type.kind && a.type.rank == b.type.rank)
         out.type = a.type;
+    /* c ? a : b between two views: a view value, which may be either, so
+     * what is done with it is done with both (written, unless it only goes
+     * where a const view is due). A third view, of a ?: inside one of
+     * them, is not carried on: it then counts as written, which is safe. */
+    if (a.type.kind == TYPE_VIEW_VALUE && b.type.kind == TYPE_VIEW_VALUE && !a.type.array &&
+        !b.type.array) {
+        if (a.type.elem != b.type.elem || a.type.rank != b.type.rank) {
+            fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+                 "?: chooses between a view of %s of rank %d and a view of %s of rank %d: both"
+                 " must have one element type and rank",
+                 amp__body_elem_name(r->ctx, a.type.elem), a.type.rank,
+                 amp__body_elem_name(r->ctx, b.type.elem), b.type.rank);
+            return nothing;
+        }
+        out.type = a.type;
+        out.type.is_const = (uint8_t)(a.type.is_const || b.type.is_const);
+        out.root = a.root >= 0 ? a.root : a.root2;
+        out.root2 = b.root >= 0 ? b.root : b.root2;
+    }
     return out;
 }
 
@@ -1020,6 +1087,7 @@ static value assignment(reader *r)
         as_index(r, rhs);
     value out = typed(lhs.type, lhs.first, rhs.last);
     out.root = rhs.root;
+    out.root2 = rhs.root2;
     return out;
 }
 

@@ -12,6 +12,7 @@ typedef struct body_value {
     body_type type;
     long first, last;
     long root;   /* a view value made from a captured view: the capture's token, else -1 */
+    long root2;  /* and of the second view a ?: chooses between, else -1 */
     long access; /* an element of a captured view, or a member or subscript of one (an
                     lvalue): the view's token, else -1 */
 } body_value;
@@ -22,6 +23,10 @@ typedef struct body_value {
  * recorded. What the grammar does not take is walked to the terminator,
  * its names resolved. */
 body_value amp__parse_expression(reader *r, const char *const *terminators);
+
+/* The view value v goes where a const view is due (array_view<const T, N>):
+ * the captured views it may be made of are only read there. */
+void amp__parse_value_read(reader *r, body_value v);
 
 /* A tiled index where an index is due stands for its global index: noted,
  * and v is an index from then on. */

@@ -355,7 +355,7 @@ static void direct_initializer(reader *r, body_type to)
     if (r->b->status != AMP_OK || !enter(r))
         return;
     int args = 0;
-    body_value one = {BODY_TYPE_OTHER, -1, -1, -1, -1};
+    body_value one = {BODY_TYPE_OTHER, -1, -1, -1, -1, -1};
     while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         body_value a = amp__parse_expression(r, until_argument_end);
         if (args++ == 0)
@@ -376,8 +376,8 @@ static void direct_initializer(reader *r, body_type to)
         /* index<2> p(t_idx): the tiled index's global index. */
         if (to.kind == TYPE_INDEX && one.type.kind == TYPE_TILED_INDEX && one.last >= 0)
             amp__parse_note(r, C_TILED_AS_INDEX, one.type, 0, 0, one.last, -1, -1);
-        if (to.kind == TYPE_VIEW_VALUE && to.is_const && one.root >= 0)
-            amp__parse_role(r, one.root, ROLE_VALUE_READ);
+        if (to.kind == TYPE_VIEW_VALUE && to.is_const)
+            amp__parse_value_read(r, one);
         return;
     }
     if (!indexlike || args != to.rank) {
@@ -441,8 +441,8 @@ static void declaration(reader *r, int hoistable)
                 amp__parse_note(r, C_TILED_AS_INDEX, value.type, 0, 0, value.last, -1, -1);
             /* A const view made of a captured view only reads it; a const
              * view may not become a writable one. */
-            if (to.kind == TYPE_VIEW_VALUE && to.is_const && value.root >= 0)
-                amp__parse_role(r, value.root, ROLE_VALUE_READ);
+            if (to.kind == TYPE_VIEW_VALUE && to.is_const)
+                amp__parse_value_read(r, value);
             if (to.kind == TYPE_VIEW_VALUE && !to.is_const && value.type.kind == TYPE_VIEW_VALUE &&
                 value.type.is_const)
                 fail(r, value.first, AMP_ERROR_KERNEL_BUILD,

@@ -144,9 +144,9 @@ static void pair_brackets(kbody *b)
     for (size_t k = 0; k < b->norder; k++) {
         uint32_t i = b->order[k];
         const lex_token *t = &b->tokens.items[i];
-        if (t->kind != LEX_PUNCT || t->length != 1)
+        char c = amp__lex_bracket(t);
+        if (!c)
             continue;
-        char c = t->text[0];
         if (c == '(' || c == '[' || c == '{') {
             if (depth == BODY_MAX_NESTING)
                 return; /* the grammar refuses the nesting */
@@ -154,7 +154,7 @@ static void pair_brackets(kbody *b)
         } else if (c == ')' || c == ']' || c == '}') {
             if (depth == 0)
                 continue;
-            char o = b->tokens.items[open[depth - 1]].text[0];
+            char o = amp__lex_bracket(&b->tokens.items[open[depth - 1]]);
             if ((c == ')' && o != '(') || (c == ']' && o != '[') || (c == '}' && o != '{'))
                 return; /* from here the brackets are the grammar's to judge */
             depth--;

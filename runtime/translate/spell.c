@@ -18,6 +18,7 @@
  *   t_idx.tile_dim0, x.rank      the numbers
  *   p[0] of an index<1>          p (an index<1> is an int)
  *   fast_math::sqrt              fast_math_sqrt
+ *   <: :> <% %> %: %:%:          [ ] { } # ##
  */
 #include "translate/spell.h"
 
@@ -283,6 +284,13 @@ static void spell(kbody *b, const body_construct *c)
 
 void amp__spell(kbody *b)
 {
+    /* C's digraphs, as the characters they spell: the kernel reads as
+     * plain C. A construct's edit of the same token comes after. */
+    for (size_t i = 0; i < b->tokens.count; i++) {
+        const char *meaning = amp__lex_digraph(&b->tokens.items[i]);
+        if (meaning)
+            rewrite(b, (long)i, meaning);
+    }
     for (size_t i = 0; i < b->nconstructs && b->status == AMP_OK; i++)
         spell(b, &b->constructs[i]);
     /* A view value's functions use its rank's index functions. */

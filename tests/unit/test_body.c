@@ -397,6 +397,71 @@ static void comments_cannot_be_ended_by_the_text_inside(void **state)
     amp__sb_free(&sb);
 }
 
+/* C++ AMP takes a temporary in parentheses as a value: (int)(e.size()) and
+ * (p == q) of values made in place. */
+static void parenthesized_temporaries_are_values(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ out(0) = (int)(extent<2>(3, 4).size()) + (index<2>(1, 2) == index<2>(1, 2)); }), NULL));
+    assert_non_null(strstr(laid_out, "out(0) = (int)(amp_size_2((amp_extent_2)(3, 4))) +"
+                                     " (amp_equal_2((amp_index_2)(1, 2), (amp_index_2)(1, 2)));"));
+    /* A cast to an index type is still a cast. */
+    assert_amp_ok(lay_out(STRINGIFY({ index<2> p = (index<2>)(idx); out(0) = p[0]; }), NULL));
+    assert_non_null(strstr(laid_out, "amp_index_2 p = (amp_index_2)(idx);"));
+}
+
+/* <: :> <% %> are [ ] { }, as in C; the kernel spells them so. */
+static void digraphs_are_the_brackets_they_spell(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out("<% int a<:2:> = <%1, 2%>; w<:1:><:0:> = a<:1:>; out<:idx:> = v<:0:>; %>", NULL));
+    assert_non_null(strstr(laid_out, "    int a[2] = {1, 2};\n"));
+    assert_non_null(strstr(laid_out, "    w(1, 0) = a[1];\n"));
+    assert_non_null(strstr(laid_out, "    out(idx) = v(0);\n"));
+    assert_int_equal(writes("<% out<:0:> = v<:idx:> + w<:0:><:1:>; %>"), OUT);
+}
+
+/* float(x) is C++'s: the message gives C's spelling. */
+static void function_style_casts_are_refused_with_the_c_spelling(void **state)
+{
+    (void)state;
+    assert_amp_fails(lay_out(STRINGIFY({ out(0) = (int)float(M_E); }), NULL), AMP_ERROR_KERNEL_BUILD,
+                     "C has no function-style casts: write (float)(x), as in (float)(M_E)");
+    assert_amp_fails(lay_out(STRINGIFY({ float4 f = float4(1.0f); }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "write (float4)(x)");
+    /* C++ AMP's short vectors are made this way, and stay. */
+    assert_amp_ok(lay_out(STRINGIFY({ float_4 f = float_4(1.0f); out(0) = (int)f.x; }), NULL));
+}
+
+/* C++ AMP reshapes views in restrict(amp) code; here the host does, and the
+ * message names its function. */
+static void reinterpret_as_and_view_as_name_the_host_functions(void **state)
+{
+    (void)state;
+    assert_amp_fails(lay_out(STRINGIFY({ out(0) = v.reinterpret_as<int>()(0); }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "call amp_array_view_reinterpret_as(v, AMP_UINT, &bits)");
+    assert_amp_fails(lay_out(STRINGIFY({ out(0) = v.view_as(extent<2>(2, 2))(0, 0); }), NULL),
+                     AMP_ERROR_KERNEL_BUILD, "call amp_array_view_view_as(v, amp_extent_2d(rows, cols), &m)");
+}
+
+/* c ? a : b between two views is a view that may be either: what is done
+ * with it is done with both. */
+static void a_view_chosen_by_a_conditional_is_both(void **state)
+{
+    (void)state;
+    assert_int_equal(writes(STRINGIFY({ (n ? v : out)(0) = 1; })), V | OUT);
+    assert_int_equal(writes(STRINGIFY({ array_view<int, 1> s = n ? v : out; w(0, 0) = s(0); })), V | W | OUT);
+    /* Kept in a const view, or given to a const parameter: only read. */
+    assert_int_equal(writes(STRINGIFY({ array_view<const int, 1> s = n ? v : out; w(0, 0) = s(0); })), W);
+    assert_int_equal(writes(STRINGIFY({ array_view<const int, 1> s = (idx ? (v) : out.section(1)); w(0, 0) = s[0]; })), W);
+    /* A third view inside is not followed: it counts as written. */
+    assert_int_equal(writes(STRINGIFY({ array_view<const int, 1> s = n ? (idx ? v : out) : w[0]; w(0, 0) = s(0); })), W | OUT);
+    assert_amp_ok(lay_out(STRINGIFY({ (n ? v : out)(idx) = 1; }), NULL));
+    assert_non_null(strstr(laid_out, "amp_element_int_1((n ? amp_v_value : amp_out_value), idx)[0] = 1;"));
+    assert_amp_fails(lay_out(STRINGIFY({ int x = (n ? v : w)(0); }), NULL), AMP_ERROR_KERNEL_BUILD,
+                     "?: chooses between a view of int of rank 1 and a view of int of rank 2");
+}
+
 static void identifiers_are_recognized(void **state)
 {
     (void)state;
@@ -433,6 +498,11 @@ int main(void)
         cmocka_unit_test(a_long_body_is_read),
         cmocka_unit_test(comments_cannot_be_ended_by_the_text_inside),
         cmocka_unit_test(identifiers_are_recognized),
+        cmocka_unit_test(parenthesized_temporaries_are_values),
+        cmocka_unit_test(digraphs_are_the_brackets_they_spell),
+        cmocka_unit_test(function_style_casts_are_refused_with_the_c_spelling),
+        cmocka_unit_test(reinterpret_as_and_view_as_name_the_host_functions),
+        cmocka_unit_test(a_view_chosen_by_a_conditional_is_both),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
