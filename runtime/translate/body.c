@@ -36,6 +36,7 @@ amp_status amp__body_open(kbody *b, const char *text, size_t length, const body_
         b->resolved[i] = BODY_NOT_A_USE;
         b->partner[i] = -1;
     }
+    b->function_name = b->params_close = -1;
     return AMP_OK;
 }
 
@@ -43,6 +44,14 @@ void amp__body_free(kbody *b)
 {
     for (size_t i = 0; i < b->ndecls; i++)
         free(b->decls[i].renamed);
+    for (size_t i = 0; i < b->nlocals; i++) {
+        free(b->locals[i].helper);
+        free(b->locals[i].name);
+        free(b->locals[i].kernel_name);
+        free(b->locals[i].declaration);
+        free(b->locals[i].parameter);
+    }
+    free(b->locals);
     if (b->edits)
         for (size_t i = 0; i < b->tokens.count; i++) {
             free(b->edits[i].before);

@@ -187,7 +187,13 @@ typedef enum construct_kind {
                             member, 3 '(' */
     C_INDEX1_SUBSCRIPT,  /* p[0] of an index<1>: 0 '[', 1 ']' */
     C_VECTOR_ZERO,       /* float_3(): 0 '(' */
-    C_INDEX_COMPARE      /* p == q, p != q: 0 p's first token, 1 the operator, 2 q's last */
+    C_INDEX_COMPARE,     /* p == q, p != q: 0 p's first token, 1 the operator, 2 q's last */
+    C_HELPER_CALL,       /* a call of a helper with tile_static variables: 0 '(', 1 ')';
+                            number: the helper's capture */
+    C_BARRIER_TYPE,      /* tile_barrier as a helper's parameter type: 0 the name, 1 its '&'
+                            or -1 */
+    C_CONST_DROPPED      /* 0: the const of a helper's tiled_index or tile_barrier parameter,
+                            a copy whose barrier's wait() writes it */
 } construct_kind;
 
 /* The variants of some constructs (body_construct.form). */
@@ -235,6 +241,20 @@ typedef struct body_macro {
     int function_like;
 } body_macro;
 
+/* A tile_static variable of a helper function, its own or one of a helper
+ * it calls. OpenCL C declares __local variables only in kernels: each
+ * kernel that calls the helper declares it, under its kernel-scope name,
+ * and passes it in, through every helper between (locals.c). */
+typedef struct body_local {
+    char *helper;      /* the helper that declares it */
+    char *name;        /* its name there */
+    char *kernel_name; /* amp_<helper>_<name>: its name in kernels and in the helpers that pass
+                          it on */
+    char *declaration; /* at kernel scope: "tile_static int amp_scan_values[256]" */
+    char *parameter;   /* of a helper that passes it on, its address:
+                          "tile_static int (*amp_scan_values)[256]" */
+} body_local;
+
 /* Views as values a body or helper uses: each (element type, rank) once. */
 #define BODY_MAX_VALUE_TYPES 32
 #define BODY_MAX_PARAMS 16
@@ -276,6 +296,12 @@ typedef struct kbody {
                                                 name tokens, in order */
     body_type texture_types[BODY_MAX_PARAMS];
     int ntextures;
+    /* A helper's name and the ')' of its parameters (-1 for a body). */
+    long function_name, params_close;
+    /* The tile_static variables of helpers this text needs passed in (a
+     * helper: its own and its callees'; a body: its callees'). */
+    body_local *locals;
+    size_t nlocals;
 } kbody;
 
 /* Lex text[0 .. length) into b and make room for its facts; ctx and text

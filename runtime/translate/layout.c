@@ -204,7 +204,12 @@ static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted
 
     newline(p);
     amp__sb_indent(p->out, p->indent);
-    amp__sb_append(p->out, "/* moved to the top of the kernel: ");
+    /* A helper's: a parameter now, declared by the kernels that call it
+     * (locals.c). */
+    amp__sb_append(p->out, b->function_name >= 0
+                               ? "/* a parameter, declared by each kernel that calls"
+                                 " this function: "
+                               : "/* moved to the top of the kernel: ");
     original_text(p->out, b, h->first, h->last, 1);
     if (renamed)
         amp__sb_printf(p->out, " (as %.*s: its name means something else elsewhere)",

@@ -419,6 +419,22 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             r->b->flags[i] |= TOK_MACRO_ARGS;
 }
 
+/* A call of a helper that has tile_static variables (its own or its
+ * callees'), which the caller passes in (locals.c): only a tiled kernel
+ * has tiles for them. */
+static void helper_call(reader *r, value f, const kbody *callee, const call_args *a)
+{
+    const body_decl *decl = &r->b->decls[r->b->resolved[f.first]];
+    if (!r->ctx->function && r->ctx->index_type.kind != TYPE_TILED_INDEX) {
+        fail(r, f.first, AMP_ERROR_KERNEL_BUILD,
+             "%.*s uses tile_static memory ('%s', declared in %s), which the threads of a tile"
+             " share: call it from a tiled kernel (AMP_PARALLEL_FOR_EACH_TILED)",
+             (int)decl->length, decl->name, callee->locals[0].name, callee->locals[0].helper);
+        return;
+    }
+    amp__parse_note(r, C_HELPER_CALL, BODY_TYPE_OTHER, 0, decl->capture, a->open, a->close, -1);
+}
+
 /* ---- Views as values ---- */
 
 /* A captured view used as a value (a section's, a projection's, an
@@ -817,6 +833,8 @@ static value postfix(reader *r)
             int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
             arguments(r, view || helper || texture || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,
                       callee ? callee->params : NULL, callee ? callee->nparams : 0, &a);
+            if (callee && callee->nlocals > 0 && r->b->status == AMP_OK)
+                helper_call(r, v, callee, &a);
             if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
                 v = value_element(r, v, &a);
             } else {

@@ -155,6 +155,8 @@ typedef struct specifiers {
     body_type type;   /* an index, extent or view value type, else TYPE_OTHER */
     body_zeroed zero; /* what C++ AMP's default construction makes of the type */
     long type_name;   /* the token that names the type, or -1 */
+    long const_token; /* a parameter's const, or -1 */
+    int barrier;      /* tile_barrier */
 } specifiers;
 
 /* How C++ AMP default-constructs a value of the type named by token t: a
@@ -232,6 +234,8 @@ static void read_specifiers(reader *r, specifiers *s)
             }
             s->type_seen = 1;
         } else if (amp__parse_is_specifier(t)) {
+            if (amp__lex_is(t, "const"))
+                s->const_token = cur(r);
             s->tile_static |= amp__lex_is(t, "tile_static");
             s->typedef_ |= amp__lex_is(t, "typedef");
             s->extern_ |= amp__lex_is(t, "extern");
@@ -244,6 +248,21 @@ static void read_specifiers(reader *r, specifiers *s)
                 s->type_seen = 1;
             mark(r, BODY_NOT_A_USE);
             advance(r);
+        } else if (!s->type_seen && amp__lex_is(t, "tile_barrier") &&
+                   amp__parse_lookup(r, t) == BODY_UNRESOLVED) {
+            /* C++ AMP's tile_barrier, given to a helper (by value, or by
+             * reference: its wait() changes nothing of it). */
+            long name = cur(r), reference = -1;
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+            if (r->in_parameters && is(r, 0, "&")) {
+                reference = cur(r);
+                mark(r, BODY_NOT_A_USE);
+                advance(r);
+            }
+            amp__parse_note(r, C_BARRIER_TYPE, BODY_TYPE_OTHER, 0, 0, name, reference, -1);
+            s->type_seen = 1;
+            s->barrier = 1;
         } else if (t->kind == LEX_IDENT && !s->type_seen && !amp__parse_is_keyword(t) &&
                    (amp__parse_names_type(r, t) || amp__parse_lookup(r, t) == BODY_UNRESOLVED)) {
             int32_t d = amp__parse_lookup(r, t);
@@ -626,9 +645,14 @@ static void read_parameters(reader *r)
     while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
         specifiers s;
         memset(&s, 0, sizeof s);
+        s.const_token = -1;
         r->in_parameters = 1;
         read_specifiers(r, &s);
         r->in_parameters = 0;
+        /* C++ AMP's const tiled_index& and const tile_barrier&: the kernel
+         * passes a copy, which wait() writes (prelude.cl). */
+        if (s.const_token >= 0 && (s.barrier || s.type.kind == TYPE_TILED_INDEX))
+            amp__parse_note(r, C_CONST_DROPPED, BODY_TYPE_OTHER, 0, 0, s.const_token, -1, -1);
         if (r->b->status == AMP_OK && is(r, 0, "&")) {
             fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
                  "C has no references: take a pointer (float *x, then *x), or return the"
@@ -656,6 +680,7 @@ static void read_parameters(reader *r)
             break;
         expect(r, ",");
     }
+    r->b->params_close = cur(r);
     expect(r, ")");
 }
 
@@ -675,6 +700,7 @@ static void read_function(reader *r)
         return;
     }
     mark(r, BODY_NOT_A_USE); /* the function's own name */
+    r->b->function_name = cur(r);
     advance(r);
     scope_mark m = amp__parse_scope_open(r);
     read_parameters(r);

@@ -190,6 +190,12 @@ int amp__parse_template_type(reader *r, body_type *type)
     }
     long close = cur(r);
     expect(r, ">");
+    /* A helper's tiled_index<...>& parameter: its members do not change,
+     * so the value serves as the reference. */
+    if (tiled && r->in_parameters && is(r, 0, "&")) {
+        close = cur(r);
+        skip(r);
+    }
     *type = (body_type){(uint8_t)(tiled      ? TYPE_TILED_INDEX
                                   : is_index ? TYPE_INDEX
                                              : TYPE_EXTENT),

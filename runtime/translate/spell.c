@@ -59,6 +59,17 @@ static void blank_after(kbody *b, long first, long last)
             rewrite(b, i, "");
 }
 
+/* A helper parameter's C++ reference '&' (token i, or -1), printed as
+ * nothing: the name after it keeps a space from the type. */
+static void drop_reference(kbody *b, long i)
+{
+    if (i < 0)
+        return;
+    rewrite(b, i, "");
+    if ((size_t)i + 1 < b->tokens.count && !b->tokens.items[i + 1].space_before)
+        amp__body_edit_before(b, i + 1, " ");
+}
+
 /* The name of a view value's function: amp_element_float_2(, ... */
 static void value_function(const kbody *b, char *buf, size_t n, const char *what, body_type t)
 {
@@ -178,6 +189,8 @@ static void spell(kbody *b, const body_construct *c)
         break;
     case C_INDEX_TYPE:
         blank_after(b, t[0], t[1]);
+        if (amp__lex_is(&tok[t[1]], "&"))
+            drop_reference(b, t[1]); /* a helper's tiled_index<...>& */
         if (c->type.kind == TYPE_TILED_INDEX)
             snprintf(text, sizeof text, "amp_tiled_index");
         else
@@ -274,6 +287,12 @@ static void spell(kbody *b, const body_construct *c)
             rewrite(b, i, "");
         break;
     case C_VECTOR_ZERO: amp__body_edit_after(b, t[0], "0"); break;
+    case C_BARRIER_TYPE:
+        rewrite(b, t[0], "amp_tile_barrier");
+        drop_reference(b, t[1]);
+        break;
+    case C_HELPER_CALL: break; /* its arguments are locals.c's */
+    case C_CONST_DROPPED: rewrite(b, t[0], ""); break;
     case C_INDEX_COMPARE:
         prefix(b, t[0], c->form ? "!amp_equal_%d(" : "amp_equal_%d(", rank);
         rewrite(b, t[1], ",");

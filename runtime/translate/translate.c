@@ -680,10 +680,13 @@ static void emit_helpers(gen *g)
         }
         int first_line = 1 + count_lines(g->sb.data);
         layout_map map = {t->token_line, t->token_column};
-        amp__layout_body(h, 0, &g->sb, NULL, &map);
+        /* Its tile_static declarations are its parameters now (locals.c);
+         * the kernel prints them. */
+        strbuf moved = STRBUF_INIT;
+        amp__layout_body(h, 0, &g->sb, &moved, &map);
+        amp__sb_free(&moved);
         for (size_t k = 0; k < t->ntokens; k++)
-            if (t->token_line[k] >= 0)
-                t->token_line[k] += first_line;
+            t->token_line[k] = t->token_line[k] >= 0 ? t->token_line[k] + first_line : -1;
         for (int k = 0; k < h->ntextures; k++)
             amp__sb_printf(&g->sb, "#undef %s\n#undef AMP_READ_%s\n#undef AMP_SAMPLE_%s\n",
                            textures[k].name, textures[k].name, textures[k].name);
@@ -973,6 +976,15 @@ static void emit_kernel_body(gen *g)
         /* Their lines map back to the user's, as the body's do. */
         hoisted_line = 1 + count_lines(g->sb.data);
         amp__sb_append(&g->sb, hoisted.data);
+        amp__sb_append(&g->sb, "\n");
+    }
+    if (g->body.nlocals) {
+        amp__sb_append(&g->sb, "    /* tile_static variables of the helper functions the kernel"
+                               " calls, which it passes\n       to them. */\n");
+        for (size_t i = 0; i < g->body.nlocals; i++) {
+            const body_local *l = &g->body.locals[i];
+            amp__sb_printf(&g->sb, "    %s; /* %s of %s */\n", l->declaration, l->name, l->helper);
+        }
         amp__sb_append(&g->sb, "\n");
     }
     emit_view_setup(g);
