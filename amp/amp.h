@@ -39,6 +39,7 @@
 #include "extent.h"
 #include "kernel.h"
 #include "profile.h"
+#include "short_vector.h"
 #include "status.h"
 #include "struct_type.h"
 #include "texture.h"

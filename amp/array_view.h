@@ -31,21 +31,35 @@
 extern "C" {
 #endif
 
-/* The element types a view can hold and a kernel can capture. Plain structs
- * registered with amp_struct_register() (amp/struct_type.h) are element
- * types too, numbered from 64. */
+/* The element types a view can hold and a kernel can capture: scalars, and
+ * C++ AMP's short vectors of them (amp/short_vector.h: AMP_FLOAT_3 is an
+ * amp_float_3, float_3 in kernels). Plain structs registered with
+ * amp_struct_register() (amp/struct_type.h) are element types too,
+ * numbered from 64. */
 typedef enum amp_elem_type {
     AMP_INT = 1,  /* int, 32 bits */
     AMP_UINT = 2, /* unsigned, 32 bits */
     AMP_FLOAT = 3,
-    AMP_DOUBLE = 4 /* only on devices with double precision */
+    AMP_DOUBLE = 4, /* only on devices with double precision */
+    AMP_INT_2 = 5,  /* amp_int_2 ... amp_double_4 */
+    AMP_INT_3 = 6,
+    AMP_INT_4 = 7,
+    AMP_UINT_2 = 8,
+    AMP_UINT_3 = 9,
+    AMP_UINT_4 = 10,
+    AMP_FLOAT_2 = 11,
+    AMP_FLOAT_3 = 12,
+    AMP_FLOAT_4 = 13,
+    AMP_DOUBLE_2 = 14,
+    AMP_DOUBLE_3 = 15,
+    AMP_DOUBLE_4 = 16
 } amp_elem_type;
 
 /* The size in bytes of one element of the type, 0 for an unknown type. */
 size_t amp_elem_size(amp_elem_type type);
 
-/* The name of the type as OpenCL C spells it ("int", "uint", "float",
- * "double"), or "unknown". */
+/* The name of the type as kernels spell it ("int", "uint", "float",
+ * "double", "float_3" ..., a struct's name), or "unknown". */
 const char *amp_elem_type_name(amp_elem_type type);
 
 typedef struct amp_array_view amp_array_view;

@@ -58,12 +58,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "accelerator.h"
 #include "array.h"
 #include "array_view.h"
 #include "capture_map.h"
 #include "extent.h"
+#include "short_vector.h"
 #include "status.h"
 #include "texture.h"
 
@@ -82,8 +84,19 @@ typedef enum amp_capture_kind {
     AMP_CAPTURE_FUNCTION = 4, /* an AMP_FUNCTION, callable from the kernel */
     AMP_CAPTURE_TEXTURE = 5,  /* an amp_texture *, read only, bound by name */
     AMP_CAPTURE_INDEX = 6,    /* an amp_index, by value: an index<N> in the kernel */
-    AMP_CAPTURE_EXTENT = 7    /* an amp_extent (or a tiled extent's extent), by value */
+    AMP_CAPTURE_EXTENT = 7,   /* an amp_extent (or a tiled extent's extent), by value */
+    AMP_CAPTURE_STRUCT = 8    /* a registered struct's value, AMP_VALUE(type, x) */
 } amp_capture_kind;
+
+/* A value of a registered struct type (amp/struct_type.h) for a kernel,
+ * by value as C++ AMP's [=] captures it; made by AMP_VALUE(type, x). The
+ * kernel reads the bytes at data when the call runs. */
+typedef struct amp_struct_value {
+    const char *name; /* the variable's name: the kernel's too */
+    const char *type; /* the struct's name, as AMP_STRUCT declared it */
+    const void *data;
+    size_t size;
+} amp_struct_value;
 
 /* A named integer constant for the kernel; made by AMP_CONST(). */
 typedef struct amp_constant {
@@ -117,6 +130,8 @@ typedef struct amp_capture {
         amp_function function;
         amp_index index;
         amp_extent extent;
+        double vector[4]; /* a short vector's bytes (type AMP_INT_2 ... AMP_DOUBLE_4) */
+        amp_struct_value object;
     } value;
 } amp_capture;
 
@@ -238,6 +253,15 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
  * for host macros (#define TS 16) and for const variables alike. */
 #define AMP_CONST(name) ((amp_constant){#name, (long long)(name)})
 
+/* A struct's value for the kernel, captured by value as C++ AMP's [=]
+ * captures one: AMP_CAPTURE(v, AMP_VALUE(params, p)) with p a params, a
+ * struct declared with AMP_STRUCT and registered (amp_struct_register). In
+ * the kernel p is a const params; its array members and short vectors
+ * too. x must be a variable of that type (a pointer mismatch warning says
+ * otherwise). */
+#define AMP_VALUE(type, x)                                                                         \
+    ((amp_struct_value){#x, #type, (1 ? &(x) : (const type *)0), sizeof(type)})
+
 /* The kernel source of a body written at this place in the file. */
 #define AMP_KERNEL_SOURCE(index, ...)                                                              \
     (&(const amp_kernel_source){__FILE__, __LINE__, #index, #__VA_ARGS__,                          \
@@ -304,6 +328,19 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
         amp_index: amp__capture_index,                                                             \
         amp_extent: amp__capture_extent,                                                           \
         amp_tiled_extent: amp__capture_tiled_extent,                                               \
+        amp_struct_value: amp__capture_struct,                                                     \
+        amp_int_2: amp__capture_int_2,                                                             \
+        amp_int_3: amp__capture_int_3,                                                             \
+        amp_int_4: amp__capture_int_4,                                                             \
+        amp_uint_2: amp__capture_uint_2,                                                           \
+        amp_uint_3: amp__capture_uint_3,                                                           \
+        amp_uint_4: amp__capture_uint_4,                                                           \
+        amp_float_2: amp__capture_float_2,                                                         \
+        amp_float_3: amp__capture_float_3,                                                         \
+        amp_float_4: amp__capture_float_4,                                                         \
+        amp_double_2: amp__capture_double_2,                                                       \
+        amp_double_3: amp__capture_double_3,                                                       \
+        amp_double_4: amp__capture_double_4,                                                       \
         _Bool: amp__capture_bool,                                                                  \
         int: amp__capture_int,                                                                     \
         unsigned: amp__capture_uint,                                                               \
@@ -384,6 +421,38 @@ static inline amp_capture amp__capture_double(const char *name, double v)
     amp_capture c = {name, AMP_CAPTURE_SCALAR, AMP_DOUBLE, {.d = v}};
     return c;
 }
+/* A struct's value: its own name, from AMP_VALUE. */
+static inline amp_capture amp__capture_struct(const char *name, amp_struct_value v)
+{
+    amp_capture c = {v.name, AMP_CAPTURE_STRUCT, (amp_elem_type)0, {.object = v}};
+    (void)name;
+    return c;
+}
+/* A short vector, by value: its bytes, the rest of the capture zero (so
+ * that two captures of one value are equal, byte for byte). */
+#define AMP__CAPTURE_VECTOR(V, T)                                                                  \
+    static inline amp_capture amp__capture_##V(const char *name, amp_##V v)                        \
+    {                                                                                              \
+        amp_capture c;                                                                             \
+        memset(&c, 0, sizeof c);                                                                   \
+        c.name = name;                                                                             \
+        c.kind = AMP_CAPTURE_SCALAR;                                                               \
+        c.type = T;                                                                                \
+        memcpy(c.value.vector, &v, sizeof v);                                                      \
+        return c;                                                                                  \
+    }
+AMP__CAPTURE_VECTOR(int_2, AMP_INT_2)
+AMP__CAPTURE_VECTOR(int_3, AMP_INT_3)
+AMP__CAPTURE_VECTOR(int_4, AMP_INT_4)
+AMP__CAPTURE_VECTOR(uint_2, AMP_UINT_2)
+AMP__CAPTURE_VECTOR(uint_3, AMP_UINT_3)
+AMP__CAPTURE_VECTOR(uint_4, AMP_UINT_4)
+AMP__CAPTURE_VECTOR(float_2, AMP_FLOAT_2)
+AMP__CAPTURE_VECTOR(float_3, AMP_FLOAT_3)
+AMP__CAPTURE_VECTOR(float_4, AMP_FLOAT_4)
+AMP__CAPTURE_VECTOR(double_2, AMP_DOUBLE_2)
+AMP__CAPTURE_VECTOR(double_3, AMP_DOUBLE_3)
+AMP__CAPTURE_VECTOR(double_4, AMP_DOUBLE_4)
 /* Any other type: the dispatch reports it by name. */
 static inline amp_capture amp__capture_unsupported(const char *name, ...)
 {

@@ -40,10 +40,12 @@ extern "C" {
 
 /* One member, as AMP_STRUCT describes it. */
 typedef struct amp_struct_member {
-    const char *type; /* as written: "int", "unsigned", "float", "double" */
+    const char *type; /* as written: "int", "unsigned", "float", "double", or a short
+                         vector of them ("float_3", "amp_int_2", amp/short_vector.h) */
     const char *name;
     size_t offset; /* offsetof on the host */
-    size_t size;   /* sizeof on the host */
+    size_t size;   /* sizeof on the host (of the whole array, for an array) */
+    int count;     /* an array member's length; 0 for a single value */
 } amp_struct_member;
 
 /* A struct type, as AMP_STRUCT describes it. */
@@ -73,8 +75,10 @@ amp_status amp_struct_register(const amp_struct_desc *desc, amp_elem_type *out);
  * other type. */
 const amp_struct_desc *amp_struct_of(amp_elem_type type);
 
-/* AMP_STRUCT(name, (type, member), ...): at file scope, the typedef and
- * its description (a static object, one per translation unit). */
+/* AMP_STRUCT(name, (type, member), (type, member, count), ...): at file
+ * scope, the typedef and its description (a static object, one per
+ * translation unit). (float, w, 4) is a member float w[4]; a type is int,
+ * unsigned, float, double or a short vector of them (float_3, amp_float_3). */
 #define AMP_STRUCT(name, ...)                                                                      \
     typedef struct name {                                                                          \
         AMP__SMAP(AMP__STRUCT_FIELD, name, __VA_ARGS__)                                            \
@@ -99,13 +103,18 @@ const amp_struct_desc *amp_struct_of(amp_elem_type type);
 #endif
 
 #define AMP__STRIP(...) __VA_ARGS__
+/* A member is (type, member) or (type, member, count): with the struct's
+ * name before them, 3 or 4 arguments. */
 #define AMP__STRUCT_FIELD(s, m) AMP__STRUCT_FIELD_(s, AMP__STRIP m)
-#define AMP__STRUCT_FIELD_(...) AMP__STRUCT_FIELD__(__VA_ARGS__)
-#define AMP__STRUCT_FIELD__(s, type, member) type member;
+#define AMP__STRUCT_FIELD_(...) AMP__SCAT(AMP__STRUCT_FIELD, AMP__SCOUNT(__VA_ARGS__))(__VA_ARGS__)
+#define AMP__STRUCT_FIELD3(s, type, member) type member;
+#define AMP__STRUCT_FIELD4(s, type, member, count) type member[count];
 #define AMP__STRUCT_ROW(s, m) AMP__STRUCT_ROW_(s, AMP__STRIP m)
-#define AMP__STRUCT_ROW_(...) AMP__STRUCT_ROW__(__VA_ARGS__)
-#define AMP__STRUCT_ROW__(s, type, member)                                                         \
-    {#type, #member, offsetof(s, member), sizeof(((s *)0)->member)},
+#define AMP__STRUCT_ROW_(...) AMP__SCAT(AMP__STRUCT_ROW, AMP__SCOUNT(__VA_ARGS__))(__VA_ARGS__)
+#define AMP__STRUCT_ROW3(s, type, member)                                                          \
+    {#type, #member, offsetof(s, member), sizeof(((s *)0)->member), 0},
+#define AMP__STRUCT_ROW4(s, type, member, count)                                                   \
+    {#type, #member, offsetof(s, member), sizeof(((s *)0)->member), count},
 
 /* f(a, x) for each x, with nothing between. */
 #define AMP__SCOUNT(...)                                                                           \

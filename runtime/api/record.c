@@ -300,6 +300,16 @@ void amp__record_keep_data(const call *c, const record_known *known, const cl_me
     r->data_known = 1;
 }
 
+/* Whether the call captures a struct by value: the items hold where its
+ * bytes are, not the bytes, which may have changed since. */
+static int struct_values(const call *c)
+{
+    for (int i = 0; i < c->captures.count; i++)
+        if (c->captures.items[i].kind == AMP_CAPTURE_STRUCT)
+            return 1;
+    return 0;
+}
+
 /* The view the call runs on, into c->av. A call whose source the record
  * knows (known_source) was given the record's view, which resolved to the
  * record's av when the record last checked it, and no handle has ended
@@ -344,7 +354,8 @@ amp_status amp__record_recall(call *c, record_known *known, cl_mem *mems)
      * buffers are kept, would set them to the same values. A padded
      * domain's sink may be a new buffer; it is always set. */
     known->args = known->data && known->items && r->args_known &&
-                  r->args_set == amp__kb_args_set(r->launch.entry) && !c->domain.guarded;
+                  r->args_set == amp__kb_args_set(r->launch.entry) && !c->domain.guarded &&
+                  !struct_values(c);
     return AMP_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/error.h"
 #include "data/coherence.h"
 #include "data/struct_type.h"
@@ -194,13 +195,36 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         /* The image. */
         *arg_bytes += acc->address_bits / 8;
     } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-        if (amp_elem_size(cap->type) == 0)
+        if (amp__elem_lanes(cap->type) == 0)
             return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                    "capture '%s' has element type %d, which is not one of AMP_INT,"
-                                   " AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
+                                   " AMP_UINT, AMP_FLOAT, AMP_DOUBLE or their short vectors"
+                                   " (AMP_FLOAT_3 ...).",
                                    name, (int)cap->type);
         g->type = cap->type;
-        *arg_bytes += amp_elem_size(cap->type);
+        /* A 3-vector is OpenCL's: four values. */
+        *arg_bytes += amp__elem_scalar_size(cap->type) *
+                      (size_t)(amp__elem_lanes(cap->type) == 3 ? 4 : amp__elem_lanes(cap->type));
+    } else if (cap->kind == AMP_CAPTURE_STRUCT) {
+        const amp_struct_value *o = &cap->value.object;
+        amp_elem_type type = o->type ? amp__st_find(o->type) : (amp_elem_type)0;
+        if (!o->data || !o->type)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "struct value '%s' has a NULL %s.", name,
+                                   o->data ? "type" : "data");
+        if (!type)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "struct value '%s' is of type %s, which is not registered:"
+                                   " declare it with AMP_STRUCT and call amp_struct_register"
+                                   " once before the kernel.",
+                                   name, o->type);
+        if (amp_elem_size(type) != o->size)
+            return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                                   "struct value '%s' is %zu bytes, and the registered struct %s"
+                                   " %zu.",
+                                   name, o->size, o->type, amp_elem_size(type));
+        g->type = type;
+        *arg_bytes += o->size;
     } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
         /* amp_index and amp_extent share their layout: rank, then values. */
         int rank = cap->value.extent.rank;
@@ -228,7 +252,7 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                "capture '%s' has an unknown kind %d.", name, (int)cap->kind);
     }
-    if ((g->type == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
+    if ((amp__elem_scalar(g->type) == AMP_DOUBLE || amp__st_has_double(g->type)) && !acc->fp64)
         return amp__err_launch(AMP_ERROR_UNSUPPORTED_FEATURE, k->file, k->line,
                                "'%s' %s double, and %s has no double precision. Use float, or"
                                " another accelerator.",

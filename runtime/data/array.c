@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "amp/array.h"
+#include "core/elem.h"
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
@@ -67,11 +68,11 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
         st = amp__queue_resolve_in(fn, av, &av);
     if (st != AMP_OK)
         return st;
-    if (type == AMP_DOUBLE && !av->acc->fp64)
+    if (amp__elem_scalar(type) == AMP_DOUBLE && !av->acc->fp64)
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
                             "%s: %s has no double precision, so it cannot hold an array of"
-                            " double.",
-                            fn, av->acc->name);
+                            " %s.",
+                            fn, av->acc->name, amp_elem_type_name(type));
     amp_array *a = amp__handle_alloc(HD_ARRAY, sizeof *a, HD_CALLER);
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/error.h"
 #include "core/lock.h"
 #include "core/lexicon.h"
@@ -64,15 +65,41 @@ int amp__st_has_double(amp_elem_type type)
     return e ? e->has_double : 0;
 }
 
+amp_elem_type amp__st_find(const char *name)
+{
+    int n = atomic_load(&entry_count);
+    for (int i = 0; name && i < n; i++)
+        if (strcmp(entries[i].desc->name, name) == 0)
+            return (amp_elem_type)(ST_FIRST_TYPE + i);
+    return (amp_elem_type)0;
+}
+
+amp_elem_type amp__st_vector_named(const char *type)
+{
+    static const char *const scalars[] = {"int", "uint", "float", "double"};
+    const char *s = strncmp(type, "amp_", 4) == 0 ? type + 4 : type;
+    for (int k = 0; k < 4; k++) {
+        size_t n = strlen(scalars[k]);
+        if (strncmp(s, scalars[k], n) != 0 || s[n] != '_' || s[n + 1] < '2' || s[n + 1] > '4' ||
+            s[n + 2] != '\0')
+            continue;
+        return amp__elem_of((amp_elem_type)(AMP_INT + k), s[n + 1] - '0');
+    }
+    return (amp_elem_type)0;
+}
+
 const amp_struct_desc *amp_struct_of(amp_elem_type type)
 {
     const st_entry *e = entry_of(type);
     return e ? e->desc : NULL;
 }
 
-/* The OpenCL C spelling and size of a member type, or NULL for a type
- * whose layout could differ between host and device. */
-static const char *cl_member_type(const char *type, size_t *size)
+/* The OpenCL C spelling, size and alignment of a member type, or NULL for
+ * a type whose layout could differ between host and device. A short vector
+ * of 2 or 4 values is OpenCL's (aligned to its size); one of 3 is laid out
+ * as C++ AMP lays it out, 12 or 24 bytes aligned as its values
+ * (amp_packed_float3 in kernels, where float3 would take 16 or 32). */
+static const char *cl_member_type(const char *type, size_t *size, size_t *align)
 {
     static const struct {
         const char *host, *cl;
@@ -82,12 +109,22 @@ static const char *cl_member_type(const char *type, size_t *size)
                  {"unsigned int", "uint", 4},
                  {"float", "float", 4},
                  {"double", "double", 8}};
+    static const char *const vectors[] = {
+        "int2",   "amp_packed_int3",   "int4",   "uint2",   "amp_packed_uint3",   "uint4",
+        "float2", "amp_packed_float3", "float4", "double2", "amp_packed_double3", "double4"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (strcmp(type, types[i].host) == 0) {
-            *size = types[i].size;
+            *size = *align = types[i].size;
             return types[i].cl;
         }
-    return NULL;
+    amp_elem_type v = amp__st_vector_named(type);
+    if (!v)
+        return NULL;
+    int lanes = amp__elem_lanes(v);
+    size_t scalar = amp__elem_scalar_size(v);
+    *size = (size_t)lanes * scalar;
+    *align = lanes == 3 ? scalar : *size;
+    return vectors[v - AMP_INT_2];
 }
 
 /* Check every member and the size against OpenCL C's layout. */
@@ -106,7 +143,7 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: struct %s has %d members, and desc->members is NULL.", fn, d->name,
                             d->nmembers);
-    size_t offset = 0, align = 1;
+    size_t offset = 0, struct_align = 1;
     *has_double = 0;
     for (int i = 0; i < d->nmembers; i++) {
         const amp_struct_member *m = &d->members[i];
@@ -122,14 +159,23 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                                 "%s: member '%s' of struct %s has a NULL type.", fn, m->name,
                                 d->name);
-        if (!cl_member_type(m->type, &size))
+        size_t align = 0;
+        if (!cl_member_type(m->type, &size, &align))
             return amp__err_set(
                 AMP_ERROR_INVALID_ARGUMENT,
                 "%s: member '%s' of struct %s is of type '%s'. Members of element"
-                " structs are int, unsigned, float or double, whose layout is the same"
-                " on the host and in OpenCL C.",
+                " structs are int, unsigned, float or double, or their short vectors"
+                " (float_3, amp_int_2 ...), whose layout is the same on the host and in"
+                " OpenCL C.",
                 fn, m->name, d->name, m->type);
-        offset = (offset + size - 1) / size * size;
+        if (m->count < 0 || (size_t)m->count > 65536)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "%s: member '%s' of struct %s is an array of %d; it must have 1"
+                                " to 65536 elements.",
+                                fn, m->name, d->name, m->count);
+        if (m->count > 0)
+            size *= (size_t)m->count;
+        offset = (offset + align - 1) / align * align;
         if (m->size != size || m->offset != offset)
             return amp__err_set(
                 AMP_ERROR_INVALID_ARGUMENT,
@@ -139,11 +185,11 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
                 " first, or pass them as separate views.",
                 fn, m->name, d->name, m->size, m->offset, size, offset);
         offset += size;
-        if (size > align)
-            align = size;
-        *has_double |= size == 8;
+        if (align > struct_align)
+            struct_align = align;
+        *has_double |= strstr(m->type, "double") != NULL;
     }
-    size_t total = (offset + align - 1) / align * align;
+    size_t total = (offset + struct_align - 1) / struct_align * struct_align;
     if (d->size != total)
         return amp__err_set(
             AMP_ERROR_INVALID_ARGUMENT,
@@ -162,7 +208,8 @@ static int same_struct(const amp_struct_desc *a, const amp_struct_desc *b)
     for (int i = 0; i < a->nmembers; i++)
         if (strcmp(a->members[i].type, b->members[i].type) != 0 ||
             strcmp(a->members[i].name, b->members[i].name) != 0 ||
-            a->members[i].offset != b->members[i].offset)
+            a->members[i].offset != b->members[i].offset ||
+            a->members[i].count != b->members[i].count)
             return 0;
     return 1;
 }
@@ -172,9 +219,12 @@ static char *cl_definition(const amp_struct_desc *d)
     strbuf sb = STRBUF_INIT;
     amp__sb_printf(&sb, "typedef struct %s {\n", d->name);
     for (int i = 0; i < d->nmembers; i++) {
-        size_t size;
-        amp__sb_printf(&sb, "    %s %s;\n", cl_member_type(d->members[i].type, &size),
+        size_t size, align;
+        amp__sb_printf(&sb, "    %s %s", cl_member_type(d->members[i].type, &size, &align),
                        d->members[i].name);
+        if (d->members[i].count > 0)
+            amp__sb_printf(&sb, "[%d]", d->members[i].count);
+        amp__sb_append(&sb, ";\n");
     }
     amp__sb_printf(&sb, "} %s;\n", d->name);
     return amp__sb_take(&sb);

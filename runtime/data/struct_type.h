@@ -28,7 +28,14 @@ const char *amp__st_name(amp_elem_type type);
  * or NULL. */
 const char *amp__st_cl_source(amp_elem_type type);
 
-/* Nonzero when the struct type has a double member. */
+/* Nonzero when the struct type has a double member (or a vector of them). */
 int amp__st_has_double(amp_elem_type type);
+
+/* The registered struct type of that name, or 0. */
+amp_elem_type amp__st_find(const char *name);
+
+/* The short vector type a member's type names ("float_3", "amp_int_2":
+ * AMP_FLOAT_3, AMP_INT_2), or 0. */
+amp_elem_type amp__st_vector_named(const char *type);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
@@ -54,23 +55,21 @@ amp_status amp__view_check_data(const char *fn, const char *which, const amp_arr
 
 size_t amp_elem_size(amp_elem_type type)
 {
-    switch (type) {
-    case AMP_INT: return sizeof(int32_t);
-    case AMP_UINT: return sizeof(uint32_t);
-    case AMP_FLOAT: return sizeof(float);
-    case AMP_DOUBLE: return sizeof(double);
-    }
+    /* A scalar, or a short vector of them: C++ AMP's float_3 is 12 bytes. */
+    if (amp__elem_lanes(type))
+        return (size_t)amp__elem_lanes(type) * amp__elem_scalar_size(type);
     return amp__st_size(type); /* a registered struct, else 0 */
 }
 
 const char *amp_elem_type_name(amp_elem_type type)
 {
-    switch (type) {
-    case AMP_INT: return "int";
-    case AMP_UINT: return "uint";
-    case AMP_FLOAT: return "float";
-    case AMP_DOUBLE: return "double";
-    }
+    static const char *const vectors[] = {"int_2",   "int_3",    "int_4",    "uint_2",
+                                          "uint_3",  "uint_4",   "float_2",  "float_3",
+                                          "float_4", "double_2", "double_3", "double_4"};
+    if (amp__elem_is_scalar(type))
+        return amp__elem_scalar_name(type);
+    if (amp__elem_is_vector(type))
+        return vectors[type - AMP_INT_2];
     const char *name = amp__st_name(type);
     return name ? name : "unknown";
 }
@@ -161,7 +160,8 @@ amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent 
     if (esize == 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                            " AMP_DOUBLE, or a struct registered with amp_struct_register.",
+                            " AMP_DOUBLE, their short vectors (AMP_INT_2 ... AMP_DOUBLE_4), or"
+                            " a struct registered with amp_struct_register.",
                             fn, (int)type);
     amp_status st = check_extent(fn, extent);
     if (st != AMP_OK)
@@ -429,7 +429,8 @@ static amp_status reinterpreted(const char *fn, const amp_array_view *view, cons
     if (to == 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
-                            " AMP_DOUBLE, or a struct registered with amp_struct_register.",
+                            " AMP_DOUBLE, their short vectors (AMP_INT_2 ... AMP_DOUBLE_4), or"
+                            " a struct registered with amp_struct_register.",
                             fn, (int)type);
     if (view->extent.rank != 1)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/error.h"
 #include "core/lock.h"
 #include "data/coherence.h"
@@ -287,6 +288,14 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
             for (int k = 0; k < rank; k++)
                 lanes[k] = cap->value.extent.dims[k];
             st = set_arg(e, &arg, amp__kb_index_bytes(rank), lanes, cap->name);
+        } else if (cap->kind == AMP_CAPTURE_SCALAR && amp__elem_is_vector(cap->type)) {
+            /* A short vector: OpenCL's, whose 3-vector holds four values. */
+            double lanes[4] = {0};
+            size_t size = amp_elem_size(cap->type);
+            memcpy(lanes, cap->value.vector, size);
+            if (amp__elem_lanes(cap->type) == 3)
+                size = 4 * amp__elem_scalar_size(cap->type);
+            st = set_arg(e, &arg, size, lanes, cap->name);
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
             size_t size = amp_elem_size(cap->type);
             const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
@@ -294,6 +303,10 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
                                 : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
                                                          : (const void *)&cap->value.d;
             st = set_arg(e, &arg, size, value, cap->name);
+        } else if (cap->kind == AMP_CAPTURE_STRUCT) {
+            /* A struct's bytes, laid out as OpenCL C lays it out
+             * (amp_struct_register checked it). */
+            st = set_arg(e, &arg, cap->value.object.size, cap->value.object.data, cap->name);
         }
     }
     if (!d->tiled || d->guarded)

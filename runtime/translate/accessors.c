@@ -251,7 +251,7 @@ static void value_offset(strbuf *sb, const char *v, const char *x, int rank)
     amp__sb_append(sb, ")");
 }
 
-void amp__accessors_view_value(strbuf *sb, const char *e, int rank, int guarded)
+void amp__accessors_view_value(strbuf *sb, const char *n, const char *e, int rank, int guarded)
 {
     int strides = rank > 1 ? rank - 1 : 1;
     amp__sb_printf(sb,
@@ -263,9 +263,9 @@ void amp__accessors_view_value(strbuf *sb, const char *e, int rank, int guarded)
                    "    int amp_extent[%d];\n"
                    "    __global %s *amp_sink;       /* a padded domain's sink */\n"
                    "} amp_view_%s_%d;\n",
-                   e, rank, e, rank, e, strides, rank, e, e, rank);
+                   e, rank, n, rank, e, strides, rank, e, n, rank);
     amp__sb_printf(sb, "__global %s *amp_element_%s_%d(amp_view_%s_%d v, amp_index_%d x)\n{\n", e,
-                   e, rank, e, rank, rank);
+                   n, rank, n, rank, rank);
     if (guarded)
         amp__sb_printf(sb,
                        "    if (!amp_contains_%d(amp_extent_of_%d(v.amp_extent), x))\n"
@@ -277,7 +277,7 @@ void amp__accessors_view_value(strbuf *sb, const char *e, int rank, int guarded)
     amp__sb_printf(sb,
                    "amp_view_%s_%d amp_section_%s_%d(amp_view_%s_%d v, amp_index_%d origin,"
                    " amp_extent_%d e)\n{\n    v.amp_ptr += ",
-                   e, rank, e, rank, e, rank, rank, rank);
+                   n, rank, n, rank, n, rank, rank, rank);
     value_offset(sb, "v", "origin", rank);
     amp__sb_append(sb, ";\n");
     for (int d = 0; d < rank; d++) {
@@ -291,7 +291,7 @@ void amp__accessors_view_value(strbuf *sb, const char *e, int rank, int guarded)
                    "amp_view_%s_%d amp_section_from_%s_%d(amp_view_%s_%d v, amp_index_%d origin)\n"
                    "{\n    return amp_section_%s_%d(v, origin, amp_extent_of_%d(v.amp_extent) -"
                    " origin);\n}\n",
-                   e, rank, e, rank, e, rank, rank, e, rank, rank);
+                   n, rank, n, rank, n, rank, rank, n, rank, rank);
     if (rank < 2)
         return;
     amp__sb_printf(sb,
@@ -299,7 +299,7 @@ void amp__accessors_view_value(strbuf *sb, const char *e, int rank, int guarded)
                    "{\n"
                    "    amp_view_%s_%d p;\n"
                    "    p.amp_ptr = v.amp_ptr + (amp_off_t)i * v.amp_stride[0];\n",
-                   e, rank - 1, e, rank, e, rank, e, rank - 1);
+                   n, rank - 1, n, rank, n, rank, n, rank - 1);
     if (rank == 2)
         amp__sb_append(sb, "    p.amp_stride[0] = 1;\n");
     for (int d = 0; d + 2 < rank; d++)

@@ -30,12 +30,14 @@ void amp__accessors_guarded(strbuf *sb);
 void amp__accessors_view(strbuf *sb, const cg_capture *c, const char *elem, int written,
                          int guarded);
 
-/* A view as a value, array_view<elem, rank> in the body (elem the element
- * type's OpenCL C name): its struct
- * amp_view_E_N and its functions (element, section, section from an
- * origin, and for rank 2 and 3 projection, which needs the type of rank -
- * 1 first). In a padded domain an element outside the view is the sink. */
-void amp__accessors_view_value(strbuf *sb, const char *elem, int rank, int guarded);
+/* A view as a value, array_view<T, rank> in the body (name the element
+ * type's part of function names, "float3"; elem its OpenCL C type in
+ * memory, "amp_packed_float3"): its struct amp_view_NAME_N and its
+ * functions (element, section, section from an origin, and for rank 2 and
+ * 3 projection, which needs the type of rank - 1 first). In a padded
+ * domain an element outside the view is the sink. */
+void amp__accessors_view_value(strbuf *sb, const char *name, const char *elem, int rank,
+                               int guarded);
 
 /* For views of rank n (4 to 8): a padded domain's guarded offset, and
  * AMP_CHECK's checked one, as amp__accessors_guarded() and

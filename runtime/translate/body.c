@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/error.h"
 #include "core/strbuf.h"
 
@@ -278,16 +279,42 @@ int amp__body_uses(const kbody *b, const char *name)
 
 const char *amp__body_elem_name(const body_context *ctx, uint16_t elem)
 {
-    switch (elem) {
-    case AMP_INT: return "int";
-    case AMP_UINT: return "uint";
-    case AMP_FLOAT: return "float";
-    case AMP_DOUBLE: return "double";
-    }
-    for (int i = 0; ctx->type_ids && i < ctx->ntypes; i++)
+    static const char *const vectors[] = {"int2",   "int3",    "int4",    "uint2",
+                                          "uint3",  "uint4",   "float2",  "float3",
+                                          "float4", "double2", "double3", "double4"};
+    if (amp__elem_is_scalar((amp_elem_type)elem))
+        return amp__elem_scalar_name((amp_elem_type)elem);
+    if (amp__elem_is_vector((amp_elem_type)elem))
+        return vectors[elem - AMP_INT_2];
+    for (int i = 0; ctx && ctx->type_ids && i < ctx->ntypes; i++)
         if (ctx->type_ids[i] == (amp_elem_type)elem)
             return ctx->type_names[i];
     return "unknown";
+}
+
+amp_elem_type amp__body_vector_named(const char *s, size_t n)
+{
+    static const struct {
+        const char *name;
+        amp_elem_type scalar;
+    } scalars[] = {
+        {"int", AMP_INT}, {"uint", AMP_UINT}, {"float", AMP_FLOAT}, {"double", AMP_DOUBLE}};
+    if (n > 4 && memcmp(s, "amp_", 4) == 0) {
+        s += 4;
+        n -= 4;
+    }
+    for (size_t k = 0; k < sizeof scalars / sizeof scalars[0]; k++) {
+        size_t len = strlen(scalars[k].name);
+        if (n < len + 1 || memcmp(s, scalars[k].name, len) != 0)
+            continue;
+        const char *rest = s + len;
+        size_t left = n - len;
+        if (left == 2 && rest[0] == '_')
+            rest++, left--;
+        if (left == 1 && rest[0] >= '2' && rest[0] <= '4')
+            return amp__elem_of(scalars[k].scalar, rest[0] - '0');
+    }
+    return (amp_elem_type)0;
 }
 
 void amp__body_value_type_name(const body_context *ctx, body_type t, char *buf, size_t n)

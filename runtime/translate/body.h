@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "amp/kernel.h"
+#include "amp/struct_type.h"
 #include "translate/lexer.h"
 
 /* Braces, parentheses and brackets nested deeper than this are refused
@@ -48,17 +49,20 @@ typedef enum body_name_kind {
  * (amp_index_N, amp_extent_N), on which + and - work as they are, and ==,
  * contains() and size() are rewritten as calls. */
 typedef enum body_type_kind {
-    TYPE_OTHER = 0,    /* anything the reader does not follow */
-    TYPE_INDEX,        /* index<rank> */
-    TYPE_EXTENT,       /* extent<rank> */
-    TYPE_TILED_INDEX,  /* a tiled kernel's index: its global index where an index is due */
-    TYPE_VIEW,         /* a captured view of rank rank */
-    TYPE_FUNCTION,     /* a helper; what it returns is the decl's returns */
-    TYPE_VIEW_VALUE,   /* array_view<T, N>: a view as a value (a section, a helper's
+    TYPE_OTHER = 0,     /* anything the reader does not follow */
+    TYPE_INDEX,         /* index<rank> */
+    TYPE_EXTENT,        /* extent<rank> */
+    TYPE_TILED_INDEX,   /* a tiled kernel's index: its global index where an index is due */
+    TYPE_VIEW,          /* a captured view of rank rank */
+    TYPE_FUNCTION,      /* a helper; what it returns is the decl's returns */
+    TYPE_VIEW_VALUE,    /* array_view<T, N>: a view as a value (a section, a helper's
                          parameter), amp_view_T_N in the kernel */
-    TYPE_TEXTURE,      /* a captured texture of rank rank */
-    TYPE_TEXTURE_VALUE /* texture<T, N>: a helper's texture parameter, its image and
+    TYPE_TEXTURE,       /* a captured texture of rank rank */
+    TYPE_TEXTURE_VALUE, /* texture<T, N>: a helper's texture parameter, its image and
                           extent in the kernel */
+    TYPE_VECTOR,        /* a short vector (float_3, float4): elem its amp_elem_type
+                           (AMP_FLOAT_3) */
+    TYPE_STRUCT         /* a registered struct (AMP_STRUCT): elem its amp_elem_type */
 } body_type_kind;
 
 typedef struct body_type {
@@ -69,9 +73,12 @@ typedef struct body_type {
     uint16_t elem;    /* views, textures: the element type (an amp_elem_type) */
     uint8_t channels; /* textures: values per texel, 1, 2 or 4 */
     uint8_t folded;   /* captured textures: a rank-1 texture kept in a 2D image's rows */
+    uint8_t packed;   /* vectors: a 3-vector in memory as C++ AMP lays it out (12 bytes, an
+                         amp_packed_T3 in the kernel), which is read and written whole
+                         through functions (a view's element, a struct's member) */
 } body_type;
 
-#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0})
+#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0})
 
 /* The call the body belongs to: where it was written, the names the
  * kernel gives it, and the struct types it may use as type names. */
@@ -91,6 +98,7 @@ typedef struct body_context {
     const body_type *capture_types;             /* per capture, or NULL: views, indices, extents */
     const body_type *capture_returns;           /* per capture, or NULL: what a helper returns */
     const struct kbody *const *capture_helpers; /* per capture, or NULL: a helper's reading */
+    const amp_struct_desc *const *type_descs;   /* per type, or NULL: its members */
 } body_context;
 
 typedef enum body_decl_kind {
@@ -140,7 +148,8 @@ enum {
     TOK_BLOCK = 16,           /* a brace that opens or closes a block of statements */
     TOK_DIRECTIVE_PAREN = 32, /* the parentheses around a preprocessor line's argument */
     TOK_DECLARATOR = 64,      /* the name a declarator declares (resolved to its declaration) */
-    TOK_HOIST_COPY = 128      /* a preprocessor line copied before the moved declarations */
+    TOK_HOIST_COPY = 128,     /* a preprocessor line copied before the moved declarations */
+    TOK_MEMBER_NAME = 256     /* a member's name in a struct or union the text declares */
 };
 
 /* How a name is used where it stands (per token; a captured view's uses
@@ -192,26 +201,43 @@ typedef enum construct_kind {
                             number: the helper's capture */
     C_BARRIER_TYPE,      /* tile_barrier as a helper's parameter type: 0 the name, 1 its '&'
                             or -1 */
-    C_CONST_DROPPED      /* 0: the const of a helper's tiled_index or tile_barrier parameter,
+    C_CONST_DROPPED,     /* 0: the const of a helper's tiled_index or tile_barrier parameter,
                             a copy whose barrier's wait() writes it */
+    C_UNPACK,            /* a 3-vector in memory read whole: 0 its first token, 1 its last;
+                            type */
+    C_PACK,              /* a value stored whole into a 3-vector in memory: 0 the value's
+                            first token, 1 its last; type (the place's) */
+    C_PACKED_UPDATE,     /* p += v of a 3-vector p in memory: 0 p's first token, 1 the
+                            operator, 2 v's first, 3 v's last; number: the operator (+= -=
+                            *= /= %= &= |= ^= <<= >>=, 0 to 9); type */
+    C_VECTOR_COMPARE,    /* a == b, a != b of short vectors: 0 a's first token, 1 the
+                            operator, 2 b's last; form 1 for != */
+    C_SWIZZLE            /* a short vector's member: 0 the member's name, 1 '(' and 2 ')' of
+                            get_xy() (-1 for none); form: SWIZZLE_* */
 } construct_kind;
 
 /* The variants of some constructs (body_construct.form). */
 enum {
-    ZERO_LIST = 1,       /* C_ZERO_INIT: = {0} */
-    ZERO_INT,            /* = 0 */
-    ZERO_INDEX,          /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
-    ZERO_VECTOR,         /* = (T)(0), T the type's name */
-    INIT_COPY = 1,       /* C_DIRECT_INIT: copied from one value */
-    INIT_MAKE,           /* made of its rank's values */
-    SECTION_INTS = 1,    /* C_VALUE_SECTION: the origin's and the extent's ints */
-    SECTION_PAIR,        /* (origin, extent) */
-    SECTION_EXTENT,      /* (extent), from the start */
-    SECTION_ORIGIN,      /* (origin), to the end */
-    SUBSCRIPT_FIRST = 1, /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
-    SUBSCRIPT_LAST = 2,  /* the last (a view of rank 1: both) */
-    SUBSCRIPT_INDEX = 4, /* one subscript, a whole index */
-    ELEMENT_BY_INDEX = 1 /* C_VALUE_ELEMENT: given a whole index */
+    ZERO_LIST = 1,        /* C_ZERO_INIT: = {0} */
+    ZERO_INT,             /* = 0 */
+    ZERO_INDEX,           /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
+    ZERO_VECTOR,          /* = (T)(0), T the type's name */
+    INIT_COPY = 1,        /* C_DIRECT_INIT: copied from one value */
+    INIT_MAKE,            /* made of its rank's values */
+    SECTION_INTS = 1,     /* C_VALUE_SECTION: the origin's and the extent's ints */
+    SECTION_PAIR,         /* (origin, extent) */
+    SECTION_EXTENT,       /* (extent), from the start */
+    SECTION_ORIGIN,       /* (origin), to the end */
+    SUBSCRIPT_FIRST = 1,  /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
+    SUBSCRIPT_LAST = 2,   /* the last (a view of rank 1: both) */
+    SUBSCRIPT_INDEX = 4,  /* one subscript, a whole index */
+    ELEMENT_BY_INDEX = 1, /* C_VALUE_ELEMENT: given a whole index */
+    INIT_VECTOR = 3,      /* C_DIRECT_INIT: a short vector made of its values, float_3 v(x,
+                             y, z) */
+    SWIZZLE_NAME = 1,     /* C_SWIZZLE: .xy, .rgb: C++ AMP's letters as OpenCL 1.2's (xyzw) */
+    SWIZZLE_GET,          /* .get_xy(): the components */
+    SWIZZLE_SET,          /* .set_xy(v): the components assigned */
+    SWIZZLE_REF           /* .ref_x(): the component */
 };
 
 typedef struct body_construct {
@@ -302,6 +328,11 @@ typedef struct kbody {
      * helper: its own and its callees'; a body: its callees'). */
     body_local *locals;
     size_t nlocals;
+    /* 3-vectors in memory the text reads or writes whole: bit s for the
+     * scalar type AMP_INT + s; and bit 10 * s + k for their updates with
+     * the operator k of C_PACKED_UPDATE. */
+    uint32_t packed;
+    uint64_t packed_updates;
 } kbody;
 
 /* Lex text[0 .. length) into b and make room for its facts; ctx and text
@@ -346,8 +377,15 @@ const char *amp__body_token_after(const kbody *b, size_t i);
 int amp__body_uses(const kbody *b, const char *name);
 
 /* The name of an element type in kernel functions' names ("float",
- * "uint", a struct's name). */
+ * "uint", "float3", a struct's name); ctx may be NULL for a built-in
+ * type. */
 const char *amp__body_elem_name(const body_context *ctx, uint16_t elem);
+
+/* The short vector type (AMP_FLOAT_3 ...) that the type name s[0 .. n)
+ * names: C++ AMP's (float_3), OpenCL's (float3) or the host's
+ * (amp_float_3), of int, uint, float or double and 2 to 4 values; 0 for any
+ * other name. */
+amp_elem_type amp__body_vector_named(const char *s, size_t n);
 
 /* The kernel's name of a view value type, "amp_view_float_2", into buf. */
 void amp__body_value_type_name(const body_context *ctx, body_type t, char *buf, size_t n);

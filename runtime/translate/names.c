@@ -9,7 +9,8 @@
 
 #include "translate/vocabulary.h"
 
-/* Names of the amp_ and AMP_ families a body may use. */
+/* Names of the amp_ and AMP_ families a body may use; amp/short_vector.h's
+ * (amp_float_3, amp_float_3_add ...) too. */
 static const char *const allowed_amp_names[] = {"amp_sample", "AMP_PRAGMA", "AMP_IF",   "AMP_IFDEF",
                                                 "AMP_IFNDEF", "AMP_ELIF",   "AMP_ELSE", "AMP_ENDIF",
                                                 "AMP_DEFINE", NULL};
@@ -34,7 +35,8 @@ void amp__names_check(kbody *b)
             continue;
         if ((amp__lex_has_prefix(t, "amp_") || amp__lex_has_prefix(t, "AMP_") ||
              amp__lex_is(t, "amp_") || amp__lex_is(t, "AMP_")) &&
-            !amp__lex_is_any(t, allowed_amp_names))
+            !amp__lex_is_any(t, allowed_amp_names) &&
+            !amp__vocab_is_vector_name(t->text, t->length))
             amp__body_fail(
                 b, (long)i, AMP_ERROR_KERNEL_BUILD,
                 "'%.*s' is a name of the generated kernel: names that start with amp_ or AMP_"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/lexicon.h"
 
 const lex_token amp__parse_eof = {"", 0, 0, 0, 0};
@@ -81,6 +82,8 @@ int amp__parse_is_short_vector(const lex_token *t)
                                            "long", "ulong", "float", "double", "half", NULL};
     if (t->kind != LEX_IDENT || t->length < 2)
         return 0;
+    if (amp__lex_has_prefix(t, "amp_")) /* the host's amp_float_3 */
+        return amp__parse_vector_type(t) != 0;
     for (const char *const *b = amp_bases; *b; b++) {
         size_t n = strlen(*b);
         if (t->length == n + 1 && strncmp(t->text, *b, n) == 0 && t->text[n] >= '2' &&
@@ -113,6 +116,11 @@ int amp__parse_is_arithmetic_type(const lex_token *t)
     /* OpenCL's vectors (float4), not C++ AMP's (float_4), which are made
      * as float_4(x, y, z, w). */
     return amp__parse_is_short_vector(t) && memchr(t->text, '_', t->length) == NULL;
+}
+
+amp_elem_type amp__parse_vector_type(const lex_token *t)
+{
+    return t->kind == LEX_IDENT ? amp__body_vector_named(t->text, t->length) : (amp_elem_type)0;
 }
 
 const char *const amp__parse_pointer_qualifiers[] = {

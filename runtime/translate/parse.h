@@ -129,6 +129,8 @@ int amp__parse_is_short_vector(const lex_token *t);
 /* A scalar type's word, or one of OpenCL's vector types (float4): what
  * C++ writes as a function-style cast, float(x). */
 int amp__parse_is_arithmetic_type(const lex_token *t);
+/* The short vector type the name t names (amp__body_vector_named), or 0. */
+amp_elem_type amp__parse_vector_type(const lex_token *t);
 /* A name of a type here: a typedef in scope, or a struct type the kernel
  * knows. */
 int amp__parse_names_type(reader *r, const lex_token *t);

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "translate/parse_type.h"
 
 #define fail(r, ...) amp__body_fail((r)->b, __VA_ARGS__)
@@ -35,11 +36,11 @@
 
 typedef body_value value;
 
-static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1, -1};
+static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1, -1};
 
 static value other(long first, long last)
 {
-    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0}, first, last, -1, -1, -1};
+    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0}, first, last, -1, -1, -1};
     return v;
 }
 
@@ -73,6 +74,41 @@ value amp__parse_as_index(reader *r, value v)
 }
 
 #define as_index amp__parse_as_index
+
+body_type amp__parse_element_type(reader *r, uint16_t elem, int in_memory)
+{
+    body_type t = BODY_TYPE_OTHER;
+    if (amp__elem_is_vector((amp_elem_type)elem)) {
+        t.kind = TYPE_VECTOR;
+        t.elem = elem;
+        t.packed = (uint8_t)(in_memory && amp__elem_lanes((amp_elem_type)elem) == 3);
+        return t;
+    }
+    for (int i = 0; r->ctx->type_ids && i < r->ctx->ntypes; i++)
+        if (r->ctx->type_ids[i] == (amp_elem_type)elem) {
+            t.kind = TYPE_STRUCT;
+            t.elem = elem;
+        }
+    return t;
+}
+
+static int is_vector(body_type t)
+{
+    return t.kind == TYPE_VECTOR && !t.array;
+}
+
+/* A 3-vector in memory (a view's element, a struct's member: 12 bytes, as
+ * C++ AMP lays it out) where its value is taken: read whole, as OpenCL's
+ * float3. Anything else is as it was. */
+static value rvalue(reader *r, value v)
+{
+    if (is_vector(v.type) && v.type.packed && v.first >= 0 && v.last >= 0) {
+        amp__parse_note(r, C_UNPACK, v.type, 0, 0, v.first, v.last, -1);
+        v.type.packed = 0;
+        v.access = -1;
+    }
+    return v;
+}
 
 static value assignment(reader *r);
 static value comma_expression(reader *r);
@@ -205,7 +241,7 @@ static value initializer_list(reader *r)
         }
         if (designated)
             expect(r, "=");
-        value item = is(r, 0, "{") ? initializer_list(r) : assignment(r);
+        value item = is(r, 0, "{") ? initializer_list(r) : rvalue(r, assignment(r));
         if (r->b->status == AMP_OK && !at_end(r) && !ends_here(r, ends))
             flat(r, ends);
         (void)item;
@@ -377,7 +413,7 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
     if (r->b->status != AMP_OK || !enter(r))
         return;
     while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
-        value a = assignment(r);
+        value a = rvalue(r, assignment(r));
         if (a.first < 0) {
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
@@ -470,7 +506,7 @@ static value value_element(reader *r, value v, const call_args *a)
     }
     amp__parse_note(r, C_VALUE_ELEMENT, v.type, by_index ? ELEMENT_BY_INDEX : 0, 0, v.first,
                     a->open, a->close);
-    return other(v.first, a->close);
+    return typed(amp__parse_element_type(r, v.type.elem, 1), v.first, a->close);
 }
 
 /* v[i] of a view value of rank 2 or more: a view of one rank less. */
@@ -556,7 +592,7 @@ static value view_subscripts(reader *r, value v)
             }
             amp__parse_note(r, C_VIEW_SUBSCRIPT, v.type, SUBSCRIPT_INDEX, 0, opens[0], closes[0],
                             -1);
-            value out = other(v.first, closes[0]);
+            value out = typed(amp__parse_element_type(r, v.type.elem, 1), v.first, closes[0]);
             out.access = v.first;
             amp__parse_role(r, v.first, ROLE_READ);
             return out;
@@ -567,7 +603,7 @@ static value view_subscripts(reader *r, value v)
             amp__parse_note(r, C_VIEW_SUBSCRIPT, v.type,
                             (j == 0 ? SUBSCRIPT_FIRST : 0) | (j == k - 1 ? SUBSCRIPT_LAST : 0), 0,
                             opens[j], closes[j], -1);
-        value out = other(v.first, closes[k - 1]);
+        value out = typed(amp__parse_element_type(r, v.type.elem, 1), v.first, closes[k - 1]);
         out.access = v.first;
         amp__parse_role(r, v.first, ROLE_READ);
         return out;
@@ -595,7 +631,7 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
         .type = v.type,
         .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)open, (int32_t)close, -1}};
     amp__body_note(r->b, &c);
-    return typed((body_type){TYPE_EXTENT, v.type.rank, 0, 0, 0, 0, 0}, v.first,
+    return typed((body_type){TYPE_EXTENT, v.type.rank, 0, 0, 0, 0, 0, 0}, v.first,
                  call ? close : name);
 }
 
@@ -616,9 +652,9 @@ static value tiled_member(reader *r, value v, long dot, long name)
     }
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
         amp__lex_is(m, "tile_origin"))
-        return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
+        return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
     if (amp__lex_is(m, "tile_extent"))
-        return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0}, v.first, name);
+        return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
     return other(v.first, name);
 }
 
@@ -718,6 +754,123 @@ static value extent_call(reader *r, value v, long dot, long name)
     return other(v.first, close);
 }
 
+/* The lanes a swizzle names, C++ AMP's way: one to four of x, y, z, w, or
+ * of r, g, b, a (the same lanes); 0 when name is none. *rgba is set for
+ * the second alphabet, which OpenCL C 1.2 does not have. */
+static int swizzle_lanes(const char *name, size_t n, int *rgba)
+{
+    if (n < 1 || n > 4)
+        return 0;
+    int xyzw = 1, colour = 1;
+    for (size_t i = 0; i < n; i++) {
+        xyzw &= strchr("xyzw", name[i]) != NULL && name[i];
+        colour &= strchr("rgba", name[i]) != NULL && name[i];
+    }
+    *rgba = !xyzw && colour;
+    return xyzw || colour ? (int)n : 0;
+}
+
+/* Whether some struct the text knows (a registered one, or one the text
+ * declares) has a member named m: then .r may be its, not a swizzle. */
+static int some_struct_has(reader *r, const lex_token *m)
+{
+    const body_context *c = r->ctx;
+    for (int i = 0; c->type_descs && i < c->ntypes; i++)
+        for (int k = 0; c->type_descs[i] && k < c->type_descs[i]->nmembers; k++)
+            if (amp__lex_is(m, c->type_descs[i]->members[k].name))
+                return 1;
+    for (size_t i = 0; i < r->b->tokens.count; i++)
+        if ((r->b->flags[i] & TOK_MEMBER_NAME) && r->tok[i].length == m->length &&
+            memcmp(r->tok[i].text, m->text, m->length) == 0)
+            return 1;
+    return 0;
+}
+
+/* A member of a short vector: a swizzle (.x, .xy, .rgb, spelled with
+ * x, y, z, w as OpenCL C 1.2 has them), or C++ AMP's get_xy(),
+ * set_xy(v) and ref_x(). Of a 3-vector in memory, one component is its
+ * member, and more are read from its whole value. */
+static value vector_member(reader *r, value v, long dot, long name)
+{
+    const lex_token *m = &r->tok[name];
+    int form = SWIZZLE_NAME, rgba = 0;
+    const char *letters = m->text;
+    size_t n = m->length;
+    if (n > 4 &&
+        (memcmp(m->text, "get_", 4) == 0 || memcmp(m->text, "set_", 4) == 0 ||
+         memcmp(m->text, "ref_", 4) == 0) &&
+        is(r, 0, "(")) {
+        form = m->text[0] == 'g' ? SWIZZLE_GET : m->text[0] == 's' ? SWIZZLE_SET : SWIZZLE_REF;
+        letters += 4;
+        n -= 4;
+    }
+    int lanes = swizzle_lanes(letters, n, &rgba);
+    if (!lanes || (form == SWIZZLE_REF && lanes != 1)) {
+        value out = other(v.first, name); /* OpenCL's own: .s0, .lo, .even ... */
+        out.access = v.access;
+        return out;
+    }
+    if (v.type.packed && lanes > 1) {
+        if (form == SWIZZLE_SET) {
+            fail(r, name, AMP_ERROR_KERNEL_BUILD,
+                 "a %s_3 that a view or struct holds is written whole or one component at a"
+                 " time: set its components one by one, or assign the whole vector",
+                 amp__elem_scalar_name((amp_elem_type)v.type.elem));
+            return nothing;
+        }
+        v = rvalue(r, v);
+    }
+    long open = -1, close = -1;
+    if (form != SWIZZLE_NAME) {
+        open = cur(r);
+        expect(r, "(");
+        if (form == SWIZZLE_SET) {
+            if (r->b->status != AMP_OK || !enter(r))
+                return nothing;
+            rvalue(r, assignment(r));
+            leave(r);
+            if (v.access >= 0)
+                amp__parse_role(r, v.access, ROLE_WRITTEN);
+        }
+        close = cur(r);
+        expect(r, ")");
+    }
+    if (rgba || form != SWIZZLE_NAME)
+        amp__parse_note(r, C_SWIZZLE, v.type, form, 0, name, open, close);
+    value out = other(v.first, close >= 0 ? close : name);
+    if (lanes > 1 && form != SWIZZLE_SET)
+        out.type = amp__parse_element_type(
+            r, (uint16_t)amp__elem_of(amp__elem_scalar((amp_elem_type)v.type.elem), lanes), 0);
+    if (form == SWIZZLE_NAME || form == SWIZZLE_REF)
+        out.access = v.access; /* v(i).x = 1 writes v */
+    (void)dot;
+    return out;
+}
+
+/* A member of a registered struct: a short vector member is followed (a
+ * 3-vector is packed, as the struct holds it). */
+static value struct_member(reader *r, value v, long name)
+{
+    const lex_token *m = &r->tok[name];
+    value out = other(v.first, name);
+    out.access = v.access;
+    const body_context *c = r->ctx;
+    for (int i = 0; c->type_descs && i < c->ntypes; i++) {
+        if (c->type_ids[i] != (amp_elem_type)v.type.elem || !c->type_descs[i])
+            continue;
+        const amp_struct_desc *d = c->type_descs[i];
+        for (int k = 0; k < d->nmembers; k++) {
+            if (!amp__lex_is(m, d->members[k].name))
+                continue;
+            amp_elem_type vector = amp__body_vector_named(d->members[k].type,
+                                                          strlen(d->members[k].type));
+            out.type = amp__parse_element_type(r, (uint16_t)vector, 1);
+            out.type.array = (uint8_t)(d->members[k].count > 0);
+        }
+    }
+    return out;
+}
+
 /* A member, after '.': of a value the reader follows, by its type; of an
  * element, what C makes of it. */
 static value member(reader *r, value v)
@@ -751,9 +904,55 @@ static value member(reader *r, value v)
     if (t.kind == TYPE_EXTENT && !t.array &&
         (amp__lex_is(m, "contains") || amp__lex_is(m, "size")) && is(r, 0, "("))
         return extent_call(r, v, dot, name);
+    if (is_vector(t))
+        return vector_member(r, v, dot, name);
+    if (t.kind == TYPE_STRUCT && !t.array)
+        return struct_member(r, v, name);
+    /* A value the reader does not follow: .r, .g, .b, .a and their
+     * swizzles are C++ AMP's (and OpenCL 3.0's) names of a vector's lanes,
+     * unless a struct the kernel knows has such a member. */
+    int rgba = 0;
+    if (t.kind == TYPE_OTHER && swizzle_lanes(m->text, m->length, &rgba) && rgba &&
+        !some_struct_has(r, m))
+        amp__parse_note(r, C_SWIZZLE, t, SWIZZLE_NAME, 0, name, -1, -1);
     value out = other(v.first, name);
     out.access = v.access; /* a member of an element: v(i).x = 1 writes v */
     return out;
+}
+
+/* The vector a call of the function named t makes: float_3(...) and the
+ * amp_T_N functions of amp/short_vector.h (amp_float_3_add ...); 0 for
+ * any other (a comparison, _eq and _ne, gives an int). */
+static amp_elem_type made_vector(const lex_token *t)
+{
+    if (t->kind != LEX_IDENT)
+        return (amp_elem_type)0;
+    /* C++ AMP's constructor: float_3(x, y, z). */
+    if (memchr(t->text, '_', t->length) && !amp__lex_has_prefix(t, "amp_"))
+        return amp__parse_vector_type(t);
+    if (!amp__lex_has_prefix(t, "amp_") || t->length < 10)
+        return (amp_elem_type)0;
+    /* amp_float_3_add: the type is the name up to its third '_'. */
+    const char *end = memchr(t->text + 4, '_', t->length - 4);
+    if (!end || (size_t)(end - t->text) + 3 > t->length || end[2] != '_')
+        return (amp_elem_type)0;
+    const char *op = end + 3;
+    size_t n = (size_t)(t->text + t->length - op);
+    if ((n == 2 && memcmp(op, "eq", 2) == 0) || (n == 2 && memcmp(op, "ne", 2) == 0))
+        return (amp_elem_type)0;
+    return amp__body_vector_named(t->text, (size_t)(end + 2 - t->text));
+}
+
+/* ++ or -- of a 3-vector in memory: refused, since it is read and written
+ * whole (C++ AMP has them for integer vectors). Returns 1 when refused. */
+static int packed_step(reader *r, value v)
+{
+    if (!is_vector(v.type) || !v.type.packed)
+        return 0;
+    fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+         "++ and -- of a %s_3 that a view or struct holds are not offered: write += 1",
+         amp__elem_scalar_name((amp_elem_type)v.type.elem));
+    return 1;
 }
 
 static value postfix(reader *r)
@@ -841,8 +1040,15 @@ static value postfix(reader *r)
                 value out = other(v.first, last_consumed(r));
                 if (helper)
                     out.type = r->b->decls[r->b->resolved[v.first]].returns;
+                else if (texture && v.type.channels > 1)
+                    out.type = amp__parse_element_type(
+                        r, (uint16_t)amp__elem_of((amp_elem_type)v.type.elem, v.type.channels), 0);
+                else if (v.first == v.last && r->b->resolved[v.first] == BODY_UNRESOLVED)
+                    out.type = amp__parse_element_type(r, (uint16_t)made_vector(&r->tok[v.first]),
+                                                       0);
                 if (view) {
                     /* v(...): an element, read unless what follows writes it. */
+                    out.type = amp__parse_element_type(r, v.type.elem, 1);
                     out.access = v.first;
                     amp__parse_role(r, v.first, ROLE_READ);
                 }
@@ -859,6 +1065,8 @@ static value postfix(reader *r)
             out.access = v.access;
             v = out;
         } else if (amp__lex_is(t, "++") || amp__lex_is(t, "--")) {
+            if (packed_step(r, v))
+                return nothing;
             mark(r, BODY_NOT_A_USE);
             advance(r);
             if (v.access >= 0)
@@ -899,6 +1107,9 @@ static int cast_starts(reader *r)
     }
     if (amp__parse_is_keyword(t))
         return amp__parse_is_specifier(t);
+    /* (float_3)x, (amp_float_3)x: C++ AMP's and the host's vector types. */
+    if (amp__parse_vector_type(t) && is(r, 2, ")") && amp__parse_lookup(r, t) == BODY_UNRESOLVED)
+        return 1;
     return amp__parse_names_type(r, t);
 }
 
@@ -917,10 +1128,24 @@ static value unary(reader *r)
         leave(r);
         if (v.first < 0)
             return v;
+        int step = amp__lex_is(t, "++") || amp__lex_is(t, "--");
+        if (step && packed_step(r, v))
+            return nothing;
         if (v.access >= 0 && amp__lex_is(t, "&"))
             amp__parse_role(r, v.access, ROLE_ADDRESS);
-        else if (v.access >= 0 && (amp__lex_is(t, "++") || amp__lex_is(t, "--")))
+        else if (v.access >= 0 && step)
             amp__parse_role(r, v.access, ROLE_WRITTEN);
+        if (amp__lex_is(t, "&") || amp__lex_is(t, "*"))
+            return other(first, v.last);
+        /* -v, ~v and !v of a vector are vectors, of its type (!, of ints). */
+        v = rvalue(r, v);
+        if (is_vector(v.type)) {
+            body_type type = v.type;
+            if (amp__lex_is(t, "!"))
+                type.elem = (uint16_t)amp__elem_of(AMP_INT,
+                                                   amp__elem_lanes((amp_elem_type)type.elem));
+            return typed(type, first, v.last);
+        }
         return typed(sign && indexlike(v.type) ? as_index(r, v).type : BODY_TYPE_OTHER, first,
                      v.last);
     }
@@ -940,8 +1165,9 @@ static value unary(reader *r)
     if (cast_starts(r)) {
         expect(r, "(");
         body_type type = BODY_TYPE_OTHER;
+        amp_elem_type vector = amp__parse_vector_type(peek(r, 0));
         if (!amp__parse_template_type(r, &type))
-            type.kind = TYPE_OTHER;
+            type = amp__parse_element_type(r, (uint16_t)vector, 0);
         if (r->b->status != AMP_OK || !enter(r))
             return nothing;
         int pointer = 0;
@@ -963,7 +1189,7 @@ static value unary(reader *r)
         } else {
             if (!enter(r))
                 return nothing;
-            v = unary(r);
+            v = rvalue(r, unary(r));
             leave(r);
         }
         if (v.first < 0)
@@ -991,10 +1217,35 @@ static int precedence(const lex_token *t)
     return 0;
 }
 
+/* lhs op rhs of short vectors (one of them a vector): a vector of the
+ * vector's type, or of ints for a comparison; == and != compare all of
+ * them, as C++ AMP's operators do (OpenCL's compare each lane). */
+static value vector_combine(reader *r, long op, value lhs, value rhs)
+{
+    const lex_token *t = &r->tok[op];
+    static const char *const lanewise[] = {"<", ">", "<=", ">=", "&&", "||", NULL};
+    value out = other(lhs.first, rhs.last);
+    body_type type = is_vector(lhs.type) ? lhs.type : rhs.type;
+    if (amp__lex_is(t, "==") || amp__lex_is(t, "!=")) {
+        if (is_vector(lhs.type) && is_vector(rhs.type))
+            amp__parse_note(r, C_VECTOR_COMPARE, type, amp__lex_is(t, "!="), 0, lhs.first, op,
+                            rhs.last);
+        return out;
+    }
+    if (amp__lex_is_any(t, lanewise))
+        type.elem = (uint16_t)amp__elem_of(AMP_INT, amp__elem_lanes((amp_elem_type)type.elem));
+    out.type = type;
+    return out;
+}
+
 /* lhs op rhs, with the types the reader follows. */
 static value combine(reader *r, long op, value lhs, value rhs)
 {
     const lex_token *t = &r->tok[op];
+    lhs = rvalue(r, lhs);
+    rhs = rvalue(r, rhs);
+    if (is_vector(lhs.type) || is_vector(rhs.type))
+        return vector_combine(r, op, lhs, rhs);
     value out = other(lhs.first, rhs.last);
     int li = indexlike(lhs.type), ri = indexlike(rhs.type);
     if (!li && !ri)
@@ -1050,17 +1301,20 @@ static value conditional(reader *r)
     value c = binary(r, 1);
     if (c.first < 0 || !is(r, 0, "?"))
         return c;
+    c = rvalue(r, c);
     expect(r, "?");
     if (!enter(r))
         return nothing;
-    value a = comma_expression(r);
+    value a = rvalue(r, comma_expression(r));
     expect(r, ":");
-    value b = conditional(r);
+    value b = rvalue(r, conditional(r));
     leave(r);
     if (a.first < 0 || b.first < 0)
         return nothing;
     value out = other(c.first, b.last);
     if (indexlike(a.type) && a.type.kind == b.type.kind && a.type.rank == b.type.rank)
+        out.type = a.type;
+    if (is_vector(a.type) && is_vector(b.type) && a.type.elem == b.type.elem)
         out.type = a.type;
     /* c ? a : b between two views: a view value, which may be either, so
      * what is done with it is done with both (written, unless it only goes
@@ -1084,6 +1338,32 @@ static value conditional(reader *r)
     return out;
 }
 
+/* lhs op= rhs of a 3-vector in memory, which is written whole: a = b
+ * packs b's value (another in memory is copied as it is); a += b and the
+ * others update it through its address, once (packed_vectors in
+ * translate.c). */
+static void packed_assignment(reader *r, value lhs, long op, value rhs)
+{
+    static const char *const ops[] = {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
+    const lex_token *t = &r->tok[op];
+    if (amp__lex_is(t, "=")) {
+        if (!(is_vector(rhs.type) && rhs.type.packed))
+            amp__parse_note(r, C_PACK, lhs.type, 0, 0, rhs.first, rhs.last, -1);
+        return;
+    }
+    rhs = rvalue(r, rhs);
+    for (int k = 0; k < (int)(sizeof ops / sizeof ops[0]); k++)
+        if (amp__lex_is(t, ops[k])) {
+            body_construct c = {.kind = C_PACKED_UPDATE,
+                                .type = lhs.type,
+                                .number = k,
+                                .tok = {(int32_t)lhs.first, (int32_t)op, (int32_t)rhs.first,
+                                        (int32_t)rhs.last, -1, -1}};
+            amp__body_note(r->b, &c);
+            return;
+        }
+}
+
 static value assignment(reader *r)
 {
     static const char *const ops[] = {
@@ -1093,6 +1373,7 @@ static value assignment(reader *r)
         return lhs;
     if (lhs.access >= 0)
         amp__parse_role(r, lhs.access, ROLE_WRITTEN);
+    long op = cur(r);
     mark(r, BODY_NOT_A_USE);
     advance(r);
     if (!enter(r))
@@ -1103,9 +1384,16 @@ static value assignment(reader *r)
         return nothing;
     if (lhs.type.kind == TYPE_INDEX)
         as_index(r, rhs);
+    if (is_vector(lhs.type) && lhs.type.packed)
+        packed_assignment(r, lhs, op, rhs);
+    else
+        rhs = rvalue(r, rhs);
     value out = typed(lhs.type, lhs.first, rhs.last);
     out.root = rhs.root;
     out.root2 = rhs.root2;
+    /* Of a 3-vector in memory: the value stored (+= and the others give
+     * it as a vector; = gives what was packed, which is not read again). */
+    out.type.packed = 0;
     return out;
 }
 
@@ -1134,5 +1422,5 @@ body_value amp__parse_expression(reader *r, const char *const *terminators)
         flat(r, terminators);
         return other(first, last_consumed(r));
     }
-    return v;
+    return rvalue(r, v);
 }

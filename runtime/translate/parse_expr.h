@@ -28,6 +28,11 @@ body_value amp__parse_expression(reader *r, const char *const *terminators);
  * the captured views it may be made of are only read there. */
 void amp__parse_value_read(reader *r, body_value v);
 
+/* What a value of element type elem is to the reader: a short vector (a
+ * 3-vector packed when it is in memory: in_memory, a view's element or a
+ * struct's member), a registered struct, or nothing it follows. */
+body_type amp__parse_element_type(reader *r, uint16_t elem, int in_memory);
+
 /* A tiled index where an index is due stands for its global index: noted,
  * and v is an index from then on. */
 body_value amp__parse_as_index(reader *r, body_value v);

@@ -142,8 +142,10 @@ static void struct_body(reader *r)
     for (size_t i = open + 1; (long)i < close; i++) {
         const lex_token *next = &r->tok[i + 1];
         if (r->tok[i].kind == LEX_IDENT && (amp__lex_is(next, ";") || amp__lex_is(next, ",") ||
-                                            amp__lex_is(next, "[") || amp__lex_is(next, ":")))
+                                            amp__lex_is(next, "[") || amp__lex_is(next, ":"))) {
             r->b->resolved[i] = BODY_NOT_A_USE;
+            r->b->flags[i] |= TOK_MEMBER_NAME;
+        }
     }
 }
 
@@ -201,6 +203,19 @@ static body_zeroed zeroed_type(reader *r, const lex_token *t, int32_t decl, int 
     return definitions ? made : ZEROED_NOT;
 }
 
+/* The type a name the body does not declare names, as far as the reader
+ * follows it: a short vector (float_3, amp_float_3) or a registered struct. */
+static body_type named_type(reader *r, const lex_token *t)
+{
+    amp_elem_type vector = amp__parse_vector_type(t);
+    if (vector)
+        return amp__parse_element_type(r, (uint16_t)vector, 0);
+    for (int i = 0; r->ctx->type_ids && i < r->ctx->ntypes; i++)
+        if (amp__lex_is(t, r->ctx->type_names[i]))
+            return amp__parse_element_type(r, (uint16_t)r->ctx->type_ids[i], 0);
+    return BODY_TYPE_OTHER;
+}
+
 /* A declaration's specifiers: storage, qualifiers, one type. */
 static void read_specifiers(reader *r, specifiers *s)
 {
@@ -242,6 +257,7 @@ static void read_specifiers(reader *r, specifiers *s)
             if (amp__parse_is_short_vector(t)) {
                 s->zero = ZEROED_VALUE;
                 s->type_name = cur(r);
+                s->type = amp__parse_element_type(r, (uint16_t)amp__parse_vector_type(t), 0);
             }
             if (!amp__lex_is_any(t, amp__parse_pointer_qualifiers) &&
                 !amp__lex_is(t, "tile_static") && !amp__lex_is(t, "typedef"))
@@ -269,6 +285,8 @@ static void read_specifiers(reader *r, specifiers *s)
             mark(r, d); /* a typedef's use, or an unknown type */
             if (d >= 0)
                 s->type = r->b->decls[d].type; /* a typedef of index<2> */
+            else
+                s->type = named_type(r, t); /* float_3, a registered struct */
             s->zero = zeroed_type(r, t, d, 0);
             s->type_name = cur(r);
             advance(r);
@@ -388,6 +406,12 @@ static void direct_initializer(reader *r, body_type to)
     expect(r, ")");
     if (r->b->status != AMP_OK)
         return;
+    if (to.kind == TYPE_VECTOR) {
+        /* float_3 v(x, y, z), float_3 v(s), float_3 v(w): OpenCL's vector
+         * literal, (float3)(x, y, z). */
+        amp__parse_note(r, C_DIRECT_INIT, to, INIT_VECTOR, 0, open, close, -1);
+        return;
+    }
     int indexlike = to.kind == TYPE_INDEX || to.kind == TYPE_EXTENT;
     int copy = args == 1 && (!indexlike || to.rank == 1 || one.type.kind != TYPE_OTHER);
     if (copy) {
@@ -419,7 +443,7 @@ static void declaration(reader *r, int hoistable)
     s.type_name = -1;
     read_specifiers(r, &s);
     int followed = s.type.kind == TYPE_INDEX || s.type.kind == TYPE_EXTENT ||
-                   s.type.kind == TYPE_VIEW_VALUE;
+                   s.type.kind == TYPE_VIEW_VALUE || s.type.kind == TYPE_VECTOR;
     while (r->b->status == AMP_OK && !is(r, 0, ";")) {
         int pointer = 0, array = 0;
         if (followed && peek(r, 0)->kind == LEX_IDENT && is(r, 1, "(")) {

@@ -42,6 +42,12 @@ static uint16_t element_type(reader *r)
             skip(r);
             return (uint16_t)r->ctx->type_ids[i];
         }
+    /* A short vector: array_view<float_3, 1>, array<float4, 2>. */
+    amp_elem_type vector = amp__parse_vector_type(t);
+    if (vector) {
+        skip(r);
+        return (uint16_t)vector;
+    }
     return 0;
 }
 
@@ -60,8 +66,8 @@ static void view_template(reader *r, long name, body_type *type)
     uint16_t elem = element_type(r);
     if (!elem) {
         fail(r, at, AMP_ERROR_KERNEL_BUILD,
-             "a view's elements are int, unsigned, float, double or a struct the kernel's views"
-             " hold (AMP_STRUCT)");
+             "a view's elements are int, unsigned, float, double, their short vectors (float_3"
+             " ...) or a struct the kernel knows (AMP_STRUCT)");
         return;
     }
     if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
@@ -80,7 +86,7 @@ static void view_template(reader *r, long name, body_type *type)
     }
     if (is(r, 0, "&"))
         skip(r); /* C++'s reference: a view value is already a reference to its data */
-    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0};
+    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0, 0};
     amp__parse_use_value_type(r, *type);
     amp__parse_note(r, C_VIEW_TYPE, *type, 0, 0, name, last_consumed(r), -1);
 }
@@ -140,6 +146,7 @@ static void texture_template(reader *r, long name, body_type *type)
                         1,
                         (uint16_t)texels[k].elem,
                         (uint8_t)texels[k].channels,
+                        0,
                         0};
     amp__parse_note(r, C_TEXTURE_TYPE, *type, 0, 0, name, last_consumed(r), -1);
 }
@@ -200,6 +207,7 @@ int amp__parse_template_type(reader *r, body_type *type)
                                   : is_index ? TYPE_INDEX
                                              : TYPE_EXTENT),
                         (uint8_t)rank,
+                        0,
                         0,
                         0,
                         0,

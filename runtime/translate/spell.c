@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/elem.h"
+
 /* The lanes past the rank of an int8 index or extent (ranks 5 to 7), as
  * zeros to append to its values. */
 static const char *unused_lanes(int rank)
@@ -172,6 +174,50 @@ static void extent_of(kbody *b, const body_construct *c)
     rewrite(b, t[4], "");
 }
 
+/* p op= v of a 3-vector p in memory: amp_add_assign_float3(&p, (float3)(v)),
+ * which reads p once and writes it whole (v a vector, or a scalar for each
+ * component). */
+static void packed_update(kbody *b, const body_construct *c)
+{
+    static const char *const ops[] = {"add", "sub", "mul", "div", "mod",
+                                      "and", "or",  "xor", "shl", "shr"};
+    char text[96];
+    int scalar = amp__elem_scalar((amp_elem_type)c->type.elem) - AMP_INT;
+    const char *type = amp__body_elem_name(b->ctx, c->type.elem);
+    snprintf(text, sizeof text, "amp_%s_assign_%s(&", ops[c->number], type);
+    amp__body_edit_before(b, c->tok[0], text);
+    rewrite(b, c->tok[1], ",");
+    snprintf(text, sizeof text, "(%s)(", type);
+    amp__body_edit_before(b, c->tok[2], text);
+    amp__body_edit_after(b, c->tok[3], "))");
+    b->packed |= 1u << scalar;
+    b->packed_updates |= (uint64_t)1 << (10 * scalar + c->number);
+}
+
+/* A short vector's member in OpenCL C 1.2's letters: .rgb is .xyz, and
+ * get_xy() is .xy, set_xy(v) is .xy = (v), ref_x() is .x. */
+static void swizzle(kbody *b, const body_construct *c)
+{
+    const lex_token *m = &b->tokens.items[c->tok[0]];
+    const char *letters = m->text + (c->form == SWIZZLE_NAME ? 0 : 4);
+    size_t n = m->length - (c->form == SWIZZLE_NAME ? 0 : 4);
+    char text[16];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 4; i++) {
+        const char *at = strchr("rgba", letters[i]);
+        text[k++] = at ? "xyzw"[at - "rgba"] : letters[i];
+    }
+    text[k] = '\0';
+    if (c->form == SWIZZLE_SET) {
+        strcat(text, " =");
+        rewrite(b, c->tok[0], text);
+        return;
+    }
+    rewrite(b, c->tok[0], text);
+    rewrite(b, c->tok[1], "");
+    rewrite(b, c->tok[2], "");
+}
+
 static void spell(kbody *b, const body_construct *c)
 {
     const int32_t *t = c->tok;
@@ -224,6 +270,11 @@ static void spell(kbody *b, const body_construct *c)
     case C_DIRECT_INIT:
         if (c->form == INIT_COPY) {
             rewrite(b, t[0], " = (");
+            break;
+        }
+        if (c->form == INIT_VECTOR) {
+            snprintf(text, sizeof text, " = (%s)(", amp__body_elem_name(b->ctx, c->type.elem));
+            rewrite(b, t[0], text);
             break;
         }
         snprintf(text, sizeof text, " = (amp_%s_%d)(", index_or_extent(c->type), rank);
@@ -293,6 +344,26 @@ static void spell(kbody *b, const body_construct *c)
         break;
     case C_HELPER_CALL: break; /* its arguments are locals.c's */
     case C_CONST_DROPPED: rewrite(b, t[0], ""); break;
+    case C_UNPACK:
+        snprintf(text, sizeof text, "amp_unpack_%s(", amp__body_elem_name(b->ctx, c->type.elem));
+        amp__body_edit_before(b, t[0], text);
+        amp__body_edit_after(b, t[1], ")");
+        b->packed |= 1u << (amp__elem_scalar((amp_elem_type)c->type.elem) - AMP_INT);
+        break;
+    case C_PACK:
+        /* (float3)(x): a scalar is every component, as C++ AMP's float_3(x). */
+        snprintf(text, sizeof text, "amp_pack_%s((%s)(", amp__body_elem_name(b->ctx, c->type.elem),
+                 amp__body_elem_name(b->ctx, c->type.elem));
+        amp__body_edit_before(b, t[0], text);
+        amp__body_edit_after(b, t[1], "))");
+        b->packed |= 1u << (amp__elem_scalar((amp_elem_type)c->type.elem) - AMP_INT);
+        break;
+    case C_PACKED_UPDATE: packed_update(b, c); break;
+    case C_VECTOR_COMPARE:
+        amp__body_edit_before(b, t[0], c->form ? "any(" : "all(");
+        amp__body_edit_after(b, t[2], ")");
+        break;
+    case C_SWIZZLE: swizzle(b, c); break;
     case C_INDEX_COMPARE:
         prefix(b, t[0], c->form ? "!amp_equal_%d(" : "amp_equal_%d(", rank);
         rewrite(b, t[1], ",");

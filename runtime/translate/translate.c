@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/elem.h"
 #include "core/error.h"
 #include "core/lexicon.h"
 #include "translate/accessors.h"
@@ -39,6 +40,7 @@ typedef struct gen {
     int nstructs; /* the struct types the kernel knows: its views' and those it names */
     const char *struct_names[CG_MAX_STRUCTS];
     amp_elem_type struct_ids[CG_MAX_STRUCTS];
+    const amp_struct_desc *struct_descs[CG_MAX_STRUCTS];
 } gen;
 
 /* A registered struct type, or NULL. */
@@ -50,15 +52,17 @@ static const cg_struct *struct_of(const tr_spec *tr, amp_elem_type t)
     return NULL;
 }
 
-/* An element type's name in OpenCL C: a scalar's, or a struct's. */
+/* An element type's OpenCL C type in memory: a scalar, a vector of 2 or 4
+ * (float4), a 3-vector as C++ AMP lays it out (amp_packed_float3: 12
+ * bytes, where OpenCL's float3 takes 16), or a struct. */
 static const char *elem_name(const tr_spec *tr, amp_elem_type t)
 {
-    switch (t) {
-    case AMP_INT: return "int";
-    case AMP_UINT: return "uint";
-    case AMP_FLOAT: return "float";
-    case AMP_DOUBLE: return "double";
-    }
+    static const char *const packed[] = {"amp_packed_int3", "amp_packed_uint3", "amp_packed_float3",
+                                         "amp_packed_double3"};
+    if (amp__elem_lanes(t) == 3)
+        return packed[amp__elem_scalar(t) - AMP_INT];
+    if (amp__elem_lanes(t))
+        return amp__body_elem_name(NULL, (uint16_t)t);
     const cg_struct *s = struct_of(tr, t);
     return s ? s->desc->name : "unknown";
 }
@@ -66,6 +70,23 @@ static const char *elem_name(const tr_spec *tr, amp_elem_type t)
 static const char *elem_cl_name(const gen *g, amp_elem_type t)
 {
     return elem_name(g->tr, t);
+}
+
+/* An element type's OpenCL C type as a value: float3 for a 3-vector, as
+ * elem_name otherwise. */
+static const char *elem_value_name(const gen *g, amp_elem_type t)
+{
+    return amp__elem_lanes(t) ? amp__body_elem_name(NULL, (uint16_t)t) : elem_cl_name(g, t);
+}
+
+/* An element type as C++ AMP code names it, for the header comment:
+ * "float_3" for a short vector. */
+static void elem_cxx_name(const gen *g, amp_elem_type t, char *buf, size_t n)
+{
+    if (amp__elem_lanes(t) > 1)
+        snprintf(buf, n, "%s_%d", amp__elem_scalar_name(t), amp__elem_lanes(t));
+    else
+        snprintf(buf, n, "%s", elem_cl_name(g, t));
 }
 
 /* The OpenCL C type of a texture's image. */
@@ -238,6 +259,7 @@ static amp_status know_struct(gen *g, amp_elem_type t)
                           g->spec->source->file, g->spec->source->line, s->desc->name);
     if (st == AMP_OK) {
         g->struct_ids[g->nstructs] = t;
+        g->struct_descs[g->nstructs] = s->desc;
         g->struct_names[g->nstructs++] = s->desc->name;
     }
     return st;
@@ -251,7 +273,9 @@ static amp_status collect_structs(gen *g)
     const cg_spec *spec = g->spec;
     amp_status st = AMP_OK;
     for (int i = 0; i < spec->ncaptures && st == AMP_OK; i++)
-        if (spec->captures[i].kind == AMP_CAPTURE_VIEW && struct_of(g->tr, spec->captures[i].type))
+        if ((spec->captures[i].kind == AMP_CAPTURE_VIEW ||
+             spec->captures[i].kind == AMP_CAPTURE_STRUCT) &&
+            struct_of(g->tr, spec->captures[i].type))
             st = know_struct(g, spec->captures[i].type);
     for (int k = 0; k < g->tr->nstructs && st == AMP_OK; k++) {
         amp_elem_type t = g->tr->structs[k].type;
@@ -275,7 +299,8 @@ static body_name_kind name_kind(amp_capture_kind k)
     switch (k) {
     case AMP_CAPTURE_VIEW: return BODY_NAME_VIEW;
     case AMP_CAPTURE_TEXTURE: return BODY_NAME_TEXTURE;
-    case AMP_CAPTURE_SCALAR: return BODY_NAME_SCALAR;
+    case AMP_CAPTURE_SCALAR:
+    case AMP_CAPTURE_STRUCT: return BODY_NAME_SCALAR;
     case AMP_CAPTURE_CONSTANT: return BODY_NAME_CONSTANT;
     case AMP_CAPTURE_FUNCTION: return BODY_NAME_FUNCTION;
     default: return BODY_NAME_SCALAR;
@@ -295,6 +320,12 @@ static body_type capture_type(const cg_capture *c)
     } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
         t.kind = c->kind == AMP_CAPTURE_INDEX ? TYPE_INDEX : TYPE_EXTENT;
         t.rank = (uint8_t)c->rank;
+    } else if (c->kind == AMP_CAPTURE_SCALAR && amp__elem_is_vector(c->type)) {
+        t.kind = TYPE_VECTOR; /* a float_3 captured by value: OpenCL's float3 */
+        t.elem = (uint16_t)c->type;
+    } else if (c->kind == AMP_CAPTURE_STRUCT) {
+        t.kind = TYPE_STRUCT;
+        t.elem = (uint16_t)c->type;
     } else if (c->kind == AMP_CAPTURE_TEXTURE) {
         t.kind = TYPE_TEXTURE;
         t.rank = (uint8_t)c->rank;
@@ -343,6 +374,7 @@ static amp_status read_body(gen *g)
                             .ntypes = g->nstructs,
                             .type_names = g->struct_names,
                             .type_ids = g->struct_ids,
+                            .type_descs = g->struct_descs,
                             .capture_types = ftypes,
                             .capture_returns = freturns,
                             .capture_helpers = fhelpers,
@@ -372,6 +404,7 @@ static amp_status read_body(gen *g)
         .ntypes = g->nstructs,
         .type_names = g->struct_names,
         .type_ids = g->struct_ids,
+        .type_descs = g->struct_descs,
         .tile = {spec->tile[0], spec->tile[1], spec->tile[2]},
         .index_type = {.kind = (uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
                        .rank = (uint8_t)spec->rank},
@@ -404,14 +437,18 @@ static void describe_capture(gen *g, int i)
 {
     const cg_capture *c = &g->spec->captures[i];
     strbuf *sb = &g->sb;
+    char type[64];
     switch (c->kind) {
     case AMP_CAPTURE_VIEW:
+        elem_cxx_name(g, c->type, type, sizeof type);
         amp__sb_printf(sb, " *   %-12s %s%s view of rank %d, %s\n", c->name,
-                       c->is_const ? "const " : "", elem_cl_name(g, c->type), c->rank,
+                       c->is_const ? "const " : "", type, c->rank,
                        written(g, i) ? "read and written" : "read only (never copied back)");
         break;
     case AMP_CAPTURE_SCALAR:
-        amp__sb_printf(sb, " *   %-12s %s, by value\n", c->name, elem_cl_name(g, c->type));
+    case AMP_CAPTURE_STRUCT:
+        elem_cxx_name(g, c->type, type, sizeof type);
+        amp__sb_printf(sb, " *   %-12s %s, by value\n", c->name, type);
         break;
     case AMP_CAPTURE_CONSTANT:
         amp__sb_printf(sb, " *   %-12s compile-time constant %lld\n", c->name, c->constant);
@@ -491,6 +528,7 @@ static void emit_prelude(gen *g)
         }
     }
     amp__vocab_append_used(sb, ntexts, texts, lengths);
+    amp__vocab_append_vector_names(sb, ntexts, texts, lengths);
     /* OpenCL C defines math.h's constants (M_PI ...) as doubles only where
      * the device has double precision; elsewhere they are its floats
      * (M_PI_F ...), as C++ AMP code that uses them on such a device needs. */
@@ -513,6 +551,66 @@ static void emit_prelude(gen *g)
     }
 }
 
+/* 3-vectors in memory, as C++ AMP lays them out (12 bytes for a float_3,
+ * where OpenCL's float3 takes 16): the types that views and structs of them
+ * hold, and the functions that read one whole, write one whole, and update
+ * one in place (in each address space it can be in), for the scalars and
+ * operators the kernel uses. */
+static void emit_packed_vectors(gen *g)
+{
+    static const char *const ops[] = {"add", "sub", "mul", "div", "mod",
+                                      "and", "or",  "xor", "shl", "shr"};
+    static const char *const signs[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"};
+    static const char *const spaces[] = {"__global", "__local", "__private"};
+    const cg_spec *spec = g->spec;
+    uint32_t packed = 0;
+    uint64_t updates = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        if (c->kind == AMP_CAPTURE_VIEW && amp__elem_lanes(c->type) == 3)
+            packed |= 1u << (amp__elem_scalar(c->type) - AMP_INT);
+        if (g->helper_read[i]) {
+            packed |= g->helpers[i].packed;
+            updates |= g->helpers[i].packed_updates;
+        }
+    }
+    for (int k = 0; k < g->nstructs; k++)
+        for (int m = 0; m < g->struct_descs[k]->nmembers; m++) {
+            const char *type = g->struct_descs[k]->members[m].type;
+            amp_elem_type v = amp__body_vector_named(type, strlen(type));
+            if (amp__elem_lanes(v) == 3)
+                packed |= 1u << (amp__elem_scalar(v) - AMP_INT);
+        }
+    packed |= g->body.packed;
+    updates |= g->body.packed_updates;
+    strbuf *sb = &g->sb;
+    for (int s = 0; s < 4; s++) {
+        if (!(packed & (1u << s)))
+            continue;
+        const char *t = amp__elem_scalar_name((amp_elem_type)(AMP_INT + s));
+        amp__sb_printf(sb,
+                       "\n/* %s_3 in memory as C++ AMP lays it out, %d bytes (OpenCL's %s3 takes"
+                       " %d), and\n   its value read and written whole. */\n"
+                       "typedef struct amp_packed_%s3 {\n    %s x, y, z;\n} amp_packed_%s3;\n"
+                       "%s3 amp_unpack_%s3(amp_packed_%s3 p)\n{\n"
+                       "    return (%s3)(p.x, p.y, p.z);\n}\n"
+                       "amp_packed_%s3 amp_pack_%s3(%s3 v)\n{\n"
+                       "    amp_packed_%s3 p = {v.x, v.y, v.z};\n    return p;\n}\n",
+                       t, s == 3 ? 24 : 12, t, s == 3 ? 32 : 16, t, t, t, t, t, t, t, t, t, t, t);
+        for (int k = 0; k < 10; k++) {
+            if (!(updates & ((uint64_t)1 << (10 * s + k))))
+                continue;
+            for (int a = 0; a < 3; a++)
+                amp__sb_printf(sb,
+                               "%s3 __attribute__((overloadable)) amp_%s_assign_%s3(%s"
+                               " amp_packed_%s3 *p, %s3 v)\n{\n"
+                               "    %s3 r = amp_unpack_%s3(*p) %s v;\n"
+                               "    *p = amp_pack_%s3(r);\n    return r;\n}\n",
+                               t, ops[k], t, spaces[a], t, t, t, t, signs[k], t);
+        }
+    }
+}
+
 static void emit_types(gen *g)
 {
     const cg_spec *spec = g->spec;
@@ -527,6 +625,7 @@ static void emit_types(gen *g)
                        "    amp_tile_barrier barrier;\n"
                        "} amp_tiled_index;\n",
                        spec->rank, spec->rank);
+    emit_packed_vectors(g);
     /* The struct types the kernel knows, each once. */
     if (g->nstructs)
         amp__sb_append(sb, "\n/* Struct types (AMP_STRUCT), laid out as on the host. */\n");
@@ -568,7 +667,8 @@ static void emit_view_values(gen *g)
                 if (t->rank < rank || seen)
                     continue;
                 done[ndone++] = (amp_elem_type)t->elem;
-                amp__accessors_view_value(&g->sb, elem_cl_name(g, (amp_elem_type)t->elem), rank,
+                amp__accessors_view_value(&g->sb, amp__body_elem_name(NULL, t->elem),
+                                          elem_cl_name(g, (amp_elem_type)t->elem), rank,
                                           g->spec->guarded);
             }
         }
@@ -729,15 +829,15 @@ static void emit_signature(gen *g)
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_VIEW && c->kind != AMP_CAPTURE_SCALAR &&
-            c->kind != AMP_CAPTURE_TEXTURE && c->kind != AMP_CAPTURE_INDEX &&
-            c->kind != AMP_CAPTURE_EXTENT)
+            c->kind != AMP_CAPTURE_STRUCT && c->kind != AMP_CAPTURE_TEXTURE &&
+            c->kind != AMP_CAPTURE_INDEX && c->kind != AMP_CAPTURE_EXTENT)
             continue;
         if (nparams++)
             amp__sb_append(sb, ",\n");
         if (c->kind == AMP_CAPTURE_VIEW) {
             view_params(g, c, written(g, i));
-        } else if (c->kind == AMP_CAPTURE_SCALAR) {
-            amp__sb_printf(sb, "    const %s %s", elem_cl_name(g, c->type), c->name);
+        } else if (c->kind == AMP_CAPTURE_SCALAR || c->kind == AMP_CAPTURE_STRUCT) {
+            amp__sb_printf(sb, "    const %s %s", elem_value_name(g, c->type), c->name);
         } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
             amp__sb_printf(sb, "    const amp_%s_%d %s",
                            c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank, c->name);
@@ -794,8 +894,9 @@ static void emit_view_setup(gen *g)
             /* The view as a value, for its sections and projections and the
              * helpers it is given to. */
             const char *e = elem_cl_name(g, c->type);
-            amp__sb_printf(sb, "    amp_view_%s_%d amp_%s_value = {(__global %s *)amp_%s_ptr, {", e,
-                           c->rank, c->name, e, c->name);
+            amp__sb_printf(sb, "    amp_view_%s_%d amp_%s_value = {(__global %s *)amp_%s_ptr, {",
+                           amp__body_elem_name(NULL, (uint16_t)c->type), c->rank, c->name, e,
+                           c->name);
             if (c->rank == 1)
                 amp__sb_append(sb, "1");
             for (int d = 0; d + 1 < c->rank; d++)

@@ -8,6 +8,7 @@
 #include "translate/vocabulary.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,134 @@ int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
         appended++;
     }
     return appended;
+}
+
+/* ---- amp/short_vector.h's names ---- */
+
+/* The operations of amp_T_N_OP and their definitions, printed with the
+ * name and OpenCL's type (float3); "" for amp_T_N itself, the type. */
+static const struct {
+    const char *op;
+    const char *definition;
+    int integer; /* int and uint only */
+} vector_ops[] = {
+    {"", "", 0},
+    {"make", "#define %s(...) ((%s)(__VA_ARGS__))\n", 0},
+    {"splat", "#define %s(s) ((%s)(s))\n", 0},
+    {"add", "#define %s(a, b) ((a) + (b))\n", 0},
+    {"sub", "#define %s(a, b) ((a) - (b))\n", 0},
+    {"mul", "#define %s(a, b) ((a) * (b))\n", 0},
+    {"div", "#define %s(a, b) ((a) / (b))\n", 0},
+    {"scale", "#define %s(a, s) ((a) * (s))\n", 0},
+    {"neg", "#define %s(a) (-(a))\n", 0},
+    {"eq", "#define %s(a, b) all((a) == (b))\n", 0},
+    {"ne", "#define %s(a, b) any((a) != (b))\n", 0},
+    {"mod", "#define %s(a, b) ((a) %% (b))\n", 1},
+    {"and", "#define %s(a, b) ((a) & (b))\n", 1},
+    {"or", "#define %s(a, b) ((a) | (b))\n", 1},
+    {"xor", "#define %s(a, b) ((a) ^ (b))\n", 1},
+    {"shl", "#define %s(a, b) ((a) << (b))\n", 1},
+    {"shr", "#define %s(a, b) ((a) >> (b))\n", 1},
+    {"not", "#define %s(a) (~(a))\n", 1},
+};
+enum { VECTOR_OPS = sizeof vector_ops / sizeof vector_ops[0] };
+
+/* Which name of amp/short_vector.h name[0 .. n) is: its type's index (0 to
+ * 11, AMP_INT_2 on) and operation (an index into vector_ops, or
+ * VECTOR_OPS + u for _from_U_N, u the scalar type's index); -1 for none. */
+static int vector_name(const char *name, size_t n, int *op)
+{
+    static const char *const scalars[] = {"int", "uint", "float", "double"};
+    if (n < 9 || memcmp(name, "amp_", 4) != 0)
+        return -1;
+    for (int s = 0; s < 4; s++) {
+        size_t len = strlen(scalars[s]);
+        const char *p = name + 4;
+        if (n < 4 + len + 2 || memcmp(p, scalars[s], len) != 0 || p[len] != '_' ||
+            p[len + 1] < '2' || p[len + 1] > '4')
+            continue;
+        int lanes = p[len + 1] - '0';
+        int type = s * 3 + lanes - 2;
+        const char *rest = p + len + 2;
+        size_t left = n - (size_t)(rest - name);
+        if (left == 0) {
+            *op = 0;
+            return type;
+        }
+        if (rest[0] != '_')
+            return -1;
+        rest++;
+        left--;
+        for (int k = 1; k < VECTOR_OPS; k++)
+            if (strlen(vector_ops[k].op) == left && memcmp(rest, vector_ops[k].op, left) == 0) {
+                if (vector_ops[k].integer && s > 1)
+                    return -1;
+                if (k == 8 && s == 1) /* uint has no neg, as C++ AMP's uint_N has no - */
+                    return -1;
+                *op = k;
+                return type;
+            }
+        for (int u = 0; u < 4; u++) {
+            char from[16];
+            int m = snprintf(from, sizeof from, "from_%s_%d", scalars[u], lanes);
+            if (u != s && (size_t)m == left && memcmp(rest, from, left) == 0) {
+                *op = VECTOR_OPS + u;
+                return type;
+            }
+        }
+        return -1;
+    }
+    return -1;
+}
+
+int amp__vocab_is_vector_name(const char *name, size_t length)
+{
+    int op;
+    return vector_name(name, length, &op) >= 0;
+}
+
+void amp__vocab_append_vector_names(strbuf *out, size_t ntexts, const char *const *texts,
+                                    const size_t *lengths)
+{
+    static const char *const scalars[] = {"int", "uint", "float", "double"};
+    uint8_t used[12][VECTOR_OPS + 4];
+    memset(used, 0, sizeof used);
+    int any = 0;
+    for (size_t t = 0; t < ntexts; t++) {
+        lex_tokens toks;
+        if (amp__lex(texts[t], lengths[t], &toks) != AMP_OK)
+            continue;
+        for (size_t i = 0; i < toks.count; i++) {
+            int op, type = toks.items[i].kind == LEX_IDENT
+                               ? vector_name(toks.items[i].text, toks.items[i].length, &op)
+                               : -1;
+            if (type >= 0)
+                any = used[type][op] = 1;
+        }
+        amp__lex_free(&toks);
+    }
+    if (!any)
+        return;
+    amp__sb_append(out, "\n/* amp/short_vector.h's names, for code written for both sides. */\n");
+    for (int type = 0; type < 12; type++)
+        for (int op = 0; op < VECTOR_OPS + 4; op++) {
+            if (!used[type][op])
+                continue;
+            int s = type / 3, lanes = type % 3 + 2;
+            char cl[16], name[48];
+            snprintf(cl, sizeof cl, "%s%d", scalars[s], lanes);
+            if (op >= VECTOR_OPS) {
+                amp__sb_printf(out, "#define amp_%s_%d_from_%s_%d(v) convert_%s(v)\n", scalars[s],
+                               lanes, scalars[op - VECTOR_OPS], lanes, cl);
+                continue;
+            }
+            snprintf(name, sizeof name, "amp_%s_%d%s%s", scalars[s], lanes, op ? "_" : "",
+                     vector_ops[op].op);
+            if (op == 0)
+                amp__sb_printf(out, "typedef %s %s;\n", cl, name);
+            else
+                amp__sb_printf(out, vector_ops[op].definition, name, cl);
+        }
 }
 
 /* ---- Index and extent functions ---- */

@@ -22,6 +22,16 @@ const char *amp__vocab_prelude(void);
 int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
                            const size_t *lengths);
 
+/* Nonzero when name[0 .. length) is a name of amp/short_vector.h that
+ * kernels have too, for code written for both sides: a type (amp_float_3)
+ * or a function (amp_float_3_add, amp_int_2_from_float_2 ...). */
+int amp__vocab_is_vector_name(const char *name, size_t length);
+
+/* Append the definitions of the names of amp/short_vector.h (above) that
+ * any of the texts uses, each once. */
+void amp__vocab_append_vector_names(strbuf *out, size_t ntexts, const char *const *texts,
+                                    const size_t *lengths);
+
 /* Append the functions through which a body compares indices and asks an
  * extent (amp_equal_N, amp_contains_N, amp_size_N, amp_extent_of_N), for
  * each rank N whose bit is set in ranks. */

@@ -144,8 +144,8 @@ static void the_kernel_cache_tells_struct_types_apart(void **state)
 {
     (void)state;
     /* Two structs whose first members are both called first. */
-    amp_struct_member a_members[] = {{"int", "first", 0, 4}, {"int", "second", 4, 4}};
-    amp_struct_member b_members[] = {{"float", "first", 0, 4}};
+    amp_struct_member a_members[] = {{"int", "first", 0, 4, 0}, {"int", "second", 4, 4, 0}};
+    amp_struct_member b_members[] = {{"float", "first", 0, 4, 0}};
     amp_struct_desc a_desc = {"pair_a", 8, 2, a_members};
     amp_struct_desc b_desc = {"pair_b", 4, 1, b_members};
     amp_elem_type ta = registered(&a_desc), tb = registered(&b_desc);
@@ -189,13 +189,13 @@ static void registration_is_idempotent_and_refuses_what_could_differ(void **stat
                      AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
 
     /* Another struct under a registered name. */
-    amp_struct_member other[] = {{"int", "x", 0, 4}};
+    amp_struct_member other[] = {{"int", "x", 0, 4, 0}};
     amp_struct_desc clash = {"particle", 4, 1, other};
     assert_amp_fails(amp_struct_register(&clash, &out), AMP_ERROR_INVALID_ARGUMENT,
                      "another struct named particle");
 
     /* Member types whose layout is not fixed, names, counts. */
-    amp_struct_member chars[] = {{"char", "c", 0, 1}};
+    amp_struct_member chars[] = {{"char", "c", 0, 1, 0}};
     amp_struct_desc bad_type = {"has_char", 1, 1, chars};
     assert_amp_fails(amp_struct_register(&bad_type, &out), AMP_ERROR_INVALID_ARGUMENT,
                      "member 'c' of struct has_char is of type 'char'");
@@ -207,20 +207,20 @@ static void registration_is_idempotent_and_refuses_what_could_differ(void **stat
                      "has 0 members");
     amp_struct_member many[17];
     for (int i = 0; i < 17; i++)
-        many[i] = (amp_struct_member){"int", "m", (size_t)i * 4, 4};
+        many[i] = (amp_struct_member){"int", "m", (size_t)i * 4, 4, 0};
     amp_struct_desc too_many = {"big", 68, 17, many};
     assert_amp_fails(amp_struct_register(&too_many, &out), AMP_ERROR_INVALID_ARGUMENT,
                      "has 17 members");
 
     /* A host that aligns double to 4 in structs (32-bit x86) puts mass at
      * byte 4; OpenCL C puts it at 8. */
-    amp_struct_member packed[] = {{"int", "id", 0, 4}, {"double", "mass", 4, 8}};
+    amp_struct_member packed[] = {{"int", "id", 0, 4, 0}, {"double", "mass", 4, 8, 0}};
     amp_struct_desc i386 = {"weighted32", 12, 2, packed};
     assert_amp_fails(amp_struct_register(&i386, &out), AMP_ERROR_INVALID_ARGUMENT,
                      "member 'mass' of struct weighted32 is 8 bytes at byte 4 on the host, and 8"
                      " bytes at byte 8 in OpenCL C");
     /* The right offsets, but a size without the tail padding. */
-    amp_struct_member tail[] = {{"double", "mass", 0, 8}, {"int", "id", 8, 4}};
+    amp_struct_member tail[] = {{"double", "mass", 0, 8, 0}, {"int", "id", 8, 4, 0}};
     amp_struct_desc short_size = {"tailless", 12, 2, tail};
     assert_amp_fails(amp_struct_register(&short_size, &out), AMP_ERROR_INVALID_ARGUMENT,
                      "struct tailless is 12 bytes on the host and 16 in OpenCL C");

@@ -759,7 +759,7 @@ static amp_status null_struct_out(void)
     return amp_struct_register(AMP_STRUCT_DESC(pair), NULL);
 }
 
-static const amp_struct_member int_and_float[2] = {{"int", "a", 0, 4}, {"float", "b", 4, 4}};
+static const amp_struct_member int_and_float[2] = {{"int", "a", 0, 4, 0}, {"float", "b", 4, 4, 0}};
 
 static amp_status null_struct_name(void)
 {
@@ -777,7 +777,7 @@ static amp_status null_struct_members(void)
 
 static amp_status null_struct_member_name(void)
 {
-    static const amp_struct_member m[1] = {{"int", NULL, 0, 4}};
+    static const amp_struct_member m[1] = {{"int", NULL, 0, 4, 0}};
     amp_struct_desc d = {"one", 4, 1, m};
     amp_elem_type t;
     return amp_struct_register(&d, &t);
@@ -785,7 +785,7 @@ static amp_status null_struct_member_name(void)
 
 static amp_status null_struct_member_type(void)
 {
-    static const amp_struct_member m[1] = {{NULL, "a", 0, 4}};
+    static const amp_struct_member m[1] = {{NULL, "a", 0, 4, 0}};
     amp_struct_desc d = {"one", 4, 1, m};
     amp_elem_type t;
     return amp_struct_register(&d, &t);
