@@ -100,6 +100,15 @@ amp_extent amp_extent_add(amp_extent e, amp_index offset);
 amp_extent amp_extent_sub(amp_extent e, amp_index offset);
 
 /*
+ * extent<N>'s arithmetic with an int, each dimension: e * k, e / k, e % k
+ * (k != 0 for / and %; 0 gives rank 0). C++ AMP's e *= k is
+ * e = amp_extent_mul(e, k), and i *= k is i = amp_index_mul(i, k).
+ */
+amp_extent amp_extent_mul(amp_extent e, int k);
+amp_extent amp_extent_div(amp_extent e, int k);
+amp_extent amp_extent_mod(amp_extent e, int k);
+
+/*
  * Tile an extent, as C++ AMP's extent.tile<T0, T1, T2>(): the number of tile
  * dimensions must equal the extent's rank (so tiled extents have rank 1 to
  * 3, as in C++ AMP). No check is made here; the

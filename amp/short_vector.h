@@ -146,13 +146,13 @@ typedef amp_double_4 double_4;
 #define AMP__SV_S(c) s
 #define AMP__SV_ADD(c) a.c + b.c
 #define AMP__SV_SUB(c) a.c - b.c
-#define AMP__SV_MUL(c) a.c * b.c
+#define AMP__SV_MUL(c) a.c *b.c
 #define AMP__SV_DIV(c) a.c / b.c
-#define AMP__SV_SCALE(c) a.c * s
+#define AMP__SV_SCALE(c) a.c *s
 #define AMP__SV_NEG(c) -a.c
 #define AMP__SV_EQ(c) a.c == b.c
 #define AMP__SV_MOD(c) a.c % b.c
-#define AMP__SV_AND(c) a.c & b.c
+#define AMP__SV_AND(c) a.c &b.c
 #define AMP__SV_OR(c) a.c | b.c
 #define AMP__SV_XOR(c) a.c ^ b.c
 #define AMP__SV_SHL(c) a.c << b.c
@@ -214,7 +214,7 @@ typedef amp_double_4 double_4;
     AMP__SV_FN1(V, N, V##_not, AMP__SV_NOT)
 
 /* V_from_U_N(v): each component converted to T, as a C cast converts it. */
-#define AMP__SV_CAST(c) (T_)v.c
+#define AMP__SV_CAST(c) (T_) v.c
 #define AMP__SV_FROM(V, T, U, N)                                                                   \
     static inline V V##_from_##U##_##N(amp_##U##_##N v)                                            \
     {                                                                                              \

@@ -46,7 +46,8 @@ static inline amp_elem_type amp__elem_of(amp_elem_type scalar, int lanes)
 {
     if (!amp__elem_is_scalar(scalar) || lanes < 1 || lanes > 4)
         return (amp_elem_type)0;
-    return lanes == 1 ? scalar : (amp_elem_type)(AMP_INT_2 + ((int)scalar - AMP_INT) * 3 + lanes - 2);
+    return lanes == 1 ? scalar
+                      : (amp_elem_type)(AMP_INT_2 + ((int)scalar - AMP_INT) * 3 + lanes - 2);
 }
 
 /* The bytes of one scalar of a built-in type's elements (4 or 8), or 0. */

@@ -163,27 +163,45 @@ amp_index amp_index_mod(amp_index a, int k)
     return index_op(OP_MOD, a, NULL, 0, 1, k);
 }
 
-/* An extent moved by an index: the same arithmetic on its dimensions. */
-static amp_extent extent_op(int op, amp_extent e, amp_index offset)
+/* An extent moved by an index (scalar 0), or its dimensions and k: the
+ * same arithmetic as an index's on its dimensions. */
+static amp_extent extent_op(int op, amp_extent e, amp_index offset, int scalar, int k)
 {
     amp_index as_index = {e.rank, {0}};
     for (int d = 0; d < e.rank && d < AMP_MAX_RANK; d++)
         as_index.i[d] = e.dims[d];
-    amp_index r = index_op(op, as_index, offset.i, offset.rank, 0, 0);
+    amp_index r = index_op(op, as_index, offset.i, offset.rank, scalar, k);
     amp_extent out = {r.rank, {0}};
     for (int d = 0; d < r.rank; d++)
         out.dims[d] = r.i[d];
     return out;
 }
 
+static const amp_index no_index = {0, {0}};
+
+amp_extent amp_extent_mul(amp_extent e, int k)
+{
+    return extent_op(OP_MUL, e, no_index, 1, k);
+}
+
+amp_extent amp_extent_div(amp_extent e, int k)
+{
+    return extent_op(OP_DIV, e, no_index, 1, k);
+}
+
+amp_extent amp_extent_mod(amp_extent e, int k)
+{
+    return extent_op(OP_MOD, e, no_index, 1, k);
+}
+
 amp_extent amp_extent_add(amp_extent e, amp_index offset)
 {
-    return extent_op(OP_ADD, e, offset);
+    return extent_op(OP_ADD, e, offset, 0, 0);
 }
 
 amp_extent amp_extent_sub(amp_extent e, amp_index offset)
 {
-    return extent_op(OP_SUB, e, offset);
+    return extent_op(OP_SUB, e, offset, 0, 0);
 }
 
 amp_tiled_extent amp_extent_tile_1d(amp_extent extent, int t0)

@@ -209,7 +209,7 @@ static void swizzle(kbody *b, const body_construct *c)
     }
     text[k] = '\0';
     if (c->form == SWIZZLE_SET) {
-        strcat(text, " =");
+        strcat(text, " = ");
         rewrite(b, c->tok[0], text);
         return;
     }

@@ -211,6 +211,787 @@ static void short_vector_10_8_default_constructor_through_types(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* ---- 10.8.1 Synopsis: the types and their operators ---- */
+
+/* "class float_3 { float x, y, z; ... }": N values of the scalar, no more,
+ * on the host; in a kernel, a view's float_3 element is as large. */
+static void short_vector_10_8_1_sizes_as_cxx_amp_lays_them_out(void **state)
+{
+    (void)state;
+    assert_int_equal(sizeof(int_2), 8);
+    assert_int_equal(sizeof(uint_3), 12);
+    assert_int_equal(sizeof(float_3), 12);
+    assert_int_equal(sizeof(float_4), 16);
+    assert_int_equal(sizeof(double_3), 24);
+    assert_int_equal(sizeof(double_4), 32);
+    assert_int_equal(amp_elem_size(AMP_FLOAT_3), 12);
+    assert_int_equal(amp_elem_size(AMP_INT_2), 8);
+    assert_int_equal(amp_elem_size(AMP_DOUBLE_4), 32);
+    assert_string_equal(amp_elem_type_name(AMP_UINT_3), "uint_3");
+    float_3 data[4];
+    int sizes[3] = {0};
+    amp_array_view *v, *s;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(4), data, &v));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(3), sizes, &s));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(v, s), {
+        s[0] = (int)sizeof(v[0]);
+        s[1] = (int)sizeof(float_3);
+        s[2] = (int)((__global char *)&v[1] - (__global char *)&v[0]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(s));
+    /* The element is 12 bytes as C++ AMP's; a value, OpenCL's float3 (16). */
+    int want[3] = {12, 16, 12};
+    assert_ints(sizes, want, 3);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(s));
+}
+
+/* "Binary operators +, -, *, / between two vectors, component by
+ * component", and with a scalar, which converts to the vector (the
+ * constructor float_3(float) is not explicit). */
+static void short_vector_10_8_1_arithmetic_operators(void **state)
+{
+    (void)state;
+    static float out[THREADS * 12];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(THREADS, 12), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        float_3 a = float_3(1.0f + i, 2.0f, 4.0f), b = float_3(2.0f, 4.0f, 8.0f);
+        float_3 sum = a + b, diff = a - b, prod = a * b, quot = a / b;
+        float_3 scaled = a * 2.0f, shifted = 1.0f + a;
+        v(i, 0) = sum.x; v(i, 1) = sum.z;
+        v(i, 2) = diff.x; v(i, 3) = diff.y;
+        v(i, 4) = prod.x; v(i, 5) = prod.z;
+        v(i, 6) = quot.x; v(i, 7) = quot.y;
+        v(i, 8) = scaled.x; v(i, 9) = shifted.z;
+        v(i, 10) = (-a).y;
+        v(i, 11) = (a * b + a / b - b).z;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        float a = 1.0f + i;
+        float want[12] = {a + 2, 12, a - 2, -2, 2 * a, 32, a / 2, 0.5f, 2 * a, 5, -2, 32 + 0.5f - 8};
+        for (int k = 0; k < 12; k++)
+            if (out[i * 12 + k] != want[k])
+                fail_msg("thread %d, value %d: %g, not %g", i, k, (double)out[i * 12 + k],
+                         (double)want[k]);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* "Integer types also: %, ^, |, &, <<, >>", and ~. */
+static void short_vector_10_8_1_integer_operators(void **state)
+{
+    (void)state;
+    static int out[THREADS * 8];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        int_2 a = int_2(i + 7, 12), b = int_2(3, 5);
+        uint_4 u = uint_4(1u, 2u, 3u, (uint)i);
+        v(i, 0) = (a % b).x;
+        v(i, 1) = (a & b).y;
+        v(i, 2) = (a | b).y;
+        v(i, 3) = (a ^ b).y;
+        v(i, 4) = (a << b).x;
+        v(i, 5) = (a >> int_2(1)).y;
+        v(i, 6) = (~a).y;
+        v(i, 7) = (int)(u << 2u).w;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[8] = {(i + 7) % 3, 12 & 5, 12 | 5, 12 ^ 5, (i + 7) << 3, 6, ~12, i * 4};
+        assert_ints(out + i * 8, want, 8);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* "Compound assignment +=, -=, *=, /= (all types), %=, ^=, |=, &=, <<=,
+ * >>= (integer types)", and ++, -- of integer vectors. */
+static void short_vector_10_8_1_compound_assignments_and_steps(void **state)
+{
+    (void)state;
+    static int out[THREADS * 6];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 6), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        float_4 f = float_4((float)i);
+        f += 2.0f;
+        f *= float_4(1.0f, 2.0f, 3.0f, 4.0f);
+        f -= 1.0f;
+        f /= 2.0f;
+        int_3 n = int_3(i, 10, 100);
+        n %= 7;
+        n <<= 1;
+        n |= 1;
+        n++;
+        --n;
+        ++n;
+        v(i, 0) = (int)(f.x * 2);
+        v(i, 1) = (int)(f.w * 2);
+        v(i, 2) = n.x;
+        v(i, 3) = n.y;
+        v(i, 4) = n.z;
+        uint_2 u = uint_2(5u, 6u);
+        u ^= uint_2(1u);
+        u >>= 1u;
+        u &= 3u;
+        v(i, 5) = (int)(u.x * 10 + u.y);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[6] = {(i + 2) * 1 - 1, (i + 2) * 4 - 1, ((i % 7) << 1 | 1) + 1, ((10 % 7) << 1 | 1) + 1,
+                       ((100 % 7) << 1 | 1) + 1, ((5 ^ 1) >> 1 & 3) * 10 + ((6 ^ 1) >> 1 & 3)};
+        assert_ints(out + i * 6, want, 6);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* "== and !=": a bool, all components equal or not; OpenCL's compare
+ * each lane, and the kernel asks all() and any(). */
+static void short_vector_10_8_1_equality_compares_all_components(void **state)
+{
+    (void)state;
+    static int out[THREADS * 4];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 4), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        float_3 a = float_3(1.0f, 2.0f, (float)i), b = float_3(1.0f, 2.0f, 0.0f);
+        int_2 p = int_2(i, 1), q = int_2(i, 2);
+        v(i, 0) = a == b;
+        v(i, 1) = a != b;
+        if (p != q)
+            v(i, 2) = 1;
+        else
+            v(i, 2) = 0;
+        v(i, 3) = (p == int_2(i, 1)) + (q == p);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[4] = {i == 0, i != 0, 1, 1};
+        assert_ints(out + i * 4, want, 4);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* ---- 10.8.2 Constructors ---- */
+
+/* "T_N(T v1, T v2 [, T v3 [, T v4]])" and "T_N(T value): every component
+ * value", for each scalar type, and direct initialization, float_3 v(x, y,
+ * z), as C++ writes it. */
+static void short_vector_10_8_2_constructors_from_components_and_a_scalar(void **state)
+{
+    (void)state;
+    static int out[THREADS * 8];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        int_2 a = int_2(i, 2);
+        uint_3 b = uint_3(3u);
+        float_4 c = float_4(1.5f, 2.5f, 3.5f, (float)i);
+        double_2 d = double_2(0.25);
+        float_3 e(1.0f, 2.0f, 3.0f);
+        int_4 f(7);
+        float_3 g(e);
+        v(i, 0) = a.x + a.y;
+        v(i, 1) = (int)(b.x + b.y + b.z);
+        v(i, 2) = (int)(c.x + c.y + c.z + c.w);
+        v(i, 3) = (int)(d.x * 8 + d.y * 4);
+        v(i, 4) = (int)(e.x * 100 + e.y * 10 + e.z);
+        v(i, 5) = f.x + f.w;
+        v(i, 6) = (int)(g.z - e.z);
+        v(i, 7) = (int)float_2(4.0f).y;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[8] = {i + 2, 9, (int)(7.5f + i), 3, 123, 14, 0, 4};
+        assert_ints(out + i * 8, want, 8);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* 10.8.2.2 "explicit T_N(const U_N& other): each component converted":
+ * float to int truncates toward zero, as C does. */
+static void short_vector_10_8_2_2_explicit_conversions(void **state)
+{
+    (void)state;
+    static int out[THREADS * 6];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 6), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        float_3 f = float_3(1.9f, -2.9f, (float)i + 0.5f);
+        int_3 n = int_3(f);
+        float_2 back = float_2(int_2(i, -i));
+        uint_4 u = uint_4(int_4(1, 2, 3, i));
+        v(i, 0) = n.x;
+        v(i, 1) = n.y;
+        v(i, 2) = n.z;
+        v(i, 3) = (int)(back.x - back.y);
+        v(i, 4) = (int)(u.x + u.w);
+        v(i, 5) = (int)float_3(int_3(2)).y;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[6] = {1, -2, i, 2 * i, 1 + i, 2};
+        assert_ints(out + i * 6, want, 6);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* ---- 10.8.3 Component access (swizzling) ---- */
+
+/* "x, y, z, w" and "r, g, b, a" name the same components, read and
+ * written; OpenCL C 1.2 has only the first, and the kernel spells them so. */
+static void short_vector_10_8_3_single_components(void **state)
+{
+    (void)state;
+    static int out[THREADS * 8];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        int_4 c = int_4(1, 2, 3, 4);
+        c.r += 10;
+        c.g = c.y * 10;
+        c.b = i;
+        c.a -= 1;
+        v(i, 0) = c.x;
+        v(i, 1) = c.y;
+        v(i, 2) = c.z;
+        v(i, 3) = c.w;
+        v(i, 4) = c.r + c.g + c.b + c.a;
+        float_2 f = float_2(5.0f, 6.0f);
+        v(i, 5) = (int)(f.r * f.g);
+        uint_3 u = uint_3(7u, 8u, 9u);
+        v(i, 6) = (int)(u.b - u.r);
+        v(i, 7) = (int)(int_2(3, 4).g);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[8] = {11, 20, i, 3, 11 + 20 + i + 3, 30, 2, 4};
+        assert_ints(out + i * 8, want, 8);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* Two, three and four components, in any order without repeats: read as
+ * vectors and written as parts, in either alphabet. */
+static void short_vector_10_8_3_multi_component_swizzles(void **state)
+{
+    (void)state;
+    static int out[THREADS * 8];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        int_4 c = int_4(1, 2, 3, 4);
+        int_2 yx = c.yx;
+        int_3 bgr = c.bgr;
+        int_4 wzyx = c.wzyx;
+        int_4 argb = c.argb;
+        c.xy = int_2(i, 20);
+        c.ba = c.gr;
+        v(i, 0) = yx.x * 10 + yx.y;
+        v(i, 1) = bgr.x * 100 + bgr.y * 10 + bgr.z;
+        v(i, 2) = wzyx.x * 1000 + wzyx.y * 100 + wzyx.z * 10 + wzyx.w;
+        v(i, 3) = argb.x * 1000 + argb.y * 100 + argb.z * 10 + argb.w;
+        v(i, 4) = c.x;
+        v(i, 5) = c.y;
+        v(i, 6) = c.z;
+        v(i, 7) = c.w;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[8] = {21, 321, 4321, 4123, i, 20, 20, i};
+        assert_ints(out + i * 8, want, 8);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* The members of Microsoft's reference: get_xy(), set_xy(v), ref_x(). */
+static void short_vector_10_8_3_get_set_and_ref(void **state)
+{
+    (void)state;
+    static float out[THREADS * 6];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(THREADS, 6), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        float_4 f = float_4(1.0f, 2.0f, 3.0f, 4.0f);
+        float_2 zw = f.get_zw();
+        f.set_x((float)i);
+        f.set_yz(float_2(7.0f, 8.0f));
+        f.ref_w() = 9.0f;
+        f.ref_b() += 1.0f;
+        v(i, 0) = zw.x + zw.y;
+        v(i, 1) = f.get_x();
+        v(i, 2) = f.get_y();
+        v(i, 3) = f.get_z();
+        v(i, 4) = f.get_w();
+        v(i, 5) = f.get_wzyx().x;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        float want[6] = {7.0f, (float)i, 7.0f, 9.0f, 9.0f, 9.0f};
+        for (int k = 0; k < 6; k++)
+            assert_true(out[i * 6 + k] == want[k]);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+AMP_STRUCT(rgba_pixel, (float, r), (float, g), (float, b), (float, a));
+
+/* A struct the kernel knows with members r, g, b, a keeps them: only a
+ * vector's components are spelled x, y, z, w. */
+static void short_vector_10_8_3_a_struct_member_named_r_is_not_a_component(void **state)
+{
+    (void)state;
+    amp_elem_type pixel_type;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(rgba_pixel), &pixel_type));
+    rgba_pixel px[4] = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}};
+    float out[4] = {0};
+    amp_array_view *p, *o;
+    assert_amp_ok(amp_array_view_create(pixel_type, amp_extent_1d(4), px, &p));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(p, o), {
+        rgba_pixel q = p(idx);
+        float_4 f = float_4(q.r, q.g, q.b, q.a);
+        o(idx) = f.a - f.r + p(idx).g * 0.0f + q.b - f.b;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    for (int i = 0; i < 4; i++)
+        assert_true(out[i] == 3.0f);
+    assert_amp_ok(amp_array_view_release(p));
+    assert_amp_ok(amp_array_view_release(o));
+}
+
+/* ---- Short vectors as elements, captures and members ---- */
+
+/* array_view<float_2, 1>, array_view<int_4, 2>: elements of 2 and 4
+ * values, read and written whole and by component. */
+static void short_vector_10_8_as_array_view_elements_of_2_and_4(void **state)
+{
+    (void)state;
+    enum { R = 4, C = 8 };
+    static float_2 pairs[R * C];
+    static int_4 quads[R * C];
+    for (int k = 0; k < R * C; k++) {
+        pairs[k] = amp_float_2_make((float)k, 0.5f);
+        quads[k] = amp_int_4_make(k, 1, 2, 3);
+    }
+    amp_array_view *p, *q;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_2, amp_extent_1d(R * C), pairs, &p));
+    assert_amp_ok(amp_array_view_create(AMP_INT_4, amp_extent_2d(R, C), quads, &q));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(p, q, AMP_CONST(C)), {
+        int k = idx[0] * C + idx[1];
+        p[k] = p[k] * 2.0f + float_2(0.0f, 1.0f);
+        q[idx].yz = q[idx].zy;
+        q(idx).w += q(idx).x;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(p));
+    assert_amp_ok(amp_array_view_synchronize(q));
+    for (int k = 0; k < R * C; k++) {
+        assert_true(pairs[k].x == 2.0f * k && pairs[k].y == 2.0f);
+        int want[4] = {k, 2, 1, 3 + k};
+        int got[4] = {quads[k].x, quads[k].y, quads[k].z, quads[k].w};
+        assert_ints(got, want, 4);
+    }
+    assert_amp_ok(amp_array_view_release(p));
+    assert_amp_ok(amp_array_view_release(q));
+}
+
+/* array_view<float_3, 1>: 12-byte elements, as the host's array of float_3
+ * is; read whole, written whole, updated (+= once per element), and by
+ * component. */
+static void short_vector_10_8_as_array_view_elements_of_3(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    static float_3 pos[N], vel[N];
+    for (int k = 0; k < N; k++) {
+        pos[k] = amp_float_3_make((float)k, 2.0f * k, 3.0f * k);
+        vel[k] = amp_float_3_make(1.0f, -1.0f, 0.5f);
+    }
+    amp_array_view *p, *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), pos, &p));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), vel, &v));
+    float dt = 2.0f;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(p, v, dt), {
+        p[idx] += v[idx] * dt;
+        v(idx) = float_3(0.0f, 0.0f, p(idx).z);
+        v(idx).y = p[idx].x + p(idx).g;
+        p(idx) *= 2.0f;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(p));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int k = 0; k < N; k++) {
+        float x = k + 2.0f, y = 2.0f * k - 2.0f, z = 3.0f * k + 1.0f;
+        assert_true(pos[k].x == 2 * x && pos[k].y == 2 * y && pos[k].z == 2 * z);
+        assert_true(vel[k].x == 0.0f && vel[k].y == x + y && vel[k].z == z);
+    }
+    assert_amp_ok(amp_array_view_release(p));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A kernel that writes every other float_3 leaves the others' bytes as
+ * they were: each element is exactly its 12 bytes. */
+static void short_vector_10_8_elements_of_3_are_their_own_bytes(void **state)
+{
+    (void)state;
+    enum { N = 33 };
+    static float_3 data[N];
+    for (int k = 0; k < N; k++)
+        data[k] = amp_float_3_splat(-1.0f - k);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v), {
+        if (idx[0] % 2 == 0)
+            v[idx] = float_3((float)idx[0]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int k = 0; k < N; k++) {
+        float want = k % 2 == 0 ? (float)k : -1.0f - k;
+        assert_true(data[k].x == want && data[k].y == want && data[k].z == want);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* 5.2 reinterpret_as: floats seen as float_3, as C++ AMP lays them out (3
+ * floats each, no padding), and back. */
+static void short_vector_10_8_a_view_of_floats_reinterpreted_as_float_3(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    float data[N * 3];
+    for (int k = 0; k < N * 3; k++)
+        data[k] = (float)k;
+    amp_array_view *f, *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N * 3), data, &f));
+    assert_amp_ok(amp_array_view_reinterpret_as(f, AMP_FLOAT_3, &v));
+    assert_int_equal(amp_array_view_get_extent(v).dims[0], N);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v), {
+        v[idx] = v[idx].zyx;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(f));
+    for (int k = 0; k < N; k++) {
+        assert_true(data[3 * k] == 3.0f * k + 2 && data[3 * k + 1] == 3.0f * k + 1);
+        assert_true(data[3 * k + 2] == 3.0f * k);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(f));
+}
+
+/* 5.1 array<uint_3, 1> and array<float_4, 2>: made from the host, written
+ * by a kernel, copied back. */
+static void short_vector_10_8_as_array_elements(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    static uint_3 u[N];
+    static float_4 f[N];
+    for (int k = 0; k < N; k++) {
+        u[k] = amp_uint_3_make((unsigned)k, 1u, 2u);
+        f[k] = amp_float_4_splat((float)k);
+    }
+    amp_array *ua, *fa;
+    assert_amp_ok(amp_array_create_from_host(AMP_UINT_3, amp_extent_1d(N), u, NULL, &ua));
+    assert_amp_ok(amp_array_create_from_host(AMP_FLOAT_4, amp_extent_2d(4, N / 4), f, NULL, &fa));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, N / 4), idx, AMP_CAPTURE(ua, fa), {
+        int k = idx[0] * 4 + idx[1];
+        ua[k] = ua[k] + uint_3(10u);
+        fa[idx].w = (float)ua[k].x;
+    }));
+    assert_amp_ok(AMP_COPY(ua, u));
+    assert_amp_ok(AMP_COPY(fa, f));
+    for (int k = 0; k < N; k++) {
+        assert_true(u[k].x == (unsigned)k + 10 && u[k].y == 11 && u[k].z == 12);
+        assert_true(f[k].x == (float)k && f[k].w == (float)(k + 10));
+    }
+    assert_amp_ok(amp_array_release(ua));
+    assert_amp_ok(amp_array_release(fa));
+}
+
+/* array_view<double_3, 1>, where the device has double precision. */
+static void short_vector_10_8_as_elements_of_double_3(void **state)
+{
+    (void)state;
+    if (!device_has_double())
+        skip();
+    double_3 d[8];
+    for (int k = 0; k < 8; k++)
+        d[k] = amp_double_3_make(k, 0.5, 1e-300);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_DOUBLE_3, amp_extent_1d(8), d, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v), {
+        v[idx] += double_3(1.0, 0.25, 0.0);
+        v[idx].z *= 2.0;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int k = 0; k < 8; k++)
+        assert_true(d[k].x == k + 1.0 && d[k].y == 0.75 && d[k].z == 2e-300);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A section of a view of float_3, and a projection of a rank-2 one: views
+ * as values, each element 12 bytes. */
+static void short_vector_10_8_sections_and_projections_of_views_of_vectors(void **state)
+{
+    (void)state;
+    enum { R = 4, C = 6 };
+    static float_3 m[R * C];
+    for (int k = 0; k < R * C; k++)
+        m[k] = amp_float_3_splat((float)k);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_2d(R, C), m, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(R), idx, AMP_CAPTURE(v, AMP_CONST(C)), {
+        array_view<float_3, 1> row = v[idx[0]];
+        array_view<float_3, 2> corner = v.section(index<2>(1, 1), extent<2>(2, 2));
+        row[C - 1] = row[0] + float_3(100.0f);
+        if (idx[0] == 0)
+            corner(1, 1).y = -1.0f;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            float_3 e = m[r * C + c];
+            float want = c == C - 1 ? r * C + 100.0f : (float)(r * C + c);
+            assert_true(e.x == want && e.z == want);
+            assert_true(e.y == (r == 2 && c == 2 ? -1.0f : want));
+        }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A function takes array_view<const float_3, 1> and returns a float_3. */
+AMP_FUNCTION(float_3, centroid, (array_view<const float_3, 1> points), {
+    float_3 sum;
+    for (int k = 0; k < points.extent[0]; k++)
+        sum += points[k];
+    return sum / (float)points.extent[0];
+});
+
+static void short_vector_10_8_views_of_vectors_given_to_a_function(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    float_3 pts[N];
+    float_3 out[1];
+    for (int k = 0; k < N; k++)
+        pts[k] = amp_float_3_make((float)k, 2.0f * k, 1.0f);
+    amp_array_view *p, *o;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), pts, &p));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(1), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(p, o, centroid),
+                                        { o[idx] = centroid(p); }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_true(out[0].x == 3.5f && out[0].y == 7.0f && out[0].z == 1.0f);
+    /* p was given to a const parameter: read only, never copied back. */
+    amp_transfer_stats t = ledger_of(p);
+    assert_int_equal(t.downloads, 0);
+    assert_amp_ok(amp_array_view_release(p));
+    assert_amp_ok(amp_array_view_release(o));
+}
+
+/* 7.1 a float_4 and an int_3 captured by value ([=]): the kernel's copy. */
+static void short_vector_10_8_captured_by_value(void **state)
+{
+    (void)state;
+    float out[THREADS * 2];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(THREADS, 2), out, &v));
+    float_4 tint = amp_float_4_make(0.5f, 1.5f, 2.5f, 3.5f);
+    int_3 steps = amp_int_3_make(1, 10, 100);
+    double_2 unused = amp_double_2_splat(0.0);
+    (void)unused;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v, tint, steps), {
+        v(idx[0], 0) = tint.a + tint.r * idx[0];
+        v(idx[0], 1) = (float)(steps.x + steps.y + steps.z);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++)
+        assert_true(out[i * 2] == 3.5f + 0.5f * i && out[i * 2 + 1] == 111.0f);
+    /* A new value for the same call: the kernel sees it. */
+    tint.w = 10.0f;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v, tint, steps), {
+        v(idx[0], 0) = tint.a + tint.r * idx[0];
+        v(idx[0], 1) = (float)(steps.x + steps.y + steps.z);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_true(out[2] == 10.5f);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+AMP_STRUCT(particle3, (float_3, position), (float_3, velocity), (float, mass), (int_2, cell));
+
+/* A struct of short vectors as a view's element, as NBody keeps its bodies:
+ * members read, written and updated whole and by component. */
+static void short_vector_10_8_as_struct_members(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    amp_elem_type type;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(particle3), &type));
+    assert_int_equal(sizeof(particle3), 40);
+    static particle3 ps[N];
+    for (int k = 0; k < N; k++) {
+        ps[k].position = amp_float_3_make((float)k, 0.0f, 0.0f);
+        ps[k].velocity = amp_float_3_make(1.0f, 2.0f, 3.0f);
+        ps[k].mass = 2.0f;
+        ps[k].cell = amp_int_2_make(k, -k);
+    }
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(type, amp_extent_1d(N), ps, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v), {
+        particle3 p = v[idx];
+        p.position += p.velocity * p.mass;
+        p.velocity.y = -p.velocity.y;
+        v[idx] = p;
+        v[idx].cell = v[idx].cell.yx + int_2(1);
+        v(idx).mass = v(idx).position.x;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int k = 0; k < N; k++) {
+        assert_true(ps[k].position.x == k + 2.0f && ps[k].position.y == 4.0f &&
+                    ps[k].position.z == 6.0f);
+        assert_true(ps[k].velocity.y == -2.0f && ps[k].mass == k + 2.0f);
+        assert_int_equal(ps[k].cell.x, -k + 1);
+        assert_int_equal(ps[k].cell.y, k + 1);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+AMP_STRUCT(blur_params, (float, weights, 5), (float_4, tint), (int, radius));
+
+/* 7.1 a struct captured by value, with an array and a short vector among
+ * its members. */
+static void short_vector_10_8_struct_with_arrays_captured_by_value(void **state)
+{
+    (void)state;
+    enum { N = 32 };
+    amp_elem_type type;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(blur_params), &type));
+    blur_params prm = {{1, 2, 3, 2, 1}, {0.5f, 0.5f, 0.5f, 2.0f}, 2};
+    static float in[N], out[N];
+    for (int k = 0; k < N; k++)
+        in[k] = (float)(k % 4);
+    amp_array_view *vi, *vo;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(N), in, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), out, &vo));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx,
+                                        AMP_CAPTURE(vi, vo, AMP_VALUE(blur_params, prm), AMP_CONST(N)), {
+        float sum = 0.0f;
+        for (int k = -prm.radius; k <= prm.radius; k++) {
+            int at = clamp(idx[0] + k, 0, N - 1);
+            sum += vi[at] * prm.weights[k + prm.radius];
+        }
+        vo[idx] = sum * prm.tint.a;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(vo));
+    for (int i = 0; i < N; i++) {
+        float sum = 0.0f;
+        for (int k = -2; k <= 2; k++) {
+            int at = i + k < 0 ? 0 : i + k > N - 1 ? N - 1 : i + k;
+            sum += in[at] * prm.weights[k + 2];
+        }
+        assert_true(out[i] == sum * 2.0f);
+    }
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_amp_ok(amp_array_view_release(vo));
+}
+
+/* tile_static float_3 in a tiled kernel: OpenCL's vectors, shared by the
+ * tile. */
+static void short_vector_10_8_in_tile_static_memory(void **state)
+{
+    (void)state;
+    enum { N = 64, T = 16 };
+    static float_3 data[N];
+    for (int k = 0; k < N; k++)
+        data[k] = amp_float_3_make((float)k, 1.0f, 0.0f);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                              AMP_CAPTURE(v, AMP_CONST(T)), {
+        tile_static float_3 cache[T];
+        cache[t_idx.local[0]] = v[t_idx.global];
+        t_idx.barrier.wait();
+        v[t_idx.global].z = cache[T - 1 - t_idx.local[0]].x;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int k = 0; k < N; k++)
+        assert_true(data[k].z == (float)(k / T * T + T - 1 - k % T) && data[k].y == 1.0f);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* restrict(cpu, amp) code with short vectors: one text, the same results
+ * on both sides, through amp/short_vector.h's functions. */
+AMP_SHARED_FUNCTION(float_3, reflect_z, (float_3 v, float bounce), {
+    float_3 flipped = amp_float_3_make(v.x, v.y, -v.z);
+    return amp_float_3_add(amp_float_3_scale(flipped, bounce), amp_float_3_splat(0.25f));
+});
+
+static void short_vector_10_8_restrict_cpu_amp_code_runs_on_both_sides(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    float_3 in[N], out[N];
+    for (int k = 0; k < N; k++)
+        in[k] = amp_float_3_make((float)k, 1.0f, (float)-k);
+    amp_array_view *vi, *vo;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT_3, amp_extent_1d(N), in, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), out, &vo));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(vi, vo, AMP_SHARED(reflect_z)),
+                                        { vo[idx] = reflect_z(vi[idx], 0.5f); }));
+    assert_amp_ok(amp_array_view_synchronize(vo));
+    for (int k = 0; k < N; k++) {
+        float_3 host = reflect_z(in[k], 0.5f);
+        assert_true(out[k].x == host.x && out[k].y == host.y && out[k].z == host.z);
+        assert_true(host.z == 0.5f * k + 0.25f);
+    }
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_amp_ok(amp_array_view_release(vo));
+}
+
+/* 10.8.1's operators on the host, as functions: each component as C++ AMP
+ * computes it. */
+static void short_vector_10_8_1_operators_on_the_host(void **state)
+{
+    (void)state;
+    float_3 a = amp_float_3_make(1.0f, 2.0f, 3.0f), b = amp_float_3_splat(2.0f);
+    float_3 s = amp_float_3_add(a, b), d = amp_float_3_sub(a, b), p = amp_float_3_mul(a, b);
+    float_3 q = amp_float_3_div(a, b), k = amp_float_3_scale(a, 3.0f), n = amp_float_3_neg(a);
+    assert_true(s.x == 3.0f && s.z == 5.0f && d.y == 0.0f && p.z == 6.0f && q.x == 0.5f);
+    assert_true(k.y == 6.0f && n.z == -3.0f);
+    assert_true(amp_float_3_eq(a, a) && !amp_float_3_eq(a, b) && amp_float_3_ne(a, b));
+    int_4 i = amp_int_4_make(7, 12, 5, -1), j = amp_int_4_make(3, 5, 1, 1);
+    int_4 m = amp_int_4_mod(i, j), x = amp_int_4_xor(i, j), l = amp_int_4_shl(j, j);
+    int_4 r = amp_int_4_shr(i, amp_int_4_splat(1)), t = amp_int_4_not(i);
+    assert_true(m.x == 1 && m.y == 2 && x.y == (12 ^ 5) && l.x == 24 && r.y == 6 && t.w == 0);
+    assert_true(amp_int_4_and(i, j).y == 4 && amp_int_4_or(i, j).z == 5);
+    uint_2 u = amp_uint_2_sub(amp_uint_2_splat(1u), amp_uint_2_make(2u, 1u));
+    assert_true(u.x == 0xffffffffu && u.y == 0u);
+}
+
+/* 10.8.2.2's explicit conversions on the host: a C cast of each
+ * component. */
+static void short_vector_10_8_2_2_conversions_on_the_host(void **state)
+{
+    (void)state;
+    int_3 n = amp_int_3_from_float_3(amp_float_3_make(1.9f, -2.9f, 3.0f));
+    assert_true(n.x == 1 && n.y == -2 && n.z == 3);
+    double_2 d = amp_double_2_from_int_2(amp_int_2_make(-4, 5));
+    assert_true(d.x == -4.0 && d.y == 5.0);
+    uint_4 u = amp_uint_4_from_int_4(amp_int_4_make(1, 2, 3, 4));
+    assert_true(u.w == 4u);
+    float_2 f = amp_float_2_from_double_2(amp_double_2_make(0.5, 1e10));
+    assert_true(f.x == 0.5f && f.y == 1e10f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +999,32 @@ int main(void)
         cmocka_unit_test(short_vector_10_8_default_constructor_in_a_function),
         cmocka_unit_test(short_vector_10_8_default_constructor_as_an_expression),
         cmocka_unit_test(short_vector_10_8_default_constructor_through_types),
+        cmocka_unit_test(short_vector_10_8_1_sizes_as_cxx_amp_lays_them_out),
+        cmocka_unit_test(short_vector_10_8_1_arithmetic_operators),
+        cmocka_unit_test(short_vector_10_8_1_integer_operators),
+        cmocka_unit_test(short_vector_10_8_1_compound_assignments_and_steps),
+        cmocka_unit_test(short_vector_10_8_1_equality_compares_all_components),
+        cmocka_unit_test(short_vector_10_8_2_constructors_from_components_and_a_scalar),
+        cmocka_unit_test(short_vector_10_8_2_2_explicit_conversions),
+        cmocka_unit_test(short_vector_10_8_3_single_components),
+        cmocka_unit_test(short_vector_10_8_3_multi_component_swizzles),
+        cmocka_unit_test(short_vector_10_8_3_get_set_and_ref),
+        cmocka_unit_test(short_vector_10_8_3_a_struct_member_named_r_is_not_a_component),
+        cmocka_unit_test(short_vector_10_8_as_array_view_elements_of_2_and_4),
+        cmocka_unit_test(short_vector_10_8_as_array_view_elements_of_3),
+        cmocka_unit_test(short_vector_10_8_elements_of_3_are_their_own_bytes),
+        cmocka_unit_test(short_vector_10_8_a_view_of_floats_reinterpreted_as_float_3),
+        cmocka_unit_test(short_vector_10_8_as_array_elements),
+        cmocka_unit_test(short_vector_10_8_as_elements_of_double_3),
+        cmocka_unit_test(short_vector_10_8_sections_and_projections_of_views_of_vectors),
+        cmocka_unit_test(short_vector_10_8_views_of_vectors_given_to_a_function),
+        cmocka_unit_test(short_vector_10_8_captured_by_value),
+        cmocka_unit_test(short_vector_10_8_as_struct_members),
+        cmocka_unit_test(short_vector_10_8_struct_with_arrays_captured_by_value),
+        cmocka_unit_test(short_vector_10_8_in_tile_static_memory),
+        cmocka_unit_test(short_vector_10_8_restrict_cpu_amp_code_runs_on_both_sides),
+        cmocka_unit_test(short_vector_10_8_1_operators_on_the_host),
+        cmocka_unit_test(short_vector_10_8_2_2_conversions_on_the_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
