@@ -89,6 +89,15 @@
  *     5.2.3 data(): the section's first element, its rows its parent's
  * array_view_5_2_1_rank_5_view_and_section
  *     5.2.1 template <typename T, int N> class array_view (N up to 8 here)
+ * array_view_5_2_a_view_chosen_by_a_conditional_is_written
+ *     5.2 array_view values in restrict(amp) code: (c ? a : b)(idx) = x
+ *     writes whichever it chose, and both are copied back
+ * array_view_5_2_a_view_chosen_by_a_conditional_is_read
+ *     5.2 array_view<const T, N> v = c ? a : b: both only read, neither copied
+ *     back
+ * array_view_5_2_5_reshaping_in_a_kernel_names_the_host_function
+ *     5.2.5 view_as, reinterpret_as in restrict(amp) code: made on the host
+ *     here, and the message says with which function
  */
 #include <math.h>
 
@@ -1236,6 +1245,90 @@ static void array_view_5_2_1_rank_5_view_and_section(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A view value chosen at run time by ?: and written through: the element
+ * of the view chosen changes, and both views count as written. */
+static void array_view_5_2_a_view_chosen_by_a_conditional_is_written(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    int a[N] = {0}, b[N] = {0};
+    amp_array_view *av, *bv;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &av));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &bv));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(av, bv), {
+        (idx[0] % 2 ? av : bv)(idx) = idx[0] + 1;
+        array_view<int, 1> other = idx[0] % 2 ? bv : av;
+        other[idx] = -1;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(av));
+    assert_amp_ok(amp_array_view_synchronize(bv));
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(a[i], i % 2 ? i + 1 : -1);
+        assert_int_equal(b[i], i % 2 ? -1 : i + 1);
+    }
+    assert_amp_ok(amp_array_view_release(av));
+    assert_amp_ok(amp_array_view_release(bv));
+}
+
+/* Kept in an array_view<const T, N>, a view chosen by ?: is only read:
+ * neither is copied back. */
+static void array_view_5_2_a_view_chosen_by_a_conditional_is_read(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    int a[N], b[N], out[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i;
+        b[i] = 100 + i;
+    }
+    amp_array_view *av, *bv, *ov;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &av));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &bv));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &ov));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(av, bv, ov), {
+        array_view<const int, 1> from = idx[0] < 8 ? av : bv;
+        ov[idx] = from[idx] * 2;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(ov));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(out[i], 2 * (i < 8 ? i : 100 + i));
+    assert_amp_ok(amp_array_view_synchronize(av));
+    assert_amp_ok(amp_array_view_synchronize(bv));
+    assert_int_equal(ledger_of(av).downloads, 0);
+    assert_int_equal(ledger_of(bv).downloads, 0);
+    assert_amp_ok(amp_array_view_release(av));
+    assert_amp_ok(amp_array_view_release(bv));
+    assert_amp_ok(amp_array_view_release(ov));
+}
+
+/* "array_view<T, K> view_as(extent<K>) const restrict(amp, cpu)" and
+ * reinterpret_as: here the host makes such views; in a kernel the call is
+ * refused before anything is built, and the message names the function. */
+static void array_view_5_2_5_reshaping_in_a_kernel_names_the_host_function(void **state)
+{
+    (void)state;
+    float data[12] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(12), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(v),
+                                           { v.reinterpret_as<int>()[0] = 1; }),
+                     AMP_ERROR_KERNEL_BUILD, "amp_array_view_reinterpret_as(v, AMP_UINT, &bits)");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(v), {
+        array_view<float, 2> m = v.view_as(extent<2>(3, 4));
+        m(0, 0) = 1.0f;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "amp_array_view_view_as(v, amp_extent_2d(rows, cols), &m)");
+    /* What the message says works. */
+    amp_array_view *m;
+    assert_amp_ok(amp_array_view_view_as(v, amp_extent_2d(3, 4), &m));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(m),
+                                        { m[idx] = (float)(idx[0] * 4 + idx[1]); }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_true(data[11] == 11.0f);
+    assert_amp_ok(amp_array_view_release(m));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1279,6 +1372,9 @@ int main(void)
         cmocka_unit_test(array_view_5_2_4_host_subscript_reads_and_writes_one_element),
         cmocka_unit_test(array_view_5_2_3_data_of_a_section_keeps_its_parents_rows),
         cmocka_unit_test(array_view_5_2_1_rank_5_view_and_section),
+        cmocka_unit_test(array_view_5_2_a_view_chosen_by_a_conditional_is_written),
+        cmocka_unit_test(array_view_5_2_a_view_chosen_by_a_conditional_is_read),
+        cmocka_unit_test(array_view_5_2_5_reshaping_in_a_kernel_names_the_host_function),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

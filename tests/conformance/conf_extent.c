@@ -38,6 +38,10 @@
  *     4.2.3 size(), contains(), 4.2.4 extent + index on the host
  * extent_4_2_1_any_rank_in_a_kernel
  *     4.2.1 extent<N> of rank 4 to 8 as a compute domain and in restrict(amp) code
+ * extent_4_2_3_size_of_a_temporary_in_parentheses
+ *     4.2.3 size() of an extent made in place: (int)(extent<2>(3, 4).size())
+ * extent_4_2_4_compound_assignment_with_an_integer_on_the_host
+ *     4.2.4 extent *= /= %= (int), on the host: e = amp_extent_mul(e, k) ...
  */
 #include "conf_util.h"
 
@@ -490,6 +494,40 @@ static void extent_4_2_1_any_rank_in_a_kernel(void **state)
     assert_amp_ok(amp_array_view_release(c));
 }
 
+/* "unsigned int size() const" of a temporary, in parentheses and cast. */
+static void extent_4_2_3_size_of_a_temporary_in_parentheses(void **state)
+{
+    (void)state;
+    int out[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        int n = (int)(extent<2>(3, 4).size());
+        int m = (int)((extent<3>(idx[0] + 1, 2, 2)).size());
+        v[idx] = n * 100 + m + (extent<1>(5).contains(index<1>(idx[0])));
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(out[i], 1200 + 4 * (i + 1) + 1);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* "extent& operator*=(int rhs)", /=, %= on the host. */
+static void extent_4_2_4_compound_assignment_with_an_integer_on_the_host(void **state)
+{
+    (void)state;
+    amp_extent e = amp_extent_2d(6, 9);
+    e = amp_extent_mul(e, 2);
+    assert_true(amp_extent_equal(e, amp_extent_2d(12, 18)));
+    e = amp_extent_div(e, 5);
+    assert_true(amp_extent_equal(e, amp_extent_2d(2, 3)));
+    e = amp_extent_mod(amp_extent_3d(7, 8, 9), 4);
+    assert_true(amp_extent_equal(e, amp_extent_3d(3, 0, 1)));
+    assert_int_equal(amp_extent_mod(e, 0).rank, 0);
+    int dims[5] = {1, 2, 3, 4, 5};
+    assert_int_equal(amp_extent_size(amp_extent_mul(amp_extent_nd(5, dims), 2)), 32 * 120);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +547,8 @@ int main(void)
         cmocka_unit_test(extent_4_2_a_views_extent_in_a_kernel),
         cmocka_unit_test(extent_4_2_1_any_rank_on_the_host),
         cmocka_unit_test(extent_4_2_1_any_rank_in_a_kernel),
+        cmocka_unit_test(extent_4_2_3_size_of_a_temporary_in_parentheses),
+        cmocka_unit_test(extent_4_2_4_compound_assignment_with_an_integer_on_the_host),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -36,6 +36,11 @@
  * a kernel writes, against the value the section gives.
  * index_4_1_4_operators_on_the_host
  *     4.1.4 index + index, index - index, index op int, ==, on the host
+ * index_4_1_4_comparison_of_temporaries_in_parentheses
+ *     4.1.4 operator== of index values made in place, in parentheses:
+ *     (index<2>(1, 2) == index<2>(1, 2))
+ * index_4_1_4_compound_assignment_with_an_integer_on_the_host
+ *     4.1.4 *= /= %= (int), on the host: i = amp_index_mul(i, k) ...
  */
 #include "conf_util.h"
 
@@ -494,6 +499,40 @@ static void index_4_1_4_operators_on_the_host(void **state)
     assert_int_equal(amp_index_add(a, amp_index_2d(1, 2)).rank, 0);
 }
 
+/* "bool operator==(const index& lhs, const index& rhs)" of temporaries,
+ * in parentheses, where C++ AMP takes them as values. */
+static void index_4_1_4_comparison_of_temporaries_in_parentheses(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v), {
+        int same = (index<2>(1, 2) == index<2>(1, 2));
+        int other = (index<2>(idx[0], 2) != index<2>(1, 2));
+        v[idx] = same * 10 + other + (int)((index<1>(idx[0])) == idx) * 100;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(out[i], 110 + (i != 1));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* "index& operator*=(int rhs)", /=, %= on the host: the functions give the
+ * new value, which C assigns. */
+static void index_4_1_4_compound_assignment_with_an_integer_on_the_host(void **state)
+{
+    (void)state;
+    amp_index i = amp_index_3d(3, -6, 9);
+    i = amp_index_mul(i, 4);
+    assert_true(amp_index_equal(i, amp_index_3d(12, -24, 36)));
+    i = amp_index_div(i, 5);
+    assert_true(amp_index_equal(i, amp_index_3d(2, -4, 7)));
+    i = amp_index_mod(i, 3);
+    assert_true(amp_index_equal(i, amp_index_3d(2, -1, 1)));
+    assert_int_equal(amp_index_div(i, 0).rank, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -511,6 +550,8 @@ int main(void)
         cmocka_unit_test(index_4_1_in_a_restrict_amp_function),
         cmocka_unit_test(index_4_1_captured_by_value),
         cmocka_unit_test(index_4_1_4_operators_on_the_host),
+        cmocka_unit_test(index_4_1_4_comparison_of_temporaries_in_parentheses),
+        cmocka_unit_test(index_4_1_4_compound_assignment_with_an_integer_on_the_host),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -42,7 +42,15 @@
  *     4.5.3 wait_with_tile_static_memory_fence(), wait_with_all_memory_fence()
  * tiled_index_4_4_given_by_const_reference
  *     4.4 a const tiled_index<D0, D1>& parameter, members and barrier
+ * tile_static_2_in_a_function_a_kernel_file_calls
+ *     2 a function with tile_static variables called from a kernel file
+ * restrict_amp_2_digraphs_are_the_brackets_they_spell
+ *     2 (and C++11 2.6) <: :> <% %> in restrict(amp) code
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "conf_util.h"
 
 enum { T = 16, N = 64 };
@@ -519,6 +527,56 @@ static void tiled_index_4_4_given_by_const_reference(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A kernel file's body calls a function with tile_static variables: the
+ * kernel declares them for it, as a body in a macro does. */
+static void tile_static_2_in_a_function_a_kernel_file_calls(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/amp-conf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/scan.cl", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("v[t_idx] = tile_scan(t_idx, 2);\n", f);
+    fclose(f);
+    amp_kernel_source *src;
+    assert_amp_ok(amp_kernel_source_load(path, "t_idx", &src));
+    static int out[N];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
+    assert_amp_ok(amp_parallel_for_each_tiled(NULL, amp_extent_tile_1d(amp_extent_1d(N), T), src,
+                                              AMP_CAPTURE(v, tile_scan)));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int g = 0; g < N; g++)
+        assert_int_equal(out[g], 2 * (g % T + 1) * 1000 + 2 * T);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_kernel_source_release(src));
+    unlink(path);
+    rmdir(dir);
+}
+
+/* C++'s digraphs, which C has too: <: :> are [ ], <% %> are { }. */
+static void restrict_amp_2_digraphs_are_the_brackets_they_spell(void **state)
+{
+    (void)state;
+    static int out[N];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                              AMP_CAPTURE(v), <%
+        tile_static int cells<:16:>;
+        int pair<:2:> = <%t_idx.local<:0:>, 7%>;
+        cells<:pair<:0:>:> = pair<:1:> * t_idx.global<:0:>;
+        t_idx.barrier.wait();
+        v<:t_idx.global:> = cells<:15 - t_idx.local<:0:>:>;
+    %>));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int g = 0; g < N; g++)
+        assert_int_equal(out[g], 7 * (g / T * T + T - 1 - g % T));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +595,8 @@ int main(void)
         cmocka_unit_test(tile_barrier_4_5_3_wait_through_a_tile_barrier_parameter),
         cmocka_unit_test(tile_barrier_4_5_3_fenced_waits_in_a_function),
         cmocka_unit_test(tiled_index_4_4_given_by_const_reference),
+        cmocka_unit_test(tile_static_2_in_a_function_a_kernel_file_calls),
+        cmocka_unit_test(restrict_amp_2_digraphs_are_the_brackets_they_spell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /*
  * tests/conformance/conf_short_vector.c - C++ AMP 1.2, section 10.8, the
  * short vector types of concurrency::graphics (int_2 ... double_4), in
- * restrict(amp) code.
+ * restrict(amp) code and on the host (amp/short_vector.h): their layout,
+ * constructors, operators and component access, and as elements of views
+ * and arrays, captures, struct members and tile_static variables.
  *
  * Each test, and the section it comes from:
  *
@@ -16,6 +18,76 @@
  *     10.8 a typedef of a short vector, a struct with short-vector
  *     members, a type named by AMP_DEFINE, a for loop's declaration,
  *     OpenCL's own spelling (float4)
+ * short_vector_10_8_1_sizes_as_cxx_amp_lays_them_out
+ *     10.8.1 class T_N: N values of T (a float_3 is 12 bytes), on the host
+ *     and as a view's element
+ * short_vector_10_8_1_arithmetic_operators
+ *     10.8.1 + - * / of vectors and with scalars, unary -
+ * short_vector_10_8_1_integer_operators
+ *     10.8.1 % & | ^ << >> ~ of integer vectors
+ * short_vector_10_8_1_compound_assignments_and_steps
+ *     10.8.1 += -= *= /= %= <<= |= ^= >>= &=, ++ and --
+ * short_vector_10_8_1_equality_compares_all_components
+ *     10.8.1 operator==, operator!=: a bool for the whole vector
+ * short_vector_10_8_2_constructors_from_components_and_a_scalar
+ *     10.8.2 T_N(v1, ..., vN), T_N(value), T_N(const T_N&), direct
+ *     initialization float_3 v(x, y, z)
+ * short_vector_10_8_2_2_explicit_conversions
+ *     10.8.2.2 explicit T_N(const U_N&): each component as C converts it
+ * short_vector_10_8_3_single_components
+ *     10.8.3 x, y, z, w and r, g, b, a, read and written
+ * short_vector_10_8_3_multi_component_swizzles
+ *     10.8.3 two, three and four components (xy, bgr, wzyx, argb), read and
+ *     written
+ * short_vector_10_8_3_get_set_and_ref
+ *     10.8.3 get_xy(), set_xy(v), ref_x() (Microsoft's reference)
+ * short_vector_10_8_3_a_struct_member_named_r_is_not_a_component
+ *     10.8.3 r, g, b, a of a struct the kernel knows stay its members
+ * short_vector_10_8_3_components_of_a_value_the_reader_does_not_follow
+ *     10.8.3 .rgba of a built-in's vector (vload4): OpenCL 1.2's letters
+ * short_vector_10_8_3_multi_component_writes_of_an_element_of_3_are_refused
+ *     10.8.3 set_xy() of a float_3 a view holds: refused, with what to write
+ * short_vector_10_8_as_array_view_elements_of_2_and_4
+ *     10.8 and 5.2: array_view<float_2, 1>, array_view<int_4, 2>
+ * short_vector_10_8_as_array_view_elements_of_3
+ *     10.8 and 5.2: array_view<float_3, 1>, 12-byte elements
+ * short_vector_10_8_elements_of_3_are_their_own_bytes
+ *     10.8 and 5.2: writing one float_3 leaves its neighbours' bytes
+ * short_vector_10_8_a_view_of_floats_reinterpreted_as_float_3
+ *     10.8 and 5.2.5 reinterpret_as<float_3>() of floats
+ * short_vector_10_8_as_array_elements
+ *     10.8 and 5.1: array<uint_3, 1>, array<float_4, 2>
+ * short_vector_10_8_as_elements_of_double_3
+ *     10.8 and 5.2: array_view<double_3, 1> (double precision)
+ * short_vector_10_8_sections_and_projections_of_views_of_vectors
+ *     10.8 and 5.2.5: section(), operator[] of views of float_3
+ * short_vector_10_8_views_of_vectors_given_to_a_function
+ *     10.8 and chapter 2: array_view<const float_3, 1> parameter, float_3
+ *     result
+ * short_vector_10_8_a_view_of_vectors_only_read_is_not_copied_back
+ *     10.8 and 5.2: a view of float_4 the kernel only reads
+ * short_vector_10_8_a_scalar_assigned_to_an_element_of_3
+ *     10.8.2 T_N(value) where an element is assigned: v[i] = 2.0f
+ * short_vector_10_8_in_a_padded_domain
+ *     10.8 and 4.3.3 pad(): views of float_3 with threads past the extent
+ * short_vector_10_8_captured_by_value
+ *     10.8 and 7.1: a float_4 and an int_3 captured by [=]
+ * short_vector_10_8_as_struct_members
+ *     10.8: a struct of float_3, float and int_2 members as a view's element
+ * short_vector_10_8_struct_members_laid_out_as_opencl_lays_them
+ *     10.8: a member placed where OpenCL would not place it is refused
+ * short_vector_10_8_struct_with_arrays_captured_by_value
+ *     10.8 and 7.1: a struct with an array and a float_4 captured by value
+ * short_vector_10_8_in_tile_static_memory
+ *     10.8 and chapter 2: tile_static float_3 cache[T]
+ * short_vector_10_8_restrict_cpu_amp_code_runs_on_both_sides
+ *     10.8 "can be used in both restrict(amp) and restrict(cpu) functions"
+ * short_vector_10_8_host_names_in_a_kernel
+ *     10.8: amp_float_3 and its functions, as the host names them, in a kernel
+ * short_vector_10_8_1_operators_on_the_host
+ *     10.8.1 the operators on the host, as functions
+ * short_vector_10_8_2_2_conversions_on_the_host
+ *     10.8.2.2 the explicit conversions on the host
  *
  * Written from the specification's text: each test checks every element a
  * kernel writes, against the value the section gives. Private memory is
@@ -992,6 +1064,176 @@ static void short_vector_10_8_2_2_conversions_on_the_host(void **state)
     assert_true(f.x == 0.5f && f.y == 1e10f);
 }
 
+/* A vector that a built-in gives (vload4, read from a view of floats) is
+ * one the reader does not follow: .r .g .b .a of it are still its
+ * components, spelled x y z w. */
+static void short_vector_10_8_3_components_of_a_value_the_reader_does_not_follow(void **state)
+{
+    (void)state;
+    float in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {0};
+    amp_array_view *vi, *vo;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(8), in, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), out, &vo));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(vi, vo), {
+        int at = idx[0] * 4;
+        vo(at) = vload4(0, &vi(at)).a;
+        vo(at + 1) = vload4(0, &vi(at)).b;
+        vo(at + 2) = vload4(0, &vi(at)).rg.y;
+        vo(at + 3) = vload4(0, &vi(at)).bgra.w;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(vo));
+    float want[8] = {4, 3, 2, 4, 8, 7, 6, 8};
+    for (int k = 0; k < 8; k++)
+        assert_true(out[k] == want[k]);
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_amp_ok(amp_array_view_release(vo));
+}
+
+/* A float_3 a view holds is 12 bytes, written whole or one component at a
+ * time: set_xy() of one is refused, with what to write. */
+static void short_vector_10_8_3_multi_component_writes_of_an_element_of_3_are_refused(
+    void **state)
+{
+    (void)state;
+    float_3 data[4];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(4), data, &v));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                           { v[idx].set_xy(float_2(1.0f, 2.0f)); }),
+                     AMP_ERROR_KERNEL_BUILD, "is written whole or one component at a time");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), { v[idx]++; }),
+                     AMP_ERROR_KERNEL_BUILD, "write += 1");
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A view of float_4 the kernel only reads is passed read only and never
+ * copied back. */
+static void short_vector_10_8_a_view_of_vectors_only_read_is_not_copied_back(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    float_4 in[N];
+    float out[N];
+    for (int k = 0; k < N; k++)
+        in[k] = amp_float_4_make(k, 1, 2, 3);
+    amp_array_view *vi, *vo;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_4, amp_extent_1d(N), in, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), out, &vo));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(vi, vo), {
+        float_4 f = vi[idx];
+        vo[idx] = f.x + vi(idx).w + vi[idx].yz.y;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(vo));
+    assert_amp_ok(amp_array_view_synchronize(vi));
+    for (int k = 0; k < N; k++)
+        assert_true(out[k] == k + 5.0f);
+    assert_int_equal(ledger_of(vi).downloads, 0);
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_amp_ok(amp_array_view_release(vo));
+}
+
+/* "T_N(T value)" converts a scalar where a float_3 element is assigned,
+ * and float_3() is zeros. */
+static void short_vector_10_8_a_scalar_assigned_to_an_element_of_3(void **state)
+{
+    (void)state;
+    float_3 data[6];
+    for (int k = 0; k < 6; k++)
+        data[k] = amp_float_3_splat(9.0f);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(6), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(6), idx, AMP_CAPTURE(v), {
+        if (idx[0] < 3)
+            v[idx] = 2.0f * idx[0];
+        else
+            v[idx] = float_3();
+        v[idx] += 1;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int k = 0; k < 6; k++) {
+        float want = k < 3 ? 2.0f * k + 1.0f : 1.0f;
+        assert_true(data[k].x == want && data[k].y == want && data[k].z == want);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* Padding threads of a padded domain (4.3.3) reach past a view of
+ * float_3: their accesses land on the sink, never on the view's
+ * neighbours. */
+static void short_vector_10_8_in_a_padded_domain(void **state)
+{
+    (void)state;
+    float_3 data[12];
+    for (int k = 0; k < 12; k++)
+        data[k] = amp_float_3_splat((float)k);
+    amp_array_view *all, *part;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(12), data, &all));
+    assert_amp_ok(amp_array_view_section(all, amp_index_1d(2), amp_extent_1d(6), &part));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(
+        amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(6), 4)), t_idx, AMP_CAPTURE(part),
+        {
+            part[t_idx.global] += float_3(100.0f);
+            part[t_idx.global].y = -1.0f;
+        }));
+    assert_amp_ok(amp_array_view_synchronize(all));
+    for (int k = 0; k < 12; k++) {
+        int in = k >= 2 && k < 8;
+        assert_true(data[k].x == (in ? k + 100.0f : (float)k));
+        assert_true(data[k].y == (in ? -1.0f : (float)k));
+        assert_true(data[k].z == (in ? k + 100.0f : (float)k));
+    }
+    assert_amp_ok(amp_array_view_release(part));
+    assert_amp_ok(amp_array_view_release(all));
+}
+
+AMP_STRUCT(float_first, (float, a), (float_4, v));
+AMP_STRUCT(double_after_float, (float, a), (double_4, v));
+
+/* A struct's short vector is where OpenCL puts it: a float_4 after a
+ * float at byte 16 (the host aligns it so too); a double_4 at byte 32,
+ * where a host's 16-byte alignment does not put it: refused, naming it. */
+static void short_vector_10_8_struct_members_laid_out_as_opencl_lays_them(void **state)
+{
+    (void)state;
+    amp_elem_type t;
+    assert_int_equal(offsetof(float_first, v), 16);
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(float_first), &t));
+    assert_amp_fails(amp_struct_register(AMP_STRUCT_DESC(double_after_float), &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "member 'v' of struct double_after_float");
+    float_first s[2] = {{1.0f, {2, 3, 4, 5}}, {6.0f, {7, 8, 9, 10}}};
+    float out[2];
+    amp_array_view *v, *o;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(float_first), &t));
+    assert_amp_ok(amp_array_view_create(t, amp_extent_1d(2), s, &v));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(2), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(v, o),
+                                        { o[idx] = v[idx].a + v[idx].v.w; }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_true(out[0] == 6.0f && out[1] == 16.0f);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(o));
+}
+
+/* The host's names, amp_float_3 and its functions, mean the same in a
+ * kernel. */
+static void short_vector_10_8_host_names_in_a_kernel(void **state)
+{
+    (void)state;
+    float out[4];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        amp_float_3 a = amp_float_3_make(1.0f, 2.0f, (float)idx[0]);
+        amp_float_3 b = amp_float_3_scale(amp_float_3_splat(2.0f), 3.0f);
+        amp_int_3 n = amp_int_3_from_float_3(amp_float_3_sub(b, a));
+        v[idx] = amp_float_3_add(a, b).z + (float)n.x + (float)amp_float_3_eq(a, a);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 4; i++)
+        assert_true(out[i] == i + 6.0f + 5.0f + 1.0f);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1025,6 +1267,13 @@ int main(void)
         cmocka_unit_test(short_vector_10_8_restrict_cpu_amp_code_runs_on_both_sides),
         cmocka_unit_test(short_vector_10_8_1_operators_on_the_host),
         cmocka_unit_test(short_vector_10_8_2_2_conversions_on_the_host),
+        cmocka_unit_test(short_vector_10_8_3_components_of_a_value_the_reader_does_not_follow),
+        cmocka_unit_test(short_vector_10_8_3_multi_component_writes_of_an_element_of_3_are_refused),
+        cmocka_unit_test(short_vector_10_8_a_view_of_vectors_only_read_is_not_copied_back),
+        cmocka_unit_test(short_vector_10_8_a_scalar_assigned_to_an_element_of_3),
+        cmocka_unit_test(short_vector_10_8_in_a_padded_domain),
+        cmocka_unit_test(short_vector_10_8_struct_members_laid_out_as_opencl_lays_them),
+        cmocka_unit_test(short_vector_10_8_host_names_in_a_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

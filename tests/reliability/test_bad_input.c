@@ -1087,7 +1087,7 @@ static amp_status view_type_zero(void)
 
 static amp_status view_type_past_the_last(void)
 {
-    return create(0, (amp_elem_type)5, amp_extent_1d(N), F.ints);
+    return create(0, (amp_elem_type)(AMP_DOUBLE_4 + 1), amp_extent_1d(N), F.ints);
 }
 
 static amp_status view_type_negative(void)
@@ -2466,7 +2466,7 @@ static const bad_case table[] = {
 
     /* Element types. */
     ROW("type", view_type_zero, IA, "element type 0 is not one of"),
-    ROW("type", view_type_past_the_last, IA, "element type 5 is not one of"),
+    ROW("type", view_type_past_the_last, IA, "element type 17 is not one of"),
     ROW("type", view_type_negative, IA, "element type -1 is not one of"),
     ROW("type", const_view_type_unknown, IA, "element type 42 is not one of"),
     ROW("type", type_helpers_of_unknown_type, AMP_OK, NULL),
@@ -2660,7 +2660,8 @@ static const bad_case table[] = {
         "the view starts at byte 4 of its data, which is not a multiple of 8 (the size of double)"),
     ROW("section", reinterpret_as_unknown_type, IA,
         "amp_array_view_reinterpret_as: element type 42 is not one of AMP_INT, AMP_UINT,"
-        " AMP_FLOAT, AMP_DOUBLE, or a struct registered"),
+        " AMP_FLOAT, AMP_DOUBLE, their short vectors (AMP_INT_2 ... AMP_DOUBLE_4), or a struct"
+        " registered"),
 
     /* Arrays (amp/array.h): bad shapes, released handles, copies between
      * ends that do not match, an array on another accelerator. */
