@@ -1,7 +1,7 @@
 /*
  * runtime/translate/text.h - one text (a kernel body, or a helper
  * function) through the translator's passes (translate.h): scan, parse,
- * names, hoist, spell, writes.
+ * names, hoist, spell, locals, writes.
  */
 #ifndef AMP_TRANSLATE_TEXT_H
 #define AMP_TRANSLATE_TEXT_H

@@ -27,6 +27,8 @@
  *               which names, with which preprocessor lines
  *   spell.c     the constructs written in OpenCL C: edits of tokens (text
  *               before, instead of, after), in the order found
+ *   locals.c    a helper's tile_static declarations made its parameters,
+ *               declared by the kernels that call it and passed on
  *   writes.c    the views the body may write, from the roles
  *   (text.c runs these passes on one text; body.h holds its facts)
  *
