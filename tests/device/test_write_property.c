@@ -70,7 +70,7 @@ static int add_node(program *p, node_kind kind, int value, int a, int b, int c)
     node *n = &p->nodes[p->count];
     n->kind = kind;
     n->value = value;
-    n->spelling = pick(p, 8);
+    n->spelling = pick(p, 10);
     n->a = a;
     n->b = b;
     n->c = c;
@@ -115,14 +115,17 @@ static int gen_stmt(program *p, int depth)
 static void print_expr(const program *p, int e, strbuf *sb)
 {
     const node *n = &p->nodes[e];
-    static const char *const reads_v[] = {"v(i)", "(v(i))", "v(idx)", "((v(i)))"};
-    static const char *const reads_w[] = {"w(i)", "(w(i))", "w(idx)", "w(idx[0])"};
+    /* A view chosen by ?: counts as written for both; <: :> are [ ]. */
+    static const char *const reads_v[] = {"v(i)",   "(v(i))", "v(idx)", "((v(i)))",
+                                          "v<:i:>", "(i >= 0 ? v : v)(i)"};
+    static const char *const reads_w[] = {"w(i)", "(w(i))", "w(idx)", "w(idx[0])", "w<:idx:>",
+                                          "(i < 0 ? w : w)[i]"};
     switch (n->kind) {
     case E_LITERAL: amp__sb_printf(sb, "%d", n->value); break;
     case E_INDEX: amp__sb_append(sb, n->spelling % 2 ? "i" : "idx[0]"); break;
     case E_LOCAL: amp__sb_printf(sb, "t%d", n->value); break;
-    case E_READ_V: amp__sb_append(sb, reads_v[n->spelling % 4]); break;
-    case E_READ_W: amp__sb_append(sb, reads_w[n->spelling % 4]); break;
+    case E_READ_V: amp__sb_append(sb, reads_v[n->spelling % 6]); break;
+    case E_READ_W: amp__sb_append(sb, reads_w[n->spelling % 6]); break;
     case E_ADD:
     case E_SUB:
     case E_XOR:
@@ -151,16 +154,19 @@ static void print_stmt(const program *p, int s, strbuf *sb)
     static const char *const assigns[] = {
         "v(i) = %s;", "(v(i)) = %s;", "((v(i))) = %s;", "*(&(v(i))) = %s;",
         "{ __global int *p = &(v(i)); *p = %s; }", "SET(v(i), %s);", "put(&(v(i)), %s);",
-        "atomic_exchange(&(v(i)), %s);"};
+        "atomic_exchange(&(v(i)), %s);", "v<:i:> = %s;", "(i >= 0 ? v : v)(i) = %s;"};
     static const char *const adds[] = {
         "v(i) += %s;", "(v(i)) += %s;", "atomic_fetch_add(&(v(i)), %s);", "atomic_add(&v(i), %s);",
-        "ADD(v(i), %s);", "{ int a = %s; v(idx) += a; }", "*(&v(i)) += %s;", "((v(i))) += %s;"};
+        "ADD(v(i), %s);", "{ int a = %s; v(idx) += a; }", "*(&v(i)) += %s;", "((v(i))) += %s;",
+        "v<:idx:> += %s;", "(1 ? v : v)[idx] += %s;"};
     static const char *const ups[] = {"++(v(i));", "(v(i))++;", "v(i)++;", "++v(idx);",
                                       "atomic_inc(&(v(i)));", "atomic_fetch_inc(&v(i));",
-                                      "v(i) += 1;", "STEP(v(i), 1);"};
+                                      "v(i) += 1;", "STEP(v(i), 1);", "v<:i:>++;",
+                                      "++(1 ? v : v)(i);"};
     static const char *const downs[] = {"--(v(i));", "(v(i))--;", "v(i)--;", "--v(idx);",
                                         "atomic_dec(&(v(i)));", "atomic_fetch_dec(&v(i));",
-                                        "v(i) -= 1;", "STEP(v(i), -1);"};
+                                        "v(i) -= 1;", "STEP(v(i), -1);", "v<:i:>--;",
+                                        "--(1 ? v : v)(i);"};
     strbuf e = STRBUF_INIT;
     switch (n->kind) {
     case S_SET_LOCAL:

@@ -462,6 +462,34 @@ static void a_view_chosen_by_a_conditional_is_both(void **state)
                      "?: chooses between a view of int of rank 1 and a view of int of rank 2");
 }
 
+/* C++ AMP's .r .g .b .a and their swizzles are OpenCL C 1.2's .x .y .z .w
+ * (NVIDIA's OpenCL C is 1.2); a struct's member r stays r. */
+static void swizzles_are_spelled_with_xyzw(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ float_4 f; f.rgba = f.bgra; f.set_xy(f.get_ba()); f.ref_g() = 1; out(0) = (int)f.r + (int)vload4(0, &w(0, 0)).a; }), NULL));
+    assert_non_null(strstr(laid_out, "f.xyzw = f.zyxw;"));
+    assert_non_null(strstr(laid_out, "f.xy = (f.zw);"));
+    assert_non_null(strstr(laid_out, "f.y = 1;"));
+    assert_non_null(strstr(laid_out, "out(0) = (int)f.x + (int)vload4(0, &w(0, 0)).w;"));
+    assert_amp_ok(lay_out(STRINGIFY({ struct { float r, g; } s; s.r = 1; s.g = s.r; out(0) = (int)s.g; }), NULL));
+    assert_non_null(strstr(laid_out, "s.r = 1;"));
+    assert_non_null(strstr(laid_out, "s.g = s.r;"));
+    /* OpenCL's own names of lanes stay. */
+    assert_amp_ok(lay_out(STRINGIFY({ float_4 f; out(0) = (int)(f.s0 + f.lo.y + f.odd.x); }), NULL));
+    assert_non_null(strstr(laid_out, "(int)(f.s0 + f.lo.y + f.odd.x)"));
+}
+
+/* == and != of short vectors compare the whole vectors, as C++ AMP's
+ * operators do. */
+static void vector_equality_compares_all_lanes(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({ float_3 a, b; out(0) = a == b; out(1) = (a + 1.0f) != b; }), NULL));
+    assert_non_null(strstr(laid_out, "out(0) = all(a == b);"));
+    assert_non_null(strstr(laid_out, "out(1) = any((a + 1.0f) != b);"));
+}
+
 static void identifiers_are_recognized(void **state)
 {
     (void)state;
@@ -503,6 +531,8 @@ int main(void)
         cmocka_unit_test(function_style_casts_are_refused_with_the_c_spelling),
         cmocka_unit_test(reinterpret_as_and_view_as_name_the_host_functions),
         cmocka_unit_test(a_view_chosen_by_a_conditional_is_both),
+        cmocka_unit_test(swizzles_are_spelled_with_xyzw),
+        cmocka_unit_test(vector_equality_compares_all_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
