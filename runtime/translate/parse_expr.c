@@ -1026,6 +1026,7 @@ static value postfix(reader *r)
             /* float_3(): C++ AMP's default construction, (0, 0, 0). */
             if (v.first == v.last && is(r, 1, ")") &&
                 amp__parse_is_short_vector(&r->tok[v.first]) &&
+                !amp__lex_has_prefix(&r->tok[v.first], "amp_") &&
                 r->b->resolved[v.first] == BODY_UNRESOLVED)
                 amp__parse_note(r, C_VECTOR_ZERO, v.type, 0, 0, cur(r), -1, -1);
             call_args a;

@@ -73,7 +73,8 @@ static const char *elem_cl_name(const gen *g, amp_elem_type t)
 }
 
 /* An element type's OpenCL C type as a value: float3 for a 3-vector, as
- * elem_name otherwise. */
+ * elem_name otherwise; also its part of the names of view values and
+ * their functions (amp_view_float3_1, amp_element_particle_1). */
 static const char *elem_value_name(const gen *g, amp_elem_type t)
 {
     return amp__elem_lanes(t) ? amp__body_elem_name(NULL, (uint16_t)t) : elem_cl_name(g, t);
@@ -667,7 +668,7 @@ static void emit_view_values(gen *g)
                 if (t->rank < rank || seen)
                     continue;
                 done[ndone++] = (amp_elem_type)t->elem;
-                amp__accessors_view_value(&g->sb, amp__body_elem_name(NULL, t->elem),
+                amp__accessors_view_value(&g->sb, elem_value_name(g, (amp_elem_type)t->elem),
                                           elem_cl_name(g, (amp_elem_type)t->elem), rank,
                                           g->spec->guarded);
             }
@@ -895,8 +896,7 @@ static void emit_view_setup(gen *g)
              * helpers it is given to. */
             const char *e = elem_cl_name(g, c->type);
             amp__sb_printf(sb, "    amp_view_%s_%d amp_%s_value = {(__global %s *)amp_%s_ptr, {",
-                           amp__body_elem_name(NULL, (uint16_t)c->type), c->rank, c->name, e,
-                           c->name);
+                           elem_value_name(g, c->type), c->rank, c->name, e, c->name);
             if (c->rank == 1)
                 amp__sb_append(sb, "1");
             for (int d = 0; d + 1 < c->rank; d++)

@@ -98,6 +98,9 @@
  * array_view_5_2_5_reshaping_in_a_kernel_names_the_host_function
  *     5.2.5 view_as, reinterpret_as in restrict(amp) code: made on the host
  *     here, and the message says with which function
+ * array_view_5_2_5_sections_of_a_view_of_structs_given_to_a_function
+ *     5.2.5 section() of a view of structs, given to a restrict(amp)
+ *     function that takes array_view<const T, 1>
  */
 #include <math.h>
 
@@ -1329,6 +1332,44 @@ static void array_view_5_2_5_reshaping_in_a_kernel_names_the_host_function(void 
     assert_amp_ok(amp_array_view_release(v));
 }
 
+AMP_STRUCT(cell, (float, charge), (int, id));
+AMP_FUNCTION(float, total_charge, (array_view<const cell, 1> cells), {
+    float sum = 0.0f;
+    for (int k = 0; k < cells.extent[0]; k++)
+        sum += cells[k].charge * (float)cells(k).id;
+    return sum;
+});
+
+/* A section of a view of structs is a view value of that struct type, which
+ * a function takes. */
+static void array_view_5_2_5_sections_of_a_view_of_structs_given_to_a_function(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    cell cells[N];
+    float out[N];
+    for (int k = 0; k < N; k++)
+        cells[k] = (cell){0.5f, k};
+    amp_elem_type cell_type;
+    assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(cell), &cell_type));
+    amp_array_view *cv, *ov;
+    assert_amp_ok(amp_array_view_create(cell_type, amp_extent_1d(N), cells, &cv));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), out, &ov));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(cv, ov, total_charge), {
+        array_view<const cell, 1> rest = cv.section(index<1>(idx[0]));
+        ov[idx] = total_charge(rest);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(ov));
+    for (int i = 0; i < N; i++) {
+        float want = 0.0f;
+        for (int k = i; k < N; k++)
+            want += 0.5f * k;
+        assert_true(out[i] == want);
+    }
+    assert_amp_ok(amp_array_view_release(cv));
+    assert_amp_ok(amp_array_view_release(ov));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1375,6 +1416,7 @@ int main(void)
         cmocka_unit_test(array_view_5_2_a_view_chosen_by_a_conditional_is_written),
         cmocka_unit_test(array_view_5_2_a_view_chosen_by_a_conditional_is_read),
         cmocka_unit_test(array_view_5_2_5_reshaping_in_a_kernel_names_the_host_function),
+        cmocka_unit_test(array_view_5_2_5_sections_of_a_view_of_structs_given_to_a_function),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }
