@@ -11,6 +11,12 @@
  *   v(t_idx), v[t_idx]        C_TILED_AS_INDEX
  *   index<2>(i, j)            C_CONSTRUCTION
  *   p[0] of an index<1>       C_INDEX1_SUBSCRIPT
+ *   f.rgb, f.get_xy()         C_SWIZZLE (short vectors, followed too)
+ *   a == b of short vectors   C_VECTOR_COMPARE
+ *   v(i) of a float_3 view    C_UNPACK, C_PACK, C_PACKED_UPDATE where its
+ *                             value is taken, it is assigned, updated
+ *   (c ? a : b) of two views  a view value of both
+ *   f(x) of a helper with tile_static variables   C_HELPER_CALL
  *
  * and each use of a captured view gets its role: an element whose value is
  * taken is read; one assigned, incremented or decremented is written; one

@@ -154,7 +154,8 @@ typedef struct specifiers {
     int typedef_;
     int extern_;
     int type_seen;
-    body_type type;   /* an index, extent or view value type, else TYPE_OTHER */
+    body_type type;   /* what the reader follows of it (an index, extent, view value,
+                         short vector or registered struct type), else TYPE_OTHER */
     body_zeroed zero; /* what C++ AMP's default construction makes of the type */
     long type_name;   /* the token that names the type, or -1 */
     long const_token; /* a parameter's const, or -1 */

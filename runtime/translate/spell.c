@@ -19,6 +19,12 @@
  *   p[0] of an index<1>          p (an index<1> is an int)
  *   fast_math::sqrt              fast_math_sqrt
  *   <: :> <% %> %: %:%:          [ ] { } # ##
+ *   f.rgba, f.get_xy(), f.set_x(y)   f.xyzw, f.xy, f.x = (y)
+ *   a == b, a != b of vectors    all(a == b), any(a != b)
+ *   p of a float_3 in memory     amp_unpack_float3(p), p = amp_pack_float3((float3)(x)),
+ *                                amp_add_assign_float3(&p, (float3)(x))
+ *   float_3 v(x, y, z)           float_3 v = (float3)(x, y, z)
+ *   tile_barrier&, const tiled_index<...>&   amp_tile_barrier, amp_tiled_index
  */
 #include "translate/spell.h"
 
