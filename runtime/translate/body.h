@@ -144,7 +144,8 @@ enum {
 };
 
 /* How a name is used where it stands (per token; a captured view's uses
- * decide whether the kernel writes it). */
+ * decide whether the kernel writes it, and where; the kernel's index's
+ * uses whether the body may change it). */
 enum {
     ROLE_READ = 1,       /* its value is taken: an element read, a view's extent */
     ROLE_WRITTEN = 2,    /* assigned, incremented or decremented, or beside a preprocessor line
@@ -154,6 +155,15 @@ enum {
     ROLE_VALUE = 16,     /* a captured view made a value (a section, a projection, an
                             argument) */
     ROLE_VALUE_READ = 32 /* and that value only goes where a const view is due */
+};
+
+/* An element v(...) or v[...] of a captured view: at which index, in the
+ * two high bits of its role. */
+enum {
+    ROLE_AT_OWN = 64,   /* the thread's own: idx, t_idx, t_idx.global, or their components
+                           in order (idx[0], idx[1]) */
+    ROLE_AT_TILE = 128, /* its tile's: t_idx.tile, or its components in order */
+    ROLE_AT_OTHER = 192 /* any other (the mask of the two bits) */
 };
 
 /* A spelling of C++ AMP that the grammar found, by the tokens that bound
