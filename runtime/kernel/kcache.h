@@ -46,6 +46,12 @@ typedef struct kc_entry {
     /* Under AMP_CHECK, the generated source, kept to move the checker's
      * reports to the user's lines; NULL otherwise. */
     const cg_kernel *generated;
+    /* Where the body uses its views, for a launch split across
+     * accelerators (translate.h): bit i of own_mask, view i only at the
+     * thread's own index; of tile_mask, only at its tile's; else unowned
+     * says why, per capture, each ending in a NUL ("" for the others). */
+    uint32_t own_mask, tile_mask;
+    const char *unowned;
     /* What each argument holds now. OpenCL keeps a kernel's arguments
      * between launches, and on a CPU device clSetKernelArg costs about as
      * much as the launch itself, so a repeated call sets only what changed.

@@ -245,6 +245,19 @@ typedef struct body_macro {
     int function_like;
 } body_macro;
 
+/* Why a captured view's uses are not all at the thread's own index, or
+ * all at its tile's (kbody.unowned_why). */
+typedef enum body_unowned {
+    UNOWNED_NOT = 0,      /* they are */
+    UNOWNED_INDEX,        /* an element at another index */
+    UNOWNED_MIXED,        /* elements at the thread's index and at its tile's */
+    UNOWNED_ADDRESS,      /* an element's address taken (an atomic, a pointer) */
+    UNOWNED_VALUE,        /* the view made a value: given to a helper, a section, a projection */
+    UNOWNED_MACRO,        /* named in a preprocessor line or a macro's arguments */
+    UNOWNED_UNREAD,       /* a use the grammar did not take */
+    UNOWNED_INDEX_CHANGED /* the body may change the kernel's index */
+} body_unowned;
+
 /* Views as values a body or helper uses: each (element type, rank) once. */
 #define BODY_MAX_VALUE_TYPES 32
 #define BODY_MAX_PARAMS 16
@@ -286,6 +299,13 @@ typedef struct kbody {
                                                 name tokens, in order */
     body_type texture_types[BODY_MAX_PARAMS];
     int ntextures;
+    /* Where the body's uses of each captured view are (writes.c): bit i of
+     * at_own, every use of view i is an element at the thread's own index
+     * (or its extent); of at_tile, at its tile's index. Else the first use
+     * that is neither, and why (a body_unowned). */
+    uint32_t at_own, at_tile;
+    int32_t unowned_use[AMP_MAX_CAPTURES];
+    uint8_t unowned_why[AMP_MAX_CAPTURES];
 } kbody;
 
 /* Lex text[0 .. length) into b and make room for its facts; ctx and text

@@ -20,6 +20,7 @@
 #include "translate/text.h"
 #include "translate/layout.h"
 #include "translate/vocabulary.h"
+#include "translate/writes.h"
 
 /* What the emitters share. */
 typedef struct gen {
@@ -1000,6 +1001,25 @@ static amp_status name_views(gen *g)
     return AMP_OK;
 }
 
+/* Where the body uses each view (writes.c): only at the thread's own
+ * index, only at its tile's, or why not, for a launch split across
+ * accelerators. */
+static amp_status note_owned(gen *g)
+{
+    const cg_spec *spec = g->spec;
+    g->out->own_mask = g->body.at_own;
+    g->out->tile_mask = g->body.at_tile;
+    strbuf why = STRBUF_INIT;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW)
+            amp__writes_unowned_text(&g->body, i, &why);
+        amp__sb_append_n(&why, "", 1);
+    }
+    if (!(g->out->unowned = amp__sb_take(&why)))
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory generating a kernel.");
+    return AMP_OK;
+}
+
 amp_status amp__translate(const tr_spec *tr, const char *name, cg_kernel *out)
 {
     const cg_spec *spec = &tr->call;
@@ -1036,6 +1056,8 @@ amp_status amp__translate(const tr_spec *tr, const char *name, cg_kernel *out)
         if (spec->checked)
             st = name_views(&g);
     }
+    if (st == AMP_OK)
+        st = note_owned(&g);
     if (st == AMP_OK) {
         emit_header(&g);
         emit_prelude(&g);
@@ -1074,5 +1096,7 @@ void amp__translate_free(cg_kernel *k)
     k->ntexts = 0;
     free(k->view_names);
     k->view_names = NULL;
+    free(k->unowned);
+    k->unowned = NULL;
     k->source = NULL;
 }
