@@ -313,7 +313,8 @@ amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, NULL, k->global,
+    const size_t *offset = k->offset[0] | k->offset[1] | k->offset[2] ? k->offset : NULL;
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, offset, k->global,
                                                 k->local, 0, NULL, amp__prof_on() ? &ev : NULL);
     AMP__PROBE("5 clEnqueueNDRangeKernel");
     if (rc != CL_SUCCESS) {

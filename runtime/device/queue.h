@@ -67,6 +67,7 @@ typedef struct queue_kernel {
     cl_kernel kernel;
     cl_uint dims; /* the work sizes, as clEnqueueNDRangeKernel takes them */
     size_t global[3], local[3];
+    size_t offset[3];              /* the global offset: all 0 but for a part of a split launch */
     const char *name;              /* the kernel's, for messages and AMP_PROFILE */
     const amp_kernel_source *site; /* its call site, likewise */
 } queue_kernel;

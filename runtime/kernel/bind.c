@@ -31,14 +31,32 @@ static size_t pow2_at_least(size_t n)
     return p;
 }
 
+/* A part of the domain, rows part_lo .. part_hi - 1 of dimension 0 (whole
+ * tiles of a tiled domain): the same work-groups, fewer of them, from a
+ * global offset. Dimension 0 is OpenCL's last; of a rank over 3, it is
+ * counted in OpenCL's dimension 2 with the others but the last two. */
+static void run_part(const kb_domain *dom, kb_launch *l)
+{
+    int rank = dom->extent.rank;
+    int cl_dim = rank < 3 ? rank - 1 : 2;
+    size_t inner = 1; /* of OpenCL's dimension 2, per row of dimension 0 */
+    for (int d = 1; d + 2 < rank; d++)
+        inner *= (size_t)dom->extent.dims[d];
+    size_t rows = (size_t)(dom->part_hi - dom->part_lo);
+    l->run.offset[cl_dim] = (size_t)dom->part_lo * inner;
+    l->run.global[cl_dim] = dom->tiled ? rows : round_up(rows * inner, l->run.local[cl_dim]);
+}
+
 /* Work sizes in OpenCL's order (dimension 0 is C++ AMP's last). */
 static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, const kc_entry *e,
                              const amp_accelerator *acc, kb_launch *l)
 {
     int rank = dom->extent.rank;
     size_t *global = l->run.global, *local = l->run.local;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
         global[d] = local[d] = 1;
+        l->run.offset[d] = 0;
+    }
     l->run.dims = (cl_uint)(rank < 3 ? rank : 3);
     if (dom->tiled) {
         for (int d = 0; d < rank; d++) {
@@ -89,6 +107,8 @@ static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, c
         for (int d = 0; d < rank; d++)
             global[d] = round_up(dims[d], local[d]);
     }
+    if (dom->part_hi > dom->part_lo)
+        run_part(dom, l);
     /* The device indexes work-items with address_bits-wide sizes; each
      * dimension fits, but their product may not (three dimensions near
      * 2^31 make 2^93), and a device given more would run part of it. */
@@ -299,6 +319,11 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
     if (!d->tiled || d->guarded)
         for (int k = 0; k < d->extent.rank && st == AMP_OK; k++) {
             cl_int dim = d->guarded ? d->original.dims[k] : d->extent.dims[k];
+            /* A part's threads past its rows, there to fill a work-group,
+             * return as those past the extent do: they are another
+             * part's. */
+            if (k == 0 && !d->tiled && d->part_hi > d->part_lo)
+                dim = d->part_hi;
             st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
         }
     if (d->guarded && st == AMP_OK)

@@ -814,6 +814,22 @@ static void index_from(strbuf *sb, const char *ix, const char *member, const cha
     }
 }
 
+/* The tile's index: the work-group's, counted from the global offset that
+ * a part of a launch split across accelerators starts at (get_group_id
+ * counts from the offset; the offset is 0 otherwise). */
+static void tile_from(strbuf *sb, const char *ix, const cg_spec *spec)
+{
+    char value[160];
+    snprintf(value, sizeof value, "%s.tile", ix);
+    for (int d = 0; d < spec->rank; d++) {
+        int cl = spec->rank - 1 - d;
+        amp__sb_append(sb, "    ");
+        lane(sb, value, spec->rank, d);
+        amp__sb_printf(sb, " = (int)(get_group_id(%d) + get_global_offset(%d) / %d);\n", cl, cl,
+                       spec->tile[d]);
+    }
+}
+
 /* An index of rank 4 or more: OpenCL has three dimensions, so the last two
  * are its dimensions 0 and 1, and the others are counted together by
  * dimension 2, slowest first, as in memory. */
@@ -854,7 +870,7 @@ static void emit_index_setup(gen *g)
         amp__sb_printf(sb, "    amp_tiled_index %s;\n", ix);
         index_from(sb, ix, ".global", "get_global_id", spec->rank);
         index_from(sb, ix, ".local", "get_local_id", spec->rank);
-        index_from(sb, ix, ".tile", "get_group_id", spec->rank);
+        tile_from(sb, ix, spec);
         char value[160];
         snprintf(value, sizeof value, "%s.tile_extent", ix);
         for (int d = 0; d < spec->rank; d++) {

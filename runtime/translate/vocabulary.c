@@ -251,6 +251,7 @@ void amp__vocab_append_access_rank(strbuf *out, int n)
 static const char *const generated_names[] = {"get_global_id",
                                               "get_local_id",
                                               "get_group_id",
+                                              "get_global_offset",
                                               "get_global_size",
                                               "get_local_size",
                                               "get_num_groups",
