@@ -413,18 +413,28 @@ static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
     return 1;
 }
 
-static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_reason reason,
-                             void **host)
+/* Make the box current in host memory; of it, only the bytes in want when
+ * want is not NULL (what one device lacks, on its way there through the
+ * host: the rest stays where it is current). */
+static amp_status host_ready_of(coh_record *src, const rg_box *box, const rg_set *want,
+                                amp_transfer_reason reason, void **host)
 {
     amp_status st = ensure_host_memory(src);
     if (st != AMP_OK)
         return st;
+    /* need = host_stale, or host_stale and want: want less what of it is
+     * current on the host. */
+    rg_set supply = RG_SET_INIT, need = RG_SET_INIT, current = RG_SET_INIT;
+    const rg_set *stale = &src->host_stale;
+    if (want && (!set_minus(&current, want, &src->host_stale) || !set_minus(&need, want, &current)))
+        st = no_memory();
+    if (want)
+        stale = &need;
     /* Each device supplies the stale bytes it holds current; with one
      * device that is all of them. */
-    rg_set supply = RG_SET_INIT;
-    for (coh_copy *c = src->copies; c && amp__rg_box_overlap(&src->host_stale, box) > 0;
+    for (coh_copy *c = src->copies; st == AMP_OK && c && amp__rg_box_overlap(stale, box) > 0;
          c = c->next) {
-        if (!set_minus(&supply, &src->host_stale, &c->stale)) {
+        if (!set_minus(&supply, stale, &c->stale)) {
             st = no_memory();
             break;
         }
@@ -432,13 +442,21 @@ static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_re
         st = move_needed(&x, &supply, box);
         if (st == AMP_OK && !amp__rg_remove_in_box(&src->host_stale, &supply, box))
             st = no_memory();
-        if (st != AMP_OK)
-            break;
+        if (st == AMP_OK && want && !amp__rg_remove_in_box(&need, &supply, box))
+            st = no_memory();
     }
     amp__rg_free(&supply);
+    amp__rg_free(&need);
+    amp__rg_free(&current);
     if (st == AMP_OK)
         *host = src->host;
     return st;
+}
+
+static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_reason reason,
+                             void **host)
+{
+    return host_ready_of(src, box, NULL, reason, host);
 }
 
 amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
@@ -567,13 +585,15 @@ amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, c
         return st;
     if (stale > 0) {
         /* Bytes this device lacks and the host lacks too are on another
-         * device: bring them through the host first. */
+         * device: bring them through the host first, those alone (after a
+         * launch split across accelerators, each holds its own rows: only
+         * the rows that change hands move). */
         int through_host = !src->host ||
                            (amp__rg_box_overlap(&src->host_stale, box) > 0 &&
                             amp__rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
         if (through_host) {
             void *host;
-            st = host_ready(src, box, AMP_REASON_KERNEL, &host);
+            st = host_ready_of(src, box, &c->stale, AMP_REASON_KERNEL, &host);
             if (st != AMP_OK)
                 return st;
         }

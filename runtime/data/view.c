@@ -546,6 +546,21 @@ amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view 
     return st;
 }
 
+int amp__view_rows(const amp_array_view *v, int64_t lo, int64_t hi, amp_array_view *rows)
+{
+    *rows = *v;
+    rows->array = NULL;
+    if (lo < 0)
+        lo = 0;
+    if (hi > v->extent.dims[0])
+        hi = v->extent.dims[0];
+    if (hi <= lo)
+        return 0;
+    rows->offset += lo * v->strides[0];
+    rows->extent.dims[0] = (int)(hi - lo);
+    return 1;
+}
+
 amp_status amp__view_device_written(const amp_array_view *v, amp_accelerator_view *av)
 {
     rg_plan plan;

@@ -77,6 +77,12 @@ amp_status amp__view_unmake(amp_array_view *v);
 amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view *av,
                                   const char *label, cl_mem *mem);
 
+/* v restricted to the rows lo .. hi - 1 of its dimension 0, clamped to its
+ * extent, in *rows: not a handle, for amp__view_device_ready and
+ * amp__view_device_written of a part of a launch split across
+ * accelerators. Returns 0 when no row is left. */
+int amp__view_rows(const amp_array_view *v, int64_t lo, int64_t hi, amp_array_view *rows);
+
 /* A kernel queued on av writes v: every other copy of its bytes is stale
  * now. Every box is marked, even after a failure; the first failure is
  * the status. Expects the runtime lock. */
