@@ -5,6 +5,7 @@
  *   status.h       status codes, amp_last_error()
  *   extent.h       amp_extent, amp_index, amp_tiled_extent
  *   accelerator.h  devices, their views (queues), the default choice
+ *   accelerator_set.h  several accelerators as one target of a launch
  *   array_view.h   views of host memory that move to the device lazily
  *   texture.h      read-only textures (OpenCL images) for kernels
  *   struct_type.h  plain structs as element types
@@ -33,6 +34,7 @@
 #define AMP_AMP_H
 
 #include "accelerator.h"
+#include "accelerator_set.h"
 #include "array.h"
 #include "array_view.h"
 #include "completion.h"

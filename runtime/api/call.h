@@ -15,6 +15,8 @@ typedef struct call {
     amp_capture_list captures;
     amp_accelerator_view *av;       /* as given (NULL: the default), then as resolved */
     amp_accelerator_view *given_av; /* as given: the launch record's key */
+    int flush; /* a part of a launch split across accelerators: submitted at once, so
+                  that the parts run at the same time (domain.part_lo, part_hi) */
 } call;
 
 #endif

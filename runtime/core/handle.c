@@ -69,6 +69,9 @@ static const struct {
                           "Only what amp_kernel_source_load() made is released, once; a"
                           " source made by AMP_KERNEL_SOURCE(...) belongs to its call site"
                           " and is never released."},
+    [HD_ACCELERATOR_SET] = {"an", "accelerator set", "by amp_accelerator_set_release()",
+                            "A set is released once, and not used after; make a new one with"
+                            " amp_accelerator_set_create()."},
 };
 
 const char *amp__handle_kind_name(hd_kind kind)

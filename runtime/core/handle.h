@@ -3,7 +3,8 @@
  * out, at addresses never handed out twice.
  *
  * Accelerators, accelerator views, array views, arrays, textures,
- * completions and kernel sources loaded from files are all allocated here,
+ * completions, kernel sources loaded from files and accelerator sets are
+ * all allocated here,
  * each with its kind. The registry answers, for any address and without
  * reading the memory there, whether it is a live handle (and of which
  * kind), a handle that was released, or no handle of the library at all:
@@ -44,6 +45,7 @@ typedef enum hd_kind {
     HD_TEXTURE,
     HD_COMPLETION,
     HD_KERNEL_SOURCE,
+    HD_ACCELERATOR_SET,
     HD_KIND_COUNT
 } hd_kind;
 
