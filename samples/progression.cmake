@@ -11,5 +11,14 @@ amp_sample(sgemm_progression
     sgemm_progression/sgemm_5_register_blocking.c
     sgemm_progression/sgemm_6_tuned.c
     sgemm_progression/sgemm_tune.c
+    sgemm_progression/sgemm_set.c
   ARGS --check 1x1x1 37x53x29 67x19x130 130x201x77)
 target_link_libraries(sgemm_progression PRIVATE m)
+# Every kernel across two accelerators made of one CPU, by blocks of rows
+# of C: the same results.
+amp_sample_test(sample_sgemm_progression_set sgemm_progression expected_output.txt
+                --set --check 1x1x1 37x53x29 67x19x130 130x201x77)
+if(AMP_BUILD_TESTS)
+  set_tests_properties(sample_sgemm_progression_set PROPERTIES
+    ENVIRONMENT "AMP_CACHE_DIR=${PROJECT_BINARY_DIR}/amp-cache;AMP_SPLIT_CPU=2")
+endif()

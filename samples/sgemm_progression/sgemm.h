@@ -12,6 +12,9 @@
  *   4 sgemm_4_vector_loads.c      float4 loads and float4 arithmetic
  *   5 sgemm_5_register_blocking.c each thread computes an 8 x 8 block from registers
  *   6 sgemm_6_tuned.c             packed panels, per-device parameters (sgemm_tune.c)
+ *
+ * Each runs on any accelerator view (sgemm_N_on), and any of them across a
+ * set of accelerators by blocks of rows of C (sgemm_set.c).
  */
 #ifndef SGEMM_H
 #define SGEMM_H
@@ -31,6 +34,13 @@ typedef struct sgemm_operands {
     int M, N, K;
 } sgemm_operands;
 
+/* Each kernel on the accelerator view av (NULL: the default view), and in
+ * the form without a view, on the default view. */
+amp_status sgemm_1_naive_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_2_tiles_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_3_work_per_thread_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_4_vector_loads_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_5_register_blocking_on(amp_accelerator_view *av, const sgemm_operands *op);
 amp_status sgemm_1_naive(const sgemm_operands *op);
 amp_status sgemm_2_tiles(const sgemm_operands *op);
 amp_status sgemm_3_work_per_thread(const sgemm_operands *op);
@@ -77,8 +87,12 @@ typedef struct sgemm_workspace {
 
 void sgemm_workspace_release(sgemm_workspace *ws);
 
-/* C = A * B as plan says (sgemm_params_check must accept plan->p). */
+/* C = A * B as plan says (sgemm_params_check must accept plan->p), on the
+ * accelerator view av (NULL: the default view), or on the default view. */
+amp_status sgemm_6_tuned_on(amp_accelerator_view *av, const sgemm_operands *op,
+                            const sgemm_plan *plan, sgemm_workspace *ws);
 amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm_workspace *ws);
+
 
 /* ---- Parameters for kernel 6 (sgemm_tune.c) ---- */
 
@@ -140,5 +154,30 @@ int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t);
  * comment (what was measured). Returns 0 on success, -1 (errno set) on
  * failure. */
 int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_tuning *t, const char *note);
+
+/* ---- Across a set of accelerators (sgemm_set.c) ---- */
+
+/*
+ * The kernels write C at indices they compute, which the runtime cannot
+ * prove apart, so a launch of one over a set runs whole on one view. They
+ * split by blocks of rows instead: view k of the set computes rows of C
+ * from the same rows of A and the whole of B, through sections of A and C
+ * (amp_accelerator_set_partition gives the rows, in proportion to the
+ * set's weights). Each view's block stays on its accelerator, B on every
+ * one, so a product repeated with the same data moves nothing, and a read
+ * of C on the host gathers each block from where it is.
+ */
+
+/* Kernel run_on (sgemm_1_naive_on ... sgemm_5_register_blocking_on)
+ * across the set. */
+amp_status sgemm_rows_on_set(amp_accelerator_set *set, const sgemm_operands *op,
+                             amp_status (*run_on)(amp_accelerator_view *av,
+                                                  const sgemm_operands *op));
+
+/* Kernel 6 across the set: tunings and ws hold one entry per view of the
+ * set, in its order (the workspaces zeroed at first), and each view's block
+ * runs with the plan its tuning picks for that block. */
+amp_status sgemm_6_tuned_on_set(amp_accelerator_set *set, const sgemm_operands *op,
+                                const sgemm_tuning *tunings, sgemm_workspace *ws);
 
 #endif

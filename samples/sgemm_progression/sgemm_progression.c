@@ -3,7 +3,7 @@
  * kernels, each a step faster than the one before (sgemm.h lists them, and
  * each kernel's file says what it changes and why).
  *
- *   sgemm_progression [--check] [--repeat R] [--only 1,5,6] [SIZE ...]
+ *   sgemm_progression [--check] [--set] [--repeat R] [--only 1,5,6] [SIZE ...]
  *
  * SIZE is n (an n x n x n product) or MxNxK; the default is 1024. Each
  * kernel runs once to compile and upload, then R times (default 5, fewer
@@ -14,6 +14,11 @@
  *
  * --check runs each kernel once and prints only whether it was right,
  * which is the same on every device: the sample's test uses it.
+ *
+ * --set runs every kernel across the set of every accelerator of the
+ * default's kind (every GPU; every part of the CPU under AMP_SPLIT_CPU=N),
+ * by blocks of rows of C (sgemm_set.c), each accelerator with its own
+ * tuning for kernel 6.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,28 +34,54 @@
 #include "sgemm.h"
 
 /* Kernel 6 runs with the device's plan for the size, and a workspace kept
- * between calls; the table calls every kernel the same way. */
+ * between calls; the table calls every kernel the same way. With --set,
+ * each view of the set has its own tuning and workspace. */
+enum { MAX_VIEWS = 16 };
 static sgemm_tuning tuning;
 static sgemm_workspace workspace;
+static amp_accelerator_set *set;
+static sgemm_tuning set_tunings[MAX_VIEWS];
+static sgemm_workspace set_workspaces[MAX_VIEWS];
 
-static amp_status run_tuned(const sgemm_operands *op)
+static amp_status run_tuned_on(amp_accelerator_view *av, const sgemm_operands *op)
 {
+    if (set)
+        return sgemm_6_tuned_on_set(set, op, set_tunings, set_workspaces);
     sgemm_plan plan = sgemm_tuning_pick(&tuning, op->M, op->N, op->K);
-    return sgemm_6_tuned(op, &plan, &workspace);
+    return sgemm_6_tuned_on(av, op, &plan, &workspace);
 }
 
 static const struct {
     const char *name;
-    amp_status (*run)(const sgemm_operands *op);
+    amp_status (*run_on)(amp_accelerator_view *av, const sgemm_operands *op);
 } kernels[] = {
-    {"1 naive", sgemm_1_naive},
-    {"2 tiles in tile_static", sgemm_2_tiles},
-    {"3 more work per thread", sgemm_3_work_per_thread},
-    {"4 float4 loads", sgemm_4_vector_loads},
-    {"5 2D register blocking", sgemm_5_register_blocking},
-    {"6 tuned: packed panels", run_tuned},
+    {"1 naive", sgemm_1_naive_on},
+    {"2 tiles in tile_static", sgemm_2_tiles_on},
+    {"3 more work per thread", sgemm_3_work_per_thread_on},
+    {"4 float4 loads", sgemm_4_vector_loads_on},
+    {"5 2D register blocking", sgemm_5_register_blocking_on},
+    {"6 tuned: packed panels", run_tuned_on},
 };
 enum { KERNELS = sizeof kernels / sizeof kernels[0] };
+
+/* Kernel i on the view av, or across the set. */
+static amp_status run_kernel(int i, amp_accelerator_view *av, const sgemm_operands *op)
+{
+    if (set && i < KERNELS - 1)
+        return sgemm_rows_on_set(set, op, kernels[i].run_on);
+    return kernels[i].run_on(av, op);
+}
+
+/* Wait for the view av, or for every view of the set. */
+static amp_status wait_for(amp_accelerator_view *av)
+{
+    amp_status st = AMP_OK;
+    size_t n = set ? amp_accelerator_set_size(set) : 1;
+    for (size_t k = 0; k < n && st == AMP_OK; k++)
+        if (!set || (st = amp_accelerator_set_get_view(set, k, &av)) == AMP_OK)
+            st = amp_accelerator_view_wait(av);
+    return st;
+}
 
 static double now(void)
 {
@@ -202,15 +233,15 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
         check(amp_array_view_refresh(op.c));
 
         /* The first call compiles and uploads; the timed ones find both done. */
-        check(kernels[i].run(&op));
-        check(amp_accelerator_view_wait(av));
+        check(run_kernel(i, av, &op));
+        check(wait_for(av));
         double times[64];
         int runs = 0;
         double spent = 0;
         while (!check_only && runs < repeat && runs < 64 && (runs == 0 || spent < 3.0)) {
             double t0 = now();
-            check(kernels[i].run(&op));
-            check(amp_accelerator_view_wait(av));
+            check(run_kernel(i, av, &op));
+            check(wait_for(av));
             times[runs] = now() - t0;
             spent += times[runs++];
         }
@@ -252,9 +283,10 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
 static void usage(const char *prog)
 {
     fprintf(stderr,
-            "usage: %s [--check] [--repeat R] [--only 1,5,6] [SIZE ...]\n"
+            "usage: %s [--check] [--set] [--repeat R] [--only 1,5,6] [SIZE ...]\n"
             "  SIZE: n (n x n x n) or MxNxK; default 1024\n"
             "  --check   run each kernel once and print only whether it was right\n"
+            "  --set     run across every accelerator of the default's kind, by rows\n"
             "  --repeat  timed runs per kernel (default 5; fewer past 3 s)\n"
             "  --only    the kernels to run (default all)\n",
             prog);
@@ -263,7 +295,7 @@ static void usage(const char *prog)
 
 int main(int argc, char **argv)
 {
-    int check_only = 0, repeat = 5;
+    int check_only = 0, across = 0, repeat = 5;
     int chosen[KERNELS];
     for (int i = 0; i < KERNELS; i++)
         chosen[i] = 1;
@@ -272,6 +304,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0) {
             check_only = 1;
+        } else if (strcmp(argv[i], "--set") == 0) {
+            across = 1;
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1)
@@ -298,6 +332,24 @@ int main(int argc, char **argv)
     check(amp_accelerator_get_default_view(acc, &av));
     check(amp_accelerator_get_info(acc, &info));
     int from_file = sgemm_tune_load(&info, &tuning);
+    if (across) {
+        check(amp_accelerator_set_create(NULL, 0, NULL, &set));
+        size_t n = amp_accelerator_set_size(set);
+        if (n > MAX_VIEWS) {
+            fprintf(stderr, "error: a set of %zu accelerators; this sample takes %d\n", n,
+                    MAX_VIEWS);
+            return EXIT_FAILURE;
+        }
+        for (size_t k = 0; k < n; k++) {
+            amp_accelerator_view *v;
+            amp_accelerator_info vi;
+            check(amp_accelerator_set_get_view(set, k, &v));
+            check(amp_accelerator_get_info(amp_accelerator_view_get_accelerator(v), &vi));
+            sgemm_tune_load(&vi, &set_tunings[k]);
+        }
+        if (!check_only)
+            printf("Across %zu accelerators, by blocks of rows of C\n", n);
+    }
     if (!check_only) {
         char large[128], small[128], path[1400];
         sgemm_params_format(&tuning.large, large, sizeof large);
@@ -315,5 +367,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < nsizes; i++)
         wrong += run_size(sizes[i], check_only, repeat, chosen, av);
     sgemm_workspace_release(&workspace);
+    for (int k = 0; k < MAX_VIEWS; k++)
+        sgemm_workspace_release(&set_workspaces[k]);
+    check(amp_accelerator_set_release(set));
     return wrong ? EXIT_FAILURE : EXIT_SUCCESS;
 }
