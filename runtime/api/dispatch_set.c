@@ -224,8 +224,7 @@ static void trace(const call *c, amp_accelerator_set *set, const set_plan *p)
     }
     int per_unit;
     units_of(c, &per_unit);
-    fprintf(stderr, "[amp] parallel_for_each at %s:%d is split across the set:", k->file,
-            k->line);
+    fprintf(stderr, "[amp] parallel_for_each at %s:%d is split across the set:", k->file, k->line);
     for (size_t m = 0; m < set->count; m++)
         if (p->starts[m + 1] > p->starts[m])
             fprintf(stderr, "%s rows %lld-%lld on %s", m ? "," : "",
@@ -258,15 +257,16 @@ static amp_status launch_over(call *c, amp_accelerator_set *set)
 {
     static const char fn[] = "amp_parallel_for_each_set";
     amp__lock_acquire();
-    amp_status st = amp__set_check(fn, set);
-    if (st == AMP_OK && set->count > 64)
+    amp_status st = amp__set_is_live(set) ? AMP_OK : amp__set_check(fn, set);
+    if (st == AMP_OK && set->count == 1) {
+        /* A set of one is a launch on its view, and costs what that does:
+         * the launch checks the view, or its record knows it. */
+        c->av = c->given_av = set->members[0].view;
+        st = amp__dispatch_launch(c);
+    } else if (st == AMP_OK && (st = amp__set_check(fn, set)) == AMP_OK && set->count > 64) {
         st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                           "%s: a set of %zu views; a launch splits across at most 64.", fn,
                           set->count);
-    if (st == AMP_OK && set->count == 1) {
-        /* A set of one is a launch on its view, and costs what that does. */
-        c->av = c->given_av = set->members[0].view;
-        st = amp__dispatch_launch(c);
     } else if (st == AMP_OK && (st = amp__validate_source(c)) == AMP_OK) {
         set_plan p;
         plan_launch(c, set, &p);

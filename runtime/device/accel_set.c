@@ -80,6 +80,19 @@ void amp__set_split(const set_member *members, size_t n, int64_t units, int64_t 
 
 /* ---- Checks ---- */
 
+int amp__set_is_live(const amp_accelerator_set *set)
+{
+    static const amp_accelerator_set *known;
+    static uint64_t ended;
+    if (set && set == known && ended == amp__handle_ended())
+        return 1;
+    if (!amp__handle_is(set, HD_ACCELERATOR_SET))
+        return 0;
+    known = set;
+    ended = amp__handle_ended();
+    return 1;
+}
+
 amp_status amp__set_check(const char *fn, const amp_accelerator_set *set)
 {
     LOCK_ASSERT_HELD();
@@ -165,8 +178,8 @@ static amp_status make_set(const char *fn, amp_accelerator_view *const *views, s
         st = check_weights(fn, weights, count);
     amp_accelerator_set *set = NULL;
     if (st == AMP_OK &&
-        !(set = amp__handle_alloc(HD_ACCELERATOR_SET,
-                                  sizeof *set + count * sizeof set->members[0], HD_CALLER)))
+        !(set = amp__handle_alloc(HD_ACCELERATOR_SET, sizeof *set + count * sizeof set->members[0],
+                                  HD_CALLER)))
         st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     if (st == AMP_OK) {
         set->count = count;
@@ -282,8 +295,8 @@ amp_status amp_accelerator_set_partition(const amp_accelerator_set *set, int64_t
     if (!starts)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: starts is NULL.", fn);
     if (units < 0)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: %lld units; split 0 or more.", fn, (long long)units);
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: %lld units; split 0 or more.", fn,
+                            (long long)units);
     amp__lock_acquire();
     amp_status st = amp__handle_check(fn, set, HD_ACCELERATOR_SET);
     if (st == AMP_OK)

@@ -32,6 +32,12 @@ struct amp_accelerator_set {
     set_member members[]; /* count of them */
 };
 
+/* Nonzero when set is a live set. The registry is asked once: the last set
+ * found live is remembered with the count of ended handles, and while that
+ * count stands it is the same live handle (core/handle.h), so a launch
+ * over the same set again asks nothing. */
+int amp__set_is_live(const amp_accelerator_set *set);
+
 /* AMP_OK when set is a live set whose views are all live and usable; else
  * the message for the public call fn. */
 amp_status amp__set_check(const char *fn, const amp_accelerator_set *set);
