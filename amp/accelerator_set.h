@@ -153,8 +153,8 @@ amp_status amp_parallel_for_each_tiled_set(amp_accelerator_set *set, amp_tiled_e
 
 /* The same over a tiled extent: AMP_PARALLEL_FOR_EACH_TILED_ON's form. */
 #define AMP_PARALLEL_FOR_EACH_TILED_ON_SET(set, domain, index, captures, ...)                      \
-    amp_parallel_for_each_tiled_set((set), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__),        \
-                                    (captures))
+    amp_parallel_for_each_tiled_set((set), (domain),                                               \
+                                    AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
 /* The function above that makes a handle, as a macro that also records the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
