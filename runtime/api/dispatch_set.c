@@ -234,12 +234,15 @@ static void trace(const call *c, amp_accelerator_set *set, const set_plan *p)
 }
 
 /* Each part a launch of its own on its member's view: rows starts[k] ..
- * starts[k + 1] - 1 of units. The first failure stops the rest. */
+ * starts[k + 1] - 1 of units. The first failure stops the rest. The parts'
+ * direct uploads are queued without waiting, and waited for at the end:
+ * the devices take theirs at the same time. */
 static amp_status run_parts(const call *c, const amp_accelerator_set *set, const set_plan *p)
 {
     int per_unit;
     units_of(c, &per_unit);
     amp_status st = AMP_OK;
+    amp__view_uploads_defer();
     for (size_t k = 0; k < set->count && st == AMP_OK; k++) {
         if (p->starts[k + 1] == p->starts[k])
             continue;
@@ -250,7 +253,8 @@ static amp_status run_parts(const call *c, const amp_accelerator_set *set, const
         part.flush = 1;
         st = amp__dispatch_launch(&part);
     }
-    return st;
+    amp_status waited = amp__view_uploads_wait();
+    return st != AMP_OK ? st : waited;
 }
 
 static amp_status launch_over(call *c, amp_accelerator_set *set)

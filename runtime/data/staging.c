@@ -46,6 +46,12 @@ typedef struct stg_device {
 } stg_device;
 
 static stg_device *devices;
+/* The uploads queued without waiting (amp__stg_defer_begin), with the
+ * accelerator of each. */
+static int defer_depth;
+static cl_event *deferred;
+static amp_accelerator **deferred_acc;
+static size_t ndeferred, cap_deferred;
 static stg_pinned *pinned;
 
 static stg_path forced = STG_AUTO;
@@ -275,6 +281,11 @@ static int make_slots(amp_accelerator *acc, size_t bytes, stg_device **out)
 void amp__stg_shutdown(void)
 {
     LOCK_ASSERT_HELD();
+    free(deferred);
+    free(deferred_acc);
+    deferred = NULL;
+    deferred_acc = NULL;
+    ndeferred = cap_deferred = 0;
     while (devices) {
         stg_device *d = devices;
         devices = d->next;
@@ -286,6 +297,59 @@ void amp__stg_shutdown(void)
     amp__mcp_shutdown();
 }
 
+/* ---- Deferred uploads ---- */
+
+static cl_int wait_event(cl_event ev, const char **call);
+
+void amp__stg_defer_begin(void)
+{
+    LOCK_ASSERT_HELD();
+    defer_depth++;
+}
+
+/* Room for one more deferred upload's event; NULL when there is none (the
+ * upload then waits, as outside a deferral). */
+static cl_event *defer_slot(amp_accelerator *acc)
+{
+    if (defer_depth == 0)
+        return NULL;
+    if (ndeferred == cap_deferred) {
+        size_t cap = cap_deferred ? 2 * cap_deferred : 16;
+        cl_event *e = realloc(deferred, cap * sizeof *e);
+        if (e)
+            deferred = e;
+        amp_accelerator **a = e ? realloc(deferred_acc, cap * sizeof *a) : NULL;
+        if (a)
+            deferred_acc = a;
+        if (!e || !a)
+            return NULL;
+        cap_deferred = cap;
+    }
+    deferred_acc[ndeferred] = acc;
+    return &deferred[ndeferred];
+}
+
+cl_int amp__stg_defer_end(const char **call)
+{
+    LOCK_ASSERT_HELD();
+    if (defer_depth > 0 && --defer_depth > 0)
+        return CL_SUCCESS;
+    cl_int first = CL_SUCCESS;
+    for (size_t i = 0; i < ndeferred; i++) {
+        const char *c = NULL;
+        cl_int rc = wait_event(deferred[i], &c);
+        amp__clapi.ReleaseEvent(deferred[i]);
+        if (rc != CL_SUCCESS && !deferred_acc[i]->removed)
+            deferred_acc[i]->removed = rc;
+        if (rc != CL_SUCCESS && first == CL_SUCCESS) {
+            first = rc;
+            *call = c;
+        }
+    }
+    ndeferred = 0;
+    return first;
+}
+
 /* ---- Direct ---- */
 
 static cl_int move_direct(const stg_move *m, const char **call)
@@ -294,26 +358,34 @@ static cl_int move_direct(const stg_move *m, const char **call)
     cl_int rc;
     /* Blocking both ways: an upload, so that the caller may change its
      * memory as soon as the call returns, as with any C API; a download,
-     * so that the data is there when it does. */
+     * so that the data is there when it does. A deferred upload is waited
+     * for at amp__stg_defer_end instead, before the caller returns. */
+    cl_event *done = m->to_device ? defer_slot(m->av->acc) : NULL;
+    cl_bool blocking = done ? CL_FALSE : CL_TRUE;
     if (box_contiguous(m->dbox) && box_contiguous(m->hbox)) {
         size_t n = (size_t)amp__rg_box_bytes(m->dbox);
         if (m->to_device) {
             *call = "clEnqueueWriteBuffer";
-            rc = amp__clapi.EnqueueWriteBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                               m->host + m->hbox->offset, 0, NULL, NULL);
+            rc = amp__clapi.EnqueueWriteBuffer(q, m->mem, blocking, (size_t)m->dbox->offset, n,
+                                               m->host + m->hbox->offset, 0, NULL, done);
         } else {
             *call = "clEnqueueReadBuffer";
             rc = amp__clapi.EnqueueReadBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
                                               m->host + m->hbox->offset, 0, NULL, NULL);
         }
+        if (done && rc == CL_SUCCESS)
+            ndeferred++;
         return rc;
     }
     stg_rect d = amp__stg_rect_of(m->dbox), h = amp__stg_rect_of(m->hbox);
     if (m->to_device) {
         *call = "clEnqueueWriteBufferRect";
-        return amp__clapi.EnqueueWriteBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
-                                                 d.row_pitch, d.slice_pitch, h.row_pitch,
-                                                 h.slice_pitch, m->host, 0, NULL, NULL);
+        rc = amp__clapi.EnqueueWriteBufferRect(q, m->mem, blocking, d.origin, h.origin, d.region,
+                                               d.row_pitch, d.slice_pitch, h.row_pitch,
+                                               h.slice_pitch, m->host, 0, NULL, done);
+        if (done && rc == CL_SUCCESS)
+            ndeferred++;
+        return rc;
     }
     *call = "clEnqueueReadBufferRect";
     return amp__clapi.EnqueueReadBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,

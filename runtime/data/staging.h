@@ -17,8 +17,10 @@
  *
  * Every path is finished when amp__stg_move returns: an upload has read
  * the host memory, a download has written it, and the device's side is
- * done. Large uploads may run on the device's transfer queue, beside
- * kernels of other queues (amp__stg_upload_view).
+ * done; except a direct upload between amp__stg_defer_begin and
+ * amp__stg_defer_end, which waits there. Large uploads may run on the
+ * device's transfer queue, beside kernels of other queues
+ * (amp__stg_upload_view).
  *
  * All functions expect the runtime lock to be held.
  */
@@ -89,6 +91,23 @@ void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes);
 
 /* The path the last transfer took (tests). */
 stg_path amp__stg_last_path(void);
+
+/* Until amp__stg_defer_end, a direct upload (page-locked host memory,
+ * small boxes) is queued without waiting for its end: the parts of a
+ * launch split across accelerators queue their uploads one device after
+ * the other, and the devices take them at the same time. Only uploads:
+ * an upload reads host bytes that are current there, which no download
+ * meanwhile writes (a download brings bytes the host lacks). Calls nest;
+ * the outermost end waits. */
+void amp__stg_defer_begin(void);
+
+/* Wait for every upload queued since the outermost amp__stg_defer_begin
+ * (the host memory they read may change after it), and release their
+ * events. CL_SUCCESS, or the first failure, its call in *call: then the
+ * accelerator it was for is removed, as a wait that finds a device lost
+ * removes it, since the records already count that device's copy as
+ * current, and nothing may read it again. */
+cl_int amp__stg_defer_end(const char **call);
 
 /* Release the transfer queues, staging buffers and copy threads
  * (amp_shutdown, before the contexts). Page-locked allocations stay. */

@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "data/staging.h"
 #include "data/struct_type.h"
 
 int amp__view_is_live(const amp_array_view *v)
@@ -544,6 +545,27 @@ amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view 
     amp_status st = each_box(v, device_ready_step, &a);
     *mem = a.mem;
     return st;
+}
+
+void amp__view_uploads_defer(void)
+{
+    LOCK_ASSERT_HELD();
+    amp__stg_defer_begin();
+}
+
+amp_status amp__view_uploads_wait(void)
+{
+    LOCK_ASSERT_HELD();
+    const char *call = "clWaitForEvents";
+    cl_int rc = amp__stg_defer_end(&call);
+    if (rc == CL_SUCCESS)
+        return AMP_OK;
+    return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                        "Uploading the data of a launch split across accelerators: %s failed with"
+                        " %s (%d). The accelerator it was for is no longer usable; host memory"
+                        " keeps its data. Choose another accelerator, or call amp_shutdown() and"
+                        " start again.",
+                        call, amp__err_cl_name(rc), (int)rc);
 }
 
 int amp__view_rows(const amp_array_view *v, int64_t lo, int64_t hi, amp_array_view *rows)

@@ -77,6 +77,16 @@ amp_status amp__view_unmake(amp_array_view *v);
 amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view *av,
                                   const char *label, cl_mem *mem);
 
+/* The parts of a launch split across accelerators: their direct uploads
+ * (page-locked host memory, small boxes) are queued without waiting until
+ * amp__view_uploads_wait, so that each device takes its own while the next
+ * part's are queued (data/staging.h). The wait comes before the launch
+ * returns: the caller's memory may change after it. A failed upload
+ * removes its accelerator (AMP_ERROR_ACCELERATOR_VIEW_REMOVED). Expects
+ * the runtime lock. */
+void amp__view_uploads_defer(void);
+amp_status amp__view_uploads_wait(void);
+
 /* v restricted to the rows lo .. hi - 1 of its dimension 0, clamped to its
  * extent, in *rows: not a handle, for amp__view_device_ready and
  * amp__view_device_written of a part of a launch split across

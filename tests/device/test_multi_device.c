@@ -14,6 +14,8 @@
 
 #include "test_util.h"
 
+#include "core/clapi.h"
+
 static amp_accelerator_view *parts[2];
 static amp_accelerator_info part_info[2];
 static amp_accelerator_set *set;
@@ -657,6 +659,102 @@ static void a_set_refuses_launches_once_shutdown_ended_its_views(void **state)
     assert_int_equal(two_accelerators(NULL), 0);
 }
 
+/* ---- Uploads of the parts at the same time ---- */
+
+typedef cl_int (*write_fn)(cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *,
+                           cl_uint, const cl_event *, cl_event *);
+static write_fn real_write;
+static int writes_waited, writes_not_waited;
+
+static cl_int counting_write(cl_command_queue q, cl_mem mem, cl_bool blocking, size_t offset,
+                             size_t n, const void *host, cl_uint nwait, const cl_event *wait,
+                             cl_event *ev)
+{
+    if (blocking)
+        writes_waited++;
+    else
+        writes_not_waited++;
+    return real_write(q, mem, blocking, offset, n, host, nwait, wait, ev);
+}
+
+/* The parts' uploads are queued without waiting, one device after the
+ * other, and have all read the caller's memory when the launch returns. */
+static void a_split_launch_has_read_the_callers_memory_when_it_returns(void **state)
+{
+    (void)state;
+    need_two();
+    static float in[ROWS * COLS], out[ROWS * COLS];
+    fill(in, ROWS * COLS, 6.0f);
+    amp_array_view *vi, *vo;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), in, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), out, &vo));
+    assert_amp_ok(amp_array_view_discard_data(vo));
+    real_write = amp__clapi.EnqueueWriteBuffer;
+    amp__clapi.EnqueueWriteBuffer = counting_write;
+    writes_waited = writes_not_waited = 0;
+    amp_status st = AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS, COLS), idx,
+                                                 AMP_CAPTURE(vi, vo), { vo(idx) = vi(idx) + 0.5f; });
+    amp__clapi.EnqueueWriteBuffer = real_write;
+    /* The caller's memory is its own again: changing it changes nothing. */
+    for (int i = 0; i < ROWS * COLS; i++)
+        in[i] = -1.0f;
+    assert_amp_ok(st);
+    assert_int_equal(writes_not_waited, 2); /* in, to each part */
+    assert_int_equal(writes_waited, 0);
+    assert_amp_ok(amp_array_view_synchronize(vo));
+    fill(in, ROWS * COLS, 6.0f);
+    for (int i = 0; i < ROWS * COLS; i++)
+        if (out[i] != in[i] + 0.5f)
+            fail_msg("out[%d] is %g, not %g", i, out[i], in[i] + 0.5f);
+    assert_amp_ok(amp_array_view_release(vi));
+    assert_amp_ok(amp_array_view_release(vo));
+}
+
+typedef cl_int (*wait_fn)(cl_uint, const cl_event *);
+static wait_fn real_wait;
+
+/* The wait for a device's work finds it failed, as a lost device's does. */
+static cl_int failing_wait(cl_uint n, const cl_event *events)
+{
+    real_wait(n, events);
+    return CL_OUT_OF_RESOURCES;
+}
+
+/* A part's upload that fails when it is waited for removes its
+ * accelerator: the records count that copy as current, and nothing may
+ * read it. The host keeps its data. Last: it ends the set's accelerators. */
+static void an_upload_that_fails_at_its_wait_removes_its_accelerator(void **state)
+{
+    (void)state;
+    need_two();
+    static float in[ROWS * COLS], out[ROWS * COLS];
+    fill(in, ROWS * COLS, 7.0f);
+    amp_array_view *vi, *vo;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), in, &vi));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), out, &vo));
+    assert_amp_ok(amp_array_view_discard_data(vo));
+    real_wait = amp__clapi.WaitForEvents;
+    amp__clapi.WaitForEvents = failing_wait;
+    amp_status st = AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS, COLS), idx,
+                                                 AMP_CAPTURE(vi, vo), { vo(idx) = vi(idx) * 3.0f; });
+    amp__clapi.WaitForEvents = real_wait;
+    assert_int_equal(st, AMP_ERROR_ACCELERATOR_VIEW_REMOVED);
+    assert_non_null(strstr(amp_last_error(), "launch split across accelerators"));
+    /* The accelerators are gone for good; the host's data is as it was. */
+    for (int k = 0; k < 2; k++)
+        assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(parts[k], amp_extent_1d(4), i, AMP_CAPTURE(vi),
+                                                  { vi(i) = 1.0f; }),
+                         AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed: an earlier wait");
+    float first = in[0];
+    fill(in, 1, 7.0f);
+    assert_true(first == in[0]);
+    amp_array_view_release(vi);
+    amp_array_view_release(vo);
+    amp_accelerator_set_release(set);
+    set = NULL;
+    amp_shutdown();
+}
+
 int main(void)
 {
     /* Before the first call: the CPU as two accelerators, and the
@@ -674,6 +772,8 @@ int main(void)
         cmocka_unit_test(each_move_follows_the_split),
         cmocka_unit_test(a_set_of_one_is_a_launch_on_its_view),
         cmocka_unit_test(a_set_refuses_launches_once_shutdown_ended_its_views),
+        cmocka_unit_test(a_split_launch_has_read_the_callers_memory_when_it_returns),
+        cmocka_unit_test(an_upload_that_fails_at_its_wait_removes_its_accelerator),
     };
     return cmocka_run_group_tests(tests, two_accelerators, release_all);
 }
