@@ -66,7 +66,8 @@ typedef struct amp_accelerator_set amp_accelerator_set;
  * count or a count of 0 with views, a NULL, released or foreign view, two
  * views of one accelerator, a negative, infinite or NaN weight, or weights
  * that are all zero; AMP_ERROR_ACCELERATOR_VIEW_REMOVED for a view of a
- * lost accelerator; AMP_ERROR_NO_DEVICE when there is no accelerator;
+ * lost accelerator (with NULL views: when every accelerator of the
+ * default's kind was lost); AMP_ERROR_NO_DEVICE when there is no accelerator;
  * AMP_ERROR_OUT_OF_MEMORY.
  */
 amp_status amp_accelerator_set_create(amp_accelerator_view *const *views, size_t count,

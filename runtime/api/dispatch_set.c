@@ -158,8 +158,8 @@ static const char *why_whole(const call *c, const kc_entry *e, char *buf, size_t
 
 /* Decide how the call runs over the set. The kernel is found (compiled on
  * the first call) on the first accelerator that gets a part, for what the
- * translator proved of its body. A call that fails its checks runs whole,
- * where the launch reports it. */
+ * translator proved of its body. A call that fails its checks there runs
+ * whole there, and the launch reports the failure. */
 static void plan_launch(call *c, const amp_accelerator_set *set, set_plan *p)
 {
     p->split = 0;
@@ -195,6 +195,9 @@ static void plan_launch(call *c, const amp_accelerator_set *set, set_plan *p)
     c->av = set->members[first].view;
     if (amp__validate_call(c, c->av->acc, &spec) != AMP_OK ||
         amp__kc_get(&spec, c->av->acc, &e) != AMP_OK) {
+        /* Whole on the same accelerator: the launch fails there as here,
+         * and says so. */
+        p->whole_on = first;
         snprintf(p->why, sizeof p->why, "its checks or its kernel failed");
         return;
     }

@@ -156,6 +156,11 @@ static amp_status make_set(const char *fn, amp_accelerator_view *const *views, s
             st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
         if (st == AMP_OK)
             st = every_of_default_kind(all, &count);
+        if (st == AMP_OK && count == 0)
+            st = amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                              "%s: every accelerator of the default's kind was removed (a lost"
+                              " device). Call amp_shutdown() and start again.",
+                              fn);
         views = all;
     }
     for (size_t k = 0; st == AMP_OK && k < count; k++) {

@@ -536,6 +536,31 @@ static void a_domain_of_fewer_rows_than_accelerators_runs_whole(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A call its checks refuse fails over a set as on one view, with the same
+ * status and message, and moves nothing. */
+static void a_call_its_checks_refuse_fails_over_a_set_as_on_one_view(void **state)
+{
+    (void)state;
+    need_two();
+    float x[64] = {0};
+    amp_array_view *v, *gone = NULL;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(64), x, &v));
+    amp_reset_transfers();
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_1d(64), i, AMP_CAPTURE(v, gone),
+                                                  { v(i) = gone(i); }),
+                     AMP_ERROR_INVALID_ARGUMENT, "view 'gone' is NULL");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED_ON_SET(set, amp_extent_tile_1d(amp_extent_1d(64), 24),
+                                                        t, AMP_CAPTURE(v), { v(t) = 1.0f; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "is not divisible by the tile");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_1d(0), i, AMP_CAPTURE(v), { v(i) = 1.0f; }),
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "every dimension must be > 0");
+    assert_amp_fails(amp_parallel_for_each_set(set, amp_extent_1d(64), NULL, AMP_CAPTURE(v)),
+                     AMP_ERROR_INVALID_ARGUMENT, "");
+    amp_transfer_stats t = transfers_now();
+    assert_int_equal(t.uploads + t.downloads, 0);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 /* ---- The ledger ---- */
 
 static amp_status bump(amp_array_view *a, amp_array_view *c)
@@ -769,6 +794,7 @@ int main(void)
         cmocka_unit_test(a_write_at_the_tiles_index_is_split_by_rows_of_tiles),
         cmocka_unit_test(forms_that_cannot_be_proved_run_whole_and_say_why),
         cmocka_unit_test(a_domain_of_fewer_rows_than_accelerators_runs_whole),
+        cmocka_unit_test(a_call_its_checks_refuse_fails_over_a_set_as_on_one_view),
         cmocka_unit_test(each_move_follows_the_split),
         cmocka_unit_test(a_set_of_one_is_a_launch_on_its_view),
         cmocka_unit_test(a_set_refuses_launches_once_shutdown_ended_its_views),
