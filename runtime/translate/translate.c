@@ -1028,7 +1028,7 @@ static amp_status note_owned(gen *g)
     strbuf why = STRBUF_INIT;
     for (int i = 0; i < spec->ncaptures; i++) {
         if (spec->captures[i].kind == AMP_CAPTURE_VIEW)
-            amp__writes_unowned_text(&g->body, i, &why);
+            amp__writes_unowned_text(&g->body, i, spec->captures[i].name, &why);
         amp__sb_append_n(&why, "", 1);
     }
     if (!(g->out->unowned = amp__sb_take(&why)))

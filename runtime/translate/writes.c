@@ -187,7 +187,7 @@ static void quote_use(const kbody *b, size_t i, strbuf *sb)
         amp__sb_printf(sb, "'%.*s'", (int)n, t[i].text);
 }
 
-void amp__writes_unowned_text(const kbody *b, int capture, strbuf *sb)
+void amp__writes_unowned_text(const kbody *b, int capture, const char *name, strbuf *sb)
 {
     static const char *const why[] = {
         [UNOWNED_INDEX] = "is used at an index other than the thread's own",
@@ -204,6 +204,6 @@ void amp__writes_unowned_text(const kbody *b, int capture, strbuf *sb)
     body_unowned w = use >= 0 ? (body_unowned)b->unowned_why[capture] : UNOWNED_NOT;
     if (w == UNOWNED_NOT || w > UNOWNED_INDEX_CHANGED)
         return;
-    amp__sb_printf(sb, "view '%s' %s: ", b->ctx->capture_names[capture], why[w]);
+    amp__sb_printf(sb, "view '%s' %s: ", name, why[w]);
     quote_use(b, (size_t)use, sb);
 }

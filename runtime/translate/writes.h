@@ -14,10 +14,11 @@
  * (b->at_tile), or else the first use that is not, and why. */
 void amp__writes_find(kbody *b);
 
-/* Why captured view capture of b is not used only at the thread's own
- * index or only at its tile's, with the first use that is not, appended to
- * sb ("view 'c' is used at an index other than the thread's own:
- * 'c(row, col)'"); nothing when it is. */
-void amp__writes_unowned_text(const kbody *b, int capture, strbuf *sb);
+/* Why captured view capture of b, called name, is not used only at the
+ * thread's own index or only at its tile's, with the first use that is
+ * not, appended to sb ("view 'c' is used at an index other than the
+ * thread's own: 'c(row, col)'"); nothing when it is. Reads b's tokens and
+ * facts alone (its context may be gone). */
+void amp__writes_unowned_text(const kbody *b, int capture, const char *name, strbuf *sb);
 
 #endif

@@ -59,7 +59,7 @@ static void read_as(const body_context *ctx, const char *text, uint32_t *own, ui
     *own = b.at_own;
     *tile = b.at_tile;
     strbuf sb = STRBUF_INIT;
-    amp__writes_unowned_text(&b, 0, &sb);
+    amp__writes_unowned_text(&b, 0, names[0], &sb);
     snprintf(why, sizeof why, "%s", sb.data ? sb.data : "");
     amp__sb_free(&sb);
     amp__body_free(&b);
