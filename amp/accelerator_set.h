@@ -132,9 +132,12 @@ amp_status amp_accelerator_set_partition(const amp_accelerator_set *set, int64_t
  *
  * Returns the statuses of amp_parallel_for_each(), and
  * AMP_ERROR_INVALID_ARGUMENT for a NULL, released or foreign set, or one
- * whose views amp_shutdown() ended. On failure of a part, the parts queued
- * before it are marked as written where they ran; no data has moved to the
- * host.
+ * whose views amp_shutdown() ended; AMP_ERROR_ACCELERATOR_VIEW_REMOVED
+ * when an upload of a part fails (its accelerator is removed). When a part
+ * fails, the parts queued before it run, and their rows count as written
+ * where they ran: every view's data stays consistent. Rows on their way
+ * from one accelerator to another pass through the view's host memory,
+ * where the host's copy was stale; nothing else in host memory changes.
  */
 amp_status amp_parallel_for_each_set(amp_accelerator_set *set, amp_extent domain,
                                      const amp_kernel_source *kernel, amp_capture_list captures);
