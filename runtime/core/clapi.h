@@ -98,6 +98,10 @@
       (ev, i, s, v, r))                                                                            \
     X(GetEventProfilingInfo, (cl_event ev, cl_profiling_info i, size_t s, void *v, size_t *r),     \
       (ev, i, s, v, r))                                                                            \
+    X(RetainEvent, (cl_event ev), (ev))                                                            \
+    X(GetCommandQueueInfo,                                                                         \
+      (cl_command_queue q, cl_command_queue_info i, size_t s, void *v, size_t *r),                 \
+      (q, i, s, v, r))                                                                             \
     X(CreateSubDevices,                                                                            \
       (cl_device_id d, const cl_device_partition_property *p, cl_uint n, cl_device_id *o,          \
        cl_uint *no),                                                                               \

@@ -1,0 +1,1445 @@
+/*
+ * runtime/core/timeline.c - the timeline's records, and the file written
+ * from them (timeline.h; docs/timeline.md is the file's contract).
+ *
+ * Records are kept in blocks that never move, so that a record's number
+ * stays valid while device times arrive for it. A kernel's description
+ * (name, call site, domain, views) is looked up by its contents: a loop
+ * that launches one kernel again and again shares one description, and a
+ * launch costs a hash of a few hundred bytes, not a string's allocation.
+ */
+#define _GNU_SOURCE /* program_invocation_short_name, syscall() */
+#include "core/timeline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#include <amp/version.h>
+
+#include "core/env.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/lock.h"
+#include "core/strbuf.h"
+
+#define TL_DEFAULT_MAX_EVENTS 1000000LL
+#define BLOCK_SHIFT 12
+#define BLOCK ((uint32_t)1 << BLOCK_SHIFT)
+
+int amp__tl_active;
+
+int64_t amp__tl_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* ---- Strings, copied once: number 0 is none ---- */
+
+typedef struct tl_string {
+    char *text;
+    uint32_t id;
+    UT_hash_handle hh;
+} tl_string;
+
+static tl_string *strings;
+static char **string_texts;
+static uint32_t string_count, string_capacity;
+
+static uint32_t intern(const char *s)
+{
+    if (!s)
+        return 0;
+    tl_string *found = NULL;
+    HASH_FIND_STR(strings, s, found);
+    if (found)
+        return found->id;
+    if (string_count + 1 >= string_capacity) {
+        uint32_t cap = string_capacity ? 2 * string_capacity : 64;
+        char **grown = realloc(string_texts, cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        string_texts = grown;
+        string_capacity = cap;
+    }
+    tl_string *n = malloc(sizeof *n);
+    char *copy = strdup(s);
+    if (!n || !copy) {
+        free(n);
+        free(copy);
+        return 0;
+    }
+    n->text = copy;
+    n->id = ++string_count;
+    string_texts[n->id] = copy;
+    HASH_ADD_KEYPTR(hh, strings, n->text, strlen(n->text), n);
+    return n->id;
+}
+
+static const char *text_of(uint32_t id)
+{
+    return id ? string_texts[id] : NULL;
+}
+
+/* ---- Views, data sources and textures, by address ---- */
+
+typedef struct tl_view {
+    const void *key;
+    uint32_t id, data, label;
+    UT_hash_handle hh;
+} tl_view;
+
+typedef struct tl_data {
+    const void *key;
+    uint32_t id;
+    uint32_t view;   /* the view its transfers name: the one used last */
+    uint32_t pseudo; /* a number for its transfers when no view of it was seen */
+    int where_known;
+    double host, device; /* the last where written */
+    UT_hash_handle hh;
+} tl_data;
+
+typedef struct tl_texture {
+    const void *key;
+    uint32_t id;
+    UT_hash_handle hh;
+} tl_texture;
+
+static tl_view *views;
+static tl_data *datas;
+static tl_texture *textures;
+static uint32_t view_count, data_count, texture_count;
+/* Each view number's data number, and its name (0: none yet). */
+static uint32_t *view_data, *view_label;
+static uint32_t view_capacity;
+
+static tl_data *data_of(const void *key, int make)
+{
+    tl_data *d = NULL;
+    HASH_FIND_PTR(datas, &key, d);
+    if (d || !make)
+        return d;
+    d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->key = key;
+    d->id = ++data_count;
+    HASH_ADD_PTR(datas, key, d);
+    return d;
+}
+
+static uint32_t new_view_number(uint32_t data)
+{
+    if (view_count + 1 >= view_capacity) {
+        uint32_t cap = view_capacity ? 2 * view_capacity : 64;
+        uint32_t *vd = realloc(view_data, cap * sizeof *vd);
+        if (!vd)
+            return 0;
+        view_data = vd;
+        uint32_t *vl = realloc(view_label, cap * sizeof *vl);
+        if (!vl)
+            return 0;
+        view_label = vl;
+        view_capacity = cap;
+    }
+    view_count++;
+    view_data[view_count] = data;
+    view_label[view_count] = 0;
+    return view_count;
+}
+
+/* The view at key; made with its data source's number when data is given
+ * and it is new. */
+static tl_view *view_of(const void *key, const void *data)
+{
+    tl_view *v = NULL;
+    if (!key)
+        return NULL;
+    HASH_FIND_PTR(views, &key, v);
+    if (v || !data)
+        return v;
+    tl_data *d = data_of(data, 1);
+    v = d ? calloc(1, sizeof *v) : NULL;
+    if (!v)
+        return NULL;
+    v->id = new_view_number(d->id);
+    if (!v->id) {
+        free(v);
+        return NULL;
+    }
+    v->key = key;
+    v->data = d->id;
+    if (!d->view)
+        d->view = v->id;
+    HASH_ADD_PTR(views, key, v);
+    return v;
+}
+
+/* ---- Threads and queues ---- */
+
+static _Thread_local int thread_track_id;
+static char **thread_names;
+static int thread_count;
+
+/* This thread's track, numbered on first use. */
+static int thread_track(void)
+{
+    if (thread_track_id)
+        return thread_track_id;
+    char **grown = realloc(thread_names, (size_t)(thread_count + 2) * sizeof *grown);
+    if (!grown)
+        return 1;
+    thread_names = grown;
+    char name[48];
+    if (syscall(SYS_gettid) == getpid())
+        snprintf(name, sizeof name, "main thread");
+    else
+        snprintf(name, sizeof name, "host thread %d", thread_count + 1);
+    thread_names[thread_count + 1] = strdup(name);
+    thread_track_id = ++thread_count;
+    return thread_track_id;
+}
+
+typedef struct tl_queue {
+    const void *key; /* NULL once forgotten */
+    size_t acc;
+    char *name;
+    int transfer;
+    int offset_known;
+    int64_t offset;
+} tl_queue;
+
+static tl_queue *queues;
+static int queue_count;
+static char **acc_names;
+static size_t acc_capacity;
+
+int amp__tl_queue(const void *key, size_t acc_index, const char *acc_name, const char *view_kind,
+                  int transfer, int *first)
+{
+    LOCK_ASSERT_HELD();
+    *first = 0;
+    for (int i = queue_count - 1; i >= 0; i--)
+        if (queues[i].key == key)
+            return i + 1;
+    if (acc_index >= acc_capacity) {
+        size_t cap = acc_index + 8;
+        char **grown = realloc(acc_names, cap * sizeof *grown);
+        if (!grown)
+            return 0;
+        for (size_t i = acc_capacity; i < cap; i++)
+            grown[i] = NULL;
+        acc_names = grown;
+        acc_capacity = cap;
+    }
+    if (!acc_names[acc_index]) {
+        char name[200];
+        snprintf(name, sizeof name, "accelerator %zu: %s", acc_index, acc_name);
+        acc_names[acc_index] = strdup(name);
+        if (!acc_names[acc_index])
+            return 0;
+    }
+    tl_queue *grown = realloc(queues, (size_t)(queue_count + 1) * sizeof *grown);
+    if (!grown)
+        return 0;
+    queues = grown;
+    tl_queue *q = &queues[queue_count];
+    memset(q, 0, sizeof *q);
+    char name[96];
+    if (transfer)
+        snprintf(name, sizeof name, "transfer queue");
+    else
+        snprintf(name, sizeof name, "view %d (%s)", queue_count + 1, view_kind);
+    q->name = strdup(name);
+    if (!q->name)
+        return 0;
+    q->key = key;
+    q->acc = acc_index;
+    q->transfer = transfer;
+    *first = 1;
+    return ++queue_count;
+}
+
+void amp__tl_queue_offset(int queue, int64_t offset)
+{
+    LOCK_ASSERT_HELD();
+    if (queue >= 1 && queue <= queue_count) {
+        queues[queue - 1].offset = offset;
+        queues[queue - 1].offset_known = 1;
+    }
+}
+
+void amp__tl_forget_queues(void)
+{
+    LOCK_ASSERT_HELD();
+    for (int i = 0; i < queue_count; i++)
+        queues[i].key = NULL;
+}
+
+/* ---- Kernels' descriptions, shared by equal launches ---- */
+
+typedef struct tl_desc_ref {
+    uint32_t view, data, name;
+    int writes;
+} tl_desc_ref;
+
+typedef struct tl_desc {
+    UT_hash_handle hh;
+    unsigned char *key;
+    uint32_t name, file;
+    int line, rank, tile_rank, checked, nrefs;
+    int64_t extent[AMP_MAX_RANK], original[AMP_MAX_RANK], tile[AMP_MAX_TILE_RANK];
+    const char *mode;
+    tl_desc_ref refs[];
+} tl_desc;
+
+static tl_desc *descs;
+
+/* The key of a launch's description: its strings' bytes, then its numbers
+ * and the addresses of its views and of their names (handles and capture
+ * names never change at one address). 0 when it does not fit. */
+static size_t desc_key(const tl_kernel *k, unsigned char *key, size_t size)
+{
+    size_t n = 0;
+    const char *strs[2] = {k->name ? k->name : "", k->file ? k->file : ""};
+    for (int i = 0; i < 2; i++) {
+        size_t len = strlen(strs[i]) + 1;
+        if (n + len > size)
+            return 0;
+        memcpy(key + n, strs[i], len);
+        n += len;
+    }
+    int nums[3 + 2 * AMP_MAX_RANK + 2 + AMP_MAX_TILE_RANK + 2];
+    int c = 0;
+    memset(nums, 0, sizeof nums);
+    nums[c++] = k->line;
+    nums[c++] = k->rank;
+    nums[c++] = k->tile_rank;
+    for (int d = 0; d < AMP_MAX_RANK; d++) {
+        nums[c++] = d < k->rank ? k->extent[d] : 0;
+        nums[c++] = d < k->rank && k->original ? k->original[d] : 0;
+    }
+    for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
+        nums[c++] = d < k->tile_rank ? k->tile[d] : 0;
+    nums[c++] = k->checked;
+    nums[c++] = k->nrefs;
+    const void *ptrs[1] = {k->mode};
+    if (n + sizeof nums + sizeof ptrs + (size_t)k->nrefs * sizeof(tl_ref) > size)
+        return 0;
+    memcpy(key + n, nums, sizeof nums);
+    n += sizeof nums;
+    memcpy(key + n, ptrs, sizeof ptrs);
+    n += sizeof ptrs;
+    for (int i = 0; i < k->nrefs; i++) {
+        tl_ref r = {k->refs[i].view, k->refs[i].data, k->refs[i].name, k->refs[i].writes != 0};
+        memcpy(key + n, &r, sizeof r);
+        n += sizeof r;
+    }
+    return n;
+}
+
+static void name_view(tl_view *v, const char *name)
+{
+    if (v && name && !view_label[v->id])
+        view_label[v->id] = intern(name);
+}
+
+static tl_desc *make_desc(const tl_kernel *k, const unsigned char *key, size_t keylen)
+{
+    tl_desc *d = calloc(1, sizeof *d + (size_t)k->nrefs * sizeof d->refs[0]);
+    if (!d)
+        return NULL;
+    d->key = malloc(keylen ? keylen : 1);
+    if (!d->key) {
+        free(d);
+        return NULL;
+    }
+    memcpy(d->key, key, keylen);
+    d->name = intern(k->name);
+    d->file = intern(k->file);
+    d->line = k->line;
+    d->rank = k->rank;
+    for (int i = 0; i < k->rank && i < AMP_MAX_RANK; i++) {
+        d->extent[i] = k->extent[i];
+        d->original[i] = k->original ? k->original[i] : k->extent[i];
+    }
+    d->tile_rank = k->tile_rank;
+    for (int i = 0; i < k->tile_rank && i < AMP_MAX_TILE_RANK; i++)
+        d->tile[i] = k->tile[i];
+    d->mode = k->mode;
+    d->checked = k->checked;
+    for (int i = 0; i < k->nrefs; i++) {
+        tl_view *v = view_of(k->refs[i].view, k->refs[i].data);
+        name_view(v, k->refs[i].name);
+        if (!v)
+            continue; /* out of memory: the view is left out */
+        d->refs[d->nrefs++] = (tl_desc_ref){v->id, v->data, intern(k->refs[i].name),
+                                            k->refs[i].writes != 0};
+    }
+    return d;
+}
+
+static tl_desc *desc_of(const tl_kernel *k)
+{
+    unsigned char key[4096];
+    size_t keylen = desc_key(k, key, sizeof key);
+    tl_desc *d = NULL;
+    if (keylen)
+        HASH_FIND(hh, descs, key, keylen, d);
+    if (d)
+        return d;
+    d = make_desc(k, key, keylen);
+    if (d && keylen)
+        HASH_ADD_KEYPTR(hh, descs, d->key, keylen, d);
+    return d;
+}
+
+/* ---- Records ---- */
+
+enum { TL_CALL, TL_KERNEL, TL_TRANSFER, TL_CREATED, TL_RELEASED, TL_WHERE, TL_CHECK, TL_MARK };
+
+enum {
+    TLF_PENDING = 1, /* a kernel whose device times are not read yet */
+    TLF_RAW = 2,     /* ts is the device's clock: placed when written */
+    TLF_DEVICE = 4,  /* timed on the device */
+    TLF_LAST = 8     /* a release that ended its data */
+};
+
+typedef struct tl_rec {
+    int64_t ts, dur;
+    int64_t queued; /* kernels and transfers: when queued (host) */
+    uint32_t id, call_id;
+    uint8_t kind, flags;
+    uint16_t tid; /* host thread, or queue */
+    uint16_t call_tid;
+    union {
+        struct {
+            const char *fn;
+            int status;
+            uint32_t site, kernel, view, data;
+            int line;
+        } call;
+        struct {
+            const tl_desc *desc;
+        } kernel;
+        struct {
+            uint32_t view, data, texture, label;
+            uint64_t bytes;
+            uint8_t dir, reason;
+            uint16_t av;
+            const char *path;
+        } transfer;
+        struct {
+            uint32_t view, data;
+            uint32_t element_bytes;
+            int rank;
+            int32_t dims[AMP_MAX_RANK];
+            const char *kind;
+        } view;
+        struct {
+            uint32_t data;
+            float host, device;
+        } where;
+        struct {
+            uint32_t kernel; /* the kernel's record */
+            const char *problem;
+            char *args;
+        } check;
+        struct {
+            const char *name;
+        } mark;
+    } u;
+} tl_rec;
+
+static tl_rec **blocks;
+static uint32_t block_count, rec_count;
+static uint64_t kept, dropped;
+static int64_t first_dropped_ts;
+static long long max_events;
+static uint32_t next_id;
+static int dirty;
+/* Findings of AMP_CHECK made before their kernel is recorded (the check
+ * runs inside the launch): the next kernel recorded claims them. */
+static uint32_t *unclaimed;
+static size_t unclaimed_count, unclaimed_capacity;
+
+static tl_rec *rec_at(uint32_t i)
+{
+    return &blocks[i >> BLOCK_SHIFT][i & (BLOCK - 1)];
+}
+
+/* A new record of `weight` events in the file, or NULL: the timeline is
+ * full (then it keeps what it has and counts what it drops) or out of
+ * memory (counted the same way). */
+static tl_rec *new_rec(int kind, int weight, int64_t ts)
+{
+    if (dropped || kept + (uint64_t)weight > (uint64_t)max_events)
+        goto drop;
+    if ((rec_count >> BLOCK_SHIFT) >= block_count) {
+        tl_rec **grown = realloc(blocks, (block_count + 1) * sizeof *grown);
+        if (!grown)
+            goto drop;
+        blocks = grown;
+        blocks[block_count] = malloc(BLOCK * sizeof(tl_rec));
+        if (!blocks[block_count])
+            goto drop;
+        block_count++;
+    }
+    tl_rec *r = rec_at(rec_count++);
+    memset(r, 0, sizeof *r);
+    r->kind = (uint8_t)kind;
+    r->ts = ts;
+    kept += (uint64_t)weight;
+    dirty = 1;
+    return r;
+drop:
+    if (!dropped)
+        first_dropped_ts = ts;
+    dropped += (uint64_t)weight;
+    dirty = 1;
+    return NULL;
+}
+
+void amp__tl_counts(uint64_t *kept_out, uint64_t *dropped_out)
+{
+    LOCK_ASSERT_HELD();
+    *kept_out = kept;
+    *dropped_out = dropped;
+}
+
+static uint32_t index_of(const tl_rec *r)
+{
+    return rec_count - 1 - (uint32_t)(rec_at(rec_count - 1) - r);
+}
+
+/* ---- Calls ---- */
+
+static _Thread_local tl_call *current;
+
+void amp__tl_call_begin(tl_call *c)
+{
+    LOCK_ASSERT_HELD();
+    c->id = 0;
+    c->outer = NULL;
+    /* A call inside a call (none today) is the outer one's work. */
+    if (!amp__tl_active || current)
+        return;
+    c->id = ++next_id;
+    c->began = amp__tl_now();
+    current = c;
+}
+
+void amp__tl_call_end(tl_call *c, const char *fn, amp_status st, const tl_about *about)
+{
+    LOCK_ASSERT_HELD();
+    if (!c->id)
+        return;
+    current = c->outer;
+    if (!amp__tl_active)
+        return;
+    int64_t end = amp__tl_now();
+    tl_rec *r = new_rec(TL_CALL, 1, c->began);
+    if (!r)
+        return;
+    r->dur = end - c->began;
+    r->id = c->id;
+    r->tid = (uint16_t)thread_track();
+    r->u.call.fn = fn;
+    r->u.call.status = (int)st;
+    if (about) {
+        tl_view *v = view_of(about->view, about->data);
+        if (v) {
+            r->u.call.view = v->id;
+            r->u.call.data = v->data;
+        }
+        r->u.call.site = intern(about->site_file);
+        r->u.call.line = about->site_line;
+        r->u.call.kernel = intern(about->kernel);
+    }
+}
+
+/* ---- Views and data ---- */
+
+void amp__tl_view_created(const void *view, const void *data, int rank, const int *dims,
+                          size_t element_bytes, const char *kind)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return;
+    tl_rec *r = new_rec(TL_CREATED, 1, amp__tl_now());
+    tl_view *v = r ? view_of(view, data) : NULL;
+    if (!v) {
+        if (r)
+            r->kind = TL_MARK, r->u.mark.name = NULL; /* written as nothing */
+        return;
+    }
+    r->tid = (uint16_t)thread_track();
+    r->u.view.view = v->id;
+    r->u.view.data = v->data;
+    r->u.view.element_bytes = (uint32_t)element_bytes;
+    r->u.view.rank = rank < AMP_MAX_RANK ? rank : AMP_MAX_RANK;
+    for (int d = 0; d < r->u.view.rank; d++)
+        r->u.view.dims[d] = dims[d];
+    r->u.view.kind = kind;
+}
+
+void amp__tl_view_released(const void *view, int last)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return;
+    tl_view *v = view_of(view, NULL);
+    if (!v)
+        return; /* never seen: nothing to say which data it was */
+    tl_rec *r = new_rec(TL_RELEASED, 1, amp__tl_now());
+    if (!r)
+        return;
+    r->tid = (uint16_t)thread_track();
+    r->u.view.view = v->id;
+    r->u.view.data = v->data;
+    r->flags = last ? TLF_LAST : 0;
+}
+
+void amp__tl_focus(const void *view, const void *data, const char *name)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active || dropped)
+        return;
+    tl_view *v = view_of(view, data);
+    if (!v)
+        return;
+    name_view(v, name);
+    tl_data *d = data_of(data, 0);
+    if (d && d->id == v->data)
+        d->view = v->id;
+}
+
+void amp__tl_where(const void *data, double host, double device)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return;
+    tl_data *d = data_of(data, 0);
+    if (!d || (d->where_known && d->host == host && d->device == device))
+        return;
+    tl_rec *r = new_rec(TL_WHERE, 1, amp__tl_now());
+    if (!r)
+        return;
+    d->where_known = 1;
+    d->host = host;
+    d->device = device;
+    r->u.where.data = d->id;
+    r->u.where.host = (float)host;
+    r->u.where.device = (float)device;
+}
+
+void amp__tl_data_end(const void *data)
+{
+    LOCK_ASSERT_HELD();
+    tl_data *d = data_of(data, 0);
+    if (!d)
+        return;
+    HASH_DEL(datas, d);
+    free(d);
+}
+
+/* ---- Work on queues ---- */
+
+uint32_t amp__tl_kernel(const tl_kernel *k, int device_timed)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return TL_NO_RECORD;
+    tl_rec *r = new_rec(TL_KERNEL, current ? 3 : 1, k->queued);
+    const tl_desc *desc = r ? desc_of(k) : NULL;
+    if (!desc) {
+        if (r)
+            r->kind = TL_MARK, r->u.mark.name = NULL;
+        unclaimed_count = 0; /* their kernel is not in the file: nor are they */
+        return TL_NO_RECORD;
+    }
+    r->queued = k->queued;
+    r->id = ++next_id;
+    r->call_id = current ? current->id : 0;
+    r->call_tid = current ? (uint16_t)thread_track() : 0;
+    r->tid = (uint16_t)k->queue;
+    r->flags = device_timed ? TLF_PENDING | TLF_DEVICE : 0;
+    r->u.kernel.desc = desc;
+    uint32_t self = index_of(r);
+    for (size_t i = 0; i < unclaimed_count; i++) {
+        tl_rec *f = rec_at(unclaimed[i]);
+        f->u.check.kernel = self;
+        f->tid = r->tid;
+    }
+    unclaimed_count = 0;
+    return self;
+}
+
+void amp__tl_kernel_span(uint32_t record, uint64_t start, uint64_t end, int ok)
+{
+    LOCK_ASSERT_HELD();
+    if (record >= rec_count)
+        return;
+    tl_rec *r = rec_at(record);
+    if (r->kind != TL_KERNEL)
+        return;
+    dirty = 1;
+    if (ok && end >= start) {
+        r->ts = (int64_t)start;
+        r->dur = (int64_t)(end - start);
+        r->flags = TLF_RAW | TLF_DEVICE;
+    } else {
+        r->ts = r->queued;
+        r->dur = 0;
+        r->flags = 0;
+    }
+}
+
+void amp__tl_transfer(const tl_transfer *t)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return;
+    tl_rec *r = new_rec(TL_TRANSFER, current ? 3 : 1, t->began);
+    if (!r)
+        return;
+    r->queued = t->began;
+    r->id = ++next_id;
+    r->call_id = current ? current->id : 0;
+    r->call_tid = current ? (uint16_t)thread_track() : 0;
+    r->tid = (uint16_t)t->queue;
+    r->u.transfer.bytes = t->bytes;
+    r->u.transfer.dir = (uint8_t)t->dir;
+    r->u.transfer.reason = (uint8_t)t->reason;
+    r->u.transfer.av = (uint16_t)(t->view ? t->view : t->queue);
+    r->u.transfer.path = t->path;
+    if (t->device && t->end >= t->start) {
+        r->ts = (int64_t)t->start;
+        r->dur = (int64_t)(t->end - t->start);
+        r->flags = TLF_RAW | TLF_DEVICE;
+    } else {
+        r->dur = t->ended > t->began ? t->ended - t->began : 0;
+    }
+    if (t->texture) {
+        tl_texture *x = NULL;
+        HASH_FIND_PTR(textures, &t->texture, x);
+        if (!x && (x = calloc(1, sizeof *x)) != NULL) {
+            x->key = t->texture;
+            x->id = ++texture_count;
+            HASH_ADD_PTR(textures, key, x);
+        }
+        r->u.transfer.texture = x ? x->id : 0;
+        r->u.transfer.label = intern(t->label ? t->label : "texture");
+        return;
+    }
+    tl_data *d = data_of(t->data, 1);
+    if (!d)
+        return;
+    uint32_t view = d->view;
+    if (!view) {
+        /* No view of it was seen since the timeline started: a number of
+         * its own, so that its transfers still name one. */
+        if (!d->pseudo)
+            d->pseudo = new_view_number(d->id);
+        view = d->pseudo;
+    }
+    r->u.transfer.view = view;
+    r->u.transfer.data = d->id;
+    r->u.transfer.label = t->label ? intern(t->label) : view ? view_label[view] : 0;
+}
+
+void amp__tl_finding(const char *problem, const char *args)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return;
+    if (unclaimed_count == unclaimed_capacity) {
+        size_t cap = unclaimed_capacity ? 2 * unclaimed_capacity : 8;
+        uint32_t *grown = realloc(unclaimed, cap * sizeof *grown);
+        if (!grown)
+            return;
+        unclaimed = grown;
+        unclaimed_capacity = cap;
+    }
+    char *copy = strdup(args ? args : "");
+    tl_rec *r = copy ? new_rec(TL_CHECK, 1, amp__tl_now()) : NULL;
+    if (!r) {
+        free(copy);
+        return;
+    }
+    r->u.check.kernel = TL_NO_RECORD;
+    r->u.check.problem = problem;
+    r->u.check.args = copy;
+    unclaimed[unclaimed_count++] = index_of(r);
+}
+
+/* ---- Switching ---- */
+
+static char *file_path;
+/* Why the last write failed. */
+static char write_error[512];
+static int ever_on;
+static int64_t zero;
+
+static void write_at_exit(void)
+{
+    /* Inside the library (exit() from a callback): the records may be half
+     * made. */
+    if (amp__lock_held())
+        return;
+    amp__lock_acquire();
+    if (dirty && amp__tl_write() != AMP_OK)
+        fprintf(stderr, "[amp] %s\n", write_error);
+    amp__lock_release();
+}
+
+int amp__tl_wants_profiling(void)
+{
+    return ever_on;
+}
+
+int amp__tl_has_file(void)
+{
+    return file_path != NULL;
+}
+
+static void mark(const char *name)
+{
+    tl_rec *r = new_rec(TL_MARK, 1, amp__tl_now());
+    if (r)
+        r->u.mark.name = name;
+}
+
+amp_status amp__tl_start(const char *path)
+{
+    LOCK_ASSERT_HELD();
+    if (path && (!file_path || strcmp(path, file_path) != 0)) {
+        char *copy = strdup(path);
+        if (!copy)
+            return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory starting the"
+                                                         " timeline.");
+        free(file_path);
+        file_path = copy;
+    }
+    if (!file_path)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "amp_timeline_start: no file to write the timeline to: pass its"
+                            " path, or set AMP_TIMELINE=FILE.json.");
+    if (amp__tl_active)
+        return AMP_OK;
+    if (!ever_on) {
+        ever_on = 1;
+        zero = amp__tl_now();
+        max_events = amp__env_timeline_max_events(TL_DEFAULT_MAX_EVENTS);
+        atexit(write_at_exit);
+    } else {
+        amp__tl_active = 1;
+        mark("timeline started");
+    }
+    amp__tl_active = 1;
+    dirty = 1;
+    return AMP_OK;
+}
+
+void amp__tl_stop(void)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return;
+    mark("timeline stopped");
+    amp__tl_active = 0;
+}
+
+/* AMP_TIMELINE starts the timeline as the library is loaded, so that it
+ * holds the program's first call. */
+__attribute__((constructor)) static void start_from_environment(void)
+{
+    const char *path = amp__env_timeline();
+    if (!path)
+        return;
+    amp__lock_acquire();
+    (void)amp__tl_start(path);
+    amp__lock_release();
+}
+
+/* ---- Writing ---- */
+
+/* One event of the file: a record's main event, or its flow's start or
+ * finish. */
+enum { PART_MAIN, PART_FLOW_START, PART_FLOW_END };
+
+typedef struct tl_item {
+    int64_t ts, dur;
+    uint32_t rec;
+    uint8_t part;
+} tl_item;
+
+static int by_time(const void *a, const void *b)
+{
+    const tl_item *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    if (x->dur != y->dur)
+        return x->dur > y->dur ? -1 : 1; /* an enclosing event before what it encloses */
+    if (x->rec != y->rec)
+        return x->rec < y->rec ? -1 : 1;
+    return x->part < y->part ? -1 : x->part > y->part;
+}
+
+/* What one write works out before it writes. */
+typedef struct plan {
+    int64_t *placed;    /* each work record's ts on the host's clock */
+    uint8_t *shown;     /* each record is written */
+    uint8_t *mentioned; /* each data number appears in an event besides where */
+    uint8_t *threads, *queues, *pids;
+    tl_item *items;
+    size_t count;
+} plan;
+
+static int is_work(const tl_rec *r)
+{
+    return r->kind == TL_KERNEL || r->kind == TL_TRANSFER;
+}
+
+/* Device work on the host's clock: never before it was queued, and in
+ * order on its queue, each after the one before (docs/timeline.md,
+ * "Time"). A kernel whose times are not known yet is left for a later
+ * write. */
+static void place_work(plan *p)
+{
+    int64_t *last_end = calloc((size_t)queue_count + 1, sizeof *last_end);
+    for (uint32_t i = 0; i < rec_count; i++) {
+        const tl_rec *r = rec_at(i);
+        if (!is_work(r) || (r->flags & TLF_PENDING) || r->tid < 1 || r->tid > queue_count)
+            continue;
+        const tl_queue *q = &queues[r->tid - 1];
+        int64_t ts = r->ts;
+        if (r->flags & TLF_RAW)
+            ts = q->offset_known ? r->ts + q->offset : r->queued;
+        if (ts < r->queued)
+            ts = r->queued;
+        if (last_end && ts < last_end[r->tid])
+            ts = last_end[r->tid];
+        if (last_end)
+            last_end[r->tid] = ts + r->dur;
+        p->placed[i] = ts;
+        p->shown[i] = 1;
+    }
+    free(last_end);
+}
+
+static void mention(plan *p, uint32_t data)
+{
+    if (data && data <= data_count)
+        p->mentioned[data] = 1;
+}
+
+static int add_item(plan *p, int64_t ts, int64_t dur, uint32_t rec, int part)
+{
+    p->items[p->count++] = (tl_item){ts, dur, rec, (uint8_t)part};
+    return 1;
+}
+
+/* Which records are written, and their events in ts order. */
+static int make_plan(plan *p)
+{
+    memset(p, 0, sizeof *p);
+    size_t n = rec_count ? rec_count : 1;
+    p->placed = calloc(n, sizeof *p->placed);
+    p->shown = calloc(n, 1);
+    p->mentioned = calloc((size_t)data_count + 1, 1);
+    p->threads = calloc((size_t)thread_count + 1, 1);
+    p->queues = calloc((size_t)queue_count + 1, 1);
+    p->pids = calloc(acc_capacity + 1, 1);
+    p->items = malloc(3 * n * sizeof *p->items);
+    if (!p->placed || !p->shown || !p->mentioned || !p->threads || !p->queues || !p->pids ||
+        !p->items)
+        return 0;
+    place_work(p);
+    for (uint32_t i = 0; i < rec_count; i++) {
+        const tl_rec *r = rec_at(i);
+        switch (r->kind) {
+        case TL_CALL:
+            p->shown[i] = 1;
+            mention(p, r->u.call.data);
+            break;
+        case TL_KERNEL:
+            for (int k = 0; p->shown[i] && k < r->u.kernel.desc->nrefs; k++)
+                mention(p, r->u.kernel.desc->refs[k].data);
+            break;
+        case TL_TRANSFER:
+            if (p->shown[i])
+                mention(p, r->u.transfer.data);
+            break;
+        case TL_CREATED:
+        case TL_RELEASED:
+            p->shown[i] = 1;
+            mention(p, r->u.view.data);
+            break;
+        case TL_CHECK:
+            /* Kernels were placed above, before every other record. */
+            p->shown[i] = r->u.check.kernel < rec_count && p->shown[r->u.check.kernel];
+            break;
+        case TL_MARK: p->shown[i] = r->u.mark.name != NULL; break;
+        default: break;
+        }
+    }
+    for (uint32_t i = 0; i < rec_count; i++) {
+        const tl_rec *r = rec_at(i);
+        if (r->kind == TL_WHERE)
+            p->shown[i] = r->u.where.data <= data_count && p->mentioned[r->u.where.data];
+        if (!p->shown[i])
+            continue;
+        switch (r->kind) {
+        case TL_KERNEL:
+        case TL_TRANSFER:
+            add_item(p, p->placed[i], r->dur, i, PART_MAIN);
+            p->queues[r->tid] = 1;
+            p->pids[queues[r->tid - 1].acc] = 1;
+            if (r->call_id) {
+                add_item(p, r->queued, 0, i, PART_FLOW_START);
+                add_item(p, p->placed[i], 0, i, PART_FLOW_END);
+                p->threads[r->call_tid] = 1;
+            }
+            break;
+        case TL_CHECK: {
+            const tl_rec *k = rec_at(r->u.check.kernel);
+            uint32_t ki = r->u.check.kernel;
+            add_item(p, p->placed[ki] + k->dur, 0, i, PART_MAIN);
+            break;
+        }
+        case TL_CALL:
+        case TL_CREATED:
+        case TL_RELEASED:
+            p->threads[r->tid] = 1;
+            add_item(p, r->ts, r->dur, i, PART_MAIN);
+            break;
+        default: add_item(p, r->ts, r->dur, i, PART_MAIN); break;
+        }
+    }
+    qsort(p->items, p->count, sizeof *p->items, by_time);
+    return 1;
+}
+
+static void free_plan(plan *p)
+{
+    free(p->placed);
+    free(p->shown);
+    free(p->mentioned);
+    free(p->threads);
+    free(p->queues);
+    free(p->pids);
+    free(p->items);
+}
+
+/* ---- The events as JSON ---- */
+
+static void head(strbuf *sb, const char *ph, const char *cat, const char *name, int pid, int tid,
+                 int64_t ts)
+{
+    amp__sb_printf(sb, "{\"ph\": \"%s\", ", ph);
+    if (ph[0] == 'i') /* instants: thread-scoped, or global on tid 0 */
+        amp__sb_printf(sb, "\"s\": \"%s\", ", tid ? "t" : "g");
+    if (cat)
+        amp__sb_printf(sb, "\"cat\": \"%s\", ", cat);
+    amp__sb_append(sb, "\"name\": ");
+    amp__json_string(sb, name);
+    amp__sb_printf(sb, ", \"pid\": %d, \"tid\": %d, \"ts\": ", pid, tid);
+    amp__json_micros(sb, ts - zero);
+}
+
+static void view_ref(strbuf *sb, const tl_desc_ref *r)
+{
+    amp__sb_append(sb, "{\"name\": ");
+    const char *name = text_of(r->name);
+    char fallback[32];
+    if (!name) {
+        snprintf(fallback, sizeof fallback, "view %u", r->view);
+        name = fallback;
+    }
+    amp__json_string(sb, name);
+    amp__sb_printf(sb, ", \"view_id\": %u, \"data_id\": %u}", r->view, r->data);
+}
+
+static void site(strbuf *sb, int *first, uint32_t file, int line)
+{
+    if (!file)
+        return;
+    amp__json_key(sb, first, "site");
+    char tail[24];
+    snprintf(tail, sizeof tail, ":%d", line);
+    strbuf s = STRBUF_INIT;
+    amp__sb_append(&s, text_of(file));
+    amp__sb_append(&s, tail);
+    amp__json_string(sb, s.data);
+    amp__sb_free(&s);
+}
+
+static int pid_of_queue(int tid)
+{
+    return 2 + (int)queues[tid - 1].acc;
+}
+
+static void kernel_event(strbuf *sb, const tl_rec *r, int64_t ts)
+{
+    const tl_desc *d = r->u.kernel.desc;
+    head(sb, "X", "amp.kernel", text_of(d->name), pid_of_queue(r->tid), r->tid, ts);
+    amp__sb_append(sb, ", \"dur\": ");
+    amp__json_micros(sb, r->dur);
+    int first = 1;
+    amp__sb_append(sb, ", \"args\": {");
+    amp__json_key(sb, &first, "id");
+    amp__sb_printf(sb, "%u", r->id);
+    amp__json_key(sb, &first, "call_id");
+    amp__sb_printf(sb, "%u", r->call_id);
+    amp__json_key(sb, &first, "kernel");
+    amp__json_string(sb, text_of(d->name));
+    site(sb, &first, d->file, d->line);
+    amp__json_key(sb, &first, "accelerator_view");
+    amp__sb_printf(sb, "%d", r->tid);
+    amp__json_key(sb, &first, "extent");
+    amp__json_ints(sb, d->extent, d->rank);
+    amp__json_key(sb, &first, "tile");
+    if (d->tile_rank)
+        amp__json_ints(sb, d->tile, d->tile_rank);
+    else
+        amp__sb_append(sb, "null");
+    amp__json_key(sb, &first, "mode");
+    amp__json_string(sb, d->mode);
+    if (strcmp(d->mode, "padded") == 0) {
+        amp__json_key(sb, &first, "original");
+        amp__json_ints(sb, d->original, d->rank);
+    }
+    for (int w = 0; w < 2; w++) {
+        amp__json_key(sb, &first, w ? "writes" : "reads");
+        amp__sb_append(sb, "[");
+        int n = 0;
+        for (int i = 0; i < d->nrefs; i++)
+            if (d->refs[i].writes == w) {
+                if (n++)
+                    amp__sb_append(sb, ", ");
+                view_ref(sb, &d->refs[i]);
+            }
+        amp__sb_append(sb, "]");
+    }
+    amp__json_key(sb, &first, "timed");
+    amp__json_string(sb, (r->flags & TLF_DEVICE) ? "device" : "host");
+    if (d->checked) {
+        amp__json_key(sb, &first, "check");
+        amp__sb_append(sb, "true");
+    }
+    amp__sb_append(sb, "}}");
+}
+
+static const char *const direction_names[] = {"host_to_device", "device_to_host",
+                                              "device_to_device"};
+static const char *const transfer_names[] = {"upload", "download", "copy"};
+/* The ledger's reasons, as amp_transfer_reason_name spells them (that is
+ * the data layer's, above this one). */
+static const char *const reason_names[] = {"kernel", "host access", "synchronize", "release",
+                                           "copy"};
+
+static void transfer_event(strbuf *sb, const tl_rec *r, int64_t ts)
+{
+    int dir = r->u.transfer.dir < 3 ? r->u.transfer.dir : 0;
+    head(sb, "X", "amp.transfer", transfer_names[dir], pid_of_queue(r->tid), r->tid, ts);
+    amp__sb_append(sb, ", \"dur\": ");
+    amp__json_micros(sb, r->dur);
+    int first = 1;
+    amp__sb_append(sb, ", \"args\": {");
+    amp__json_key(sb, &first, "id");
+    amp__sb_printf(sb, "%u", r->id);
+    amp__json_key(sb, &first, "view");
+    const char *label = text_of(r->u.transfer.label);
+    char fallback[32];
+    if (!label) {
+        snprintf(fallback, sizeof fallback, "view %u", r->u.transfer.view);
+        label = fallback;
+    }
+    amp__json_string(sb, label);
+    if (r->u.transfer.texture) {
+        amp__json_key(sb, &first, "texture_id");
+        amp__sb_printf(sb, "%u", r->u.transfer.texture);
+    } else {
+        amp__json_key(sb, &first, "view_id");
+        amp__sb_printf(sb, "%u", r->u.transfer.view);
+        amp__json_key(sb, &first, "data_id");
+        amp__sb_printf(sb, "%u", r->u.transfer.data);
+    }
+    amp__json_key(sb, &first, "bytes");
+    amp__sb_printf(sb, "%llu", (unsigned long long)r->u.transfer.bytes);
+    amp__json_key(sb, &first, "direction");
+    amp__json_string(sb, direction_names[dir]);
+    amp__json_key(sb, &first, "reason");
+    amp__json_string(sb, reason_names[r->u.transfer.reason < 5 ? r->u.transfer.reason : 4]);
+    if (r->call_id) {
+        amp__json_key(sb, &first, "call_id");
+        amp__sb_printf(sb, "%u", r->call_id);
+    }
+    amp__json_key(sb, &first, "accelerator_view");
+    amp__sb_printf(sb, "%u", (unsigned)r->u.transfer.av);
+    amp__json_key(sb, &first, "timed");
+    amp__json_string(sb, (r->flags & TLF_DEVICE) ? "device" : "host");
+    if (r->u.transfer.path) {
+        amp__json_key(sb, &first, "path");
+        amp__json_string(sb, r->u.transfer.path);
+    }
+    amp__sb_append(sb, "}}");
+}
+
+static void call_event(strbuf *sb, const tl_rec *r)
+{
+    head(sb, "X", "amp.call", r->u.call.fn, 1, r->tid, r->ts);
+    amp__sb_append(sb, ", \"dur\": ");
+    amp__json_micros(sb, r->dur);
+    int first = 1;
+    amp__sb_append(sb, ", \"args\": {");
+    amp__json_key(sb, &first, "id");
+    amp__sb_printf(sb, "%u", r->id);
+    amp__json_key(sb, &first, "status");
+    amp__json_string(sb, amp_status_name((amp_status)r->u.call.status));
+    site(sb, &first, r->u.call.site, r->u.call.line);
+    if (r->u.call.kernel) {
+        amp__json_key(sb, &first, "kernel");
+        amp__json_string(sb, text_of(r->u.call.kernel));
+    }
+    if (r->u.call.view) {
+        amp__json_key(sb, &first, "view_id");
+        amp__sb_printf(sb, "%u", r->u.call.view);
+        amp__json_key(sb, &first, "data_id");
+        amp__sb_printf(sb, "%u", r->u.call.data);
+    }
+    amp__sb_append(sb, "}}");
+}
+
+static void view_event(strbuf *sb, const tl_rec *r)
+{
+    int created = r->kind == TL_CREATED;
+    head(sb, "i", "amp.view", created ? "view created" : "view released", 1, r->tid, r->ts);
+    amp__sb_printf(sb, ", \"args\": {\"view_id\": %u, \"data_id\": %u", r->u.view.view,
+                   r->u.view.data);
+    if (created) {
+        int64_t dims[AMP_MAX_RANK];
+        for (int d = 0; d < r->u.view.rank; d++)
+            dims[d] = r->u.view.dims[d];
+        amp__sb_append(sb, ", \"extent\": ");
+        amp__json_ints(sb, dims, r->u.view.rank);
+        if (r->u.view.element_bytes)
+            amp__sb_printf(sb, ", \"element_bytes\": %u", r->u.view.element_bytes);
+        if (r->u.view.kind) {
+            amp__sb_append(sb, ", \"kind\": ");
+            amp__json_string(sb, r->u.view.kind);
+        }
+    } else {
+        amp__sb_printf(sb, ", \"last\": %s", (r->flags & TLF_LAST) ? "true" : "false");
+    }
+    amp__sb_append(sb, "}}");
+}
+
+static void item_event(strbuf *sb, const plan *p, const tl_item *it)
+{
+    const tl_rec *r = rec_at(it->rec);
+    if (it->part != PART_MAIN) {
+        const char *name = r->kind == TL_KERNEL ? "launch" : "transfer";
+        if (it->part == PART_FLOW_START) {
+            head(sb, "s", "amp.flow", name, 1, r->call_tid, it->ts);
+            amp__sb_printf(sb, ", \"id\": %u, \"args\": {}}", r->id);
+        } else {
+            head(sb, "f", "amp.flow", name, pid_of_queue(r->tid), r->tid, it->ts);
+            amp__sb_printf(sb, ", \"id\": %u, \"bp\": \"e\", \"args\": {}}", r->id);
+        }
+        return;
+    }
+    switch (r->kind) {
+    case TL_CALL: call_event(sb, r); break;
+    case TL_KERNEL: kernel_event(sb, r, it->ts); break;
+    case TL_TRANSFER: transfer_event(sb, r, it->ts); break;
+    case TL_CREATED:
+    case TL_RELEASED: view_event(sb, r); break;
+    case TL_WHERE: {
+        char name[32];
+        snprintf(name, sizeof name, "data %u", r->u.where.data);
+        head(sb, "C", "amp.where", name, 1, 0, r->ts);
+        amp__sb_printf(sb, ", \"args\": {\"host\": %.6g, \"device\": %.6g}}",
+                       (double)r->u.where.host, (double)r->u.where.device);
+        break;
+    }
+    case TL_CHECK: {
+        const tl_rec *k = rec_at(r->u.check.kernel);
+        head(sb, "i", "amp.check", r->u.check.problem, pid_of_queue(k->tid), k->tid, it->ts);
+        amp__sb_printf(sb, ", \"args\": {\"kernel_id\": %u%s%s}}", k->id,
+                       r->u.check.args[0] ? ", " : "", r->u.check.args);
+        break;
+    }
+    default:
+        head(sb, "i", "amp.timeline", r->u.mark.name, 1, 0, r->ts);
+        amp__sb_append(sb, ", \"args\": {}}");
+        break;
+    }
+    (void)p;
+}
+
+static void metadata(strbuf *sb, const char *name, int pid, int tid, const char *key,
+                     const char *text, long long number)
+{
+    amp__sb_printf(sb,
+                   "{\"ph\": \"M\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": 0,"
+                   " \"args\": {",
+                   name, pid, tid);
+    amp__json_string(sb, key);
+    amp__sb_append(sb, ": ");
+    if (text)
+        amp__json_string(sb, text);
+    else
+        amp__sb_printf(sb, "%lld", number);
+}
+
+static void write_metadata(strbuf *sb, const plan *p)
+{
+    metadata(sb, "process_name", 1, 0, "name", "host", 0);
+    amp__sb_append(sb, "}},\n");
+    metadata(sb, "process_sort_index", 1, 0, "sort_index", NULL, 0);
+    amp__sb_append(sb, "}},\n");
+    for (int t = 1; t <= thread_count; t++) {
+        if (!p->threads[t])
+            continue;
+        metadata(sb, "thread_name", 1, t, "name", thread_names[t], 0);
+        amp__sb_append(sb, "}},\n");
+        metadata(sb, "thread_sort_index", 1, t, "sort_index", NULL, t);
+        amp__sb_append(sb, "}},\n");
+    }
+    for (size_t a = 0; a < acc_capacity; a++) {
+        if (!p->pids[a] || !acc_names[a])
+            continue;
+        int pid = 2 + (int)a;
+        metadata(sb, "process_name", pid, 0, "name", acc_names[a], 0);
+        amp__sb_append(sb, "}},\n");
+        metadata(sb, "process_sort_index", pid, 0, "sort_index", NULL, 1 + (long long)a);
+        amp__sb_append(sb, "}},\n");
+        for (int q = 1; q <= queue_count; q++) {
+            if (!p->queues[q] || queues[q - 1].acc != a)
+                continue;
+            metadata(sb, "thread_name", pid, q, "name", queues[q - 1].name, 0);
+            if (queues[q - 1].transfer)
+                amp__sb_append(sb, ", \"queue\": \"transfer\"}},\n");
+            else
+                amp__sb_printf(sb, ", \"queue\": \"view\", \"accelerator_view\": %d}},\n", q);
+            metadata(sb, "thread_sort_index", pid, q, "sort_index", NULL, q);
+            amp__sb_append(sb, "}},\n");
+        }
+    }
+}
+
+static void other_data(strbuf *sb, size_t events)
+{
+    amp__sb_append(sb, "  \"otherData\": {\"format\": \"amp-timeline\", \"version\": 1, ");
+    amp__sb_append(sb, "\"library\": \"amp " AMP_VERSION_STRING "\", ");
+    amp__sb_append(sb, "\"clock\": \"host monotonic, microseconds since the timeline started\", ");
+    amp__sb_printf(sb, "\"pid\": %d, \"max_events\": %lld, \"events\": %zu, \"dropped\": %llu, ",
+                   (int)getpid(), max_events, events, (unsigned long long)dropped);
+    amp__sb_printf(sb, "\"check\": %s, \"program\": ", amp__env_check() ? "true" : "false");
+    amp__json_string(sb, program_invocation_short_name);
+    amp__sb_append(sb, "},\n");
+}
+
+/* Write what sb holds to f and empty it; 0 when it could not. */
+static int drain(strbuf *sb, FILE *f)
+{
+    if (amp__sb_failed(sb))
+        return 0;
+    int ok = !sb->length || fwrite(sb->data, 1, sb->length, f) == sb->length;
+    sb->length = 0;
+    if (sb->data)
+        sb->data[0] = '\0';
+    return ok;
+}
+
+static amp_status write_file(FILE *f, const plan *p)
+{
+    strbuf sb = STRBUF_INIT;
+    size_t events = p->count + (dropped > 0);
+    amp__sb_append(&sb, "{\n  \"displayTimeUnit\": \"ns\",\n");
+    other_data(&sb, events);
+    amp__sb_append(&sb, "  \"traceEvents\": [\n");
+    write_metadata(&sb, p);
+    int ok = drain(&sb, f);
+    int64_t last_ts = 0;
+    for (size_t i = 0; ok && i < p->count; i++) {
+        item_event(&sb, p, &p->items[i]);
+        last_ts = p->items[i].ts;
+        amp__sb_append(&sb, i + 1 < p->count || dropped ? ",\n" : "\n");
+        if (sb.length > 1 << 16)
+            ok = drain(&sb, f);
+    }
+    if (ok && dropped) {
+        head(&sb, "i", "amp.timeline", "events dropped", 1, 0,
+             first_dropped_ts > last_ts ? first_dropped_ts : last_ts);
+        amp__sb_printf(&sb, ", \"args\": {\"dropped\": %llu, \"max_events\": %lld}}\n",
+                       (unsigned long long)dropped, max_events);
+    }
+    amp__sb_append(&sb, "  ]\n}\n");
+    ok = ok && drain(&sb, f);
+    amp__sb_free(&sb);
+    return ok ? AMP_OK : AMP_ERROR_OUT_OF_MEMORY;
+}
+
+const char *amp__tl_write_error(void)
+{
+    return write_error;
+}
+
+amp_status amp__tl_write(void)
+{
+    LOCK_ASSERT_HELD();
+    if (!file_path)
+        return AMP_OK;
+    plan p;
+    size_t n = strlen(file_path);
+    char *tmp = malloc(n + 32);
+    amp_status st = AMP_OK;
+    FILE *f = NULL;
+    if (!make_plan(&p) || !tmp) {
+        st = AMP_ERROR_OUT_OF_MEMORY;
+        snprintf(write_error, sizeof write_error, "Out of host memory writing the timeline to %s.",
+                 file_path);
+    }
+    if (st == AMP_OK) {
+        snprintf(tmp, n + 32, "%s.%d.tmp", file_path, (int)getpid());
+        f = fopen(tmp, "w");
+        if (!f) {
+            st = AMP_ERROR_RUNTIME;
+            snprintf(write_error, sizeof write_error,
+                     "Cannot write the timeline: %s: %s. Give AMP_TIMELINE (or"
+                     " amp_timeline_start) a file in a folder that can be written.",
+                     tmp, strerror(errno));
+        }
+    }
+    if (st == AMP_OK) {
+        amp_status w = write_file(f, &p);
+        int closed = fclose(f) == 0;
+        if (w != AMP_OK || !closed) {
+            st = AMP_ERROR_RUNTIME;
+            snprintf(write_error, sizeof write_error, "Cannot write the timeline to %s: %s.", tmp,
+                     w != AMP_OK ? "out of host memory" : strerror(errno));
+        } else if (rename(tmp, file_path) != 0) {
+            st = AMP_ERROR_RUNTIME;
+            snprintf(write_error, sizeof write_error,
+                     "Cannot write the timeline: renaming %s to %s: %s.", tmp, file_path,
+                     strerror(errno));
+        }
+        if (st != AMP_OK)
+            remove(tmp);
+    }
+    if (st == AMP_OK)
+        dirty = 0;
+    free(tmp);
+    free_plan(&p);
+    return st;
+}
