@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/finding.h"
 #include "kernel/bind.h"
 #include "translate/buildlog.h"
 #include "core/error.h"
@@ -301,17 +302,36 @@ static int same_problem(const problem *a, const problem *b)
     return direct || swapped;
 }
 
+/* The report's first line for a problem. */
+static void message_of(strbuf *msg, const problem *p, int domain_rank)
+{
+    const ock_report *r = p->first;
+    if (p->view) {
+        describe_view_access(msg, p, domain_rank);
+    } else {
+        amp__sb_printf(msg, "%s: %s", category_text(r->category), r->kind);
+        if (p->times > 1)
+            amp__sb_printf(msg, " (%zu times)", p->times);
+    }
+}
+
+/* What a learner should do about the problem, or NULL. */
+static const char *hint_of(const problem *p)
+{
+    const ock_report *r = p->first;
+    int shared_write = r->category == OCK_DATA_RACE && strncmp(r->kind, "Write-write", 11) == 0 &&
+                       (p->other.line == 0 || same_place(&p->other, &p->at));
+    return p->padded      ? padded_hint
+           : p->view      ? view_hint
+           : shared_write ? shared_write_hint
+                          : category_hint(r->category);
+}
+
 static void describe(strbuf *out, const bl_source_map *map, const problem *p, int domain_rank)
 {
     const ock_report *r = p->first;
     strbuf msg = STRBUF_INIT;
-    if (p->view) {
-        describe_view_access(&msg, p, domain_rank);
-    } else {
-        amp__sb_printf(&msg, "%s: %s", category_text(r->category), r->kind);
-        if (p->times > 1)
-            amp__sb_printf(&msg, " (%zu times)", p->times);
-    }
+    message_of(&msg, p, domain_rank);
     if (p->at.line > 0) {
         amp__bl_print_at(out, map, &p->at, "error", msg.data, msg.length);
         if (p->other.line > 0 && !same_place(&p->other, &p->at)) {
@@ -325,19 +345,32 @@ static void describe(strbuf *out, const bl_source_map *map, const problem *p, in
         amp__sb_append(out, r->text);
         amp__sb_append(out, "\n");
     }
-    int shared_write = r->category == OCK_DATA_RACE && strncmp(r->kind, "Write-write", 11) == 0 &&
-                       (p->other.line == 0 || same_place(&p->other, &p->at));
-    const char *hint = p->padded      ? padded_hint
-                       : p->view      ? view_hint
-                       : shared_write ? shared_write_hint
-                                      : category_hint(r->category);
+    const char *hint = hint_of(p);
     if (hint)
         amp__sb_printf(out, "      = %s\n", hint);
     amp__sb_free(&msg);
 }
 
+/* Each problem shown, on the timeline too (finding.h). */
+static void show_findings(const bl_source_map *map, const kc_entry *e, const amp_kernel_source *src,
+                          const problem *problems, size_t n, int tiled)
+{
+    for (size_t j = 0; j < n && j < CHK_MAX_SHOWN; j++) {
+        const problem *p = &problems[j];
+        strbuf msg = STRBUF_INIT;
+        message_of(&msg, p, e->generated ? e->generated->rank : 1);
+        chk_finding f = {p->first,   msg.data ? msg.data : "",
+                         hint_of(p), p->times,
+                         p->at,      p->other,
+                         p->view,    p->slot,
+                         tiled};
+        amp__chk_show_finding(map, e, src, &f);
+        amp__sb_free(&msg);
+    }
+}
+
 amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
-                              const amp_kernel_source *src)
+                              const amp_kernel_source *src, int tiled)
 {
     cl_int rc = amp__clapi.Finish(queue);
     if (rc != CL_SUCCESS)
@@ -392,6 +425,8 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
     if (!problems)
         amp__sb_printf(&out, "(out of host memory sorting %zu reports)\n", count);
     fputs(out.data ? out.data : "AMP_CHECK: problems found\n", stderr);
+    if (problems)
+        show_findings(&map, e, src, problems, nproblems, tiled);
     st = amp__err_set(AMP_ERROR_KERNEL_CHECK, "%s",
                       out.data ? out.data : "AMP_CHECK found problems.");
 

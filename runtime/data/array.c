@@ -117,14 +117,24 @@ static amp_status release_locked(amp_array *a)
     return st;
 }
 
+/* The array's own view, for the timeline: NULL unless it is live. */
+static const amp_array_view *timeline_view(const amp_array *a)
+{
+    return amp__handle_is(a, HD_ARRAY) ? a->whole : NULL;
+}
+
 amp_status amp_array_release(amp_array *array)
 {
     if (!array)
         return AMP_OK;
     amp__lock_acquire();
+    tl_call call;
+    const amp_array_view *whole = timeline_view(array);
+    amp__view_call_begin(&call, whole);
     amp_status st = check_array("amp_array_release", array);
     if (st == AMP_OK)
         st = release_locked(array);
+    amp__view_call_end(&call, "amp_array_release", st, whole);
     amp__lock_release();
     return st;
 }
@@ -351,10 +361,34 @@ static amp_status copy_locked(amp_data from, amp_data to)
     return st;
 }
 
+/* The view an end of a copy stands for on the timeline (NULL for host
+ * memory, or anything that is not a live handle). */
+static const amp_array_view *end_of(amp_data d)
+{
+    if (d.kind == AMP_DATA_ARRAY)
+        return timeline_view(d.as.array);
+    if (d.kind == AMP_DATA_VIEW && amp__view_is_live(d.as.view))
+        return d.as.view;
+    return NULL;
+}
+
+/* A copy's call on the timeline: both ends named for its transfers; the
+ * call is about the destination, or the source when that is host memory. */
+static const amp_array_view *copy_begin(tl_call *c, amp_data src, amp_data dst)
+{
+    amp__view_call_begin(c, end_of(src));
+    if (c->id && end_of(dst))
+        amp__tl_focus(end_of(dst), end_of(dst)->src, end_of(dst)->label);
+    return end_of(dst) ? end_of(dst) : end_of(src);
+}
+
 amp_status amp_copy(amp_data src, amp_data dst)
 {
     amp__lock_acquire();
+    tl_call call;
+    const amp_array_view *about = copy_begin(&call, src, dst);
     amp_status st = copy_locked(src, dst);
+    amp__view_call_end(&call, "amp_copy", st, about);
     amp__lock_release();
     return st;
 }
@@ -406,6 +440,8 @@ amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     amp__lock_acquire();
+    tl_call call;
+    const amp_array_view *about = copy_begin(&call, src, dst);
     amp_status st = prepare_ends(fn, src, dst, &a->s, &a->d);
     if (st == AMP_OK) {
         hold_end(&a->s);
@@ -414,6 +450,7 @@ amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
     } else {
         free(a);
     }
+    amp__view_call_end(&call, fn, st, about);
     amp__lock_release();
     return st;
 }
@@ -443,6 +480,8 @@ amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completio
     if (!held)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK) {
         amp__view_hold(view, held);
@@ -450,6 +489,7 @@ amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completio
     } else {
         free(held);
     }
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -479,7 +519,10 @@ amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, co
     if (!data)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, NULL);
     amp_status st = create_filled(fn, type, extent, amp_data_host(data), av, out);
+    amp__view_call_end(&call, fn, st, st == AMP_OK ? (*out)->whole : NULL);
     amp__lock_release();
     return st;
 }
@@ -492,10 +535,13 @@ static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, end_of(from));
     const amp_array_view *v = NULL;
     amp_status st = end_view(fn, NULL, from, &v);
     if (st == AMP_OK)
         st = create_filled(fn, v->type, v->extent, from, av, out);
+    amp__view_call_end(&call, fn, st, st == AMP_OK ? (*out)->whole : NULL);
     amp__lock_release();
     return st;
 }

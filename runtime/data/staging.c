@@ -20,7 +20,10 @@
 
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 #include "data/memcopy.h"
+#include "device/devtime.h"
+#include "device/profile.h"
 
 /* Staging buffers per device: one being filled, one moving, one spare, so
  * that filling never waits for a move that has just been queued. */
@@ -63,6 +66,32 @@ void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes)
 stg_path amp__stg_last_path(void)
 {
     return last_path;
+}
+
+static stg_timing last_timing;
+
+stg_timing amp__stg_last_timing(void)
+{
+    return last_timing;
+}
+
+const char *amp__stg_path_name(stg_path path)
+{
+    return path == STG_MAPPED ? "mapped" : path == STG_STAGED ? "staged" : "direct";
+}
+
+/* A command of the transfer done as ev: its device times widen the
+ * transfer's (while the timeline records). */
+static void timed(cl_event ev)
+{
+    uint64_t start, end;
+    if (!amp__tl_active || !ev || !amp__dtime_span(ev, &start, &end))
+        return;
+    if (!last_timing.device || start < last_timing.start)
+        last_timing.start = start;
+    if (!last_timing.device || end > last_timing.end)
+        last_timing.end = end;
+    last_timing.device = 1;
 }
 
 /* ---- Boxes ---- */
@@ -193,7 +222,8 @@ static amp_accelerator_view *transfer_view(amp_accelerator *acc)
         return NULL;
     if (!d->transfer.queue) {
         cl_int rc = CL_SUCCESS;
-        cl_command_queue q = amp__clapi.CreateCommandQueue(acc->context, acc->device, 0, &rc);
+        cl_command_queue q = amp__clapi.CreateCommandQueue(acc->context, acc->device,
+                                                           amp__prof_queue_properties(), &rc);
         if (!q)
             return NULL;
         d->transfer.acc = acc;
@@ -288,7 +318,9 @@ void amp__stg_shutdown(void)
 
 /* ---- Direct ---- */
 
-static cl_int move_direct(const stg_move *m, const char **call)
+/* The blocking call of the direct path; its event in *ev when ev is not
+ * NULL. */
+static cl_int direct_call(const stg_move *m, const char **call, cl_event *ev)
 {
     cl_command_queue q = m->av->queue;
     cl_int rc;
@@ -300,11 +332,11 @@ static cl_int move_direct(const stg_move *m, const char **call)
         if (m->to_device) {
             *call = "clEnqueueWriteBuffer";
             rc = amp__clapi.EnqueueWriteBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                               m->host + m->hbox->offset, 0, NULL, NULL);
+                                               m->host + m->hbox->offset, 0, NULL, ev);
         } else {
             *call = "clEnqueueReadBuffer";
             rc = amp__clapi.EnqueueReadBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                              m->host + m->hbox->offset, 0, NULL, NULL);
+                                              m->host + m->hbox->offset, 0, NULL, ev);
         }
         return rc;
     }
@@ -313,12 +345,24 @@ static cl_int move_direct(const stg_move *m, const char **call)
         *call = "clEnqueueWriteBufferRect";
         return amp__clapi.EnqueueWriteBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
                                                  d.row_pitch, d.slice_pitch, h.row_pitch,
-                                                 h.slice_pitch, m->host, 0, NULL, NULL);
+                                                 h.slice_pitch, m->host, 0, NULL, ev);
     }
     *call = "clEnqueueReadBufferRect";
     return amp__clapi.EnqueueReadBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
                                             d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch,
-                                            m->host, 0, NULL, NULL);
+                                            m->host, 0, NULL, ev);
+}
+
+static cl_int move_direct(const stg_move *m, const char **call)
+{
+    /* The timeline's event, read as soon as the blocking call returns. */
+    cl_event ev = NULL;
+    cl_int rc = direct_call(m, call, amp__tl_active ? &ev : NULL);
+    if (ev) {
+        timed(ev);
+        amp__clapi.ReleaseEvent(ev);
+    }
+    return rc;
 }
 
 /* ---- Events ---- */
@@ -503,6 +547,7 @@ static cl_int move_staged(const stg_move *m, const plan *p, stg_device *d, const
         for (int i = 0; rc == CL_SUCCESS && next_chunk(&w, &c); i = (i + 1) % SLOTS) {
             if (ev[i]) {
                 rc = wait_event(ev[i], call);
+                timed(ev[i]);
                 amp__clapi.ReleaseEvent(ev[i]);
                 ev[i] = NULL;
                 if (rc != CL_SUCCESS)
@@ -521,6 +566,7 @@ static cl_int move_staged(const stg_move *m, const plan *p, stg_device *d, const
             rc = submit(m->av->queue, call);
         for (int i = 0; rc == CL_SUCCESS && ev[i]; i = (i + 1) % SLOTS) {
             rc = wait_event(ev[i], call);
+            timed(ev[i]);
             amp__clapi.ReleaseEvent(ev[i]);
             ev[i] = NULL;
             if (rc != CL_SUCCESS)
@@ -540,6 +586,7 @@ static cl_int move_staged(const stg_move *m, const plan *p, stg_device *d, const
             continue;
         if (rc == CL_SUCCESS)
             rc = wait_event(ev[i], call);
+        timed(ev[i]);
         amp__clapi.ReleaseEvent(ev[i]);
     }
     if (rc != CL_SUCCESS)
@@ -591,6 +638,7 @@ static void submit_other_queues(const amp_accelerator_view *av)
 cl_int amp__stg_move(const stg_move *m, const char **call)
 {
     LOCK_ASSERT_HELD();
+    last_timing.device = 0;
     submit_other_queues(m->av);
     plan p = plan_of(m->hbox, m->dbox);
     stg_path path = choose(m, &p);

@@ -87,8 +87,21 @@ amp_accelerator_view *amp__stg_upload_view(amp_accelerator_view *av, int64_t byt
 typedef enum stg_path { STG_AUTO, STG_DIRECT, STG_MAPPED, STG_STAGED } stg_path;
 void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes);
 
-/* The path the last transfer took (tests). */
+/* The path the last transfer took (tests, and the timeline). */
 stg_path amp__stg_last_path(void);
+
+/* The device's clock over the last transfer, while the timeline records
+ * (core/timeline.h): from the first of its commands' starts to the last
+ * one's end; device 0 when its commands gave no times (the mapped path,
+ * where the host's threads copy, or a queue without profiling). */
+typedef struct stg_timing {
+    int device;
+    uint64_t start, end;
+} stg_timing;
+stg_timing amp__stg_last_timing(void);
+
+/* "direct", "mapped" or "staged". */
+const char *amp__stg_path_name(stg_path path);
 
 /* Release the transfer queues, staging buffers and copy threads
  * (amp_shutdown, before the contexts). Page-locked allocations stay. */

@@ -31,6 +31,7 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 #include "data/coherence.h"
 #include "data/ledger.h"
 
@@ -298,12 +299,15 @@ static int texel_regions(const amp_texture *t, size_t origin[2][3], size_t regio
     return count;
 }
 
-static void count(amp_texture *t, amp_transfer_direction dir)
+/* Count a transfer that began at the host's time `began` (the timeline's;
+ * timed on the host: it is a blocking call). */
+static void count(amp_texture *t, amp_transfer_direction dir, int64_t began)
 {
     /* What moved: the image's bytes, wider than the host's where the
      * image stores more channels than the texture has. */
+    ledger_move move = {NULL, t, "texture", t->av, t->av, began, 0, 0, 0, NULL};
     amp__ledger_add(&t->stats, dir, AMP_REASON_COPY, t->device_bytes, t->av->acc, "texture", NULL,
-                    NULL);
+                    NULL, amp__tl_active ? &move : NULL);
 }
 
 /* Copy texels between the host's layout (channels values each) and the
@@ -330,6 +334,7 @@ static void relayout(const amp_texture *t, void *dst, int dst_channels, const vo
  * the texels it was given. */
 static amp_status upload(amp_texture *t, const void *data, const char *fn)
 {
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     amp_status st = amp__coh_order_use(&t->order, t->av);
     if (st != AMP_OK)
         return st;
@@ -350,7 +355,7 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
     free(wide);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueWriteImage", fn);
-    count(t, AMP_TO_DEVICE);
+    count(t, AMP_TO_DEVICE, began);
     return AMP_OK;
 }
 
@@ -358,6 +363,7 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
  * of the image before, on any view. */
 static amp_status download(amp_texture *t, void *dst, const char *fn)
 {
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     amp_status st = amp__coh_order_use(&t->order, t->av);
     if (st != AMP_OK)
         return st;
@@ -377,7 +383,7 @@ static amp_status download(amp_texture *t, void *dst, const char *fn)
     free(wide);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueReadImage", fn);
-    count(t, AMP_TO_HOST);
+    count(t, AMP_TO_HOST, began);
     return AMP_OK;
 }
 
@@ -452,6 +458,7 @@ static amp_status image_texels(const amp_texture *t, const void *data, const cha
  * its order starts afresh. */
 static amp_status remake(amp_texture *t, const void *data, const char *fn)
 {
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     if (!t->host_copy && !(t->host_copy = malloc(t->bytes)))
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     const void *texels;
@@ -470,7 +477,7 @@ static amp_status remake(amp_texture *t, const void *data, const char *fn)
     }
     t->image = image;
     memcpy(t->host_copy, data, t->bytes);
-    count(t, AMP_TO_DEVICE);
+    count(t, AMP_TO_DEVICE, began);
     return AMP_OK;
 }
 
@@ -569,6 +576,8 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
     if (st != AMP_OK)
         return st;
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_texture *t = NULL;
     st = amp__queue_resolve_in(fn, av, &av);
     if (st != AMP_OK)
@@ -595,6 +604,7 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
     free_data(t);
     amp__handle_free(t);
 done:
+    amp__tl_call_end(&call, fn, st, NULL);
     amp__lock_release();
     return st;
 }
@@ -618,11 +628,14 @@ amp_status amp_texture_release(amp_texture *texture)
     if (!texture)
         return AMP_OK;
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = check_texture("amp_texture_release", texture);
     if (st == AMP_OK) {
         free_data(texture);
         amp__handle_free(texture);
     }
+    amp__tl_call_end(&call, "amp_texture_release", st, NULL);
     amp__lock_release();
     return st;
 }
@@ -654,6 +667,8 @@ static amp_status copy_with_host(const char *fn, const amp_texture *texture, con
                                  size_t host_bytes, int to_host)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = check_texture(fn, texture);
     if (st == AMP_OK)
         st = check_copy(fn, texture, host, host_bytes);
@@ -661,6 +676,7 @@ static amp_status copy_with_host(const char *fn, const amp_texture *texture, con
     amp_texture *t = (amp_texture *)texture;
     if (st == AMP_OK)
         st = to_host ? read_back(t, (void *)host, fn) : fill(t, host, fn);
+    amp__tl_call_end(&call, fn, st, NULL);
     amp__lock_release();
     return st;
 }

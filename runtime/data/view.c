@@ -17,12 +17,26 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 #include "data/struct_type.h"
 
 int amp__view_is_live(const amp_array_view *v)
 {
     LOCK_ASSERT_HELD();
     return amp__handle_is(v, HD_VIEW);
+}
+
+void amp__view_call_begin(tl_call *c, const amp_array_view *v)
+{
+    amp__tl_call_begin(c);
+    if (c->id && amp__view_is_live(v))
+        amp__tl_focus(v, v->src, v->label);
+}
+
+void amp__view_call_end(tl_call *c, const char *fn, amp_status st, const amp_array_view *v)
+{
+    tl_about about = {v, NULL, NULL, 0, NULL};
+    amp__tl_call_end(c, fn, st, &about);
 }
 
 amp_status amp__view_check(const char *fn, const amp_array_view *v)
@@ -121,6 +135,13 @@ amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent
     v->is_const = is_const;
     row_major_strides(v);
     *out = v;
+    if (amp__tl_active) {
+        amp__tl_view_created(v, src, extent.rank, extent.dims, amp_elem_size(type),
+                             owner == HD_LIBRARY ? "array"
+                             : is_const          ? "const view"
+                                                 : "view");
+        amp__coh_show_where(src);
+    }
     return AMP_OK;
 }
 
@@ -150,7 +171,9 @@ amp_status amp__view_write_back_all(void)
 amp_status amp__view_unmake(amp_array_view *v)
 {
     LOCK_ASSERT_HELD();
+    int last = amp__coh_source_last_ref(v->src);
     amp_status st = amp__coh_source_release(v->src);
+    amp__tl_view_released(v, last);
     amp__handle_free(v);
     return st;
 }
@@ -473,6 +496,8 @@ amp_status amp_array_view_release(amp_array_view *view)
     if (!view)
         return AMP_OK;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->array)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -481,6 +506,7 @@ amp_status amp_array_view_release(amp_array_view *view)
                           fn);
     else if (st == AMP_OK)
         st = amp__view_unmake(view);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -578,10 +604,13 @@ amp_status amp_array_view_synchronize(amp_array_view *view)
 {
     static const char fn[] = "amp_array_view_synchronize";
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     void *host;
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_SYNCHRONIZE, &host);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -612,6 +641,8 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
 {
     static const char fn[] = "amp_array_view_synchronize_to";
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK)
         st = amp__view_check_data(fn, "view", view);
@@ -621,6 +652,7 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
         device_ready_arg a = {av, view->label, NULL};
         st = each_box(view, device_ready_step, &a);
     }
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -638,6 +670,8 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->is_const)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -649,6 +683,7 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
         st = each_box(view, host_written_step, NULL);
     if (st == AMP_OK)
         *out = first_element(view, host);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -660,12 +695,15 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     void *host = NULL;
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
         *out = first_element(view, host);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -716,6 +754,8 @@ amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element
     if (!element)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: element is NULL.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     int64_t byte = 0;
     if (st == AMP_OK)
@@ -727,6 +767,7 @@ amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
         memcpy(element, (char *)host + byte, amp_elem_size(view->type));
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -737,6 +778,8 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
     if (!element)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: element is NULL.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->is_const)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -758,6 +801,7 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
         memcpy((char *)host + byte, element, size);
         st = amp__coh_host_written(view->src, &box);
     }
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -765,9 +809,12 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
 amp_status amp_array_view_discard_data(amp_array_view *view)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check("amp_array_view_discard_data", view);
     if (st == AMP_OK)
         st = each_box(view, discard_step, NULL);
+    amp__view_call_end(&call, "amp_array_view_discard_data", st, view);
     amp__lock_release();
     return st;
 }
@@ -775,9 +822,12 @@ amp_status amp_array_view_discard_data(amp_array_view *view)
 amp_status amp_array_view_refresh(amp_array_view *view)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check("amp_array_view_refresh", view);
     if (st == AMP_OK && amp__coh_source_user_host(view->src))
         st = each_box(view, host_written_step, NULL);
+    amp__view_call_end(&call, "amp_array_view_refresh", st, view);
     amp__lock_release();
     return st;
 }

@@ -12,6 +12,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 
 struct prof_kernel {
     char *name; /* the hash key */
@@ -68,7 +69,8 @@ void amp__prof_configure(void)
 
 cl_command_queue_properties amp__prof_queue_properties(void)
 {
-    return amp__prof_enabled ? CL_QUEUE_PROFILING_ENABLE : 0;
+    /* The timeline times work on the device too, once it was ever on. */
+    return amp__prof_enabled || amp__tl_wants_profiling() ? CL_QUEUE_PROFILING_ENABLE : 0;
 }
 
 static prof_kernel *kernel_entry(const char *name, const amp_kernel_source *src)

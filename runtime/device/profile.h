@@ -38,7 +38,8 @@ void amp__prof_configure(void);
  * listing decides again. */
 void amp__prof_unconfigure(void);
 
-/* The properties a new queue needs: profiling on or not. */
+/* The properties a new queue needs: profiling on under AMP_PROFILE, and
+ * once the timeline was on (device/devtime.h). */
 cl_command_queue_properties amp__prof_queue_properties(void);
 
 /* A kernel was launched with event ev (owned from now on) from the call

@@ -77,9 +77,11 @@ typedef struct queue_kernel {
  * host memory, without bound; a wait that fails leaves nothing queued),
  * then enqueue it, and under AMP_PROFILE hand its event to the list of
  * launches not read yet (device/profile.h) with moved, the bytes moved to
- * run it (to the device, to the host). AMP_OK when it is queued. */
+ * run it (to the device, to the host). With event (the timeline's), the
+ * kernel's event is stored there too, the caller's to release. AMP_OK
+ * when it is queued. */
 amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
-                             const uint64_t moved[2]);
+                             const uint64_t moved[2], cl_event *event);
 
 /* Submit what is queued on av now (clFlush): amp__queue_submit's work on
  * an immediate view. */
@@ -104,5 +106,9 @@ amp_status amp__queue_finish_all(void);
 /* Release every accelerator's views, queues and context (amp_shutdown,
  * before amp__acc_shutdown). */
 void amp__queue_shutdown(void);
+
+/* The timeline's number for av's queue, and whether its work is timed on
+ * the device (device/devtime.h). */
+int amp__queue_timeline(amp_accelerator_view *av, int *profiled);
 
 #endif
