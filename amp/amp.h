@@ -11,6 +11,7 @@
  *   transfer.h     the ledger of every transfer
  *   kernel.h       amp_parallel_for_each and the kernel macros
  *   profile.h      device time and data moved per kernel (AMP_PROFILE=1)
+ *   timeline.h     the run as a timeline file (AMP_TIMELINE=FILE.json)
  *
  * Thread safety: every function may be called from any thread, with
  * handles shared between threads; one process-wide lock makes each call
@@ -42,6 +43,7 @@
 #include "status.h"
 #include "struct_type.h"
 #include "texture.h"
+#include "timeline.h"
 #include "transfer.h"
 
 /* The headers' version: AMP_VERSION_MAJOR, _MINOR, _PATCH and _STRING.

@@ -15,6 +15,10 @@ typedef struct call {
     amp_capture_list captures;
     amp_accelerator_view *av;       /* as given (NULL: the default), then as resolved */
     amp_accelerator_view *given_av; /* as given: the launch record's key */
+    /* The timeline's: where the kernel's event goes (NULL when it is off),
+     * and the kernel queued (NULL until it is). */
+    cl_event *event;
+    const kc_entry *queued;
 } call;
 
 #endif

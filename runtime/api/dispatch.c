@@ -20,11 +20,13 @@
 
 #include "api/call.h"
 #include "api/record.h"
+#include "api/timeline.h"
 #include "api/validate.h"
 #include "check/checkrun.h"
 #include "core/error.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/timeline.h"
 #include "data/ledger.h"
 #include "data/texture.h"
 #include "data/view.h"
@@ -137,8 +139,10 @@ static amp_status launch(call *c)
         st = bind(c, &known, l, mems);
     AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
-    if (st == AMP_OK)
-        st = amp__queue_launch(c->av, &l->run, moved);
+    if (st == AMP_OK) {
+        c->queued = l->entry;
+        st = amp__queue_launch(c->av, &l->run, moved, c->event);
+    }
     /* 6. An immediate view submits each kernel as it is queued. */
     if (st == AMP_OK && !known.data)
         st = mark_written(c, &known, l, mems);
@@ -148,7 +152,7 @@ static amp_status launch(call *c)
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (st == AMP_OK && l->checked)
-        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel);
+        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel, c->domain.tiled);
     return st;
 }
 
@@ -157,7 +161,8 @@ static amp_status dispatch(call *c)
     AMP__PROBE_START();
     amp__lock_acquire();
     AMP__PROBE("lock");
-    amp_status st = launch(c);
+    /* The one test of the timeline on the launch path. */
+    amp_status st = amp__tl_active ? amp__timeline_launch(c, launch) : launch(c);
     amp__lock_release();
     AMP__PROBE("unlock");
     return st;
