@@ -15,10 +15,11 @@ typedef struct call {
     amp_capture_list captures;
     amp_accelerator_view *av;       /* as given (NULL: the default), then as resolved */
     amp_accelerator_view *given_av; /* as given: the launch record's key */
-    /* The timeline's: where the kernel's event goes (NULL when it is off),
-     * and the kernel queued (NULL until it is). */
-    cl_event *event;
-    const kc_entry *queued;
 } call;
+
+/* A launch of a call, as dispatch.c runs it: the kernel's event is stored
+ * in *event when event is not NULL (the timeline's), and *queued is set to
+ * the kernel when it was queued (else left as it was). */
+typedef amp_status (*launch_fn)(call *c, cl_event *event, const kc_entry **queued);
 
 #endif

@@ -115,7 +115,7 @@ static amp_status mark_written(const call *c, const record_known *known, const k
 
 /* The launch, under the lock: each step that the record knows the answer
  * of is skipped. */
-static amp_status launch(call *c)
+static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
 {
     record_known known;
     kb_launch planned;
@@ -140,8 +140,8 @@ static amp_status launch(call *c)
     AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
     if (st == AMP_OK) {
-        c->queued = l->entry;
-        st = amp__queue_launch(c->av, &l->run, moved, c->event);
+        *queued = l->entry;
+        st = amp__queue_launch(c->av, &l->run, moved, event);
     }
     /* 6. An immediate view submits each kernel as it is queued. */
     if (st == AMP_OK && !known.data)
@@ -162,7 +162,8 @@ static amp_status dispatch(call *c)
     amp__lock_acquire();
     AMP__PROBE("lock");
     /* The one test of the timeline on the launch path. */
-    amp_status st = amp__tl_active ? amp__timeline_launch(c, launch) : launch(c);
+    const kc_entry *queued;
+    amp_status st = amp__tl_active ? amp__timeline_launch(c, launch) : launch(c, NULL, &queued);
     amp__lock_release();
     AMP__PROBE("unlock");
     return st;

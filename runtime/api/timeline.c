@@ -22,26 +22,17 @@ static int source_readable(const amp_kernel_source *k)
     return k && (state == HD_LIVE || (state == HD_FOREIGN && k->file));
 }
 
-/* The captured views that are live handles: their transfers name them. */
-static void name_views(const call *c)
-{
-    for (int i = 0; i < c->captures.count; i++) {
-        const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW && amp__view_is_live(cap->value.view))
-            amp__tl_focus(cap->value.view, cap->value.view->src, cap->name);
-    }
-}
-
 /* The kernel c queued, as ev, during the call's launch, which began at
- * `began`: what it runs over, and which views it reads and may write. */
-static void record_kernel(const call *c, cl_event ev, int64_t began)
+ * `began`: what it runs over, and which views it reads and may write (a
+ * kernel was queued: its captures were checked, every view is live). The
+ * timeline names the transfers of the launch after these views. */
+static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t began)
 {
-    const kc_entry *e = c->queued;
     tl_ref refs[AMP_MAX_CAPTURES];
     int n = 0;
     for (int i = 0; i < c->captures.count && i < AMP_MAX_CAPTURES; i++) {
         const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind != AMP_CAPTURE_VIEW || !amp__view_is_live(cap->value.view))
+        if (cap->kind != AMP_CAPTURE_VIEW)
             continue;
         refs[n++] = (tl_ref){cap->value.view, cap->value.view->src, cap->name,
                              (int)((e->written_mask >> i) & 1u)};
@@ -80,21 +71,19 @@ static void record_kernel(const call *c, cl_event ev, int64_t began)
         amp__clapi.ReleaseEvent(ev);
 }
 
-amp_status amp__timeline_launch(call *c, amp_status (*launch)(call *c))
+amp_status amp__timeline_launch(call *c, launch_fn launch)
 {
     LOCK_ASSERT_HELD();
     tl_call tc;
     amp__tl_call_begin(&tc);
     cl_event ev = NULL;
-    c->event = &ev;
-    c->queued = NULL;
-    name_views(c);
+    const kc_entry *queued = NULL;
     int64_t began = amp__tl_now();
-    amp_status st = launch(c);
+    amp_status st = launch(c, &ev, &queued);
     if (ev)
-        record_kernel(c, ev, began);
-    tl_about about = {NULL, NULL, "unknown", 0, c->queued ? c->queued->name : "(not built)"};
-    if (source_readable(c->kernel)) {
+        record_kernel(c, queued, ev, began);
+    tl_about about = {NULL, NULL, "unknown", 0, queued ? queued->name : "(not built)"};
+    if (queued || source_readable(c->kernel)) {
         about.site_file = c->kernel->file;
         about.site_line = c->kernel->line;
     }

@@ -11,7 +11,7 @@
 
 /* Run launch(c) as a recorded call: its views named, its kernel recorded
  * with the kernel's event, its call with the status launch returned. */
-amp_status amp__timeline_launch(call *c, amp_status (*launch)(call *c));
+amp_status amp__timeline_launch(call *c, launch_fn launch);
 
 /* Write the timeline's file, if it has one, once every kernel queued so far
  * has its device times. */

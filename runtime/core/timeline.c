@@ -12,6 +12,7 @@
 #include "core/timeline.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,10 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include <amp/kernel.h>
 #include <amp/version.h>
 
+#include "core/changes.h"
 #include "core/env.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -53,10 +56,63 @@ static tl_string *strings;
 static char **string_texts;
 static uint32_t string_count, string_capacity;
 
+/* The strings met last, by address: a launch's call site and kernel name
+ * are the same addresses every time. An address may come back for another
+ * string after a free: a kernel's name after the kernel layer frees one,
+ * a kernel file's name after its handle ended. Each layer counts those
+ * (core/changes.h): while neither count moved since a hit was compared,
+ * the string at the address is the same one. */
+#define RECENT 64
+typedef struct seen {
+    uint64_t core, kernel;
+} seen;
+
+static seen now_seen(void)
+{
+    return (seen){amp__changes_of(CHANGES_CORE), amp__changes_of(CHANGES_KERNEL)};
+}
+
+static int still(seen a, seen b)
+{
+    return a.core == b.core && a.kernel == b.kernel;
+}
+
+static struct {
+    const char *at;
+    uint32_t id;
+    seen when;
+} recent_strings[RECENT];
+
+static size_t slot_of(const void *p)
+{
+    uintptr_t v = (uintptr_t)p;
+    return (size_t)((v >> 4) ^ (v >> 10)) & (RECENT - 1);
+}
+
+static uint32_t intern_text(const char *s);
+
 static uint32_t intern(const char *s)
 {
     if (!s)
         return 0;
+    size_t slot = slot_of(s);
+    seen now = now_seen();
+    if (recent_strings[slot].at == s && (still(recent_strings[slot].when, now) ||
+                                         strcmp(string_texts[recent_strings[slot].id], s) == 0)) {
+        recent_strings[slot].when = now;
+        return recent_strings[slot].id;
+    }
+    uint32_t id = intern_text(s);
+    if (id) {
+        recent_strings[slot].at = s;
+        recent_strings[slot].id = id;
+        recent_strings[slot].when = now;
+    }
+    return id;
+}
+
+static uint32_t intern_text(const char *s)
+{
     tl_string *found = NULL;
     HASH_FIND_STR(strings, s, found);
     if (found)
@@ -293,6 +349,8 @@ typedef struct tl_desc_ref {
 typedef struct tl_desc {
     UT_hash_handle hh;
     unsigned char *key;
+    size_t keylen;
+    seen compared; /* when its strings were last found at the key's addresses */
     uint32_t name, file;
     int line, rank, tile_rank, checked, nrefs;
     int64_t extent[AMP_MAX_RANK], original[AMP_MAX_RANK], tile[AMP_MAX_TILE_RANK];
@@ -302,47 +360,58 @@ typedef struct tl_desc {
 
 static tl_desc *descs;
 
-/* The key of a launch's description: its strings' bytes, then its numbers
- * and the addresses of its views and of their names (handles and capture
- * names never change at one address). 0 when it does not fit. */
-static size_t desc_key(const tl_kernel *k, unsigned char *key, size_t size)
+/* The key of a launch's description: its numbers and the addresses of its
+ * strings and views (a handle's address is never another handle's; a
+ * string's, compared on a hit, may be another string's after a free).
+ * Only the first nrefs refs are part of it. */
+typedef struct desc_key {
+    const char *name, *file, *mode;
+    int line, rank, tile_rank, checked, nrefs;
+    int extent[AMP_MAX_RANK], original[AMP_MAX_RANK], tile[AMP_MAX_TILE_RANK];
+    tl_ref refs[AMP_MAX_CAPTURES];
+} desc_key;
+
+static size_t desc_key_of(const tl_kernel *k, desc_key *key)
 {
-    size_t n = 0;
-    const char *strs[2] = {k->name ? k->name : "", k->file ? k->file : ""};
-    for (int i = 0; i < 2; i++) {
-        size_t len = strlen(strs[i]) + 1;
-        if (n + len > size)
-            return 0;
-        memcpy(key + n, strs[i], len);
-        n += len;
+    int nrefs = k->nrefs < AMP_MAX_CAPTURES ? k->nrefs : AMP_MAX_CAPTURES;
+    size_t n = offsetof(desc_key, refs) + (size_t)nrefs * sizeof key->refs[0];
+    memset(key, 0, n); /* the padding too: the key is compared as bytes */
+    key->name = k->name;
+    key->file = k->file;
+    key->mode = k->mode;
+    key->line = k->line;
+    key->rank = k->rank < AMP_MAX_RANK ? k->rank : AMP_MAX_RANK;
+    key->tile_rank = k->tile_rank < AMP_MAX_TILE_RANK ? k->tile_rank : AMP_MAX_TILE_RANK;
+    key->checked = k->checked;
+    key->nrefs = nrefs;
+    for (int d = 0; d < key->rank; d++) {
+        key->extent[d] = k->extent[d];
+        key->original[d] = k->original ? k->original[d] : 0;
     }
-    int nums[3 + 2 * AMP_MAX_RANK + 2 + AMP_MAX_TILE_RANK + 2];
-    int c = 0;
-    memset(nums, 0, sizeof nums);
-    nums[c++] = k->line;
-    nums[c++] = k->rank;
-    nums[c++] = k->tile_rank;
-    for (int d = 0; d < AMP_MAX_RANK; d++) {
-        nums[c++] = d < k->rank ? k->extent[d] : 0;
-        nums[c++] = d < k->rank && k->original ? k->original[d] : 0;
-    }
-    for (int d = 0; d < AMP_MAX_TILE_RANK; d++)
-        nums[c++] = d < k->tile_rank ? k->tile[d] : 0;
-    nums[c++] = k->checked;
-    nums[c++] = k->nrefs;
-    const void *ptrs[1] = {k->mode};
-    if (n + sizeof nums + sizeof ptrs + (size_t)k->nrefs * sizeof(tl_ref) > size)
-        return 0;
-    memcpy(key + n, nums, sizeof nums);
-    n += sizeof nums;
-    memcpy(key + n, ptrs, sizeof ptrs);
-    n += sizeof ptrs;
-    for (int i = 0; i < k->nrefs; i++) {
-        tl_ref r = {k->refs[i].view, k->refs[i].data, k->refs[i].name, k->refs[i].writes != 0};
-        memcpy(key + n, &r, sizeof r);
-        n += sizeof r;
+    for (int d = 0; d < key->tile_rank; d++)
+        key->tile[d] = k->tile[d];
+    for (int i = 0; i < nrefs; i++) {
+        key->refs[i].view = k->refs[i].view;
+        key->refs[i].data = k->refs[i].data;
+        key->refs[i].name = k->refs[i].name;
+        key->refs[i].writes = k->refs[i].writes != 0;
     }
     return n;
+}
+
+/* FNV-1a over the key's words. */
+static uint64_t key_hash(const void *key, size_t n)
+{
+    const unsigned char *p = key;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 1099511628211ull;
+    }
+    for (size_t i = n & ~(size_t)7; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
 }
 
 static void name_view(tl_view *v, const char *name)
@@ -351,31 +420,32 @@ static void name_view(tl_view *v, const char *name)
         view_label[v->id] = intern(name);
 }
 
-static tl_desc *make_desc(const tl_kernel *k, const unsigned char *key, size_t keylen)
+static tl_desc *make_desc(const tl_kernel *k, const desc_key *key, size_t keylen)
 {
     tl_desc *d = calloc(1, sizeof *d + (size_t)k->nrefs * sizeof d->refs[0]);
     if (!d)
         return NULL;
-    d->key = malloc(keylen ? keylen : 1);
+    d->key = malloc(keylen);
     if (!d->key) {
         free(d);
         return NULL;
     }
     memcpy(d->key, key, keylen);
+    d->keylen = keylen;
     d->name = intern(k->name);
     d->file = intern(k->file);
     d->line = k->line;
-    d->rank = k->rank;
-    for (int i = 0; i < k->rank && i < AMP_MAX_RANK; i++) {
+    d->rank = key->rank;
+    for (int i = 0; i < d->rank; i++) {
         d->extent[i] = k->extent[i];
         d->original[i] = k->original ? k->original[i] : k->extent[i];
     }
-    d->tile_rank = k->tile_rank;
-    for (int i = 0; i < k->tile_rank && i < AMP_MAX_TILE_RANK; i++)
+    d->tile_rank = key->tile_rank;
+    for (int i = 0; i < d->tile_rank; i++)
         d->tile[i] = k->tile[i];
     d->mode = k->mode;
     d->checked = k->checked;
-    for (int i = 0; i < k->nrefs; i++) {
+    for (int i = 0; i < key->nrefs; i++) {
         tl_view *v = view_of(k->refs[i].view, k->refs[i].data);
         name_view(v, k->refs[i].name);
         if (!v)
@@ -386,18 +456,42 @@ static tl_desc *make_desc(const tl_kernel *k, const unsigned char *key, size_t k
     return d;
 }
 
+/* Whether d's strings are still those at the key's addresses. */
+static int same_strings(const tl_desc *d, const tl_kernel *k)
+{
+    return strcmp(text_of(d->name) ? text_of(d->name) : "", k->name ? k->name : "") == 0 &&
+           strcmp(text_of(d->file) ? text_of(d->file) : "", k->file ? k->file : "") == 0;
+}
+
+/* The descriptions used last, by their key's hash: a loop's launch finds
+ * its own here without a lookup in the table. */
+static tl_desc *recent_descs[RECENT];
+
 static tl_desc *desc_of(const tl_kernel *k)
 {
-    unsigned char key[4096];
-    size_t keylen = desc_key(k, key, sizeof key);
-    tl_desc *d = NULL;
-    if (keylen)
-        HASH_FIND(hh, descs, key, keylen, d);
-    if (d)
+    desc_key key;
+    size_t keylen = desc_key_of(k, &key);
+    uint64_t hash = key_hash(&key, keylen);
+    tl_desc **recent = &recent_descs[hash & (RECENT - 1)];
+    tl_desc *d = *recent;
+    seen now = now_seen();
+    if (d && d->keylen == keylen && memcmp(d->key, &key, keylen) == 0 &&
+        (still(d->compared, now) || same_strings(d, k))) {
+        d->compared = now;
         return d;
-    d = make_desc(k, key, keylen);
-    if (d && keylen)
+    }
+    HASH_FIND(hh, descs, &key, keylen, d);
+    if (d && !same_strings(d, k)) {
+        /* A string freed and another made at its address: this key is
+         * the new one's now (records keep the old description). */
+        HASH_DEL(descs, d);
+        d = NULL;
+    }
+    if (!d && (d = make_desc(k, &key, keylen)) != NULL)
         HASH_ADD_KEYPTR(hh, descs, d->key, keylen, d);
+    if (d)
+        d->compared = now;
+    *recent = d;
     return d;
 }
 
@@ -752,7 +846,7 @@ void amp__tl_transfer(const tl_transfer *t)
     }
     r->u.transfer.view = view;
     r->u.transfer.data = d->id;
-    r->u.transfer.label = t->label ? intern(t->label) : view ? view_label[view] : 0;
+    r->u.transfer.label = intern(t->label);
 }
 
 void amp__tl_finding(const char *problem, const char *args)
@@ -895,9 +989,10 @@ static int by_time(const void *a, const void *b)
 
 /* What one write works out before it writes. */
 typedef struct plan {
-    int64_t *placed;    /* each work record's ts on the host's clock */
-    uint8_t *shown;     /* each record is written */
-    uint8_t *mentioned; /* each data number appears in an event besides where */
+    int64_t *placed;     /* each work record's ts on the host's clock */
+    uint32_t *kernel_of; /* each call's kernel record + 1, by the call's id */
+    uint8_t *shown;      /* each record is written */
+    uint8_t *mentioned;  /* each data number appears in an event besides where */
     uint8_t *threads, *queues, *pids;
     tl_item *items;
     size_t count;
@@ -959,9 +1054,13 @@ static int make_plan(plan *p)
     p->queues = calloc((size_t)queue_count + 1, 1);
     p->pids = calloc(acc_capacity + 1, 1);
     p->items = malloc(3 * n * sizeof *p->items);
+    p->kernel_of = calloc((size_t)next_id + 1, sizeof *p->kernel_of);
     if (!p->placed || !p->shown || !p->mentioned || !p->threads || !p->queues || !p->pids ||
-        !p->items)
+        !p->items || !p->kernel_of)
         return 0;
+    for (uint32_t i = 0; i < rec_count; i++)
+        if (rec_at(i)->kind == TL_KERNEL && rec_at(i)->call_id <= next_id)
+            p->kernel_of[rec_at(i)->call_id] = i + 1;
     place_work(p);
     for (uint32_t i = 0; i < rec_count; i++) {
         const tl_rec *r = rec_at(i);
@@ -1037,6 +1136,7 @@ static void free_plan(plan *p)
     free(p->queues);
     free(p->pids);
     free(p->items);
+    free(p->kernel_of);
 }
 
 /* ---- The events as JSON ---- */
@@ -1146,7 +1246,19 @@ static const char *const transfer_names[] = {"upload", "download", "copy"};
 static const char *const reason_names[] = {"kernel", "host access", "synchronize", "release",
                                            "copy"};
 
-static void transfer_event(strbuf *sb, const tl_rec *r, int64_t ts)
+/* The view a transfer names: for a launch's upload, the captured view of
+ * the kernel it was for; else the view of its data used last. */
+static const tl_desc_ref *launch_view(const plan *p, const tl_rec *r)
+{
+    uint32_t k = r->call_id ? p->kernel_of[r->call_id] : 0;
+    const tl_desc *d = k ? rec_at(k - 1)->u.kernel.desc : NULL;
+    for (int i = 0; d && i < d->nrefs; i++)
+        if (d->refs[i].data == r->u.transfer.data)
+            return &d->refs[i];
+    return NULL;
+}
+
+static void transfer_event(strbuf *sb, const plan *p, const tl_rec *r, int64_t ts)
 {
     int dir = r->u.transfer.dir < 3 ? r->u.transfer.dir : 0;
     head(sb, "X", "amp.transfer", transfer_names[dir], pid_of_queue(r->tid), r->tid, ts);
@@ -1156,11 +1268,17 @@ static void transfer_event(strbuf *sb, const tl_rec *r, int64_t ts)
     amp__sb_append(sb, ", \"args\": {");
     amp__json_key(sb, &first, "id");
     amp__sb_printf(sb, "%u", r->id);
+    const tl_desc_ref *ref = r->u.transfer.texture ? NULL : launch_view(p, r);
+    uint32_t view = ref ? ref->view : r->u.transfer.view;
     amp__json_key(sb, &first, "view");
     const char *label = text_of(r->u.transfer.label);
+    if (!label && ref)
+        label = text_of(ref->name);
+    if (!label && view <= view_count)
+        label = text_of(view_label[view]);
     char fallback[32];
     if (!label) {
-        snprintf(fallback, sizeof fallback, "view %u", r->u.transfer.view);
+        snprintf(fallback, sizeof fallback, "view %u", view);
         label = fallback;
     }
     amp__json_string(sb, label);
@@ -1169,7 +1287,7 @@ static void transfer_event(strbuf *sb, const tl_rec *r, int64_t ts)
         amp__sb_printf(sb, "%u", r->u.transfer.texture);
     } else {
         amp__json_key(sb, &first, "view_id");
-        amp__sb_printf(sb, "%u", r->u.transfer.view);
+        amp__sb_printf(sb, "%u", view);
         amp__json_key(sb, &first, "data_id");
         amp__sb_printf(sb, "%u", r->u.transfer.data);
     }
@@ -1260,7 +1378,7 @@ static void item_event(strbuf *sb, const plan *p, const tl_item *it)
     switch (r->kind) {
     case TL_CALL: call_event(sb, r); break;
     case TL_KERNEL: kernel_event(sb, r, it->ts); break;
-    case TL_TRANSFER: transfer_event(sb, r, it->ts); break;
+    case TL_TRANSFER: transfer_event(sb, p, r, it->ts); break;
     case TL_CREATED:
     case TL_RELEASED: view_event(sb, r); break;
     case TL_WHERE: {
@@ -1283,7 +1401,6 @@ static void item_event(strbuf *sb, const plan *p, const tl_item *it)
         amp__sb_append(sb, ", \"args\": {}}");
         break;
     }
-    (void)p;
 }
 
 static void metadata(strbuf *sb, const char *name, int pid, int tid, const char *key,
