@@ -25,6 +25,10 @@
 struct coh_copy {
     coh_copy *next;
     amp_accelerator *acc;
+    /* While the timeline records: its number for the view that made the copy
+     * or last ran a kernel on it, which its transfers are shown for (a
+     * number, not the view: a view the copy no longer uses may be gone). */
+    int track;
     coh_order order; /* the view that used it last: later work waits on it */
     cl_mem mem;
     rg_set stale;
@@ -101,17 +105,18 @@ static void unlink_source(coh_record *src)
         src->next->prev = src->prev;
 }
 /* Count a transfer of src's data in the ledger (ledger.c), moved on
- * queue's queue for view (the transfer queue carries a kernel's uploads)
- * from the host's time began on; the timeline takes its device times from
- * the move's (staging.c) when it moved through stg_move. */
+ * queue's queue for the view the timeline numbers track (the transfer
+ * queue carries a kernel's uploads) from the host's time began on; the
+ * timeline takes its device times from the move's (staging.c) when it
+ * moved through stg_move. */
 static void record(coh_record *src, amp_transfer_direction dir, amp_transfer_reason reason,
-                   int64_t bytes, amp_accelerator_view *queue, amp_accelerator_view *view,
-                   const char *label, int64_t began, int staged)
+                   int64_t bytes, amp_accelerator_view *queue, int track, const char *label,
+                   int64_t began, int staged)
 {
     char text[96] = "";
     if (label)
         snprintf(text, sizeof text, "view %s", label);
-    ledger_move move = {src, NULL, label, queue, view, began, 0, 0, 0, NULL};
+    ledger_move move = {src, NULL, label, queue, track, began, 0, 0, 0, NULL};
     if (amp__tl_active && staged) {
         stg_timing t = amp__stg_last_timing();
         move.device = t.device;
@@ -163,6 +168,13 @@ static void show_where(const coh_record *src)
 void amp__coh_show_where(const coh_source *src)
 {
     show_where(reading(src));
+}
+
+/* The timeline's number for av's queue (device/queue.h). */
+static int timeline_track(amp_accelerator_view *av)
+{
+    int profiled;
+    return amp__queue_timeline(av, &profiled);
 }
 
 static amp_status no_memory(void)
@@ -286,6 +298,7 @@ static amp_status new_copy(coh_record *src, amp_accelerator_view *av, const char
         return amp__err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
     }
     c->acc = acc;
+    c->track = amp__tl_active ? timeline_track(av) : 0;
     amp__coh_order_begin(&c->order, av);
     c->next = src->copies;
     src->copies = c;
@@ -389,7 +402,7 @@ typedef struct xfer {
     amp_accelerator_view *queue_view;
     char *host; /* host memory the device box maps onto */
     amp_status status;
-    amp_accelerator_view *for_view; /* whose data moves: the kernel's, for the transfer queue */
+    int track; /* the timeline's number of the view whose data moves */
 } xfer;
 
 /* A failed transfer. Drivers that allocate device memory lazily (NVIDIA's)
@@ -416,7 +429,7 @@ static amp_status move_box(xfer *x, const rg_box *b)
     cl_int rc = amp__stg_move(&m, &call);
     if (rc != CL_SUCCESS)
         return transfer_failed(x, rc, call);
-    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->queue_view, x->for_view, x->label,
+    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->queue_view, x->track, x->label,
            began, 1);
     return AMP_OK;
 }
@@ -491,8 +504,8 @@ static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_re
             st = no_memory();
             break;
         }
-        xfer x = {src,       c,      AMP_TO_HOST,       reason, NULL, c->order.last_view,
-                  src->host, AMP_OK, c->order.last_view};
+        xfer x = {src,       c,      AMP_TO_HOST, reason, NULL, c->order.last_view,
+                  src->host, AMP_OK, c->track};
         st = move_needed(&x, &supply, box);
         if (st == AMP_OK && !amp__rg_remove_in_box(&src->host_stale, &supply, box))
             st = no_memory();
@@ -624,6 +637,8 @@ amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, c
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
         return st;
+    if (amp__tl_active)
+        c->track = timeline_track(av);
     /* A large upload goes on the device's transfer queue, where it may run
      * beside kernels on av's (staging.h); av's work then waits for it on
      * the device. */
@@ -643,7 +658,7 @@ amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, c
             if (st != AMP_OK)
                 return st;
         }
-        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, q, src->host, AMP_OK, av};
+        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, q, src->host, AMP_OK, c->track};
         st = move_needed(&x, &c->stale, box);
         if (st != AMP_OK)
             return st;
@@ -796,25 +811,25 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
         if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(q->queue)) != CL_SUCCESS)
             call = "clFinish";
         if (rc == CL_SUCCESS)
-            record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, q, NULL, began,
-                   0);
+            record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, to->track, NULL,
+                   began, 0);
     } else if (from) {
         stg_move m = {from->order.last_view, from->mem, sbox, dst->host, dbox, 0};
         from->order.idle = 0;
         rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
-            record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), m.av, m.av, NULL,
-                   began, 1);
+            record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), m.av, from->track,
+                   NULL, began, 1);
     } else if (to) {
         /* As a kernel's upload: large ones on the transfer queue. */
-        amp_accelerator_view *home = to->order.last_view;
-        amp_accelerator_view *q = amp__stg_upload_view(home, amp__rg_box_bytes(dbox));
+        amp_accelerator_view *q = amp__stg_upload_view(to->order.last_view,
+                                                       amp__rg_box_bytes(dbox));
         if ((st = order_after_last_use(&to->order, q)) != AMP_OK)
             return st;
         stg_move m = {q, to->mem, dbox, src->host, sbox, 1};
         rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
-            record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, home, NULL,
+            record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, to->track, NULL,
                    began, 1);
     } else {
         host_copy_box(dst->host, dbox, src->host, sbox);

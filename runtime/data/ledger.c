@@ -42,8 +42,6 @@ static void show(const ledger_move *m, amp_transfer_direction dir, amp_transfer_
                  uint64_t bytes)
 {
     int profiled = 0;
-    /* The view's queue numbered first: it is the one the program made. */
-    int view = m->view ? amp__queue_timeline(m->view, &profiled) : 0;
     tl_transfer t = {m->data,
                      m->texture,
                      m->name,
@@ -51,7 +49,7 @@ static void show(const ledger_move *m, amp_transfer_direction dir, amp_transfer_
                      dir,
                      reason,
                      amp__queue_timeline(m->queue, &profiled),
-                     view,
+                     m->view,
                      m->began,
                      amp__tl_now(),
                      m->device,

@@ -22,8 +22,8 @@ typedef struct ledger_move {
     const void *texture;         /* or the texture */
     const char *name;            /* the view's capture name, or NULL */
     amp_accelerator_view *queue; /* whose queue carried it */
-    amp_accelerator_view *view;  /* the view whose data moved (a kernel's, for the transfer
-                                    queue's uploads) */
+    int view;                    /* the timeline's number of the view whose data moved (the
+                                    kernel's, for the transfer queue's uploads); 0: queue's */
     int64_t began;               /* the host's clock as it began (amp__tl_now) */
     int device;                  /* timed on the device, from start to end on its clock */
     uint64_t start, end;

@@ -305,7 +305,7 @@ static void count(amp_texture *t, amp_transfer_direction dir, int64_t began)
 {
     /* What moved: the image's bytes, wider than the host's where the
      * image stores more channels than the texture has. */
-    ledger_move move = {NULL, t, "texture", t->av, t->av, began, 0, 0, 0, NULL};
+    ledger_move move = {NULL, t, "texture", t->av, 0, began, 0, 0, 0, NULL};
     amp__ledger_add(&t->stats, dir, AMP_REASON_COPY, t->device_bytes, t->av->acc, "texture", NULL,
                     NULL, amp__tl_active ? &move : NULL);
 }

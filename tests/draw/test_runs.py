@@ -169,6 +169,41 @@ class Checked(unittest.TestCase):
         self.assertRegex(f["at"], r"tile_race\.c:77:19$")
 
 
+class TransferQueue(unittest.TestCase):
+    """Uploads on the device's transfer queue (the staged path forced, as
+    on a GPU: tests/draw/timeline_staged.c)."""
+
+    def test_the_transfer_queue_has_its_track_and_its_uploads_name_the_view(self):
+        program = os.environ.get("STAGED")
+        if not program or not os.path.exists(program):
+            self.skipTest("timeline_staged is not built")
+        timeline = os.path.join(work_dir(), "staged.json")
+        e = dict(os.environ)
+        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=600)
+        self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
+        data = check_timeline.load(timeline)
+        self.assertEqual(check_timeline.check(data), [])
+        names = {(e["pid"], e["tid"]): e["args"] for e in data["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "thread_name"}
+        transfer = [k for k, a in names.items() if a.get("queue") == "transfer"]
+        self.assertEqual(len(transfer), 1)
+        self.assertEqual(names[transfer[0]]["name"], "transfer queue")
+        moves = [e for e in events(data, "amp.transfer") if (e["pid"], e["tid"]) == transfer[0]]
+        self.assertEqual(len(moves), 3)
+        view = next(k for k, a in names.items() if a.get("queue") == "view")
+        for m in moves:
+            self.assertEqual(m["args"]["path"], "staged")
+            self.assertEqual(m["args"]["timed"], "device")
+            # The array's view, not the transfer queue, is the one whose data moved.
+            self.assertEqual(m["args"]["accelerator_view"], view[1])
+        report = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "timeline-overlap.py"),
+                                 timeline], stdout=subprocess.PIPE, text=True)
+        self.assertEqual(report.returncode, 0)
+        self.assertIn("transfers on a transfer queue ran beside a kernel", report.stdout)
+
+
 class Bound(unittest.TestCase):
     def test_a_run_past_the_bound_keeps_it_and_says_what_it_dropped(self):
         out, err, data = run_sample("tile_average", env={"AMP_TIMELINE_MAX_EVENTS": "12"})
