@@ -399,21 +399,6 @@ static size_t desc_key_of(const tl_kernel *k, desc_key *key)
     return n;
 }
 
-/* FNV-1a over the key's words. */
-static uint64_t key_hash(const void *key, size_t n)
-{
-    const unsigned char *p = key;
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 1099511628211ull;
-    }
-    for (size_t i = n & ~(size_t)7; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
 static void name_view(tl_view *v, const char *name)
 {
     if (v && name && !view_label[v->id])
@@ -463,16 +448,15 @@ static int same_strings(const tl_desc *d, const tl_kernel *k)
            strcmp(text_of(d->file) ? text_of(d->file) : "", k->file ? k->file : "") == 0;
 }
 
-/* The descriptions used last, by their key's hash: a loop's launch finds
- * its own here without a lookup in the table. */
+/* The descriptions used last, by their kernel name's address: a loop's
+ * launch finds its own here without a lookup in the table. */
 static tl_desc *recent_descs[RECENT];
 
 static tl_desc *desc_of(const tl_kernel *k)
 {
     desc_key key;
     size_t keylen = desc_key_of(k, &key);
-    uint64_t hash = key_hash(&key, keylen);
-    tl_desc **recent = &recent_descs[hash & (RECENT - 1)];
+    tl_desc **recent = &recent_descs[slot_of(k->name)];
     tl_desc *d = *recent;
     seen now = now_seen();
     if (d && d->keylen == keylen && memcmp(d->key, &key, keylen) == 0 &&

@@ -75,14 +75,10 @@ int amp__dtime_queue(const void *key, cl_command_queue queue, size_t acc_index,
     return number;
 }
 
-int amp__dtime_span(cl_event ev, uint64_t *start, uint64_t *end)
+/* The times of a command whose status is known to be CL_COMPLETE. */
+static int times_of(cl_event ev, uint64_t *start, uint64_t *end)
 {
-    cl_int status = CL_QUEUED;
     cl_ulong s = 0, e = 0;
-    if (amp__clapi.GetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                NULL) != CL_SUCCESS ||
-        status != CL_COMPLETE)
-        return 0;
     if (amp__clapi.GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) !=
             CL_SUCCESS ||
         amp__clapi.GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) !=
@@ -94,19 +90,34 @@ int amp__dtime_span(cl_event ev, uint64_t *start, uint64_t *end)
     return 1;
 }
 
-static int event_done(cl_event ev)
+/* The command's execution status: CL_COMPLETE, a negative error, or a
+ * stage not reached yet; an event that cannot say is taken as failed. */
+static cl_int status_of(cl_event ev)
 {
     cl_int status = CL_QUEUED;
     if (amp__clapi.GetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
                                 NULL) != CL_SUCCESS)
-        return 1; /* nothing more will be learned from it */
-    return status <= CL_COMPLETE;
+        return -1;
+    return status;
 }
 
-static void read_kernel(dt_kernel *k)
+int amp__dtime_span(cl_event ev, uint64_t *start, uint64_t *end)
+{
+    return status_of(ev) == CL_COMPLETE && times_of(ev, start, end);
+}
+
+static int event_done(cl_event ev)
+{
+    return status_of(ev) <= CL_COMPLETE;
+}
+
+/* A kernel whose status is status: its times (none after a failure), and
+ * its event released. One status query an event: the driver's calls are
+ * most of what the timeline costs a launch. */
+static void read_kernel(dt_kernel *k, cl_int status)
 {
     uint64_t start = 0, end = 0;
-    int ok = amp__dtime_span(k->event, &start, &end);
+    int ok = status == CL_COMPLETE && times_of(k->event, &start, &end);
     amp__tl_kernel_span(k->record, start, end, ok);
     amp__clapi.ReleaseEvent(k->event);
 }
@@ -136,10 +147,13 @@ void amp__dtime_collect(int wait)
     size_t kept = 0;
     for (size_t i = 0; i < pending_count; i++) {
         dt_kernel *k = &pending[i];
-        if (wait)
+        cl_int status = status_of(k->event);
+        if (status > CL_COMPLETE && wait) {
             (void)amp__clapi.WaitForEvents(1, &k->event);
-        if (wait || event_done(k->event))
-            read_kernel(k);
+            status = status_of(k->event);
+        }
+        if (status <= CL_COMPLETE)
+            read_kernel(k, status);
         else
             pending[kept++] = *k;
     }
