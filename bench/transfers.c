@@ -543,3 +543,11 @@ void bench_transfers(const bench_options *o)
         fclose(paths);
     overlap_table(o, max / 4 > ((size_t)16 << 20) ? max / 4 : max);
 }
+
+void bench_overlap(const bench_options *o)
+{
+    /* 256 MiB on a GPU, as the transfers section's overlap at 1 GiB; less
+     * on a CPU device, whose uploads are host copies on the view's own
+     * queue (nothing overlaps there). */
+    overlap_table(o, o->quick ? (size_t)4 << 20 : largest(o) / 4);
+}
