@@ -356,14 +356,21 @@ static void view_access(strbuf *sb, int *first, const chk_finding *f, int domain
         extent[d] = slot[CG_REC_EXTENT + d];
         thread[d] = slot[CG_REC_THREAD + d];
     }
-    int inside = 1;
-    for (int d = 0; d < rank; d++)
-        inside &= index[d] >= 0 && extent[d] > 0;
+    int sane = 1, inside = 1;
+    for (int d = 0; d < rank; d++) {
+        sane &= index[d] >= 0 && extent[d] > 0; /* an index is never negative */
+        inside &= index[d] < extent[d];
+    }
     amp__json_key(sb, first, "array");
     amp__json_string(sb, f->view);
-    if (inside) { /* an element's index is never negative */
+    if (sane) {
         amp__json_key(sb, first, "array_extent");
         amp__json_ints(sb, extent, rank);
+    }
+    /* An access out of bounds is outside the extent; the race of a padded
+     * domain's threads is on the spare element past it, no element of the
+     * view's: none is named. */
+    if (sane && inside == (f->report->category != OCK_INVALID_ACCESS)) {
         amp__json_key(sb, first, "element");
         amp__json_ints(sb, index, rank);
     }

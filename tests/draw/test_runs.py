@@ -204,6 +204,48 @@ class TransferQueue(unittest.TestCase):
         self.assertIn("transfers on a transfer queue ran beside a kernel", report.stdout)
 
 
+class TestPrograms(unittest.TestCase):
+    """The device tests' own runs on the timeline: textures, arrays, copies,
+    asynchronous operations, views of many kinds, two accelerators, every
+    kind of AMP_CHECK finding (an access out of bounds, a race of a padded
+    domain's threads, a barrier not every thread reached). Each file keeps
+    the contract, and the tests pass as they do without it."""
+
+    def timeline_of(self, name):
+        program = os.path.join(os.environ.get("TESTS") or os.path.join(ROOT, "build", "tests"),
+                               name)
+        if not os.path.exists(program):
+            self.skipTest("%s is not built" % name)
+        timeline = os.path.join(work_dir(), name + ".json")
+        e = dict(os.environ)
+        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=900)
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-3000:])
+        data = check_timeline.load(timeline)
+        self.assertEqual(check_timeline.check(data), [])
+        return data
+
+    def test_checked_kernels(self):
+        data = self.timeline_of("test_check")
+        if data["otherData"]["check"] or events(data, "amp.check"):
+            problems = {e["name"] for e in events(data, "amp.check")}
+            self.assertTrue({"data race", "out of bounds"} <= problems, problems)
+
+    def test_textures(self):
+        data = self.timeline_of("test_textures")
+        self.assertTrue(any("texture_id" in e["args"] for e in events(data, "amp.transfer")))
+
+    def test_arrays_copies_and_asynchronous_operations(self):
+        data = self.timeline_of("test_data_model")
+        calls = {e["name"] for e in events(data, "amp.call")}
+        self.assertTrue({"amp_copy", "amp_array_view_synchronize", "amp_shutdown"} <= calls,
+                        calls)
+
+    def test_queues_and_markers(self):
+        self.timeline_of("test_queues")
+
+
 class Bound(unittest.TestCase):
     def test_a_run_past_the_bound_keeps_it_and_says_what_it_dropped(self):
         out, err, data = run_sample("tile_average", env={"AMP_TIMELINE_MAX_EVENTS": "12"})
