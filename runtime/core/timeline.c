@@ -1,17 +1,17 @@
 /*
- * runtime/core/timeline.c - the timeline's records, and the file written
- * from them (timeline.h; docs/timeline.md is the file's contract).
+ * runtime/core/timeline.c - the timeline's records (timeline.h), which
+ * timeline_file.c writes as docs/timeline.md says.
  *
  * Records are kept in blocks that never move, so that a record's number
  * stays valid while device times arrive for it. A kernel's description
- * (name, call site, domain, views) is looked up by its contents: a loop
- * that launches one kernel again and again shares one description, and a
- * launch costs a hash of a few hundred bytes, not a string's allocation.
+ * (name, call site, domain, views) is found by the numbers and addresses
+ * it is made of: a loop that launches one kernel again and again shares
+ * one description, and a launch costs a compare of a few hundred bytes, not
+ * a string's allocation.
  */
-#define _GNU_SOURCE /* program_invocation_short_name, syscall() */
+#define _GNU_SOURCE /* syscall() */
 #include "core/timeline.h"
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,18 +22,14 @@
 #include <uthash.h>
 
 #include <amp/kernel.h>
-#include <amp/version.h>
 
 #include "core/changes.h"
 #include "core/env.h"
 #include "core/error.h"
-#include "core/json.h"
 #include "core/lock.h"
-#include "core/strbuf.h"
+#include "core/timeline_records.h"
 
 #define TL_DEFAULT_MAX_EVENTS 1000000LL
-#define BLOCK_SHIFT 12
-#define BLOCK ((uint32_t)1 << BLOCK_SHIFT)
 
 int amp__tl_active;
 
@@ -63,9 +59,6 @@ static uint32_t string_count, string_capacity;
  * (core/changes.h): while neither count moved since a hit was compared,
  * the string at the address is the same one. */
 #define RECENT 64
-typedef struct seen {
-    uint64_t core, kernel;
-} seen;
 
 static seen now_seen(void)
 {
@@ -263,14 +256,6 @@ static int thread_track(void)
     return thread_track_id;
 }
 
-typedef struct tl_queue {
-    const void *key; /* NULL once forgotten */
-    size_t acc;
-    char *name;
-    int transfer;
-    int offset_known;
-    int64_t offset;
-} tl_queue;
 
 static tl_queue *queues;
 static int queue_count;
@@ -341,22 +326,6 @@ void amp__tl_forget_queues(void)
 
 /* ---- Kernels' descriptions, shared by equal launches ---- */
 
-typedef struct tl_desc_ref {
-    uint32_t view, data, name;
-    int writes;
-} tl_desc_ref;
-
-typedef struct tl_desc {
-    UT_hash_handle hh;
-    unsigned char *key;
-    size_t keylen;
-    seen compared; /* when its strings were last found at the key's addresses */
-    uint32_t name, file;
-    int line, rank, tile_rank, checked, nrefs;
-    int64_t extent[AMP_MAX_RANK], original[AMP_MAX_RANK], tile[AMP_MAX_TILE_RANK];
-    const char *mode;
-    tl_desc_ref refs[];
-} tl_desc;
 
 static tl_desc *descs;
 
@@ -481,60 +450,6 @@ static tl_desc *desc_of(const tl_kernel *k)
 
 /* ---- Records ---- */
 
-enum { TL_CALL, TL_KERNEL, TL_TRANSFER, TL_CREATED, TL_RELEASED, TL_WHERE, TL_CHECK, TL_MARK };
-
-enum {
-    TLF_PENDING = 1, /* a kernel whose device times are not read yet */
-    TLF_RAW = 2,     /* ts is the device's clock: placed when written */
-    TLF_DEVICE = 4,  /* timed on the device */
-    TLF_LAST = 8     /* a release that ended its data */
-};
-
-typedef struct tl_rec {
-    int64_t ts, dur;
-    int64_t queued; /* kernels and transfers: when queued (host) */
-    uint32_t id, call_id;
-    uint8_t kind, flags;
-    uint16_t tid; /* host thread, or queue */
-    uint16_t call_tid;
-    union {
-        struct {
-            const char *fn;
-            int status;
-            uint32_t site, kernel, view, data;
-            int line;
-        } call;
-        struct {
-            const tl_desc *desc;
-        } kernel;
-        struct {
-            uint32_t view, data, texture, label;
-            uint64_t bytes;
-            uint8_t dir, reason;
-            uint16_t av;
-            const char *path;
-        } transfer;
-        struct {
-            uint32_t view, data;
-            uint32_t element_bytes;
-            int rank;
-            int32_t dims[AMP_MAX_RANK];
-            const char *kind;
-        } view;
-        struct {
-            uint32_t data;
-            float host, device;
-        } where;
-        struct {
-            uint32_t kernel; /* the kernel's record */
-            const char *problem;
-            char *args;
-        } check;
-        struct {
-            const char *name;
-        } mark;
-    } u;
-} tl_rec;
 
 static tl_rec **blocks;
 static uint32_t block_count, rec_count;
@@ -550,7 +465,7 @@ static size_t unclaimed_count, unclaimed_capacity;
 
 static tl_rec *rec_at(uint32_t i)
 {
-    return &blocks[i >> BLOCK_SHIFT][i & (BLOCK - 1)];
+    return &blocks[i >> TL_BLOCK_SHIFT][i & (TL_BLOCK - 1)];
 }
 
 /* A new record of `weight` events in the file, or NULL: the timeline is
@@ -560,12 +475,12 @@ static tl_rec *new_rec(int kind, int weight, int64_t ts)
 {
     if (dropped || kept + (uint64_t)weight > (uint64_t)max_events)
         goto drop;
-    if ((rec_count >> BLOCK_SHIFT) >= block_count) {
+    if ((rec_count >> TL_BLOCK_SHIFT) >= block_count) {
         tl_rec **grown = realloc(blocks, (block_count + 1) * sizeof *grown);
         if (!grown)
             goto drop;
         blocks = grown;
-        blocks[block_count] = malloc(BLOCK * sizeof(tl_rec));
+        blocks[block_count] = malloc(TL_BLOCK * sizeof(tl_rec));
         if (!blocks[block_count])
             goto drop;
         block_count++;
@@ -861,8 +776,6 @@ void amp__tl_finding(const char *problem, const char *args)
 /* ---- Switching ---- */
 
 static char *file_path;
-/* Why the last write failed. */
-static char write_error[512];
 static int ever_on;
 static int64_t zero;
 
@@ -874,7 +787,7 @@ static void write_at_exit(void)
         return;
     amp__lock_acquire();
     if (dirty && amp__tl_write() != AMP_OK)
-        fprintf(stderr, "[amp] %s\n", write_error);
+        fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
     amp__lock_release();
 }
 
@@ -947,600 +860,19 @@ __attribute__((constructor)) static void start_from_environment(void)
     amp__lock_release();
 }
 
-/* ---- Writing ---- */
+/* ---- What the writer reads (timeline_records.h) ---- */
 
-/* One event of the file: a record's main event, or its flow's start or
- * finish. */
-enum { PART_MAIN, PART_FLOW_START, PART_FLOW_END };
-
-typedef struct tl_item {
-    int64_t ts, dur;
-    uint32_t rec;
-    uint8_t part;
-} tl_item;
-
-static int by_time(const void *a, const void *b)
-{
-    const tl_item *x = a, *y = b;
-    if (x->ts != y->ts)
-        return x->ts < y->ts ? -1 : 1;
-    if (x->dur != y->dur)
-        return x->dur > y->dur ? -1 : 1; /* an enclosing event before what it encloses */
-    if (x->rec != y->rec)
-        return x->rec < y->rec ? -1 : 1;
-    return x->part < y->part ? -1 : x->part > y->part;
-}
-
-/* What one write works out before it writes. */
-typedef struct plan {
-    int64_t *placed;     /* each work record's ts on the host's clock */
-    uint32_t *kernel_of; /* each call's kernel record + 1, by the call's id */
-    uint8_t *shown;      /* each record is written */
-    uint8_t *mentioned;  /* each data number appears in an event besides where */
-    uint8_t *threads, *queues, *pids;
-    tl_item *items;
-    size_t count;
-} plan;
-
-static int is_work(const tl_rec *r)
-{
-    return r->kind == TL_KERNEL || r->kind == TL_TRANSFER;
-}
-
-/* Device work on the host's clock: never before it was queued, and in
- * order on its queue, each after the one before (docs/timeline.md,
- * "Time"). A kernel whose times are not known yet is left for a later
- * write. */
-static void place_work(plan *p)
-{
-    int64_t *last_end = calloc((size_t)queue_count + 1, sizeof *last_end);
-    for (uint32_t i = 0; i < rec_count; i++) {
-        const tl_rec *r = rec_at(i);
-        if (!is_work(r) || (r->flags & TLF_PENDING) || r->tid < 1 || r->tid > queue_count)
-            continue;
-        const tl_queue *q = &queues[r->tid - 1];
-        int64_t ts = r->ts;
-        if (r->flags & TLF_RAW)
-            ts = q->offset_known ? r->ts + q->offset : r->queued;
-        if (ts < r->queued)
-            ts = r->queued;
-        if (last_end && ts < last_end[r->tid])
-            ts = last_end[r->tid];
-        if (last_end)
-            last_end[r->tid] = ts + r->dur;
-        p->placed[i] = ts;
-        p->shown[i] = 1;
-    }
-    free(last_end);
-}
-
-static void mention(plan *p, uint32_t data)
-{
-    if (data && data <= data_count)
-        p->mentioned[data] = 1;
-}
-
-static int add_item(plan *p, int64_t ts, int64_t dur, uint32_t rec, int part)
-{
-    p->items[p->count++] = (tl_item){ts, dur, rec, (uint8_t)part};
-    return 1;
-}
-
-/* Which records are written, and their events in ts order. */
-static int make_plan(plan *p)
-{
-    memset(p, 0, sizeof *p);
-    size_t n = rec_count ? rec_count : 1;
-    p->placed = calloc(n, sizeof *p->placed);
-    p->shown = calloc(n, 1);
-    p->mentioned = calloc((size_t)data_count + 1, 1);
-    p->threads = calloc((size_t)thread_count + 1, 1);
-    p->queues = calloc((size_t)queue_count + 1, 1);
-    p->pids = calloc(acc_capacity + 1, 1);
-    p->items = malloc(3 * n * sizeof *p->items);
-    p->kernel_of = calloc((size_t)next_id + 1, sizeof *p->kernel_of);
-    if (!p->placed || !p->shown || !p->mentioned || !p->threads || !p->queues || !p->pids ||
-        !p->items || !p->kernel_of)
-        return 0;
-    for (uint32_t i = 0; i < rec_count; i++)
-        if (rec_at(i)->kind == TL_KERNEL && rec_at(i)->call_id <= next_id)
-            p->kernel_of[rec_at(i)->call_id] = i + 1;
-    place_work(p);
-    for (uint32_t i = 0; i < rec_count; i++) {
-        const tl_rec *r = rec_at(i);
-        switch (r->kind) {
-        case TL_CALL:
-            p->shown[i] = 1;
-            mention(p, r->u.call.data);
-            break;
-        case TL_KERNEL:
-            for (int k = 0; p->shown[i] && k < r->u.kernel.desc->nrefs; k++)
-                mention(p, r->u.kernel.desc->refs[k].data);
-            break;
-        case TL_TRANSFER:
-            if (p->shown[i])
-                mention(p, r->u.transfer.data);
-            break;
-        case TL_CREATED:
-        case TL_RELEASED:
-            p->shown[i] = 1;
-            mention(p, r->u.view.data);
-            break;
-        case TL_CHECK:
-            /* Kernels were placed above, before every other record. */
-            p->shown[i] = r->u.check.kernel < rec_count && p->shown[r->u.check.kernel];
-            break;
-        case TL_MARK: p->shown[i] = r->u.mark.name != NULL; break;
-        default: break;
-        }
-    }
-    for (uint32_t i = 0; i < rec_count; i++) {
-        const tl_rec *r = rec_at(i);
-        if (r->kind == TL_WHERE)
-            p->shown[i] = r->u.where.data <= data_count && p->mentioned[r->u.where.data];
-        if (!p->shown[i])
-            continue;
-        switch (r->kind) {
-        case TL_KERNEL:
-        case TL_TRANSFER:
-            add_item(p, p->placed[i], r->dur, i, PART_MAIN);
-            p->queues[r->tid] = 1;
-            p->pids[queues[r->tid - 1].acc] = 1;
-            if (r->call_id) {
-                add_item(p, r->queued, 0, i, PART_FLOW_START);
-                add_item(p, p->placed[i], 0, i, PART_FLOW_END);
-                p->threads[r->call_tid] = 1;
-            }
-            break;
-        case TL_CHECK: {
-            const tl_rec *k = rec_at(r->u.check.kernel);
-            uint32_t ki = r->u.check.kernel;
-            add_item(p, p->placed[ki] + k->dur, 0, i, PART_MAIN);
-            break;
-        }
-        case TL_CALL:
-        case TL_CREATED:
-        case TL_RELEASED:
-            p->threads[r->tid] = 1;
-            add_item(p, r->ts, r->dur, i, PART_MAIN);
-            break;
-        default: add_item(p, r->ts, r->dur, i, PART_MAIN); break;
-        }
-    }
-    qsort(p->items, p->count, sizeof *p->items, by_time);
-    return 1;
-}
-
-static void free_plan(plan *p)
-{
-    free(p->placed);
-    free(p->shown);
-    free(p->mentioned);
-    free(p->threads);
-    free(p->queues);
-    free(p->pids);
-    free(p->items);
-    free(p->kernel_of);
-}
-
-/* ---- The events as JSON ---- */
-
-static void head(strbuf *sb, const char *ph, const char *cat, const char *name, int pid, int tid,
-                 int64_t ts)
-{
-    amp__sb_printf(sb, "{\"ph\": \"%s\", ", ph);
-    if (ph[0] == 'i') /* instants: thread-scoped, or global on tid 0 */
-        amp__sb_printf(sb, "\"s\": \"%s\", ", tid ? "t" : "g");
-    if (cat)
-        amp__sb_printf(sb, "\"cat\": \"%s\", ", cat);
-    amp__sb_append(sb, "\"name\": ");
-    amp__json_string(sb, name);
-    amp__sb_printf(sb, ", \"pid\": %d, \"tid\": %d, \"ts\": ", pid, tid);
-    amp__json_micros(sb, ts - zero);
-}
-
-static void view_ref(strbuf *sb, const tl_desc_ref *r)
-{
-    amp__sb_append(sb, "{\"name\": ");
-    const char *name = text_of(r->name);
-    char fallback[32];
-    if (!name) {
-        snprintf(fallback, sizeof fallback, "view %u", r->view);
-        name = fallback;
-    }
-    amp__json_string(sb, name);
-    amp__sb_printf(sb, ", \"view_id\": %u, \"data_id\": %u}", r->view, r->data);
-}
-
-static void site(strbuf *sb, int *first, uint32_t file, int line)
-{
-    if (!file)
-        return;
-    amp__json_key(sb, first, "site");
-    char tail[24];
-    snprintf(tail, sizeof tail, ":%d", line);
-    strbuf s = STRBUF_INIT;
-    amp__sb_append(&s, text_of(file));
-    amp__sb_append(&s, tail);
-    amp__json_string(sb, s.data);
-    amp__sb_free(&s);
-}
-
-static int pid_of_queue(int tid)
-{
-    return 2 + (int)queues[tid - 1].acc;
-}
-
-static void kernel_event(strbuf *sb, const tl_rec *r, int64_t ts)
-{
-    const tl_desc *d = r->u.kernel.desc;
-    head(sb, "X", "amp.kernel", text_of(d->name), pid_of_queue(r->tid), r->tid, ts);
-    amp__sb_append(sb, ", \"dur\": ");
-    amp__json_micros(sb, r->dur);
-    int first = 1;
-    amp__sb_append(sb, ", \"args\": {");
-    amp__json_key(sb, &first, "id");
-    amp__sb_printf(sb, "%u", r->id);
-    amp__json_key(sb, &first, "call_id");
-    amp__sb_printf(sb, "%u", r->call_id);
-    amp__json_key(sb, &first, "kernel");
-    amp__json_string(sb, text_of(d->name));
-    site(sb, &first, d->file, d->line);
-    amp__json_key(sb, &first, "accelerator_view");
-    amp__sb_printf(sb, "%d", r->tid);
-    amp__json_key(sb, &first, "extent");
-    amp__json_ints(sb, d->extent, d->rank);
-    amp__json_key(sb, &first, "tile");
-    if (d->tile_rank)
-        amp__json_ints(sb, d->tile, d->tile_rank);
-    else
-        amp__sb_append(sb, "null");
-    amp__json_key(sb, &first, "mode");
-    amp__json_string(sb, d->mode);
-    if (strcmp(d->mode, "padded") == 0) {
-        amp__json_key(sb, &first, "original");
-        amp__json_ints(sb, d->original, d->rank);
-    }
-    for (int w = 0; w < 2; w++) {
-        amp__json_key(sb, &first, w ? "writes" : "reads");
-        amp__sb_append(sb, "[");
-        int n = 0;
-        for (int i = 0; i < d->nrefs; i++)
-            if (d->refs[i].writes == w) {
-                if (n++)
-                    amp__sb_append(sb, ", ");
-                view_ref(sb, &d->refs[i]);
-            }
-        amp__sb_append(sb, "]");
-    }
-    amp__json_key(sb, &first, "timed");
-    amp__json_string(sb, (r->flags & TLF_DEVICE) ? "device" : "host");
-    if (d->checked) {
-        amp__json_key(sb, &first, "check");
-        amp__sb_append(sb, "true");
-    }
-    amp__sb_append(sb, "}}");
-}
-
-static const char *const direction_names[] = {"host_to_device", "device_to_host",
-                                              "device_to_device"};
-static const char *const transfer_names[] = {"upload", "download", "copy"};
-/* The ledger's reasons, as amp_transfer_reason_name spells them (that is
- * the data layer's, above this one). */
-static const char *const reason_names[] = {"kernel", "host access", "synchronize", "release",
-                                           "copy"};
-
-/* The view a transfer names: for a launch's upload, the captured view of
- * the kernel it was for; else the view of its data used last. */
-static const tl_desc_ref *launch_view(const plan *p, const tl_rec *r)
-{
-    uint32_t k = r->call_id ? p->kernel_of[r->call_id] : 0;
-    const tl_desc *d = k ? rec_at(k - 1)->u.kernel.desc : NULL;
-    for (int i = 0; d && i < d->nrefs; i++)
-        if (d->refs[i].data == r->u.transfer.data)
-            return &d->refs[i];
-    return NULL;
-}
-
-static void transfer_event(strbuf *sb, const plan *p, const tl_rec *r, int64_t ts)
-{
-    int dir = r->u.transfer.dir < 3 ? r->u.transfer.dir : 0;
-    head(sb, "X", "amp.transfer", transfer_names[dir], pid_of_queue(r->tid), r->tid, ts);
-    amp__sb_append(sb, ", \"dur\": ");
-    amp__json_micros(sb, r->dur);
-    int first = 1;
-    amp__sb_append(sb, ", \"args\": {");
-    amp__json_key(sb, &first, "id");
-    amp__sb_printf(sb, "%u", r->id);
-    const tl_desc_ref *ref = r->u.transfer.texture ? NULL : launch_view(p, r);
-    uint32_t view = ref ? ref->view : r->u.transfer.view;
-    amp__json_key(sb, &first, "view");
-    const char *label = text_of(r->u.transfer.label);
-    if (!label && ref)
-        label = text_of(ref->name);
-    if (!label && view <= view_count)
-        label = text_of(view_label[view]);
-    char fallback[32];
-    if (!label) {
-        snprintf(fallback, sizeof fallback, "view %u", view);
-        label = fallback;
-    }
-    amp__json_string(sb, label);
-    if (r->u.transfer.texture) {
-        amp__json_key(sb, &first, "texture_id");
-        amp__sb_printf(sb, "%u", r->u.transfer.texture);
-    } else {
-        amp__json_key(sb, &first, "view_id");
-        amp__sb_printf(sb, "%u", view);
-        amp__json_key(sb, &first, "data_id");
-        amp__sb_printf(sb, "%u", r->u.transfer.data);
-    }
-    amp__json_key(sb, &first, "bytes");
-    amp__sb_printf(sb, "%llu", (unsigned long long)r->u.transfer.bytes);
-    amp__json_key(sb, &first, "direction");
-    amp__json_string(sb, direction_names[dir]);
-    amp__json_key(sb, &first, "reason");
-    amp__json_string(sb, reason_names[r->u.transfer.reason < 5 ? r->u.transfer.reason : 4]);
-    if (r->call_id) {
-        amp__json_key(sb, &first, "call_id");
-        amp__sb_printf(sb, "%u", r->call_id);
-    }
-    amp__json_key(sb, &first, "accelerator_view");
-    amp__sb_printf(sb, "%u", (unsigned)r->u.transfer.av);
-    amp__json_key(sb, &first, "timed");
-    amp__json_string(sb, (r->flags & TLF_DEVICE) ? "device" : "host");
-    if (r->u.transfer.path) {
-        amp__json_key(sb, &first, "path");
-        amp__json_string(sb, r->u.transfer.path);
-    }
-    amp__sb_append(sb, "}}");
-}
-
-static void call_event(strbuf *sb, const tl_rec *r)
-{
-    head(sb, "X", "amp.call", r->u.call.fn, 1, r->tid, r->ts);
-    amp__sb_append(sb, ", \"dur\": ");
-    amp__json_micros(sb, r->dur);
-    int first = 1;
-    amp__sb_append(sb, ", \"args\": {");
-    amp__json_key(sb, &first, "id");
-    amp__sb_printf(sb, "%u", r->id);
-    amp__json_key(sb, &first, "status");
-    amp__json_string(sb, amp_status_name((amp_status)r->u.call.status));
-    site(sb, &first, r->u.call.site, r->u.call.line);
-    if (r->u.call.kernel) {
-        amp__json_key(sb, &first, "kernel");
-        amp__json_string(sb, text_of(r->u.call.kernel));
-    }
-    if (r->u.call.view) {
-        amp__json_key(sb, &first, "view_id");
-        amp__sb_printf(sb, "%u", r->u.call.view);
-        amp__json_key(sb, &first, "data_id");
-        amp__sb_printf(sb, "%u", r->u.call.data);
-    }
-    amp__sb_append(sb, "}}");
-}
-
-static void view_event(strbuf *sb, const tl_rec *r)
-{
-    int created = r->kind == TL_CREATED;
-    head(sb, "i", "amp.view", created ? "view created" : "view released", 1, r->tid, r->ts);
-    amp__sb_printf(sb, ", \"args\": {\"view_id\": %u, \"data_id\": %u", r->u.view.view,
-                   r->u.view.data);
-    if (created) {
-        int64_t dims[AMP_MAX_RANK];
-        for (int d = 0; d < r->u.view.rank; d++)
-            dims[d] = r->u.view.dims[d];
-        amp__sb_append(sb, ", \"extent\": ");
-        amp__json_ints(sb, dims, r->u.view.rank);
-        if (r->u.view.element_bytes)
-            amp__sb_printf(sb, ", \"element_bytes\": %u", r->u.view.element_bytes);
-        if (r->u.view.kind) {
-            amp__sb_append(sb, ", \"kind\": ");
-            amp__json_string(sb, r->u.view.kind);
-        }
-    } else {
-        amp__sb_printf(sb, ", \"last\": %s", (r->flags & TLF_LAST) ? "true" : "false");
-    }
-    amp__sb_append(sb, "}}");
-}
-
-static void item_event(strbuf *sb, const plan *p, const tl_item *it)
-{
-    const tl_rec *r = rec_at(it->rec);
-    if (it->part != PART_MAIN) {
-        const char *name = r->kind == TL_KERNEL ? "launch" : "transfer";
-        if (it->part == PART_FLOW_START) {
-            head(sb, "s", "amp.flow", name, 1, r->call_tid, it->ts);
-            amp__sb_printf(sb, ", \"id\": %u, \"args\": {}}", r->id);
-        } else {
-            head(sb, "f", "amp.flow", name, pid_of_queue(r->tid), r->tid, it->ts);
-            amp__sb_printf(sb, ", \"id\": %u, \"bp\": \"e\", \"args\": {}}", r->id);
-        }
-        return;
-    }
-    switch (r->kind) {
-    case TL_CALL: call_event(sb, r); break;
-    case TL_KERNEL: kernel_event(sb, r, it->ts); break;
-    case TL_TRANSFER: transfer_event(sb, p, r, it->ts); break;
-    case TL_CREATED:
-    case TL_RELEASED: view_event(sb, r); break;
-    case TL_WHERE: {
-        char name[32];
-        snprintf(name, sizeof name, "data %u", r->u.where.data);
-        head(sb, "C", "amp.where", name, 1, 0, r->ts);
-        amp__sb_printf(sb, ", \"args\": {\"host\": %.6g, \"device\": %.6g}}",
-                       (double)r->u.where.host, (double)r->u.where.device);
-        break;
-    }
-    case TL_CHECK: {
-        const tl_rec *k = rec_at(r->u.check.kernel);
-        head(sb, "i", "amp.check", r->u.check.problem, pid_of_queue(k->tid), k->tid, it->ts);
-        amp__sb_printf(sb, ", \"args\": {\"kernel_id\": %u%s%s}}", k->id,
-                       r->u.check.args[0] ? ", " : "", r->u.check.args);
-        break;
-    }
-    default:
-        head(sb, "i", "amp.timeline", r->u.mark.name, 1, 0, r->ts);
-        amp__sb_append(sb, ", \"args\": {}}");
-        break;
-    }
-}
-
-static void metadata(strbuf *sb, const char *name, int pid, int tid, const char *key,
-                     const char *text, long long number)
-{
-    amp__sb_printf(sb,
-                   "{\"ph\": \"M\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": 0,"
-                   " \"args\": {",
-                   name, pid, tid);
-    amp__json_string(sb, key);
-    amp__sb_append(sb, ": ");
-    if (text)
-        amp__json_string(sb, text);
-    else
-        amp__sb_printf(sb, "%lld", number);
-}
-
-static void write_metadata(strbuf *sb, const plan *p)
-{
-    metadata(sb, "process_name", 1, 0, "name", "host", 0);
-    amp__sb_append(sb, "}},\n");
-    metadata(sb, "process_sort_index", 1, 0, "sort_index", NULL, 0);
-    amp__sb_append(sb, "}},\n");
-    for (int t = 1; t <= thread_count; t++) {
-        if (!p->threads[t])
-            continue;
-        metadata(sb, "thread_name", 1, t, "name", thread_names[t], 0);
-        amp__sb_append(sb, "}},\n");
-        metadata(sb, "thread_sort_index", 1, t, "sort_index", NULL, t);
-        amp__sb_append(sb, "}},\n");
-    }
-    for (size_t a = 0; a < acc_capacity; a++) {
-        if (!p->pids[a] || !acc_names[a])
-            continue;
-        int pid = 2 + (int)a;
-        metadata(sb, "process_name", pid, 0, "name", acc_names[a], 0);
-        amp__sb_append(sb, "}},\n");
-        metadata(sb, "process_sort_index", pid, 0, "sort_index", NULL, 1 + (long long)a);
-        amp__sb_append(sb, "}},\n");
-        for (int q = 1; q <= queue_count; q++) {
-            if (!p->queues[q] || queues[q - 1].acc != a)
-                continue;
-            metadata(sb, "thread_name", pid, q, "name", queues[q - 1].name, 0);
-            if (queues[q - 1].transfer)
-                amp__sb_append(sb, ", \"queue\": \"transfer\"}},\n");
-            else
-                amp__sb_printf(sb, ", \"queue\": \"view\", \"accelerator_view\": %d}},\n", q);
-            metadata(sb, "thread_sort_index", pid, q, "sort_index", NULL, q);
-            amp__sb_append(sb, "}},\n");
-        }
-    }
-}
-
-static void other_data(strbuf *sb, size_t events)
-{
-    amp__sb_append(sb, "  \"otherData\": {\"format\": \"amp-timeline\", \"version\": 1, ");
-    amp__sb_append(sb, "\"library\": \"amp " AMP_VERSION_STRING "\", ");
-    amp__sb_append(sb, "\"clock\": \"host monotonic, microseconds since the timeline started\", ");
-    amp__sb_printf(sb, "\"pid\": %d, \"max_events\": %lld, \"events\": %zu, \"dropped\": %llu, ",
-                   (int)getpid(), max_events, events, (unsigned long long)dropped);
-    amp__sb_printf(sb, "\"check\": %s, \"program\": ", amp__env_check() ? "true" : "false");
-    amp__json_string(sb, program_invocation_short_name);
-    amp__sb_append(sb, "},\n");
-}
-
-/* Write what sb holds to f and empty it; 0 when it could not. */
-static int drain(strbuf *sb, FILE *f)
-{
-    if (amp__sb_failed(sb))
-        return 0;
-    int ok = !sb->length || fwrite(sb->data, 1, sb->length, f) == sb->length;
-    sb->length = 0;
-    if (sb->data)
-        sb->data[0] = '\0';
-    return ok;
-}
-
-static amp_status write_file(FILE *f, const plan *p)
-{
-    strbuf sb = STRBUF_INIT;
-    size_t events = p->count + (dropped > 0);
-    amp__sb_append(&sb, "{\n  \"displayTimeUnit\": \"ns\",\n");
-    other_data(&sb, events);
-    amp__sb_append(&sb, "  \"traceEvents\": [\n");
-    write_metadata(&sb, p);
-    int ok = drain(&sb, f);
-    int64_t last_ts = 0;
-    for (size_t i = 0; ok && i < p->count; i++) {
-        item_event(&sb, p, &p->items[i]);
-        last_ts = p->items[i].ts;
-        amp__sb_append(&sb, i + 1 < p->count || dropped ? ",\n" : "\n");
-        if (sb.length > 1 << 16)
-            ok = drain(&sb, f);
-    }
-    if (ok && dropped) {
-        head(&sb, "i", "amp.timeline", "events dropped", 1, 0,
-             first_dropped_ts > last_ts ? first_dropped_ts : last_ts);
-        amp__sb_printf(&sb, ", \"args\": {\"dropped\": %llu, \"max_events\": %lld}}\n",
-                       (unsigned long long)dropped, max_events);
-    }
-    amp__sb_append(&sb, "  ]\n}\n");
-    ok = ok && drain(&sb, f);
-    amp__sb_free(&sb);
-    return ok ? AMP_OK : AMP_ERROR_OUT_OF_MEMORY;
-}
-
-const char *amp__tl_write_error(void)
-{
-    return write_error;
-}
-
-amp_status amp__tl_write(void)
+void amp__tlr_store(tl_store *out)
 {
     LOCK_ASSERT_HELD();
-    if (!file_path)
-        return AMP_OK;
-    plan p;
-    size_t n = strlen(file_path);
-    char *tmp = malloc(n + 32);
-    amp_status st = AMP_OK;
-    FILE *f = NULL;
-    if (!make_plan(&p) || !tmp) {
-        st = AMP_ERROR_OUT_OF_MEMORY;
-        snprintf(write_error, sizeof write_error, "Out of host memory writing the timeline to %s.",
-                 file_path);
-    }
-    if (st == AMP_OK) {
-        snprintf(tmp, n + 32, "%s.%d.tmp", file_path, (int)getpid());
-        f = fopen(tmp, "w");
-        if (!f) {
-            st = AMP_ERROR_RUNTIME;
-            snprintf(write_error, sizeof write_error,
-                     "Cannot write the timeline: %s: %s. Give AMP_TIMELINE (or"
-                     " amp_timeline_start) a file in a folder that can be written.",
-                     tmp, strerror(errno));
-        }
-    }
-    if (st == AMP_OK) {
-        amp_status w = write_file(f, &p);
-        int closed = fclose(f) == 0;
-        if (w != AMP_OK || !closed) {
-            st = AMP_ERROR_RUNTIME;
-            snprintf(write_error, sizeof write_error, "Cannot write the timeline to %s: %s.", tmp,
-                     w != AMP_OK ? "out of host memory" : strerror(errno));
-        } else if (rename(tmp, file_path) != 0) {
-            st = AMP_ERROR_RUNTIME;
-            snprintf(write_error, sizeof write_error,
-                     "Cannot write the timeline: renaming %s to %s: %s.", tmp, file_path,
-                     strerror(errno));
-        }
-        if (st != AMP_OK)
-            remove(tmp);
-    }
-    if (st == AMP_OK)
-        dirty = 0;
-    free(tmp);
-    free_plan(&p);
-    return st;
+    *out = (tl_store){blocks,      rec_count,    next_id,      data_count,   view_count,
+                      view_label,  string_texts, thread_names, thread_count, queues,
+                      queue_count, acc_names,    acc_capacity, zero,         first_dropped_ts,
+                      dropped,     max_events,   file_path};
+}
+
+void amp__tlr_written(void)
+{
+    LOCK_ASSERT_HELD();
+    dirty = 0;
 }
