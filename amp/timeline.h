@@ -24,6 +24,7 @@
  *
  * The timeline never changes what a program computes: a write waits for
  * the kernels queued so far, to read their device times, and nothing else.
+ * A process forked from the one that started the timeline writes none.
  */
 #ifndef AMP_TIMELINE_H
 #define AMP_TIMELINE_H

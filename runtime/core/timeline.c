@@ -777,6 +777,7 @@ void amp__tl_finding(const char *problem, const char *args)
 
 static char *file_path;
 static int ever_on;
+static int owner;
 static int64_t zero;
 
 static void write_at_exit(void)
@@ -827,6 +828,7 @@ amp_status amp__tl_start(const char *path)
         return AMP_OK;
     if (!ever_on) {
         ever_on = 1;
+        owner = (int)getpid();
         zero = amp__tl_now();
         max_events = amp__env_timeline_max_events(TL_DEFAULT_MAX_EVENTS);
         atexit(write_at_exit);
@@ -865,10 +867,25 @@ __attribute__((constructor)) static void start_from_environment(void)
 void amp__tlr_store(tl_store *out)
 {
     LOCK_ASSERT_HELD();
-    *out = (tl_store){blocks,      rec_count,    next_id,      data_count,   view_count,
-                      view_label,  string_texts, thread_names, thread_count, queues,
-                      queue_count, acc_names,    acc_capacity, zero,         first_dropped_ts,
-                      dropped,     max_events,   file_path};
+    *out = (tl_store){.blocks = blocks,
+                      .rec_count = rec_count,
+                      .next_id = next_id,
+                      .data_count = data_count,
+                      .view_count = view_count,
+                      .view_label = view_label,
+                      .string_texts = string_texts,
+                      .thread_names = thread_names,
+                      .thread_count = thread_count,
+                      .queues = queues,
+                      .queue_count = queue_count,
+                      .acc_names = acc_names,
+                      .acc_capacity = acc_capacity,
+                      .zero = zero,
+                      .first_dropped_ts = first_dropped_ts,
+                      .dropped = dropped,
+                      .max_events = max_events,
+                      .file_path = file_path,
+                      .owner = owner};
 }
 
 void amp__tlr_written(void)

@@ -590,7 +590,9 @@ amp_status amp__tl_write(void)
 {
     LOCK_ASSERT_HELD();
     amp__tlr_store(&S);
-    if (!S.file_path)
+    /* A process forked from the one that started it has a copy of its
+     * records, not a timeline of its own: only the first writes. */
+    if (!S.file_path || S.owner != (int)getpid())
         return AMP_OK;
     plan p;
     size_t n = strlen(S.file_path);

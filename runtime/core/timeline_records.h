@@ -126,6 +126,7 @@ typedef struct tl_store {
     uint64_t dropped;
     long long max_events;
     const char *file_path;
+    int owner; /* the process that started the timeline */
 } tl_store;
 
 void amp__tlr_store(tl_store *out);
