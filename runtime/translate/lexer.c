@@ -384,19 +384,6 @@ size_t amp__lex_locate(const char *file_text, int from_line, const char *body, s
     return 0;
 }
 
-int amp__lex_token_at_column(const char *line, size_t length, int column)
-{
-    cursor c = {line, line + length, line};
-    lex_token t;
-    int ordinal = -1;
-    while (next_token(&c, &t)) {
-        if ((int)(t.text - line) + 1 > column)
-            break;
-        ordinal++;
-    }
-    return ordinal < 0 ? 0 : ordinal;
-}
-
 /* ---- Diagnostics at the user's lines ---- */
 
 /* The start and length of line number `line` (1-based) of text. */
