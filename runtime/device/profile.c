@@ -12,6 +12,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/testing.h"
 
 struct prof_kernel {
     char *name; /* the hash key */
@@ -159,7 +160,7 @@ void amp__prof_unconfigure(void)
     amp__prof_enabled = 0;
 }
 
-size_t amp__prof_pending(void)
+size_t amp__test_profile_pending(void)
 {
     /* For tests, between calls: a plain read, without the lock. */
     return pending_count;

@@ -55,9 +55,6 @@ void amp__prof_collect(void);
  * (amp_get_profile, and the table at exit). */
 void amp__prof_collect_all(void);
 
-/* How many launches are not read yet (for tests). */
-size_t amp__prof_pending(void);
-
 /* The figures, in first-launch order (amp_get_profile). */
 size_t amp__prof_entries(amp_profile_entry *out, size_t capacity);
 

@@ -24,6 +24,7 @@
 #include "core/handle.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/testing.h"
 #include "device/completion.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
@@ -540,4 +541,18 @@ amp_status(amp_accelerator_view_create_marker)(amp_accelerator_view *view, amp_c
         st = put_marker(view, out);
     amp__lock_release();
     return st;
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_cl_objects amp__test_cl_of_accelerator(const amp_accelerator *acc)
+{
+    return (test_cl_objects){acc->platform, acc->device, acc->context, NULL};
+}
+
+test_cl_objects amp__test_cl_of_view(const amp_accelerator_view *av)
+{
+    test_cl_objects o = amp__test_cl_of_accelerator(av->acc);
+    o.queue = av->queue;
+    return o;
 }

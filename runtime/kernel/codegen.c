@@ -13,14 +13,15 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/testing.h"
 #include "data/coherence.h"
 #include "data/struct_type.h"
 #include "data/texture.h"
 
-/* For tests: the analysis misses every write (see codegen.h). */
+/* For tests: the analysis misses every write (amp__test_blind_analysis). */
 static int analysis_blind;
 
-void amp__cg_test_blind_analysis(int on)
+void amp__test_blind_analysis(int on)
 {
     analysis_blind = on;
 }

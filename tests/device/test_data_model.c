@@ -9,7 +9,7 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
+#include "core/testing.h"
 
 #define R 8
 #define C 8
@@ -505,9 +505,9 @@ static void a_failed_copy_keeps_newer_device_data(void **state)
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
                                         { v(idx) = idx[0] * 7; }));
     /* The copy's first OpenCL call, the read into the host memory, fails. */
-    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp__test_inject_fault(1, CL_OUT_OF_RESOURCES);
     amp_status st = amp_copy(amp_data_array(src), amp_data_view(v));
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_not_equal(st, AMP_OK);
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < N; i++)

@@ -17,10 +17,9 @@
 
 #include "test_util.h"
 
-#include "device/queue.h"
-#include "core/clapi.h"
-#include "kernel/diskcache.h"
 #include "core/sha256.h"
+#include "core/testing.h"
+#include "kernel/diskcache.h"
 
 static char test_dir[64];
 
@@ -65,7 +64,7 @@ static int fresh_dir(void **state)
 static int remove_dir(void **state)
 {
     (void)state;
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp__dc_reset();
     remove_tree(test_dir);
     return 0;
@@ -368,17 +367,19 @@ static void device_key_is_the_key_of_its_strings(void **state)
         skip();
     /* The key is made of what the accelerator read from the device when
      * the devices were listed: no OpenCL call per kernel. */
-    dc_key_parts parts = {"src", "-DX", acc->name, acc->version, acc->platform_name,
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    dc_key_parts parts = {"src", "-DX", info.description, info.version, info.platform,
                           AMP_VERSION_STRING};
     dc_key want, got;
     amp__dc_key_from_parts(&parts, &want);
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_equal(amp__dc_make_key("src", "-DX", acc, &got), 1);
-    assert_int_equal(amp__clapi_calls_counted(), 0);
+    assert_int_equal(amp__test_calls_counted(), 0);
     assert_memory_equal(got.digest, want.digest, 32);
     /* The accelerator's version string holds both versions, so a new
      * driver changes the key. */
-    assert_non_null(strstr(acc->version, "driver"));
+    assert_non_null(strstr(info.version, "driver"));
 
     /* Source and options reach the key through amp__dc_make_key too. */
     dc_key other;
@@ -915,7 +916,7 @@ static int cl_env_open(cl_env *env)
     env->acc = NULL;
     if (amp_accelerator_get_default(&env->acc) != AMP_OK || !env->acc)
         return 0;
-    env->device = env->acc->device;
+    env->device = amp__test_cl_of_accelerator(env->acc).device;
     env->context = amp__clapi.CreateContext(NULL, 1, &env->device, NULL, NULL, &rc);
     assert_non_null(env->context);
     env->queue = amp__clapi.CreateCommandQueue(env->context, env->device, 0, &rc);
@@ -994,9 +995,9 @@ static void a_cached_program_binary_builds_and_runs(void **state)
     setenv("AMP_CACHE", "0", 1);
     amp__dc_reset();
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp__dc_store_program((cl_program)NULL, &key);
-    assert_int_equal(amp__clapi_calls_counted(), 0);
+    assert_int_equal(amp__test_calls_counted(), 0);
     cl_env_close(&env);
 }
 
@@ -1040,25 +1041,25 @@ static void a_bad_cached_binary_falls_back_to_null(void **state)
     /* A failure for want of resources keeps the file; a rejection removes
      * it. The calls: 1 clCreateProgramWithBinary, 2 clBuildProgram. */
     write_file(path, good, n);
-    amp__clapi_inject_fault(2, CL_OUT_OF_RESOURCES);
+    amp__test_inject_fault(2, CL_OUT_OF_RESOURCES);
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_true(exists(path));
-    amp__clapi_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
+    amp__test_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_true(exists(path));
-    amp__clapi_inject_fault(1, CL_INVALID_BINARY);
+    amp__test_inject_fault(1, CL_INVALID_BINARY);
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_false(exists(path));
 
     /* Storing fails quietly when the driver's answers fail. */
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     built = build_from_source(&env, options);
     for (long call = 1; call <= 3; call++) {
-        amp__clapi_inject_fault(call, CL_OUT_OF_HOST_MEMORY);
+        amp__test_inject_fault(call, CL_OUT_OF_HOST_MEMORY);
         amp__dc_store_program(built, &key);
         assert_false(exists(path));
     }
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
 
     /* And the good file still works after all that. */
     amp__dc_store_program(built, &key);

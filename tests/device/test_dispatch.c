@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
+#include "core/testing.h"
 
 static void rank_1_covers_an_odd_sized_extent_exactly_once(void **state)
 {
@@ -627,10 +627,10 @@ static void a_repeated_launch_after_its_device_is_lost_is_refused(void **state)
     assert_int_equal(a[7], 6);
     /* A wait that ends in CL_OUT_OF_RESOURCES: NVIDIA's answer after a
      * kernel aborted. */
-    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp__test_inject_fault(1, CL_OUT_OF_RESOURCES);
     assert_amp_fails(amp_accelerator_view_wait(named), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "CL_OUT_OF_RESOURCES");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_amp_fails(add_to_8(NULL, v, 1), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
     assert_amp_fails(add_to_8(named, v, 1), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
     assert_amp_ok(amp_array_view_release(v));

@@ -7,8 +7,7 @@
 
 #include "test_util.h"
 
-#include "device/profile.h"
-#include "device/queue.h"
+#include "core/testing.h"
 
 static int profiling_on(void **state)
 {
@@ -97,15 +96,15 @@ static void events_are_read_when_the_queue_is_waited_on_not_at_launch(void **sta
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     cl_command_queue_properties props = 0;
-    clGetCommandQueueInfo(av->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(av).queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
     assert_true(props & CL_QUEUE_PROFILING_ENABLE);
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), a, &v));
     for (int k = 0; k < 5; k++)
         assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(64), i, AMP_CAPTURE(v), { v(i) += 1; }));
     /* Five launches, five events, none read yet. */
-    assert_int_equal(amp__prof_pending(), 5);
+    assert_int_equal(amp__test_profile_pending(), 5);
     assert_amp_ok(amp_accelerator_view_wait(av));
-    assert_int_equal(amp__prof_pending(), 0);
+    assert_int_equal(amp__test_profile_pending(), 0);
     size_t n = 0;
     amp_profile_entry e;
     assert_amp_ok(amp_get_profile(&e, 1, &n));
@@ -204,11 +203,11 @@ static void with_profiling_off_nothing_is_kept(void **state)
     assert_int_equal(amp_profile_enabled(), 0);
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     cl_command_queue_properties props = CL_QUEUE_PROFILING_ENABLE;
-    clGetCommandQueueInfo(av->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(av).queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
     assert_int_equal(props & CL_QUEUE_PROFILING_ENABLE, 0);
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 2; }));
-    assert_int_equal(amp__prof_pending(), 0);
+    assert_int_equal(amp__test_profile_pending(), 0);
     size_t n = 7;
     assert_amp_fails(amp_get_profile(NULL, 0, &n), AMP_ERROR_INVALID_OPERATION,
                      "Set AMP_PROFILE=1 in the environment");

@@ -13,15 +13,15 @@
 
 #include "test_util.h"
 
-#include "device/queue.h"
-#include "core/clapi.h"
+#include "core/testing.h"
+#include "device/queue.h" /* QUEUE_SPAN */
 
 static int fresh(void **state)
 {
     (void)state;
     unsetenv("AMP_SPLIT_CPU");
     unsetenv("AMP_DEVICE");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
     amp_reset_transfers();
     return 0;
@@ -48,8 +48,8 @@ static void a_created_view_is_a_new_queue_of_its_accelerator(void **state)
     assert_int_equal(amp_accelerator_view_is_default(imm), 0);
     /* The views share the accelerator's context. */
     cl_context c1, c2;
-    clGetCommandQueueInfo(imm->queue, CL_QUEUE_CONTEXT, sizeof c1, &c1, NULL);
-    clGetCommandQueueInfo(def->queue, CL_QUEUE_CONTEXT, sizeof c2, &c2, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(imm).queue, CL_QUEUE_CONTEXT, sizeof c1, &c1, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(def).queue, CL_QUEUE_CONTEXT, sizeof c2, &c2, NULL);
     assert_ptr_equal(c1, c2);
     assert_amp_ok(amp_accelerator_view_flush(imm));
     assert_amp_ok(amp_accelerator_view_wait(aut));
@@ -112,11 +112,12 @@ static void bad_view_arguments_are_refused(void **state)
  * the queue does meanwhile is then certain, not a matter of timing. */
 static cl_event hold_queue(amp_accelerator_view *av)
 {
+    test_cl_objects cl = amp__test_cl_of_view(av);
     cl_int rc;
-    cl_event gate = clCreateUserEvent(av->acc->context, &rc);
+    cl_event gate = clCreateUserEvent(cl.context, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    assert_int_equal(clEnqueueBarrierWithWaitList(av->queue, 1, &gate, NULL), CL_SUCCESS);
-    assert_int_equal(clFlush(av->queue), CL_SUCCESS);
+    assert_int_equal(clEnqueueBarrierWithWaitList(cl.queue, 1, &gate, NULL), CL_SUCCESS);
+    assert_int_equal(clFlush(cl.queue), CL_SUCCESS);
     return gate;
 }
 
@@ -507,10 +508,10 @@ static void a_marker_after_a_failed_command_says_the_view_was_removed(void **sta
     /* The wait reports a command before the marker that failed, as after
      * an aborted kernel. (Failing a user event the marker waits for would
      * be closer, but PoCL 3.1 aborts the process on it.) */
-    amp__clapi_inject_fault(1, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    amp__test_inject_fault(1, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     assert_amp_fails(amp_completion_wait(m), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "a command queued before the marker failed");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_non_null(strstr(amp_last_error(), "Waiting for a marker on "));
     assert_non_null(strstr(amp_last_error(), "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"));
     /* The marker itself is fine on PoCL: released, it is waited for again. */

@@ -20,8 +20,6 @@
 
 #include <amp/amp.h>
 
-#include "device/accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
-
 #define ROWS 65536
 #define COLS 32784
 #define ELEMENTS ((int64_t)ROWS * COLS)
@@ -56,8 +54,7 @@ int main(void)
     amp_accelerator_info info;
     CHECK(amp_accelerator_get_default(&acc));
     CHECK(amp_accelerator_get_info(acc, &info));
-    cl_ulong max_alloc = 0;
-    clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    uint64_t max_alloc = info.max_allocation;
     printf("device: %s, %llu bytes of memory, at most %llu in one allocation\n",
            info.description, (unsigned long long)info.dedicated_memory,
            (unsigned long long)max_alloc);

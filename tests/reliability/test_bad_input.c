@@ -30,10 +30,6 @@
 
 #include "test_util.h"
 
-/* Internals, only to ask the device for CL_DEVICE_MAX_MEM_ALLOC_SIZE, which
- * the public accelerator info does not give. */
-#include "device/accel.h"
-
 /* What a value row returns when the value was not the documented one. */
 #define WRONG_VALUE ((amp_status)1000)
 
@@ -91,7 +87,7 @@ static fixture F;
  * to the library, and the rows about AMP_DEVICE restart it. */
 static struct {
     uint64_t memory;     /* dedicated_memory */
-    uint64_t max_alloc;  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    uint64_t max_alloc;  /* max_allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) */
     uint64_t local_mem;  /* tile_static_size */
     size_t max_tile;     /* max_tile_size */
     int fp64;            /* supports_double */
@@ -2823,9 +2819,7 @@ static int group_setup(void **state)
     dev.local_mem = info.tile_static_size;
     dev.max_tile = info.max_tile_size;
     dev.fp64 = info.supports_double;
-    cl_ulong max_alloc = 0;
-    clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-    dev.max_alloc = max_alloc;
+    dev.max_alloc = info.max_allocation;
     return 0;
 }
 
