@@ -64,15 +64,13 @@
 #include "array_view.h"
 #include "capture_map.h"
 #include "extent.h"
+#include "limits.h"
 #include "status.h"
 #include "texture.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Captures of one kernel call at most. */
-#define AMP_MAX_CAPTURES 32
 
 typedef enum amp_capture_kind {
     AMP_CAPTURE_INVALID = 0,  /* a value of a type kernels cannot take */

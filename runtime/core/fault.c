@@ -6,6 +6,7 @@
  * never calls these.
  */
 #include "core/clapi.h"
+#include "core/limits.h"
 #include "core/testing.h"
 
 /* The table the wrappers call through: the loader's functions, or the ones
@@ -18,14 +19,13 @@ static long fault_calls;
 static cl_int fault_code;
 /* The names of the first calls since amp__test_inject_fault(), so that a test
  * can tell which call it made to fail, or choose calls of one kind. */
-#define CLAPI_NAMED_CALLS 4096
-static const char *call_names[CLAPI_NAMED_CALLS + 1];
+static const char *call_names[LIMIT_NAMED_CALLS + 1];
 
 /* One more call: is it the one that must fail? */
 static int fault_now(const char *name)
 {
     fault_calls++;
-    if (fault_calls <= CLAPI_NAMED_CALLS)
+    if (fault_calls <= LIMIT_NAMED_CALLS)
         call_names[fault_calls] = name;
     return fault_at > 0 && fault_calls == fault_at;
 }
@@ -75,5 +75,5 @@ long amp__test_calls_counted(void)
 
 const char *amp__test_call_name(long n)
 {
-    return n >= 1 && n <= fault_calls && n <= CLAPI_NAMED_CALLS ? call_names[n] : NULL;
+    return n >= 1 && n <= fault_calls && n <= LIMIT_NAMED_CALLS ? call_names[n] : NULL;
 }

@@ -1,7 +1,8 @@
 /*
  * runtime/core/testing.h - what tests may reach inside the runtime, in one
  * place: the OpenCL call table (core/clapi.h, whose entries a test may
- * point at fakes), and the hooks below, amp__test_*, which the library never calls.
+ * point at fakes), the runtime's limits (core/limits.h), and the hooks below,
+ * amp__test_*, which the library never calls.
  *
  * A test of the library's behaviour includes this header and no other of
  * the runtime's. A unit test of one module (the kernel front end, the disk
@@ -20,6 +21,7 @@
 
 #include "amp/amp.h"
 #include "core/clapi.h"
+#include "core/limits.h"
 
 /* ---- core/clapi.c: failing one OpenCL call ---- */
 
@@ -36,7 +38,7 @@ long amp__test_calls_counted(void);
 
 /* The name of the nth call since the last amp__test_inject_fault()
  * ("clCreateBuffer"), or NULL when there has been no nth call (or n is past
- * the first 4096, whose names are kept). */
+ * the first LIMIT_NAMED_CALLS, whose names are kept). */
 const char *amp__test_call_name(long n);
 
 /* ---- device/queue.c: the OpenCL objects behind a handle ---- */

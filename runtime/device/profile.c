@@ -11,6 +11,7 @@
 
 #include "core/env.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/lock.h"
 #include "core/testing.h"
 
@@ -39,10 +40,6 @@ static unsigned generation;
 /* Launches not read yet, of every queue. */
 static prof_item *pending;
 static size_t pending_count, pending_capacity;
-
-/* A pending list longer than this is polled for completed events at the
- * next launch, so that a program that never waits does not pile them up. */
-#define PROF_POLL_AT 256
 
 /* At exit: every launch read, the table printed. */
 static void print_at_exit(void)
@@ -177,7 +174,7 @@ void amp__prof_launched(const char *kernel, const amp_kernel_source *src, cl_eve
         k->to_host += to_host;
     }
     /* A program that never waits must not pile events up. */
-    if (pending_count >= PROF_POLL_AT && pending_count % PROF_POLL_AT == 0)
+    if (pending_count >= LIMIT_PROFILE_PENDING && pending_count % LIMIT_PROFILE_PENDING == 0)
         collect(0);
     if (k && pending_count == pending_capacity) {
         size_t cap = pending_capacity ? 2 * pending_capacity : 16;

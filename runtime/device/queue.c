@@ -22,6 +22,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/handle.h"
+#include "core/limits.h"
 #include "core/lock.h"
 #include "core/probe.h"
 #include "core/testing.h"
@@ -271,13 +272,13 @@ static void drained(amp_accelerator_view *v)
     v->launched = 0;
 }
 
-/* Before a kernel is queued on av: count it, and every QUEUE_SPAN
+/* Before a kernel is queued on av: count it, and every LIMIT_QUEUE_SPAN
  * launches wait for the marker of the span before (queue.h). */
 static amp_status make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
     wait_as_the_main_thread_ends();
-    if (++av->launched < QUEUE_SPAN)
+    if (++av->launched < LIMIT_QUEUE_SPAN)
         return AMP_OK;
     av->launched = 0;
     cl_int rc = CL_SUCCESS;

@@ -155,7 +155,7 @@ static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *
                           const char *what)
 {
     cl_uint i = (*index)++;
-    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
+    kc_arg *last = i < LIMIT_ARGUMENT_MEMO && size <= sizeof last->bytes ? &e->args[i] : NULL;
     if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
         return AMP_OK;
     e->args_set++;

@@ -14,7 +14,6 @@
 #include "test_util.h"
 
 #include "core/testing.h"
-#include "device/queue.h" /* QUEUE_SPAN */
 
 static int fresh(void **state)
 {
@@ -167,7 +166,7 @@ static void a_queue_holds_a_bounded_number_of_launches(void **state)
         AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1; }));
     assert_amp_ok(amp_accelerator_view_wait(av));
 
-    gate_keeper k = {hold_queue(av), 3 * QUEUE_SPAN, -1};
+    gate_keeper k = {hold_queue(av), 3 * LIMIT_QUEUE_SPAN, -1};
     atomic_store(&returned_launches, 0);
     pthread_t keeper;
     assert_int_equal(pthread_create(&keeper, NULL, open_when_stalled, &k), 0);
@@ -182,9 +181,9 @@ static void a_queue_holds_a_bounded_number_of_launches(void **state)
                   k.total);
     /* Held, the queue ran nothing: the launches stopped at the bound, and
      * went on once it ran again. */
-    if (k.at_stall < QUEUE_SPAN || k.at_stall > 2 * QUEUE_SPAN)
+    if (k.at_stall < LIMIT_QUEUE_SPAN || k.at_stall > 2 * LIMIT_QUEUE_SPAN)
         fail_msg("%ld launches returned while the queue ran nothing; the bound is %d", k.at_stall,
-                 2 * QUEUE_SPAN);
+                 2 * LIMIT_QUEUE_SPAN);
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < N; i++)
         assert_int_equal(data[i], k.total + 1);
@@ -239,8 +238,8 @@ static void work_on_two_views_is_ordered_on_the_device(void **state)
                                            { arr(i) = arr(i) * 10; }));
     amp__clapi.EnqueueMarkerWithWaitList = real_marker;
     amp__clapi.EnqueueBarrierWithWaitList = real_barrier;
-    assert_ptr_equal(marked_queue, a->queue);
-    assert_ptr_equal(barrier_queue, b->queue);
+    assert_ptr_equal(marked_queue, amp__test_cl_of_view(a).queue);
+    assert_ptr_equal(barrier_queue, amp__test_cl_of_view(b).queue);
     assert_int_equal(barrier_waits, 1);
     amp_completion *on_b;
     assert_amp_ok(amp_accelerator_view_create_marker(b, &on_b));
