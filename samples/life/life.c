@@ -36,7 +36,7 @@ static void step(amp_array_view *src, amp_array_view *dst)
     amp_tiled_extent domain =
         amp_tiled_extent_pad(amp_extent_tile_2d(amp_array_view_get_extent(src), TS, TS));
     check(amp_array_view_discard_data(dst));
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TS)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TS)), {
         // The tile's cells and a halo of one cell on each side; the
         // threads load it in steps of the tile's size, so each loads one
         // to four cells. Cells outside the grid are dead.

@@ -376,8 +376,8 @@ static void each_cause_of_an_invalid_compute_domain(void **state)
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(-16), i, AMP_CAPTURE(v), { v(i) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is -16");
     /* An extent its tile does not divide. */
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(16), 5), t,
-                                                 AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(16), 5), t,
+                                           AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                      "the extent 16 is not divisible by the tile 5");
     /* More threads than the device can index: 2^93 on any device... */
@@ -450,18 +450,18 @@ static void device_limits_each_get_their_own_message(void **state)
     int side = 1;
     while ((size_t)side * (size_t)side <= info.max_tile_size)
         side *= 2;
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
-                                                 t, AMP_CAPTURE(o), { o(0) = t.local[0]; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
+                                           t, AMP_CAPTURE(o), { o(0) = t.local[0]; }),
                      AMP_ERROR_DEVICE_LIMIT, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
     /* tile_static memory over the device's local memory: twice it. */
     const long long WORDS = (long long)(info.tile_static_size / sizeof(float)) * 2;
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
-                                                 AMP_CAPTURE(o, AMP_CONST(WORDS)), {
-                                                     tile_static float big[WORDS];
-                                                     big[t.local[0]] = 1.0f;
-                                                     t.barrier.wait();
-                                                     o(t.global[0]) = big[WORDS - 1 - t.local[0]];
-                                                 }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
+                                           AMP_CAPTURE(o, AMP_CONST(WORDS)), {
+                                               tile_static float big[WORDS];
+                                               big[t.local[0]] = 1.0f;
+                                               t.barrier.wait();
+                                               o(t.global[0]) = big[WORDS - 1 - t.local[0]];
+                                           }),
                      AMP_ERROR_DEVICE_LIMIT, "bytes of tile_static memory");
     /* Arguments over CL_DEVICE_MAX_PARAMETER_SIZE (47 bytes here, for the
      * test): a rank-2 view passes 8 + 4 + 4 + 2 x 4 bytes (buffer, offset,
@@ -577,8 +577,8 @@ static void the_callback_hears_each_failed_call_once(void **state)
     int data[4] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), 3), t,
-                                                 AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(4), 3), t,
+                                           AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "not divisible");
     assert_int_equal(seen.calls, 2);
     assert_int_equal(seen.status, AMP_ERROR_INVALID_COMPUTE_DOMAIN);

@@ -53,7 +53,7 @@ static void every_memory_object_made_through_the_table_is_counted(void **state)
 /* One call site of a tiled kernel. */
 static amp_status tiled_site(amp_tiled_extent domain, amp_array_view *v)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t, AMP_CAPTURE(v), { v(t.global) += 1; });
+    return AMP_PARALLEL_FOR_EACH(domain, t, AMP_CAPTURE(v), { v(t.global) += 1; });
 }
 
 static void a_tile_rank_unlike_the_extents_is_refused_after_a_good_launch_of_its_site(void **state)

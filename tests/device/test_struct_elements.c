@@ -76,8 +76,8 @@ static void sections_and_tile_static_arrays_of_structs(void **state)
     assert_amp_ok(amp_array_view_create(type, amp_extent_2d(R, C), grid, &all));
     /* Rows 1 and 2, columns 8 to 23: offsets and strides count structs. */
     assert_amp_ok(amp_array_view_section(all, amp_index_2d(1, 8), amp_extent_2d(2, 16), &rows));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(2, 16), 1, 16),
-                                              t_idx, AMP_CAPTURE(rows), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 16), 1, 16),
+                                        t_idx, AMP_CAPTURE(rows), {
         tile_static tally line[16];
         int j = t_idx.local[1];
         line[j] = rows(t_idx.global);

@@ -79,8 +79,8 @@ static void reads_of_rank_1_2_and_3_int_textures(void **state)
     int out3[24] = {0};
     amp_array_view *o3;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(2, 3, 4), out3, &o3));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(2, 3, 4), 1, 3, 2),
-                                              t_idx, AMP_CAPTURE(t3, o3), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(2, 3, 4), 1, 3, 2),
+                                        t_idx, AMP_CAPTURE(t3, o3), {
         int i = t_idx.global[0], j = t_idx.global[1], k = t_idx.global[2];
         o3(t_idx.global) = t3(t_idx.global) + t3(i, j, k) * 2 + t3(i + 2, j, k) +
                            t3_extent[0] * 10000 + t3_extent[1] * 100000 + t3_extent[2] * 1000000;

@@ -967,14 +967,14 @@ static amp_status domain_rank_9(void)
 
 static amp_status tiled_domain_2d_zero(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(4, 0), 2, 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 0), 2, 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tiled_domain_3d_negative(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(2, 2, -4), 2, 2, 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(2, 2, -4), 2, 2, 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status domain_over_2_to_the_64_threads(void)
@@ -1041,14 +1041,14 @@ static amp_status rank_1_view_given_a_rank_2_index(void)
 
 static amp_status tile_rank_1_on_extent_rank_2(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_2d(4, 4), 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_2d(4, 4), 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_rank_3_on_extent_rank_2(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_2d(4, 4), 2, 2, 1), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_2d(4, 4), 2, 2, 1), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status padded_original_of_another_rank(void)
@@ -1056,7 +1056,7 @@ static amp_status padded_original_of_another_rank(void)
     amp_tiled_extent t = amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 2);
     t.padded = 1;
     t.original = amp_extent_1d(3);
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status padded_original_larger_than_padded(void)
@@ -1064,7 +1064,7 @@ static amp_status padded_original_larger_than_padded(void)
     amp_tiled_extent t = amp_extent_tile_1d(amp_extent_1d(8), 4);
     t.padded = 1;
     t.original = amp_extent_1d(9);
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status tiled_index_members_in_untiled_kernel(void)
@@ -1286,32 +1286,32 @@ static int device_has_fp64(void)
 
 static amp_status tile_not_dividing_1d(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(10), 4), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(10), 4), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_not_dividing_2d(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(8, 6), 2, 4), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(8, 6), 2, 4), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_not_dividing_3d(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(4, 4, 5), 2, 2, 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(4, 4, 5), 2, 2, 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_dimension_zero(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 0), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 0), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_dimension_negative(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), -2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(4), -2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 /* The smallest power of two over the device's threads per tile. */
@@ -1326,8 +1326,8 @@ static int over_max_tile(void)
 static amp_status tile_over_work_group_limit_1d(void)
 {
     int n = over_max_tile();
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(n), n), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(n), n), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_over_work_group_limit_3d(void)
@@ -1336,7 +1336,7 @@ static amp_status tile_over_work_group_limit_3d(void)
     int side = 1;
     while ((size_t)side * (size_t)side * (size_t)side <= dev.max_tile)
         side *= 2;
-    return AMP_PARALLEL_FOR_EACH_TILED(
+    return AMP_PARALLEL_FOR_EACH(
         amp_extent_tile_3d(amp_extent_3d(side, side, side), side, side, side), t, AMP_NO_CAPTURE,
         { (void)t; });
 }
@@ -1347,7 +1347,7 @@ static amp_status tile_static_over_local_memory(void)
      * cannot drop the array. */
     const long long WORDS = (long long)(dev.local_mem / sizeof(float)) * 2;
     amp_array_view *out = view_of(AMP_FLOAT, amp_extent_1d(16), F.floats);
-    return AMP_PARALLEL_FOR_EACH_TILED(one_tile(), t, AMP_CAPTURE(out, AMP_CONST(WORDS)), {
+    return AMP_PARALLEL_FOR_EACH(one_tile(), t, AMP_CAPTURE(out, AMP_CONST(WORDS)), {
         tile_static float big[WORDS];
         big[t.local[0]] = 1.0f;
         t.barrier.wait();
@@ -1399,7 +1399,7 @@ static amp_status build_negative_array_bound(void)
 {
     const int LEN = -1;
     expect_line(__LINE__ + 1);
-    return AMP_PARALLEL_FOR_EACH_TILED(one_tile(), t, AMP_CAPTURE(AMP_CONST(LEN)), { tile_static int a[LEN]; a[0] = t.local[0]; });
+    return AMP_PARALLEL_FOR_EACH(one_tile(), t, AMP_CAPTURE(AMP_CONST(LEN)), { tile_static int a[LEN]; a[0] = t.local[0]; });
 }
 
 static amp_status build_call_site_file_unreadable(void)
@@ -1652,8 +1652,8 @@ static amp_status capture_released(void)
 static amp_status capture_released_tiled(void)
 {
     amp_array_view *gone = released_view();
-    return AMP_PARALLEL_FOR_EACH_TILED(one_tile(), t, AMP_CAPTURE(gone),
-                                       { gone(t.global[0]) = 1; });
+    return AMP_PARALLEL_FOR_EACH(one_tile(), t, AMP_CAPTURE(gone),
+                                 { gone(t.global[0]) = 1; });
 }
 
 static amp_status release_never_created(void)
@@ -1854,7 +1854,7 @@ static amp_status run_rounded(amp_tiled_extent before, int pad, int unchanged)
                  pad ? "pad" : "truncate");
         return WRONG_VALUE;
     }
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status pad_tile_rank_mismatch(void)
@@ -1881,7 +1881,7 @@ static amp_status pad_rank_4(void)
 static amp_status pad_past_int_max(void)
 {
     amp_tiled_extent t = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(INT_MAX), 1024));
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status truncate_tile_zero(void)
@@ -1897,7 +1897,7 @@ static amp_status truncate_tile_rank_mismatch(void)
 static amp_status truncate_below_one_tile(void)
 {
     amp_tiled_extent t = amp_tiled_extent_truncate(amp_extent_tile_2d(amp_extent_2d(3, 8), 4, 4));
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 /* ==== Accelerators ==== */

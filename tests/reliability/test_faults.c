@@ -158,8 +158,8 @@ static amp_status multiply_tiled(work *w)
     STEP(make_view(w, amp_extent_2d(4, 4), w->ta, &a));
     STEP(make_view(w, amp_extent_2d(4, 4), w->tb, &b));
     STEP(make_view(w, amp_extent_2d(4, 4), w->tproduct, &product));
-    STEP(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(4, 4), TS, TS), t,
-                                     AMP_CAPTURE(a, b, product, AMP_CONST(TS)), {
+    STEP(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 4), TS, TS), t,
+                               AMP_CAPTURE(a, b, product, AMP_CONST(TS)), {
         int row = t.local[0];
         int col = t.local[1];
         int sum = 0;

@@ -74,7 +74,7 @@ static void tiled_domain_of_more_than_2_to_the_31_threads_runs_every_tile(void *
     memset(first_of_row, 0, sizeof first_of_row);
     amp_array_view *f;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(TROWS), first_of_row, &f));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(
         amp_extent_tile_2d(amp_extent_2d(TROWS, TCOLS), 1, TILE), t, AMP_CAPTURE(f), {
             /* The last thread of the last tile of each row. */
             if (t.tile[1] == TCOLS / TILE - 1 && t.local[1] == TILE - 1)

@@ -1,0 +1,24 @@
+/* Each deprecated spelling of the API in a case of its own, and the
+ * spellings to use in none (test deprecation_warnings,
+ * tests/lint/CMakeLists.txt): compiled, never run. */
+#include <amp/amp.h>
+
+int main(void)
+{
+    int data[8] = {0};
+    amp_array_view *v = NULL;
+    amp_accelerator_view *av = NULL;
+    amp_tiled_extent tiles = amp_extent_tile_1d(amp_extent_1d(8), 4);
+    amp_status st = amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v);
+#if defined(CASE_TILED)
+    st = AMP_PARALLEL_FOR_EACH_TILED(tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
+#elif defined(CASE_TILED_ON)
+    st = AMP_PARALLEL_FOR_EACH_TILED_ON(av, tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
+#else
+    st = AMP_PARALLEL_FOR_EACH(tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
+    st = AMP_PARALLEL_FOR_EACH_ON(av, tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
+    st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 1; });
+    st = AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 1; });
+#endif
+    return st == AMP_OK ? 0 : 1;
+}
