@@ -462,7 +462,7 @@ static amp_status create_filled(const char *fn, amp_elem_type type, amp_extent e
 {
     amp_array *a = NULL;
     amp_status st = make_array(fn, type, extent, av, &a);
-    if (st == AMP_OK && (st = copy_locked(from, amp_data_array(a))) != AMP_OK)
+    if (st == AMP_OK && (st = copy_locked(from, amp_data_of(a))) != AMP_OK)
         release_locked(a);
     else if (st == AMP_OK)
         *out = a;
@@ -479,7 +479,7 @@ amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, co
     if (!data)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
     amp__lock_acquire();
-    amp_status st = create_filled(fn, type, extent, amp_data_host(data), av, out);
+    amp_status st = create_filled(fn, type, extent, amp_data_of(data), av, out);
     amp__lock_release();
     return st;
 }
@@ -503,11 +503,11 @@ static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_
 amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
                                        amp_array **out)
 {
-    return create_copy_of("amp_array_create_from_view", amp_data_view(view), av, out);
+    return create_copy_of("amp_array_create_from_view", amp_data_of(view), av, out);
 }
 
 amp_status(amp_array_create_from_array)(const amp_array *array, amp_accelerator_view *av,
                                         amp_array **out)
 {
-    return create_copy_of("amp_array_create_from_array", amp_data_array(array), av, out);
+    return create_copy_of("amp_array_create_from_array", amp_data_of(array), av, out);
 }

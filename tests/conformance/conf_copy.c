@@ -331,7 +331,7 @@ static void copy_5_3_1_two_host_ends_are_refused(void **state)
 {
     (void)state;
     static int a[4] = {1, 2, 3, 4}, b[4] = {0};
-    assert_amp_fails(amp_copy(amp_data_host(a), amp_data_host(b)), AMP_ERROR_INVALID_ARGUMENT, "");
+    assert_amp_fails(amp_copy(amp_data_of(a), amp_data_of(b)), AMP_ERROR_INVALID_ARGUMENT, "");
     assert_int_equal(b[0], 0);
 }
 

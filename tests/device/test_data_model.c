@@ -321,7 +321,7 @@ static void arrays_live_on_the_device_and_copy_every_way(void **state)
     amp_array *small;
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(4), NULL, &small));
     assert_amp_fails(AMP_COPY(a, small), AMP_ERROR_INVALID_ARGUMENT, "must be equal");
-    assert_amp_fails(amp_copy(amp_data_host(host), amp_data_host(back)),
+    assert_amp_fails(amp_copy(amp_data_of(host), amp_data_of(back)),
                      AMP_ERROR_INVALID_ARGUMENT, "both ends");
     assert_amp_fails(amp_array_view_release(NULL) == AMP_OK ? amp_array_release(small)
                                                             : AMP_OK,
@@ -363,7 +363,7 @@ static void async_copies_and_synchronize_complete(void **state)
     assert_int_equal(back[1023], 2 * 1024);
     /* A copy whose ends are wrong is refused at the call, with no handle. */
     done = NULL;
-    assert_amp_fails(amp_copy_async(amp_data_host(NULL), amp_data_array(a), &done),
+    assert_amp_fails(amp_copy_async(amp_data_of(NULL), amp_data_of(a), &done),
                      AMP_ERROR_INVALID_ARGUMENT, "amp_copy_async: the source host pointer is NULL");
     assert_null(done);
     assert_amp_ok(amp_array_view_release(v));
@@ -506,7 +506,7 @@ static void a_failed_copy_keeps_newer_device_data(void **state)
                                         { v(idx) = idx[0] * 7; }));
     /* The copy's first OpenCL call, the read into the host memory, fails. */
     amp__test_inject_fault(1, CL_OUT_OF_RESOURCES);
-    amp_status st = amp_copy(amp_data_array(src), amp_data_view(v));
+    amp_status st = amp_copy(amp_data_of(src), amp_data_of(v));
     amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_not_equal(st, AMP_OK);
     assert_amp_ok(amp_array_view_synchronize(v));

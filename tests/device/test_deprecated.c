@@ -47,11 +47,34 @@ static void amp_struct_max_members_is_the_limit(void **state)
                      "it must have 1 to 16");
 }
 
+static void the_ends_of_a_copy_by_kind_copy(void **state)
+{
+    (void)state;
+    int host[4] = {1, 2, 3, 4}, out[4] = {0}, back[4] = {0};
+    amp_array *a;
+    amp_array_view *v;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(4), NULL, &a));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), out, &v));
+    assert_amp_ok(amp_copy(amp_data_host(host), amp_data_array(a)));
+    assert_amp_ok(amp_copy(amp_data_array(a), amp_data_view(v)));
+    assert_amp_ok(amp_copy(amp_data_view(v), amp_data_host(back)));
+    assert_memory_equal(back, host, sizeof host);
+    /* The same ends as amp_data_of's. */
+    assert_int_equal(amp_data_host(host).kind, amp_data_of(host).kind);
+    assert_ptr_equal(amp_data_array(a).as.array, amp_data_of(a).as.array);
+    assert_ptr_equal(amp_data_view(v).as.view, amp_data_of(v).as.view);
+    assert_amp_fails(amp_copy(amp_data_host(host), amp_data_host(back)),
+                     AMP_ERROR_INVALID_ARGUMENT, "");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_tiled_macros_launch_tiled_kernels),
         cmocka_unit_test(amp_struct_max_members_is_the_limit),
+        cmocka_unit_test(the_ends_of_a_copy_by_kind_copy),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

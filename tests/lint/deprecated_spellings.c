@@ -9,12 +9,22 @@ int main(void)
     amp_array_view *v = NULL;
     amp_accelerator_view *av = NULL;
     amp_tiled_extent tiles = amp_extent_tile_1d(amp_extent_1d(8), 4);
+    amp_array *a = NULL;
     amp_status st = amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v);
 #if defined(CASE_TILED)
     st = AMP_PARALLEL_FOR_EACH_TILED(tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
 #elif defined(CASE_TILED_ON)
     st = AMP_PARALLEL_FOR_EACH_TILED_ON(av, tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
+#elif defined(CASE_DATA_ARRAY)
+    st = amp_copy(amp_data_array(a), amp_data_of(v));
+#elif defined(CASE_DATA_VIEW)
+    st = amp_copy(amp_data_of(a), amp_data_view(v));
+#elif defined(CASE_DATA_HOST)
+    st = amp_copy(amp_data_host(data), amp_data_of(v));
 #else
+    st = AMP_COPY(a, v);
+    st = AMP_COPY(data, v);
+    st = amp_copy(amp_data_of(a), amp_data_of(v));
     st = AMP_PARALLEL_FOR_EACH(tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
     st = AMP_PARALLEL_FOR_EACH_ON(av, tiles, t, AMP_CAPTURE(v), { v(t) = 1; });
     st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 1; });

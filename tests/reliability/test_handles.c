@@ -397,7 +397,7 @@ static void an_array_copied_after_shutdown_says_its_data_is_lost(void **state)
     for (int i = 0; i < 16; i++)
         assert_int_equal(out[i], -1);
     assert_amp_fails(AMP_COPY(in, arr), REMOVED, "the destination array's data was lost");
-    assert_amp_fails(amp_copy(amp_data_view(of_array), amp_data_host(out)), REMOVED,
+    assert_amp_fails(amp_copy(amp_data_of(of_array), amp_data_of(out)), REMOVED,
                      "the source view's data was lost");
     for (int i = 0; i < 16; i++)
         assert_int_equal(out[i], -1);
