@@ -220,7 +220,7 @@ typedef struct amp_kernel_stats {
  * Store the kernel cache's counts in *out. Returns AMP_ERROR_INVALID_ARGUMENT
  * for a NULL out.
  */
-amp_status amp_get_kernel_stats(amp_kernel_stats *out);
+amp_status amp_kernel_get_stats(amp_kernel_stats *out);
 
 /* ---- Macros ---- */
 
@@ -420,6 +420,9 @@ static inline amp_status amp__parallel_for_each_tiled_macro(amp_accelerator_view
 {
     return amp_parallel_for_each_tiled(av, domain, kernel, captures);
 }
+
+/* Deprecated: amp_kernel_get_stats(), the same call. */
+AMP__DEPRECATED("amp_kernel_get_stats") amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 
 #ifdef __cplusplus
 }

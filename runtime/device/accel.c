@@ -682,7 +682,7 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc)
     return st;
 }
 
-const char *amp_accelerator_default_reason(void)
+const char *amp_accelerator_get_default_reason(void)
 {
     /* The buffer is written once, when the default is chosen, and then
      * stays until amp_shutdown(): hand it out only after that write, which

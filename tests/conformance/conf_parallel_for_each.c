@@ -538,7 +538,7 @@ static void parallel_for_each_7_a_failed_launch_moves_no_data(void **state)
     static int data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v),
                                            { v[idx] = no_such_name * 2; }),
                      AMP_ERROR_KERNEL_BUILD, "no_such_name");

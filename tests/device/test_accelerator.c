@@ -23,7 +23,7 @@ static int fresh(void **state)
     amp__test_inject_fault(0, CL_SUCCESS);
     amp_set_error_callback(NULL, NULL);
     amp_shutdown();
-    amp_reset_transfers(); /* the process ledger outlives a shutdown */
+    amp_transfer_reset_stats(); /* the process ledger outlives a shutdown */
     return 0;
 }
 
@@ -195,7 +195,7 @@ static void amp_device_pocl_finds_pocl_by_its_other_names(void **state)
         assert_string_equal(chosen.device_path, path);
         char reason[32];
         snprintf(reason, sizeof reason, "AMP_DEVICE=%s", spellings[k]);
-        assert_string_equal(amp_accelerator_default_reason(), reason);
+        assert_string_equal(amp_accelerator_get_default_reason(), reason);
     }
 }
 
@@ -259,9 +259,9 @@ static void set_default_works_only_before_first_use(void **state)
     (void)state;
     amp_accelerator *a, *b, *def;
     two_accelerators(&a, &b);
-    assert_string_equal(amp_accelerator_default_reason(), "");
+    assert_string_equal(amp_accelerator_get_default_reason(), "");
     assert_amp_ok(amp_accelerator_set_default(a));
-    assert_string_equal(amp_accelerator_default_reason(), "set by amp_accelerator_set_default");
+    assert_string_equal(amp_accelerator_get_default_reason(), "set by amp_accelerator_set_default");
     /* Not used yet: a later call replaces the choice. */
     assert_amp_ok(amp_accelerator_set_default(b));
     assert_amp_ok(amp_accelerator_set_default(b)); /* the same one again: fine */
@@ -312,7 +312,7 @@ static void the_default_says_why_it_was_chosen(void **state)
     (void)state;
     amp_accelerator *def;
     assert_amp_ok(amp_accelerator_get_default(&def));
-    const char *why = amp_accelerator_default_reason();
+    const char *why = amp_accelerator_get_default_reason();
     assert_true(strstr(why, "GPU") || strstr(why, "CPU") || strstr(why, "AMP_DEVICE"));
 }
 

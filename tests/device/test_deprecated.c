@@ -69,12 +69,53 @@ static void the_ends_of_a_copy_by_kind_copy(void **state)
     assert_amp_ok(amp_array_release(a));
 }
 
+static void the_old_getters_give_what_the_new_ones_give(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    amp_reset_transfers();
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = i[0]; }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    amp_transfer_stats old_stats, new_stats;
+    assert_amp_ok(amp_get_transfers(&old_stats));
+    assert_amp_ok(amp_transfer_get_stats(&new_stats));
+    assert_int_equal(old_stats.uploads, 1);
+    assert_memory_equal(&old_stats, &new_stats, sizeof old_stats);
+    amp_reset_transfers();
+    assert_amp_ok(amp_transfer_get_stats(&new_stats));
+    assert_int_equal(new_stats.uploads + new_stats.downloads, 0);
+    assert_amp_fails(amp_get_transfers(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+
+    amp_kernel_stats old_kernels, new_kernels;
+    assert_amp_ok(amp_get_kernel_stats(&old_kernels));
+    assert_amp_ok(amp_kernel_get_stats(&new_kernels));
+    assert_true(old_kernels.builds >= 1);
+    assert_memory_equal(&old_kernels, &new_kernels, sizeof old_kernels);
+
+    /* AMP_PROFILE is not set here: both say so alike. */
+    assert_int_equal(amp_profile_enabled(), amp_profile_is_enabled());
+    size_t count = 99;
+    assert_amp_fails(amp_get_profile(NULL, 0, &count), AMP_ERROR_INVALID_OPERATION, "AMP_PROFILE");
+    amp_reset_profile();
+
+    assert_int_equal(amp_elem_size(AMP_DOUBLE), 8);
+    assert_int_equal(amp_elem_size((amp_elem_type)42), 0);
+    amp_accelerator *acc;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_string_equal(amp_accelerator_default_reason(), amp_accelerator_get_default_reason());
+    assert_true(amp_accelerator_default_reason()[0] != '\0');
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_tiled_macros_launch_tiled_kernels),
         cmocka_unit_test(amp_struct_max_members_is_the_limit),
         cmocka_unit_test(the_ends_of_a_copy_by_kind_copy),
+        cmocka_unit_test(the_old_getters_give_what_the_new_ones_give),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -292,8 +292,8 @@ static void bad_view_arguments_are_refused(void **state)
     assert_amp_fails(amp_array_view_data(NULL, (void **)&v), AMP_ERROR_INVALID_ARGUMENT, "NULL");
     assert_amp_fails(amp_array_view_discard_data(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
     assert_amp_fails(amp_array_view_refresh(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
-    assert_amp_fails(amp_get_transfers(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
-    assert_amp_fails(amp_get_kernel_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_transfer_get_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_kernel_get_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
     assert_int_equal(amp_array_view_get_extent(NULL).rank, 0);
     assert_int_equal(amp_array_view_get_type(NULL), 0);
 }

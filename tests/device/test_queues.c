@@ -22,7 +22,7 @@ static int fresh(void **state)
     unsetenv("AMP_DEVICE");
     amp__test_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     return 0;
 }
 
@@ -618,7 +618,7 @@ static void a_copy_across_accelerators_goes_through_the_host(void **state)
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(N), in, v0, &a0));
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), v1, &a1));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(v0, amp_extent_1d(N), i, AMP_CAPTURE(a0), { a0(i) *= 2; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(a0, a1));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);

@@ -245,7 +245,7 @@ typedef struct workload {
  * result checked exactly. Returns the process's ledger for it. */
 static amp_transfer_stats run_workload(workload *w, const char *path)
 {
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     for (int i = 0; i < ROWS * COLS; i++)
         w->m[i] = i;
     for (int i = 0; i < D0 * D1 * D2; i++)

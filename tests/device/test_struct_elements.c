@@ -24,7 +24,7 @@ static void a_view_of_structs_moves_its_members_in_a_kernel(void **state)
     (void)state;
     amp_elem_type type = registered(AMP_STRUCT_DESC(particle));
     assert_true((int)type >= 64);
-    assert_int_equal(amp_elem_size(type), sizeof(particle));
+    assert_int_equal(amp_elem_type_size(type), sizeof(particle));
     assert_string_equal(amp_elem_type_name(type), "particle");
     assert_ptr_equal(amp_struct_of(type), AMP_STRUCT_DESC(particle));
     assert_null(amp_struct_of(AMP_INT));

@@ -222,7 +222,7 @@ static void the_ledger_counts_a_texture_once_and_views_as_usual(void **state)
     int a[16 * 16], b[16 * 16] = {0};
     for (int i = 0; i < 16 * 16; i++)
         a[i] = i * 3;
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     amp_texture *t;
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(16, 16), a, NULL, &t));
     amp_transfer_stats g = transfers_now();
@@ -532,7 +532,7 @@ static void extents_over_the_device_limits_are_refused_by_name(void **state)
     }
     assert_null(t);
     /* Nothing moved. */
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_fails(amp_texture_create(AMP_INT, 1, amp_extent_2d(1, (int)w2 + 1), &one, NULL, &t),
                      AMP_ERROR_DEVICE_LIMIT, "CL_DEVICE_IMAGE2D_MAX_WIDTH");
     assert_int_equal(transfers_now().uploads, 0);
@@ -666,7 +666,7 @@ static void every_failing_opencl_call_gives_a_status(void **state)
     assert_amp_ok(amp_texture_release(t));
     assert_true(calls >= 6); /* device queries, formats (2), image, write */
     for (long n = 1; n <= calls; n++) {
-        amp_reset_transfers();
+        amp_transfer_reset_stats();
         amp__test_inject_fault(n, CL_OUT_OF_RESOURCES);
         t = (amp_texture *)data;
         amp_status st = amp_texture_create(AMP_INT, 1, amp_extent_2d(2, 3), data, NULL, &t);

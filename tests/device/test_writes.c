@@ -349,7 +349,7 @@ static void a_view_only_read_is_not_copied_back(void **state)
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(iv, ov), {
         ov(idx) = (iv(idx)) + (iv(idx[0] == 0 ? 0 : idx[0] - 1)) & 0xff;
     }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_synchronize(iv));
     assert_amp_ok(amp_array_view_synchronize(ov));
     amp_transfer_stats s = transfers_now();

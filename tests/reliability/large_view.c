@@ -77,7 +77,7 @@ int main(void)
         data[i] = (float)(i % 1024);
     amp_array_view *v, *last;
     CHECK(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), data, &v));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     double t1 = seconds();
     CHECK(AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(v), idx, AMP_CAPTURE(v),
                                 { v(idx) = v(idx) * 2.0f + 1.0f; }));
@@ -89,7 +89,7 @@ int main(void)
     double t2 = seconds();
 
     amp_transfer_stats t;
-    CHECK(amp_get_transfers(&t));
+    CHECK(amp_transfer_get_stats(&t));
     int failed = 0;
     if (t.upload_bytes != bytes || t.download_bytes != bytes) {
         printf("FAILED: the ledger moved %llu bytes up and %llu down; the view has %zu\n",

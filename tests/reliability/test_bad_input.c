@@ -385,12 +385,12 @@ static amp_status null_view_transfers_out(void)
 
 static amp_status null_process_transfers_out(void)
 {
-    return amp_get_transfers(NULL);
+    return amp_transfer_get_stats(NULL);
 }
 
 static amp_status null_kernel_stats_out(void)
 {
-    return amp_get_kernel_stats(NULL);
+    return amp_kernel_get_stats(NULL);
 }
 
 static amp_status null_view_release_is_a_no_op(void)
@@ -735,13 +735,13 @@ static amp_status null_copy_source_host(void)
 
 static amp_status null_profile_count(void)
 {
-    return amp_get_profile(NULL, 0, NULL);
+    return amp_profile_get_entries(NULL, 0, NULL);
 }
 
 static amp_status null_profile_entries(void)
 {
     size_t count;
-    return amp_get_profile(NULL, 4, &count);
+    return amp_profile_get_entries(NULL, 4, &count);
 }
 
 static amp_status null_struct_desc(void)
@@ -1098,10 +1098,10 @@ static amp_status const_view_type_unknown(void)
 
 static amp_status type_helpers_of_unknown_type(void)
 {
-    if (amp_elem_size((amp_elem_type)42) != 0 ||
+    if (amp_elem_type_size((amp_elem_type)42) != 0 ||
         strcmp(amp_elem_type_name((amp_elem_type)42), "unknown") != 0) {
-        snprintf(F.note, sizeof F.note, "size %zu, name \"%s\"", amp_elem_size((amp_elem_type)42),
-                 amp_elem_type_name((amp_elem_type)42));
+        snprintf(F.note, sizeof F.note, "size %zu, name \"%s\"",
+                 amp_elem_type_size((amp_elem_type)42), amp_elem_type_name((amp_elem_type)42));
         return WRONG_VALUE;
     }
     return AMP_OK;
@@ -2342,8 +2342,8 @@ static const bad_case table[] = {
     ROW("null", null_view_refresh, IA, "amp_array_view_refresh: the view is NULL"),
     ROW("null", null_view_transfers, IA, "amp_array_view_get_transfers: the view is NULL"),
     ROW("null", null_view_transfers_out, IA, "amp_array_view_get_transfers: out is NULL"),
-    ROW("null", null_process_transfers_out, IA, "amp_get_transfers: out is NULL"),
-    ROW("null", null_kernel_stats_out, IA, "amp_get_kernel_stats: out is NULL"),
+    ROW("null", null_process_transfers_out, IA, "amp_transfer_get_stats: out is NULL"),
+    ROW("null", null_kernel_stats_out, IA, "amp_kernel_get_stats: out is NULL"),
     ROW("null", null_view_release_is_a_no_op, AMP_OK, NULL),
     ROW("null", null_view_getters, AMP_OK, NULL),
     ROW("null", null_kernel_file_path, IA, "must not be NULL"),
@@ -2396,8 +2396,8 @@ static const bad_case table[] = {
     ROW("null", null_copy_source_array, IA, "amp_copy: the source array is NULL"),
     ROW("null", null_copy_destination_view, IA, "amp_copy: the destination view is NULL"),
     ROW("null", null_copy_source_host, IA, "amp_copy: the source host pointer is NULL"),
-    ROW("null", null_profile_count, IA, "amp_get_profile: count is NULL"),
-    ROW("null", null_profile_entries, IA, "amp_get_profile: entries is NULL"),
+    ROW("null", null_profile_count, IA, "amp_profile_get_entries: count is NULL"),
+    ROW("null", null_profile_entries, IA, "amp_profile_get_entries: entries is NULL"),
     ROW("null", null_struct_desc, IA, "amp_struct_register: desc is NULL"),
     ROW("null", null_struct_out, IA, "amp_struct_register: out is NULL"),
     ROW("null", null_struct_name, IA, "amp_struct_register: desc->name is NULL"),
