@@ -60,5 +60,8 @@ int main(void)
     st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 1; });
     st = AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 1; });
 #endif
+    (void)a;
+    (void)av;
+    (void)tiles;
     return st == AMP_OK ? 0 : 1;
 }

@@ -2,9 +2,12 @@
 # use (AMP__DEPRECATED, amp/status.h), and the spellings to use compile
 # without a warning: SOURCE's case for each spelling must fail to compile
 # under -Werror=deprecated-declarations with "use NEW" in the message, and
-# the source with no case must compile under -Wall -Wextra -Werror.
+# the source with no case must compile under -Wall -Wextra -Werror. Then
+# UPDATE (scripts/update-spellings.sh) rewrites a copy of SOURCE, in which
+# every case must compile without a warning.
 #   cmake -DCC=<compiler> -DINCLUDES=<dir;dir> -DSOURCE=<file>
-#         -DCASES=<CASE=NEW;...> -P deprecation_warnings.cmake
+#         -DCASES=<CASE=NEW;...> -DUPDATE=<script> -DWORK=<dir>
+#         -P deprecation_warnings.cmake
 set(flags -std=c11 -fsyntax-only -Wall -Wextra -Werror)
 foreach(dir ${INCLUDES})
   list(APPEND flags -I${dir})
@@ -32,3 +35,26 @@ endforeach()
 if(failed)
   message(FATAL_ERROR "deprecated spellings the compiler does not name: ${failed}")
 endif()
+
+file(MAKE_DIRECTORY ${WORK})
+get_filename_component(name ${SOURCE} NAME)
+set(updated ${WORK}/${name})
+configure_file(${SOURCE} ${updated} COPYONLY)
+execute_process(COMMAND bash ${UPDATE} ${updated} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${UPDATE} failed")
+endif()
+foreach(case ${CASES})
+  string(REPLACE "=" ";" parts "${case}")
+  list(GET parts 0 name)
+  execute_process(COMMAND ${CC} ${flags} -DCASE_${name} ${updated}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message("case ${name}, rewritten by ${UPDATE}, does not compile without a warning:\n${out}")
+    list(APPEND failed ${name})
+  endif()
+endforeach()
+if(failed)
+  message(FATAL_ERROR "deprecated spellings ${UPDATE} does not rewrite: ${failed}")
+endif()
+message(STATUS "${UPDATE} rewrites every case to the spelling to use")
