@@ -71,6 +71,13 @@ typedef struct test_device_caps {
 test_device_caps amp__test_device_caps(const amp_accelerator *acc);
 void amp__test_set_device_caps(amp_accelerator *acc, test_device_caps caps);
 
+/* ---- device/oclcheck.c: AMP_CHECK ---- */
+
+/* What AMP_CHECK does to put Oclgrind in place, with the one library path
+ * given. Statuses as amp__ock_install(), plus AMP_ERROR_INVALID_ARGUMENT
+ * for NULL. */
+amp_status amp__test_install_oclgrind(const char *path);
+
 /* ---- device/profile.c ---- */
 
 /* How many profiled launches have events not read yet (AMP_PROFILE). */
@@ -107,6 +114,12 @@ typedef struct test_texture_image {
 } test_texture_image;
 
 test_texture_image amp__test_texture_image(const amp_texture *texture);
+
+/* ---- kernel/diskcache.c ---- */
+
+/* The disk cache's directory (the module's, valid until amp__dc_reset()),
+ * or NULL when the cache is off; the settings are read as for a kernel. */
+const char *amp__test_disk_cache_directory(void);
 
 /* ---- kernel/codegen.c: the safety net ---- */
 

@@ -569,7 +569,7 @@ static void directory_is_created_owner_only_with_its_parents(void **state)
     setenv("AMP_CACHE_DIR", nested, 1);
     amp__dc_reset();
     assert_true(amp__dc_enabled());
-    assert_string_equal(amp__dc_directory(), nested);
+    assert_string_equal(amp__test_disk_cache_directory(), nested);
     struct stat st;
     assert_int_equal(stat(nested, &st), 0);
     assert_true(S_ISDIR(st.st_mode));
@@ -595,17 +595,17 @@ static void default_directory_is_xdg_cache_home_then_home(void **state)
     setenv("HOME", "/nonexistent-home", 1);
     amp__dc_reset();
     snprintf(want, sizeof want, "%s/amp", test_dir);
-    assert_string_equal(amp__dc_directory(), want);
+    assert_string_equal(amp__test_disk_cache_directory(), want);
 
     /* A relative XDG_CACHE_HOME is ignored, as the specification says. */
     setenv("XDG_CACHE_HOME", "relative/path", 1);
     setenv("HOME", test_dir, 1);
     amp__dc_reset();
     snprintf(want, sizeof want, "%s/.cache/amp", test_dir);
-    assert_string_equal(amp__dc_directory(), want);
+    assert_string_equal(amp__test_disk_cache_directory(), want);
     unsetenv("XDG_CACHE_HOME");
     amp__dc_reset();
-    assert_string_equal(amp__dc_directory(), want);
+    assert_string_equal(amp__test_disk_cache_directory(), want);
 
     /* No home at all: off, quietly. */
     unsetenv("HOME");
@@ -637,7 +637,7 @@ static void a_directory_others_can_write_is_refused_with_one_warning(void **stat
     assert_false(on);
     assert_false(on_again);
     assert_true(missed);
-    assert_null(amp__dc_directory());
+    assert_null(amp__test_disk_cache_directory());
     assert_int_equal(count_lines(text), 1);
     assert_non_null(strstr(text, test_dir));
     assert_non_null(strstr(text, "writable by group or others"));
@@ -771,7 +771,7 @@ static void switches_turn_the_cache_off(void **state)
     setenv("AMP_CACHE_DIR", "", 1);
     amp__dc_reset();
     assert_false(amp__dc_enabled());
-    assert_null(amp__dc_directory());
+    assert_null(amp__test_disk_cache_directory());
     amp__dc_store(&key, (const unsigned char *)"abc", 3);
     assert_int_equal(entries(), 0);
 }
