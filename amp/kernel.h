@@ -270,11 +270,12 @@ amp_status amp_kernel_get_stats(amp_kernel_stats *out);
 #define AMP_SHARED(name) amp__shared_##name
 
 /* parallel_for_each(domain, [=](index<N> idx) restrict(amp) { body }), on the
- * default accelerator view. The domain's C type says which: an amp_extent
- * runs one thread per index (amp_parallel_for_each); an amp_tiled_extent
- * runs in tiles, and index names a tiled index (amp_parallel_for_each_tiled,
- * C++ AMP's parallel_for_each(extent.tile<...>(), [=](tiled_index<...> t_idx)
- * restrict(amp) { body })). Returns what the function returns. */
+ * default accelerator view. The domain's C type says how it runs: over an
+ * amp_extent, one thread per index (amp_parallel_for_each); over an
+ * amp_tiled_extent, in tiles, and index names a tiled index
+ * (amp_parallel_for_each_tiled, C++ AMP's parallel_for_each(extent.tile<...>(),
+ * [=](tiled_index<...> t_idx) restrict(amp) { body })). Returns what that
+ * function returns. */
 #define AMP_PARALLEL_FOR_EACH(domain, index, captures, ...)                                        \
     AMP__LAUNCH(domain)(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
