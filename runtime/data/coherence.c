@@ -122,7 +122,7 @@ static void record(coh_record *src, amp_transfer_direction dir, amp_transfer_rea
         move.device = t.device;
         move.start = t.start;
         move.end = t.end;
-        move.path = amp__stg_path_name(amp__stg_last_path());
+        move.path = amp__stg_last_path_name();
     }
     amp__ledger_add(&src->stats, dir, reason, (uint64_t)bytes, queue->acc, label ? text : NULL,
                     src->hashed ? "host memory" : "data", src->hashed ? src->key : (void *)src,

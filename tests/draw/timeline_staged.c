@@ -11,8 +11,7 @@
 
 #include <amp/amp.h>
 
-#include "core/lock.h"
-#include "data/staging.h"
+#include "core/testing.h"
 
 #define N (1 << 20) /* floats: 4 MiB */
 
@@ -25,9 +24,7 @@ static int check(amp_status st, const char *what)
 
 int main(void)
 {
-    amp__lock_acquire();
-    amp__stg_set_policy(STG_STAGED, (size_t)1 << 20, (size_t)1 << 20);
-    amp__lock_release();
+    amp__test_set_transfer_path(TEST_PATH_STAGED, (size_t)1 << 20, (size_t)1 << 20);
     float *host = malloc(N * sizeof *host), *back = malloc(N * sizeof *back);
     amp_array *a = NULL, *b = NULL;
     amp_accelerator_view *av = NULL;
