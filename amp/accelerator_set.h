@@ -3,7 +3,7 @@
  *
  * A set holds accelerator views of different accelerators, each with a
  * weight: its share of the work. A launch over a set
- * (AMP_PARALLEL_FOR_EACH_ON_SET) is split across them when the runtime can
+ * (AMP_PARALLEL_FOR_EACH_ON(set, ...)) is split across them when the runtime can
  * prove that the parts write apart: the domain is cut in whole tiles (rows
  * of tiles along dimension 0, the slowest; rows of an untiled domain), in
  * proportion to the weights, and the parts run at the same time, one on
@@ -121,44 +121,6 @@ amp_status amp_accelerator_set_set_weights(amp_accelerator_set *set, const doubl
  */
 amp_status amp_accelerator_set_partition(const amp_accelerator_set *set, int64_t units,
                                          int64_t *starts);
-
-/*
- * amp_parallel_for_each() over a set: split across its accelerators when
- * the kernel provably writes each view only at the thread's own index (or
- * only at its tile's), else run whole on the view of the largest weight
- * (the first of them). A set of one view is a launch on that view. The
- * call returns once every part is queued; amp_array_view_synchronize()
- * gathers the results.
- *
- * Returns the statuses of amp_parallel_for_each(), and
- * AMP_ERROR_INVALID_ARGUMENT for a NULL, released or foreign set, or one
- * whose views amp_shutdown() ended; AMP_ERROR_ACCELERATOR_VIEW_REMOVED
- * when an upload of a part fails (its accelerator is removed). When a part
- * fails, the parts queued before it run, and their rows count as written
- * where they ran: every view's data stays consistent. Rows on their way
- * from one accelerator to another pass through the view's host memory,
- * where the host's copy was stale; nothing else in host memory changes.
- */
-amp_status amp_parallel_for_each_set(amp_accelerator_set *set, amp_extent domain,
-                                     const amp_kernel_source *kernel, amp_capture_list captures);
-
-/*
- * amp_parallel_for_each_tiled() over a set: split in whole rows of tiles.
- * Returns the statuses of amp_parallel_for_each_tiled() and of
- * amp_parallel_for_each_set().
- */
-amp_status amp_parallel_for_each_tiled_set(amp_accelerator_set *set, amp_tiled_extent domain,
-                                           const amp_kernel_source *kernel,
-                                           amp_capture_list captures);
-
-/* parallel_for_each over a set of accelerator views: AMP_PARALLEL_FOR_EACH_ON's form. */
-#define AMP_PARALLEL_FOR_EACH_ON_SET(set, domain, index, captures, ...)                            \
-    amp_parallel_for_each_set((set), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
-
-/* The same over a tiled extent: AMP_PARALLEL_FOR_EACH_TILED_ON's form. */
-#define AMP_PARALLEL_FOR_EACH_TILED_ON_SET(set, domain, index, captures, ...)                      \
-    amp_parallel_for_each_tiled_set((set), (domain),                                               \
-                                    AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
 /* The function above that makes a handle, as a macro that also records the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */

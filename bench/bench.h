@@ -69,6 +69,10 @@ void bench_compile(const bench_options *o);
 int bench_compile_child(void); /* the re-executed process of bench_compile */
 void bench_laziness(const bench_options *o);
 void bench_transfers(const bench_options *o);
+/* The transfers section's overlap alone: an upload into one array while a
+ * kernel works on another (with AMP_TIMELINE set, the timeline that shows
+ * the two side by side: bench/timeline-overlap.py). */
+void bench_overlap(const bench_options *o);
 
 /* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
 amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v);

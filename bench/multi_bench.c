@@ -181,7 +181,7 @@ static void bench_sgemm(int M, int N, int K, int repeat, int pinned)
 static amp_status tile_averages(amp_accelerator_set *s, amp_array_view *in, amp_array_view *out,
                                 int n)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED_ON_SET(s, amp_extent_tile_2d(amp_extent_2d(n, n), TILE, TILE),
+    return AMP_PARALLEL_FOR_EACH_ON(s, amp_extent_tile_2d(amp_extent_2d(n, n), TILE, TILE),
                                               t_idx, AMP_CAPTURE(in, out, AMP_CONST(TILE)), {
         tile_static float sums[TILE * TILE];
         int me = t_idx.local[0] * TILE + t_idx.local[1];
@@ -261,7 +261,7 @@ static amp_status tiny_plain(amp_array_view *v)
 
 static amp_status tiny_set(amp_array_view *v)
 {
-    return AMP_PARALLEL_FOR_EACH_ON_SET(alone, amp_extent_1d(256), idx, AMP_CAPTURE(v), {
+    return AMP_PARALLEL_FOR_EACH_ON(alone, amp_extent_1d(256), idx, AMP_CAPTURE(v), {
         v(idx[0]) += 1.0f;
     });
 }

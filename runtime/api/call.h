@@ -19,4 +19,9 @@ typedef struct call {
                   that the parts run at the same time (domain.part_lo, part_hi) */
 } call;
 
+/* A launch of a call, as dispatch.c runs it: the kernel's event is stored
+ * in *event when event is not NULL (the timeline's), and *queued is set to
+ * the kernel when it was queued (else left as it was). */
+typedef amp_status (*launch_fn)(call *c, cl_event *event, const kc_entry **queued);
+
 #endif

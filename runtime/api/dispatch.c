@@ -20,11 +20,13 @@
 
 #include "api/call.h"
 #include "api/record.h"
+#include "api/timeline.h"
 #include "api/validate.h"
 #include "check/checkrun.h"
 #include "core/error.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/timeline.h"
 #include "data/ledger.h"
 #include "data/texture.h"
 #include "data/view.h"
@@ -137,7 +139,7 @@ static amp_status mark_written(const call *c, const record_known *known, const k
 
 /* The launch, under the lock: each step that the record knows the answer
  * of is skipped. */
-amp_status amp__dispatch_launch(call *c)
+static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
 {
     record_known known;
     kb_launch planned;
@@ -161,8 +163,10 @@ amp_status amp__dispatch_launch(call *c)
         st = bind(c, &known, l, mems);
     AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
-    if (st == AMP_OK)
-        st = amp__queue_launch(c->av, &l->run, moved);
+    if (st == AMP_OK) {
+        *queued = l->entry;
+        st = amp__queue_launch(c->av, &l->run, moved, event);
+    }
     /* 6. An immediate view submits each kernel as it is queued. */
     if (st == AMP_OK && !known.data)
         st = mark_written(c, &known, l, mems);
@@ -172,8 +176,15 @@ amp_status amp__dispatch_launch(call *c)
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (st == AMP_OK && l->checked)
-        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel);
+        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel, c->domain.tiled);
     return st;
+}
+
+amp_status amp__dispatch_launch(call *c)
+{
+    /* The one test of the timeline on the launch path. */
+    const kc_entry *queued;
+    return amp__tl_active ? amp__timeline_launch(c, launch) : launch(c, NULL, &queued);
 }
 
 static amp_status dispatch(call *c)
@@ -215,10 +226,10 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
     return dispatch(&c);
 }
 
-amp_status amp_get_kernel_stats(amp_kernel_stats *out)
+amp_status amp_kernel_get_stats(amp_kernel_stats *out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_kernel_stats: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_get_stats: out is NULL.");
     amp__lock_acquire();
     uint64_t builds, disk_hits, hits;
     amp__kc_counts(&builds, &disk_hits, &hits);

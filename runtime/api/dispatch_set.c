@@ -78,7 +78,7 @@ static const char *view_unsplittable(const call *c, const amp_array_view *v, int
         stride *= v->extent.dims[d];
     }
     if (v->offset != 0 || !row_major ||
-        (size_t)elements * amp_elem_size(v->type) != amp__coh_source_bytes(v->src))
+        (size_t)elements * amp_elem_type_size(v->type) != amp__coh_source_bytes(v->src))
         return "is a section of its data (a part's rows of it are not its own rows of the data)";
     const kb_domain *d = &c->domain;
     for (int k = 0; k < d->extent.rank; k++) {

@@ -10,6 +10,7 @@
 
 #include "amp/array_view.h"
 #include "core/handle.h"
+#include "core/timeline.h"
 #include "data/coherence.h"
 
 struct amp_array_view {
@@ -37,6 +38,12 @@ void amp__view_plan(const amp_array_view *v, rg_plan *plan);
  * this call, to its release: the dispatch's launch record relies on it. */
 amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
                           hd_owner owner, amp_array_view **out);
+
+/* The timeline's record of a public call about view v (core/timeline.h),
+ * begun right after the lock is taken and ended right before it is
+ * released: v, when it is a live view, is the one its transfers name. */
+void amp__view_call_begin(tl_call *c, const amp_array_view *v);
+void amp__view_call_end(tl_call *c, const char *fn, amp_status st, const amp_array_view *v);
 
 /* AMP_OK when v is a live view; else the registry's message for the public
  * call fn (core/handle.h). Expects the runtime lock. */

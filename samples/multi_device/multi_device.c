@@ -88,7 +88,7 @@ static double median_time(void (*run)(void *), void *arg, int repeat)
 static amp_status tile_averages(amp_accelerator_set *s, amp_array_view *in, amp_array_view *out,
                                 int n)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED_ON_SET(s, amp_extent_tile_2d(amp_extent_2d(n, n), TILE, TILE),
+    return AMP_PARALLEL_FOR_EACH_ON(s, amp_extent_tile_2d(amp_extent_2d(n, n), TILE, TILE),
                                               t_idx, AMP_CAPTURE(in, out, AMP_CONST(TILE)), {
         tile_static float sums[TILE * TILE];
         int me = t_idx.local[0] * TILE + t_idx.local[1];

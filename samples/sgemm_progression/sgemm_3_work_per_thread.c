@@ -26,7 +26,7 @@ amp_status sgemm_3_work_per_thread_on(amp_accelerator_view *av, const sgemm_oper
     int threadRows = (M + TS - 1) / TS * RTS;
     amp_tiled_extent domain =
         amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(threadRows, N), RTS, TS));
-    return AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, t_idx,
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
                                           AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WPT),
                                                       AMP_CONST(RTS)), {
         int row = t_idx.local[0];             // 0 .. RTS-1

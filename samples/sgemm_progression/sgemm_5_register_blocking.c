@@ -32,7 +32,7 @@ amp_status sgemm_5_register_blocking_on(amp_accelerator_view *av, const sgemm_op
     int cols = (N + TSN - 1) / TSN * (TSN / WPTN);
     amp_tiled_extent domain =
         amp_extent_tile_2d(amp_extent_2d(rows, cols), TSM / WPTM, TSN / WPTN);
-    return AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, t_idx,
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
                                           AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TSM), AMP_CONST(TSN),
                                                       AMP_CONST(TSK), AMP_CONST(WPTM), AMP_CONST(WPTN)), {
         AMP_DEFINE(RTSM (TSM / WPTM))             // threads per tile, down

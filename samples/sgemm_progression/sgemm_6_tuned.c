@@ -112,7 +112,7 @@ static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *
     int N = op->N, K = op->K;
     const int NBW = p->tx * p->nv * p->vw;
     int blocks = (Kp + PACK_K - 1) / PACK_K;
-    return AMP_PARALLEL_FOR_EACH_TILED_ON(
+    return AMP_PARALLEL_FOR_EACH_ON(
         av, amp_extent_tile_2d(amp_extent_2d(Np / NBW, blocks), 1, 1), t_idx,
         AMP_CAPTURE(b, bp, N, K, Kp, AMP_CONST(NBW), AMP_CONST(PACK_K)), {
         int q = t_idx.global[0], k0 = t_idx.global[1] * PACK_K;
@@ -150,7 +150,7 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
     int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
     amp_tiled_extent domain = amp_extent_tile_2d(
         amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
-    return AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, t_idx,
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
                                           AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
                                                       a_tiles, b_cols, AMP_CONST(MBW),
                                                       AMP_CONST(NBW), AMP_CONST(PACK_TS),
@@ -197,7 +197,7 @@ static amp_status product(amp_accelerator_view *av, amp_array_view *a, amp_array
     const int MBW = TY * RM, NBW = TX * NV * VW;
     amp_tiled_extent domain =
         amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
-    return AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, t_idx,
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
                                           AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part,
                                                       AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
                                                       AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),

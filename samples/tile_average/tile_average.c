@@ -47,7 +47,7 @@ void SamplingExampleOn(amp_accelerator_set *target, const int SAMPLESIZE)
 
     // Use tiles that are SAMPLESIZE x SAMPLESIZE.
     // Find the average of the values in each tile.
-    check(AMP_PARALLEL_FOR_EACH_TILED_ON_SET(target,
+    check(AMP_PARALLEL_FOR_EACH_ON(target,
                                              amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE),
                                              t_idx, AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
@@ -102,7 +102,7 @@ void SamplingExampleWithTileStaticFenceOn(amp_accelerator_set *target, const int
                                 &averages));
 
     // Using a tile_static memory fence.
-    check(AMP_PARALLEL_FOR_EACH_TILED_ON_SET(target,
+    check(AMP_PARALLEL_FOR_EACH_ON(target,
                                              amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE),
                                              t_idx, AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.

@@ -116,7 +116,7 @@ static amp_status pointwise(amp_accelerator_view *av, amp_array_view *a, amp_arr
         return AMP_PARALLEL_FOR_EACH_ON(av, e, idx, AMP_CAPTURE(a, b, c), {
             c(idx) = sin(a(idx)) * cos(b[idx]) + a(idx[0], idx[1]) / (b(idx) + 1.5f);
         });
-    return AMP_PARALLEL_FOR_EACH_ON_SET(set, e, idx, AMP_CAPTURE(a, b, c), {
+    return AMP_PARALLEL_FOR_EACH_ON(set, e, idx, AMP_CAPTURE(a, b, c), {
         c(idx) = sin(a(idx)) * cos(b[idx]) + a(idx[0], idx[1]) / (b(idx) + 1.5f);
     });
 }
@@ -189,7 +189,7 @@ static void a_set_holds_its_created_views(void **state)
     int x[64] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), x, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON_SET(s, amp_extent_1d(64), i, AMP_CAPTURE(v), { v(i) = i[0] * 3; }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(s, amp_extent_1d(64), i, AMP_CAPTURE(v), { v(i) = i[0] * 3; }));
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < 64; i++)
         assert_int_equal(x[i], 3 * i);
@@ -238,10 +238,10 @@ static void a_launch_that_writes_at_the_threads_index_is_split_and_equals_one_ac
 /* The launches of one shape: on a view, or (av NULL) on the set. */
 #define ON(av, domain, idx, captures, ...)                                                         \
     ((av) ? AMP_PARALLEL_FOR_EACH_ON((av), domain, idx, captures, __VA_ARGS__)                     \
-          : AMP_PARALLEL_FOR_EACH_ON_SET(set, domain, idx, captures, __VA_ARGS__))
+          : AMP_PARALLEL_FOR_EACH_ON(set, domain, idx, captures, __VA_ARGS__))
 #define TILED_ON(av, domain, idx, captures, ...)                                                   \
-    ((av) ? AMP_PARALLEL_FOR_EACH_TILED_ON((av), domain, idx, captures, __VA_ARGS__)               \
-          : AMP_PARALLEL_FOR_EACH_TILED_ON_SET(set, domain, idx, captures, __VA_ARGS__))
+    ((av) ? AMP_PARALLEL_FOR_EACH_ON((av), domain, idx, captures, __VA_ARGS__)               \
+          : AMP_PARALLEL_FOR_EACH_ON(set, domain, idx, captures, __VA_ARGS__))
 
 /* Each shape once on part 0 and once on the set: the same bits. */
 static amp_status shapes(amp_accelerator_view *av, amp_array_view *in, amp_array_view *out,
@@ -391,42 +391,42 @@ static amp_status unprovable(int k, amp_array_view *in, amp_array_view *out, amp
     amp_extent e = amp_extent_2d(ROWS, COLS);
     switch (k) {
     case 0: /* an atomic */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, e, idx, AMP_CAPTURE(in, counts, AMP_CONST(COLS)), {
+        return AMP_PARALLEL_FOR_EACH_ON(set, e, idx, AMP_CAPTURE(in, counts, AMP_CONST(COLS)), {
             atomic_fetch_add(&counts((idx[0] * COLS + idx[1]) % 16), 1);
         });
     case 1: /* a write at a computed (scattered) index */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, e, idx, AMP_CAPTURE(in, out, AMP_CONST(ROWS)), {
+        return AMP_PARALLEL_FOR_EACH_ON(set, e, idx, AMP_CAPTURE(in, out, AMP_CONST(ROWS)), {
             out(ROWS - 1 - idx[0], idx[1]) = in(idx);
         });
     case 2: /* index arithmetic */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS - 1, COLS), idx,
+        return AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(ROWS - 1, COLS), idx,
                                             AMP_CAPTURE(in, out), {
             out(idx[0] + 1, idx[1]) = in(idx);
         });
     case 3: /* read and written at different indices (row 0 is only read) */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, e, idx, AMP_CAPTURE(out), {
+        return AMP_PARALLEL_FOR_EACH_ON(set, e, idx, AMP_CAPTURE(out), {
             if (idx[0] > 0)
                 out(idx) = out(0, idx[1]) + 1.0f;
         });
     case 4: /* written through a helper */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, e, idx, AMP_CAPTURE(store, in, out), {
+        return AMP_PARALLEL_FOR_EACH_ON(set, e, idx, AMP_CAPTURE(store, in, out), {
             store(out, idx, in(idx) * 2.0f);
         });
     case 5: /* a section of the data */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS / 2, COLS), idx,
+        return AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(ROWS / 2, COLS), idx,
                                             AMP_CAPTURE(section), { section(idx) = 7.0f; });
     case 6: /* another view of the same data */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, e, idx, AMP_CAPTURE(out, alias), {
+        return AMP_PARALLEL_FOR_EACH_ON(set, e, idx, AMP_CAPTURE(out, alias), {
             out(idx) = alias(idx) + 1.0f;
         });
     case 7: /* the index changed by the body */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS - 1, COLS), idx,
+        return AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(ROWS - 1, COLS), idx,
                                             AMP_CAPTURE(in, out), {
             idx[0] += 1;
             out(idx) = in(idx);
         });
     default: /* an array, which lives on one accelerator */
-        return AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_1d(16), idx, AMP_CAPTURE(arr), {
+        return AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_1d(16), idx, AMP_CAPTURE(arr), {
             arr(idx) = idx[0] * 2;
         });
     }
@@ -524,7 +524,7 @@ static void a_domain_of_fewer_rows_than_accelerators_runs_whole(void **state)
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(1, COLS), x, &v));
     trace_begin();
-    amp_status st = AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(1, COLS), idx, AMP_CAPTURE(v), {
+    amp_status st = AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(1, COLS), idx, AMP_CAPTURE(v), {
         v(idx) = idx[1];
     });
     trace_end();
@@ -545,14 +545,14 @@ static void a_call_its_checks_refuse_fails_over_a_set_as_on_one_view(void **stat
     float x[64] = {0};
     amp_array_view *v, *gone = NULL;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(64), x, &v));
-    amp_reset_transfers();
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_1d(64), i, AMP_CAPTURE(v, gone),
+    amp_transfer_reset_stats();
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_1d(64), i, AMP_CAPTURE(v, gone),
                                                   { v(i) = gone(i); }),
                      AMP_ERROR_INVALID_ARGUMENT, "view 'gone' is NULL");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED_ON_SET(set, amp_extent_tile_1d(amp_extent_1d(64), 24),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_tile_1d(amp_extent_1d(64), 24),
                                                         t, AMP_CAPTURE(v), { v(t) = 1.0f; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "is not divisible by the tile");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_1d(0), i, AMP_CAPTURE(v), { v(i) = 1.0f; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_1d(0), i, AMP_CAPTURE(v), { v(i) = 1.0f; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "every dimension must be > 0");
     assert_amp_fails(amp_parallel_for_each_set(set, amp_extent_1d(64), NULL, AMP_CAPTURE(v)),
                      AMP_ERROR_INVALID_ARGUMENT, "");
@@ -565,7 +565,7 @@ static void a_call_its_checks_refuse_fails_over_a_set_as_on_one_view(void **stat
 
 static amp_status bump(amp_array_view *a, amp_array_view *c)
 {
-    return AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(a, c), {
+    return AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(ROWS, COLS), idx, AMP_CAPTURE(a, c), {
         c(idx) += a(idx);
     });
 }
@@ -586,14 +586,14 @@ static void each_move_follows_the_split(void **state)
     amp_array_view *va, *vc;
     assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(ROWS, COLS), a, &va));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), c, &vc));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     /* The first launch: a, only read, whole to each; c, each part's rows. */
     assert_amp_ok(bump(va, vc));
     amp_transfer_stats t = transfers_now();
     assert_int_equal(t.bytes[AMP_TO_DEVICE][AMP_REASON_KERNEL], 2 * all + all);
     assert_int_equal(t.count[AMP_TO_DEVICE][AMP_REASON_KERNEL], 4);
     /* The same split again: nothing moves. */
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(bump(va, vc));
     assert_amp_ok(bump(va, vc));
     t = transfers_now();
@@ -613,7 +613,7 @@ static void each_move_follows_the_split(void **state)
     assert_amp_ok(bump(va, vc));
     double w[2] = {3, 1};
     assert_amp_ok(amp_accelerator_set_set_weights(set, w));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(bump(va, vc));
     t = transfers_now();
     assert_int_equal(t.download_bytes, 24 * row);
@@ -621,12 +621,12 @@ static void each_move_follows_the_split(void **state)
     /* And back: the same rows back to part 2, nothing else. */
     w[0] = w[1] = 1;
     assert_amp_ok(amp_accelerator_set_set_weights(set, w));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(bump(va, vc));
     t = transfers_now();
     assert_int_equal(t.download_bytes, 24 * row);
     assert_int_equal(t.upload_bytes, 24 * row);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_synchronize(vc));
     t = transfers_now();
     assert_int_equal(t.download_bytes, all);
@@ -649,11 +649,11 @@ static void a_set_of_one_is_a_launch_on_its_view(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(32), x, &v));
     amp_kernel_stats before = kernels_now();
     for (int k = 0; k < 3; k++)
-        assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON_SET(one, amp_extent_1d(32), i, AMP_CAPTURE(v), { v(i) += 1; }));
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(one, amp_extent_1d(32), i, AMP_CAPTURE(v), { v(i) += 1; }));
     amp_kernel_stats after = kernels_now();
     /* Its launch record answers the repeats, as for a launch on the view. */
     assert_int_equal(after.cache_hits - before.cache_hits, 2);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_synchronize(v));
     assert_int_equal(transfers_now().downloads, 1);
     for (int i = 0; i < 32; i++)
@@ -672,9 +672,9 @@ static void a_set_refuses_launches_once_shutdown_ended_its_views(void **state)
     int x[4];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), x, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON_SET(s, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(s, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
                      AMP_ERROR_INVALID_ARGUMENT, "ended by amp_shutdown()");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON_SET(NULL, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(NULL, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
                      AMP_ERROR_INVALID_ARGUMENT, "amp_parallel_for_each_set: the accelerator set");
     assert_amp_ok(amp_array_view_release(v));
     assert_amp_ok(amp_accelerator_set_release(s));
@@ -717,7 +717,7 @@ static void a_split_launch_has_read_the_callers_memory_when_it_returns(void **st
     real_write = amp__clapi.EnqueueWriteBuffer;
     amp__clapi.EnqueueWriteBuffer = counting_write;
     writes_waited = writes_not_waited = 0;
-    amp_status st = AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS, COLS), idx,
+    amp_status st = AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(ROWS, COLS), idx,
                                                  AMP_CAPTURE(vi, vo), { vo(idx) = vi(idx) + 0.5f; });
     amp__clapi.EnqueueWriteBuffer = real_write;
     /* The caller's memory is its own again: changing it changes nothing. */
@@ -760,7 +760,7 @@ static void an_upload_that_fails_at_its_wait_removes_its_accelerator(void **stat
     assert_amp_ok(amp_array_view_discard_data(vo));
     real_wait = amp__clapi.WaitForEvents;
     amp__clapi.WaitForEvents = failing_wait;
-    amp_status st = AMP_PARALLEL_FOR_EACH_ON_SET(set, amp_extent_2d(ROWS, COLS), idx,
+    amp_status st = AMP_PARALLEL_FOR_EACH_ON(set, amp_extent_2d(ROWS, COLS), idx,
                                                  AMP_CAPTURE(vi, vo), { vo(idx) = vi(idx) * 3.0f; });
     amp__clapi.WaitForEvents = real_wait;
     assert_int_equal(st, AMP_ERROR_ACCELERATOR_VIEW_REMOVED);
