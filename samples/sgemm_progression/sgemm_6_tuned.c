@@ -301,11 +301,14 @@ static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view 
             t_idx.barrier.wait();
         }
         AMP_ELSE
-        // A where it lies: rows past the last read the last (their sums are not stored).
-        int arow[RM];
+        // A where it lies, a pointer per row: rows past the last read the last (their
+        // sums are not stored). With a(row, k) in the loop instead, LLVM kept the rows'
+        // offsets in a vector register and took each out of it at every k: 37
+        // instructions per k for 6 x 2 float8 on AVX2 (12 multiply-adds), 25 this way.
+        __global const float *arow[RM];
         AMP_PRAGMA(unroll)
         for (int r = 0; r < RM; r++)
-            arow[r] = min(rb * MBW + r * TY + ty, M - 1);
+            arow[r] = &a(min(rb * MBW + r * TY + ty, M - 1), 0);
         for (int k = k0; k < k1; k++) {
             floatV bv[NV];
             AMP_PRAGMA(unroll)
@@ -313,7 +316,7 @@ static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view 
                 bv[v] = vloadV(v * TX + tx, &bp(cb, k, 0));
             AMP_PRAGMA(unroll)
             for (int r = 0; r < RM; r++) {
-                floatV av = (floatV)(a(arow[r], k));
+                floatV av = (floatV)(arow[r][k]);
                 AMP_PRAGMA(unroll)
                 for (int v = 0; v < NV; v++)
                     acc[r][v] = fma(av, bv[v], acc[r][v]);
