@@ -113,8 +113,22 @@ typedef struct sgemm_tuning {
 sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K);
 
 /* Good parameters for a device that was never tuned: CPUs read panels
- * directly with float16 vectors, GPUs stage them in tile_static memory. */
+ * directly, with float16 vectors where the device compiles for AVX-512 and
+ * float8 otherwise; GPUs stage them in tile_static memory. */
 sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info);
+
+/* The x86 instruction set a CPU device compiles for, as the LLVM CPU in its
+ * name says: PoCL names its device "pthread-<cpu>-<model>" (PoCL 3) or
+ * "cpu-<cpu>-<model>", where <cpu> is what it compiles for, not
+ * necessarily the CPU it runs on ("pthread-haswell-..." on an AVX-512 CPU
+ * with POCL_KERNELLIB_NAME=avx2). */
+typedef enum sgemm_isa {
+    SGEMM_ISA_UNKNOWN = 0, /* the name does not say */
+    SGEMM_ISA_AVX = 1,     /* 16 registers of 8 floats, no multiply-add */
+    SGEMM_ISA_AVX2 = 2,    /* 16 registers of 8 floats */
+    SGEMM_ISA_AVX512 = 3   /* 32 registers of 16 floats */
+} sgemm_isa;
+sgemm_isa sgemm_cpu_isa(const char *device_name);
 
 /* NULL when p can run on the device, else why not. */
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info);

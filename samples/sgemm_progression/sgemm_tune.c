@@ -38,11 +38,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+sgemm_isa sgemm_cpu_isa(const char *device_name)
+{
+    /* LLVM's names of x86 CPUs, by the newest of these sets each has. */
+    static const char *const names[4][16] = {
+        {NULL},
+        {"-sandybridge-", "-ivybridge-", "-bdver1-", "-bdver2-", "-bdver3-", "-btver2-", NULL},
+        {"-haswell-", "-broadwell-", "-skylake-", "-alderlake-", "-raptorlake-", "-meteorlake-",
+         "-gracemont-", "-znver1-", "-znver2-", "-znver3-", "-bdver4-", "-x86-64-v3-", NULL},
+        {"avx512", "-cascadelake-", "-cooperlake-", "-cannonlake-", "-icelake-client-",
+         "-icelake-server-", "-tigerlake-", "-rocketlake-", "-sapphirerapids-", "-graniterapids-",
+         "-emeraldrapids-", "-znver4-", "-znver5-", "-x86-64-v4-", NULL}};
+    /* Newest first: "-skylake-avx512-" is AVX-512, not Skylake's AVX2. */
+    for (int isa = SGEMM_ISA_AVX512; device_name && isa >= SGEMM_ISA_AVX; isa--)
+        for (int i = 0; names[isa][i]; i++)
+            if (strstr(device_name, names[isa][i]))
+                return (sgemm_isa)isa;
+    return SGEMM_ISA_UNKNOWN;
+}
+
 sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
 {
     /* CPU: one thread per tile, 12 rows x 2 float16 = 24 vector sums,
      * which fit AVX-512's 32 registers beside the 2 vectors of B and a
-     * broadcast; at every size. GPU: 16 x 16 threads, each 8 rows x 2
+     * broadcast; at every size. With 16 registers of 8 floats (AVX2, or a
+     * device whose name does not say), 6 rows x 2 float8: 12 sums, 2 of B
+     * and a broadcast (12 x 2 float16 there spills sums to the stack at
+     * every k, and ran at 40% of the speed on AVX2). GPU: 16 x 16 threads, each 8 rows x 2
      * float4 = a 128 x 128 block of C per tile, 16 deep per step in two
      * buffers; and the same threads with 8 rows x 1 float4 each (128 x 64
      * blocks, 32 deep in one buffer), twice as many tiles for products
@@ -51,6 +73,8 @@ sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
     sgemm_tuning gpu = {{2, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 1, 4, 32}, 0, 0, 1};
     /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
     const sgemm_params small_device = {1, 8, 8, 4, 1, 4, 8};
+    if (sgemm_cpu_isa(info->description) != SGEMM_ISA_AVX512)
+        cpu.large = cpu.small = (sgemm_params){0, 1, 1, 6, 2, 8, 1};
     sgemm_tuning t = info->is_emulated ? cpu : gpu;
     if (sgemm_params_check(&t.large, info) != NULL)
         t.large = small_device;
