@@ -235,7 +235,7 @@ void bench_matmul(const bench_options *o)
 #endif
 #ifdef BENCH_HAVE_OPENBLAS
         &bench_openblas,
-        &bench_openblas_core, /* the right core, when OpenBLAS chose an older one */
+        &bench_openblas_core, /* the right core, where OpenBLAS chose another one */
 #endif
 #ifdef BENCH_HAVE_CUBLAS
         &bench_cublas,
