@@ -107,6 +107,7 @@ typedef struct sgemm_tuning {
  * per byte (about what a GPU's or a CPU's arithmetic does in the time its
  * memory moves a byte).
  */
+#define SGEMM_CPU_GROUP_BYTES (1 << 20)
 #define SGEMM_MAX_SPLITS 16
 #define SGEMM_MIN_PART 256
 #define SGEMM_BALANCE 16.0

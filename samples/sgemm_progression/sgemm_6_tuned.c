@@ -58,7 +58,13 @@
  *
  * Consecutive tiles share their B panel and go down the rows of C
  * (t_idx.tile[2] is the row panel): the B panel stays in cache while A
- * panels stream past it.
+ * panels stream past it. On a CPU they go across a group of column panels
+ * first, as many as have their B panels in about 1 MiB (the L2 cache of a
+ * core), then down: each row of A is read once per group from memory, not
+ * once per column panel. At 3000 x 3000 x 3000, where A no longer fits in
+ * the L3 cache of the 2-core EPYC, 6 rows x 2 float8 (AVX2) went from 183
+ * to 201 and 204 GFLOP/s with groups of 2 and 4; at 2048, where it fits,
+ * nothing changed.
  */
 #include "sgemm.h"
 
@@ -72,6 +78,16 @@
 static int round_up(int n, int m)
 {
     return (n + m - 1) / m * m;
+}
+
+/* On a CPU, how many column panels the tiles go across before the next
+ * rows of A: as many as have their B panels, depth x NBW floats each, in
+ * SGEMM_CPU_GROUP_BYTES (at least 1, at most all). */
+static int cpu_group(int depth, int NBW, int CB)
+{
+    long long bytes = (long long)depth * NBW * (long long)sizeof(float);
+    long long group = SGEMM_CPU_GROUP_BYTES / (bytes > 0 ? bytes : 1);
+    return group < 1 ? 1 : group > CB ? CB : (int)group;
 }
 
 void sgemm_workspace_release(sgemm_workspace *ws)
@@ -188,7 +204,7 @@ static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_
  * Sums go to C, or with a split K to part(ks, row, col). */
 static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view *bp,
                           amp_array_view *c, amp_array_view *part, int M, int N, int Kp, int MB,
-                          int CB, int splits, int per_part, const sgemm_params *p)
+                          int CB, int splits, int per_part, int group, const sgemm_params *p)
 {
     const int TY = p->ty, TX = p->tx, RM = p->rm, NV = p->nv, VW = p->vw, BK = p->bk;
     const int STAGED = p->staged, SPLIT = splits > 1;
@@ -196,7 +212,8 @@ static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view 
     amp_tiled_extent domain =
         amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
     return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part,
+                                       AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part, MB,
+                                                   CB, group,
                                                    AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
                                                    AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),
                                                    AMP_CONST(STAGED), AMP_CONST(SPLIT),
@@ -229,6 +246,17 @@ static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view 
         int ks = t_idx.tile[0];                   // part of K
         int cb = t_idx.tile[1];                   // column panel
         int rb = t_idx.tile[2];                   // row panel
+        AMP_IF(!STAGED)
+        {
+            // Groups of `group` column panels: within a group the column panel
+            // varies fastest, so that the tiles one after another read the same
+            // rows of A, while the group's B panels stay in the cache.
+            int t = cb * MB + rb, first = t / (group * MB) * group;
+            int width = min(group, CB - first), in_group = t - first * MB;
+            rb = in_group / width;
+            cb = first + in_group % width;
+        }
+        AMP_ENDIF
         int k0 = ks * per_part;
         int k1 = min(Kp, k0 + per_part);
 
@@ -399,7 +427,8 @@ amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm
     if (st == AMP_OK)
         st = amp_accelerator_view_flush(av);
     if (st == AMP_OK)
-        st = product(op->a, ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part, p);
+        st = product(op->a, ws->ap, ws->bp, op->c, ws->part, M, N, Kp, MB, CB, splits, per_part,
+                     p->staged ? 1 : cpu_group(per_part, NBW, CB), p);
     if (st == AMP_OK && splits > 1)
         st = add_parts(ws->part, op->c, M, N, splits);
     return st;
