@@ -260,13 +260,18 @@ void bench_matmul(const bench_options *o)
     if (!o->info.is_emulated)
         printf("- cuBLAS: not measured (no CUDA toolkit at build time)\n");
 #endif
-    int from_file = sgemm_tune_load(&o->info, &tuning);
+    char path[1400];
+    int from_file = sgemm_tune_load(&o->info, &tuning, path, sizeof path);
     char large[128], small[128];
     sgemm_params_format(&tuning.large, large, sizeof large);
     sgemm_params_format(&tuning.small, small, sizeof small);
-    printf("- kernel 6 (%s): %s; smaller tiles: %s; chosen by how many tiles fill %u compute "
-           "units, K split when they are too few\n",
-           from_file ? "tuned for this device" : "defaults", large, small, tuning.compute_units);
+    printf("- kernel 6 (%s%s): %s; smaller tiles: %s; chosen by how many tiles fill %u compute "
+           "units, K split when they are too few",
+           from_file ? "tuned for this device, " : "defaults", from_file ? path : "", large, small,
+           tuning.compute_units);
+    if (tuning.nplans > 0)
+        printf("; the plans measured at %d sizes for products near them", tuning.nplans);
+    printf("\n");
     printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
            "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "
            "`-` a kernel skipped as too slow)\n",
@@ -435,6 +440,12 @@ void bench_matmul(const bench_options *o)
                    plan.splits > 1 ? ", K in " : "");
             if (plan.splits > 1)
                 printf("%d parts", plan.splits);
+            const sgemm_size_plan *e = sgemm_tuning_measured(&tuning, s.M, s.N, s.K);
+            if (e)
+                printf(" (measured fastest at %d x %d x %d: %.1f GFLOP/s)", e->M, e->N, e->K,
+                       e->gflops);
+            else
+                printf(" (the model)");
             printf("\n");
         }
     }

@@ -13,3 +13,6 @@ amp_sample(sgemm_progression
     sgemm_progression/sgemm_tune.c
   ARGS --check 1x1x1 37x53x29 67x19x130 130x201x77)
 target_link_libraries(sgemm_progression PRIVATE m)
+# Tuning files measured on known devices, read where the cache has none.
+target_compile_definitions(sgemm_progression PRIVATE
+  SGEMM_MEASURED_DIR="${CMAKE_CURRENT_SOURCE_DIR}/sgemm_progression/measured")

@@ -185,6 +185,9 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
             printf("Kernel 6 here: %s", text);
             if (plan.splits > 1)
                 printf(", K in %d parts", plan.splits);
+            const sgemm_size_plan *e = sgemm_tuning_measured(&tuning, M, N, K);
+            if (e)
+                printf(" (the fastest at %d x %d x %d, measured)", e->M, e->N, e->K);
             printf("\n");
         }
         printf("\n");
@@ -297,16 +300,18 @@ int main(int argc, char **argv)
     check(amp_accelerator_get_default(&acc));
     check(amp_accelerator_get_default_view(acc, &av));
     check(amp_accelerator_get_info(acc, &info));
-    int from_file = sgemm_tune_load(&info, &tuning);
+    char path[1400];
+    int from_file = sgemm_tune_load(&info, &tuning, path, sizeof path);
     if (!check_only) {
-        char large[128], small[128], path[1400];
+        char large[128], small[128];
         sgemm_params_format(&tuning.large, large, sizeof large);
         sgemm_params_format(&tuning.small, small, sizeof small);
         printf("Device: %s (%s)\n", info.description, info.version);
         printf("Kernel 6: %s; smaller tiles: %s; %u compute units", large, small,
                tuning.compute_units);
-        if (from_file && sgemm_tune_path(&info, path, sizeof path))
-            printf("\n  (tuned, from %s)\n", path);
+        if (from_file)
+            printf("\n  (tuned, from %s%s)\n", path,
+                   tuning.nplans > 0 ? ", with plans measured at some sizes" : "");
         else
             printf("\n  (the defaults; bench/sgemm_tune stores a device's best)\n");
     }
