@@ -105,17 +105,10 @@ static int matches(const float *C, size3 s, const int *rows, int nrows, const do
     return 1;
 }
 
-/* How long each side runs untimed before it is timed: on a CPU device,
- * longer than OpenBLAS's threads spin after their last call (2^28 cycles,
- * about 0.1 s: OPENBLAS_THREAD_TIMEOUT), which would otherwise take the
- * cores from what is timed next, and long enough for the threads of PoCL's
- * pthread device to settle on separate cores: after a pause, the first
- * 30 to 50 ms of a 1024 x 1024 product took 1.5x to 2x as long per run on
- * the 2-core machine, with both of its workers on one core. On a GPU, one
- * run. */
+/* How long each side runs untimed before it is timed (bench_warm_seconds). */
 static double warm_seconds(const bench_options *o)
 {
-    return o->info.is_emulated ? 0.25 : 0;
+    return bench_warm_seconds(&o->info);
 }
 
 /* Time fn (one finished product per call): untimed calls for warm seconds
