@@ -134,9 +134,9 @@ static double timed_run(problem *pr, const sgemm_plan *plan, sgemm_workspace *ws
  * benchmark's columns (*best gets the best run's); 0 when the plan failed
  * or gave a wrong result (*why says which). The best of a few runs, which
  * this used to keep, is the run that the machine's other work left alone:
- * on the shared 2-core machine a configuration's best at 2048 came out
- * 26% above its median in the benchmark, and the fastest of a dozen such
- * bests is the most flattered. */
+ * on the shared 2-core machine, under a load of 4 to 6, the best of five
+ * runs came out up to 1.5x their median (193 against 132 GFLOP/s at 1000),
+ * and the fastest of a dozen such bests is the most flattered. */
 static double measure_plan(problem *pr, const sgemm_plan *plan, amp_accelerator_view *av,
                            double warm, int repeat, double *best, const char **why, char *times,
                            size_t times_size)
