@@ -61,7 +61,7 @@ amp_status amp_timeline_stop(void);
 amp_status amp_timeline_flush(void);
 
 /* 1 while the timeline records, else 0. */
-int amp_timeline_enabled(void);
+int amp_timeline_is_enabled(void);
 
 #ifdef __cplusplus
 }

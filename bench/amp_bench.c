@@ -140,7 +140,7 @@ int main(int argc, char **argv)
         printf(" %s", argv[i]);
     printf("\n- CSV files in %s/\n", o.out_dir);
     /* A timeline costs a launch some time: the figures say whether one ran. */
-    printf("- timeline: %s\n", amp_timeline_enabled() ? "on (AMP_TIMELINE)" : "off");
+    printf("- timeline: %s\n", amp_timeline_is_enabled() ? "on (AMP_TIMELINE)" : "off");
     fflush(stdout);
 
     if (tune) {

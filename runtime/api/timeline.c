@@ -143,7 +143,7 @@ amp_status amp_timeline_flush(void)
     return st;
 }
 
-int amp_timeline_enabled(void)
+int amp_timeline_is_enabled(void)
 {
     amp__lock_acquire();
     int on = amp__tl_active;

@@ -77,7 +77,7 @@ static amp_status add_one(float *data, int n)
 static void test_flush_without_a_timeline_says_how_to_start_one(void **state)
 {
     (void)state;
-    assert_int_equal(amp_timeline_enabled(), 0);
+    assert_int_equal(amp_timeline_is_enabled(), 0);
     assert_amp_fails(amp_timeline_flush(), AMP_ERROR_INVALID_OPERATION, "AMP_TIMELINE=");
     /* Stopping a timeline that is off changes nothing. */
     assert_amp_ok(amp_timeline_stop());
@@ -87,7 +87,7 @@ static void test_a_start_without_a_file_is_refused(void **state)
 {
     (void)state;
     assert_amp_fails(amp_timeline_start(NULL), AMP_ERROR_INVALID_ARGUMENT, "AMP_TIMELINE=");
-    assert_int_equal(amp_timeline_enabled(), 0);
+    assert_int_equal(amp_timeline_is_enabled(), 0);
 }
 
 static void test_flush_writes_what_was_recorded(void **state)
@@ -95,7 +95,7 @@ static void test_flush_writes_what_was_recorded(void **state)
     (void)state;
     float data[64] = {0};
     assert_amp_ok(amp_timeline_start(path));
-    assert_int_equal(amp_timeline_enabled(), 1);
+    assert_int_equal(amp_timeline_is_enabled(), 1);
     assert_amp_ok(add_one(data, 64));
     assert_amp_ok(amp_timeline_flush());
     assert_int_equal(count_in(path, "\"cat\": \"amp.kernel\""), 1);
@@ -126,7 +126,7 @@ static void test_stop_writes_the_file_and_records_no_more(void **state)
     (void)state;
     float data[64] = {0};
     assert_amp_ok(amp_timeline_stop());
-    assert_int_equal(amp_timeline_enabled(), 0);
+    assert_int_equal(amp_timeline_is_enabled(), 0);
     assert_int_equal(count_in(path, "\"name\": \"timeline stopped\""), 1);
     assert_amp_ok(add_one(data, 64));
     assert_amp_ok(amp_timeline_flush());
