@@ -3,14 +3,17 @@
  * C, on any OpenCL device.
  *
  *   status.h       status codes, amp_last_error()
+ *   limits.h       every limit a program can reach, AMP_MAX_*
  *   extent.h       amp_extent, amp_index, amp_tiled_extent
  *   accelerator.h  devices, their views (queues), the default choice
+ *   accelerator_set.h  several accelerators as one target of a launch
  *   array_view.h   views of host memory that move to the device lazily
  *   texture.h      read-only textures (OpenCL images) for kernels
  *   struct_type.h  plain structs as element types
  *   transfer.h     the ledger of every transfer
  *   kernel.h       amp_parallel_for_each and the kernel macros
  *   profile.h      device time and data moved per kernel (AMP_PROFILE=1)
+ *   timeline.h     the run as a timeline file (AMP_TIMELINE=FILE.json)
  *
  * Thread safety: every function may be called from any thread, with
  * handles shared between threads; one process-wide lock makes each call
@@ -33,16 +36,19 @@
 #define AMP_AMP_H
 
 #include "accelerator.h"
+#include "accelerator_set.h"
 #include "array.h"
 #include "array_view.h"
 #include "completion.h"
 #include "extent.h"
 #include "kernel.h"
+#include "limits.h"
 #include "profile.h"
 #include "short_vector.h"
 #include "status.h"
 #include "struct_type.h"
 #include "texture.h"
+#include "timeline.h"
 #include "transfer.h"
 
 /* The headers' version: AMP_VERSION_MAJOR, _MINOR, _PATCH and _STRING.

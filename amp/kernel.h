@@ -65,6 +65,7 @@
 #include "array_view.h"
 #include "capture_map.h"
 #include "extent.h"
+#include "limits.h"
 #include "short_vector.h"
 #include "status.h"
 #include "texture.h"
@@ -72,9 +73,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Captures of one kernel call at most. */
-#define AMP_MAX_CAPTURES 32
 
 typedef enum amp_capture_kind {
     AMP_CAPTURE_INVALID = 0,  /* a value of a type kernels cannot take */
@@ -225,6 +223,39 @@ amp_status amp_parallel_for_each(amp_accelerator_view *av, amp_extent domain,
 amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_extent domain,
                                        const amp_kernel_source *kernel, amp_capture_list captures);
 
+/* A set of accelerator views, one target of a launch (amp/accelerator_set.h). */
+typedef struct amp_accelerator_set amp_accelerator_set;
+
+/*
+ * amp_parallel_for_each() over a set: split across its accelerators when
+ * the kernel provably writes each view only at the thread's own index (or
+ * only at its tile's), else run whole on the view of the largest weight
+ * (the first of them). A set of one view is a launch on that view. The
+ * call returns once every part is queued; amp_array_view_synchronize()
+ * gathers the results.
+ *
+ * Returns the statuses of amp_parallel_for_each(), and
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL, released or foreign set, or one
+ * whose views amp_shutdown() ended; AMP_ERROR_ACCELERATOR_VIEW_REMOVED
+ * when an upload of a part fails (its accelerator is removed). When a part
+ * fails, the parts queued before it run, and their rows count as written
+ * where they ran: every view's data stays consistent. Rows on their way
+ * from one accelerator to another pass through the view's host memory,
+ * where the host's copy was stale; nothing else in host memory changes.
+ */
+amp_status amp_parallel_for_each_set(amp_accelerator_set *set, amp_extent domain,
+                                     const amp_kernel_source *kernel, amp_capture_list captures);
+
+/*
+ * amp_parallel_for_each_tiled() over a set: split in whole rows of tiles.
+ * Returns the statuses of amp_parallel_for_each_tiled() and of
+ * amp_parallel_for_each_set().
+ */
+amp_status amp_parallel_for_each_tiled_set(amp_accelerator_set *set, amp_tiled_extent domain,
+                                           const amp_kernel_source *kernel,
+                                           amp_capture_list captures);
+
+
 /* What the kernel caches did in this process. A program run a second time
  * with the disk cache on (AMP_CACHE, AMP_CACHE_DIR) shows builds == 0. */
 typedef struct amp_kernel_stats {
@@ -237,7 +268,7 @@ typedef struct amp_kernel_stats {
  * Store the kernel cache's counts in *out. Returns AMP_ERROR_INVALID_ARGUMENT
  * for a NULL out.
  */
-amp_status amp_get_kernel_stats(amp_kernel_stats *out);
+amp_status amp_kernel_get_stats(amp_kernel_stats *out);
 
 /* ---- Macros ---- */
 
@@ -295,21 +326,41 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
  * AMP_CAPTURE(..., AMP_SHARED(lerp)). */
 #define AMP_SHARED(name) amp__shared_##name
 
-/* parallel_for_each(extent, [=](index<N> idx) restrict(amp) { body }) */
+/* parallel_for_each(domain, [=](index<N> idx) restrict(amp) { body }), on the
+ * default accelerator view. The domain's C type says how it runs: over an
+ * amp_extent, one thread per index (amp_parallel_for_each); over an
+ * amp_tiled_extent, in tiles, and index names a tiled index
+ * (amp_parallel_for_each_tiled, C++ AMP's parallel_for_each(extent.tile<...>(),
+ * [=](tiled_index<...> t_idx) restrict(amp) { body })). Returns what that
+ * function returns. */
 #define AMP_PARALLEL_FOR_EACH(domain, index, captures, ...)                                        \
-    amp_parallel_for_each(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+    AMP__LAUNCH(domain)(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
-/* parallel_for_each(extent.tile<...>(), [=](tiled_index<...> t_idx) restrict(amp) { body }) */
-#define AMP_PARALLEL_FOR_EACH_TILED(domain, index, captures, ...)                                  \
-    amp_parallel_for_each_tiled(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+/* parallel_for_each(accelerator_view, domain, lambda): as AMP_PARALLEL_FOR_EACH,
+ * on target: an accelerator view (NULL: the default one), or an accelerator
+ * set (amp/accelerator_set.h), across whose views the launch is split where
+ * the runtime proves it may be (amp_parallel_for_each_set). Returns what the
+ * function chosen by target's and domain's C types returns. */
+#define AMP_PARALLEL_FOR_EACH_ON(target, domain, index, captures, ...)                             \
+    AMP__LAUNCH_ON(target, domain)                                                                 \
+    ((target), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
-/* parallel_for_each(accelerator_view, extent, lambda) */
-#define AMP_PARALLEL_FOR_EACH_ON(av, domain, index, captures, ...)                                 \
-    amp_parallel_for_each((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
-
-/* parallel_for_each(accelerator_view, tiled_extent, lambda) */
-#define AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, index, captures, ...)                           \
-    amp_parallel_for_each_tiled((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+/* The function that launches over domain, by its C type; on target, by
+ * its C type and domain's. */
+/* clang-format off */
+#define AMP__LAUNCH(domain)                                                                        \
+    _Generic((domain),                                                                             \
+        amp_tiled_extent: amp_parallel_for_each_tiled,                                             \
+        default: amp_parallel_for_each)
+#define AMP__LAUNCH_SET(domain)                                                                    \
+    _Generic((domain),                                                                             \
+        amp_tiled_extent: amp_parallel_for_each_tiled_set,                                         \
+        default: amp_parallel_for_each_set)
+#define AMP__LAUNCH_ON(target, domain)                                                             \
+    _Generic((target),                                                                             \
+        amp_accelerator_set *: AMP__LAUNCH_SET(domain),                                            \
+        default: AMP__LAUNCH(domain))
+/* clang-format on */
 
 /* ---- Internals of AMP_CAPTURE ---- */
 
@@ -463,6 +514,31 @@ static inline amp_capture amp__capture_unsupported(const char *name, ...)
 /* The functions above that make a handle, as macros that also record the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
 #define amp_kernel_source_load(...) AMP__MADE_AT(amp_kernel_source_load, __VA_ARGS__)
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: AMP_PARALLEL_FOR_EACH, which takes a tiled extent too. */
+#define AMP_PARALLEL_FOR_EACH_TILED(domain, index, captures, ...)                                  \
+    amp__parallel_for_each_tiled_macro(NULL, (domain),                                             \
+                                       AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* Deprecated: AMP_PARALLEL_FOR_EACH_ON, which takes a tiled extent too. */
+#define AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, index, captures, ...)                           \
+    amp__parallel_for_each_tiled_macro((av), (domain),                                             \
+                                       AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* What the two deprecated macros call, so that the compiler names them. */
+AMP__DEPRECATED("AMP_PARALLEL_FOR_EACH or AMP_PARALLEL_FOR_EACH_ON: either takes a tiled extent")
+static inline amp_status amp__parallel_for_each_tiled_macro(amp_accelerator_view *av,
+                                                            amp_tiled_extent domain,
+                                                            const amp_kernel_source *kernel,
+                                                            amp_capture_list captures)
+{
+    return amp_parallel_for_each_tiled(av, domain, kernel, captures);
+}
+
+/* Deprecated: amp_kernel_get_stats(), the same call. */
+AMP__DEPRECATED("amp_kernel_get_stats") amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 
 #ifdef __cplusplus
 }

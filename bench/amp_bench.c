@@ -10,8 +10,8 @@
  *   --repeat R   timed runs per measurement (default 5); figures are medians
  *   --quick      small sizes, to see that everything runs
  *   --tune       run the kernel 6 tuner first and store its result
- *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers
- *                (default all)
+ *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers,overlap
+ *                (default all but overlap, which transfers holds)
  *   --kernels L  the SGEMM kernels of the progression to measure, e.g. 56
  *                (default all six; the baselines are always measured)
  *   --sizes L    the SGEMM sizes, e.g. 1024,1000x2000x500: M, or MxNxK
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr,
                     "usage: %s [--out DIR] [--repeat R] [--quick] [--tune] [--only "
-                    "matmul,tile,dispatch,compile,lazy,transfers] [--kernels 123456] "
+                    "matmul,tile,dispatch,compile,lazy,transfers,overlap] [--kernels 123456] "
                     "[--sizes 1024,1000x2000x500]\n",
                     argv[0]);
             return EXIT_FAILURE;
@@ -139,6 +139,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         printf(" %s", argv[i]);
     printf("\n- CSV files in %s/\n", o.out_dir);
+    /* A timeline costs a launch some time: the figures say whether one ran. */
+    printf("- timeline: %s\n", amp_timeline_is_enabled() ? "on (AMP_TIMELINE)" : "off");
     fflush(stdout);
 
     if (tune) {
@@ -158,6 +160,9 @@ int main(int argc, char **argv)
         bench_laziness(&o);
     if (wanted(only, "transfers"))
         bench_transfers(&o);
+    /* Part of transfers: alone only when asked for by name. */
+    if (only && wanted(only, "overlap"))
+        bench_overlap(&o);
 
     amp_shutdown();
     if (own_dump)

@@ -6,17 +6,22 @@
  * OpenBLAS picks its kernels for the CPU as it loads, by the CPU's model;
  * on a model it does not know (a virtual CPU, a newer one) it falls back to
  * old ones: Prescott's SSE3 kernels on a Xeon with AVX-512 run at a fifth
- * of the speed. So the benchmark says which core OpenBLAS runs and, when
- * that core is older than what the CPU can do, measures OpenBLAS a second
- * time with the right core: in a child process (this program again, with
- * --openblas-child), started with OPENBLAS_CORETYPE, which OpenBLAS reads
- * only as it loads. The child computes on the parent's arrays, through a
- * memory file both map, and answers each "run" line when the product is
- * done.
+ * of the speed. The right core is the one of the instruction set the
+ * OpenCL device compiles for: the CPU's newest, unless the device's name
+ * says it targets an older one (PoCL names its CPU device after the LLVM
+ * CPU it compiles for: "pthread-haswell-..." is AVX2, which PoCL targets on
+ * an AVX-512 CPU when told to, POCL_KERNELLIB_NAME=avx2). So the benchmark
+ * says which core OpenBLAS runs and, when that is not the right one,
+ * measures OpenBLAS a second time with the right core: in a child process
+ * (this program again, with --openblas-child), started with
+ * OPENBLAS_CORETYPE, which OpenBLAS reads only as it loads. The child
+ * computes on the parent's arrays, through a memory file both map, and
+ * answers each "run" line when the product is done.
  */
 #define _GNU_SOURCE
 
 #include "baselines.h"
+#include "sgemm.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -80,13 +85,26 @@ static int cpu_level(const char **core, const char **what)
     return 0;
 }
 
-/* The core OpenBLAS should run instead of the one it runs, or NULL. */
-static const char *better_core(const char **what)
+/* The core OpenBLAS should run instead of the one it runs, or NULL: the
+ * core of the instruction set the device compiles for (sgemm_cpu_isa, from
+ * its name), or of the CPU's newest where the name does not say. *what
+ * names the instruction set, *why whose it is. */
+static const char *better_core(const bench_options *o, const char **what, const char **why)
 {
+    static const char *const cores[4] = {NULL, "Sandybridge", "Haswell", "SkylakeX"};
+    static const char *const sets[4] = {"SSE", "AVX", "AVX2", "AVX-512"};
     const char *right;
-    int cpu = cpu_level(&right, what);
+    int target = cpu_level(&right, what);
+    *why = "this CPU's";
+    int device = (int)sgemm_cpu_isa(o->info.description); /* the same levels, 0 unknown */
+    if (device >= 1 && device < target) {
+        target = device;
+        right = cores[target];
+        *what = sets[target];
+        *why = "the OpenCL device's";
+    }
     int have = core_level(openblas_get_corename());
-    return have >= 0 && have < cpu ? right : NULL;
+    return have >= 0 && right && have != target ? right : NULL;
 }
 
 /* ---- In this process ---- */
@@ -97,12 +115,14 @@ static const char *open_openblas(const bench_options *o)
     if (!o->info.is_emulated)
         return "the device is not the CPU";
     if (!said) {
-        const char *what;
-        const char *better = better_core(&what);
-        printf("- OpenBLAS: core %s, %d threads (%s)%s%s%s\n", openblas_get_corename(),
-               openblas_get_num_threads(), openblas_get_config(),
-               better ? "; older than this CPU's " : "", better ? what : "",
-               better ? " kernels: measured again with them, below" : "");
+        const char *what, *why;
+        const char *better = better_core(o, &what, &why);
+        printf("- OpenBLAS: core %s, %d threads (%s)", openblas_get_corename(),
+               openblas_get_num_threads(), openblas_get_config());
+        if (better)
+            printf("; %s instruction set is %s: measured again with core %s, below", why, what,
+                   better);
+        printf("\n");
         said = 1;
     }
     return NULL;
@@ -161,11 +181,11 @@ static const char *open_core(const bench_options *o)
     static char why[128];
     if (!o->info.is_emulated)
         return "the device is not the CPU";
-    const char *what;
-    core_type = better_core(&what);
+    const char *what, *whose;
+    core_type = better_core(o, &what, &whose);
     if (!core_type) {
-        snprintf(why, sizeof why, "OpenBLAS runs its %s kernels, right for this CPU",
-                 openblas_get_corename());
+        snprintf(why, sizeof why, "OpenBLAS runs its %s kernels, right for %s %s",
+                 openblas_get_corename(), whose, what);
         return why;
     }
     snprintf(core_name, sizeof core_name, "OpenBLAS %s", core_type);

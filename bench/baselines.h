@@ -36,10 +36,12 @@ extern const bench_sgemm_impl bench_openblas;
 extern const bench_sgemm_impl bench_cublas;
 #endif
 #ifdef BENCH_HAVE_OPENBLAS
-/* OpenBLAS with the kernels of the CPU it runs on, when it chose older ones
- * (a generic or SSE core on a CPU with AVX2 or AVX-512): the same product
- * in a child process started with OPENBLAS_CORETYPE set, since OpenBLAS
- * reads it only as it loads. Its open() says why it is not needed. */
+/* OpenBLAS with the kernels of the instruction set the OpenCL device
+ * compiles for, when it chose others (a generic or SSE core on a CPU with
+ * AVX2 or AVX-512; AVX-512 kernels where PoCL targets AVX2): the same
+ * product in a child process started with OPENBLAS_CORETYPE set, since
+ * OpenBLAS reads it only as it loads. Its open() says why it is not
+ * needed. */
 extern const bench_sgemm_impl bench_openblas_core;
 /* The child: amp_bench --openblas-child FD M N K (baseline_openblas.c). */
 int bench_openblas_child(int argc, char **argv);

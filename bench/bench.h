@@ -33,6 +33,16 @@ typedef struct bench_options {
 /* Seconds on a monotonic clock. */
 double bench_now(void);
 
+/* How long a product runs untimed before it is timed, in seconds: on a
+ * CPU device, longer than OpenBLAS's threads spin after their last call
+ * (2^28 cycles, about 0.1 s: OPENBLAS_THREAD_TIMEOUT), which would
+ * otherwise take the cores from what is timed next, and long enough for
+ * the threads of PoCL's pthread device to settle on separate cores: after
+ * a pause, the first 30 to 50 ms of a 1024 x 1024 product took 1.5x to 2x
+ * as long per run on the 2-core machine, with both of its workers on one
+ * core. On a GPU 0: one run. The SGEMM benchmark and the tuner both. */
+double bench_warm_seconds(const amp_accelerator_info *info);
+
 /* Median and minimum of n samples (sorts them). */
 double bench_median(double *samples, int n);
 double bench_min(const double *samples, int n);
@@ -69,6 +79,10 @@ void bench_compile(const bench_options *o);
 int bench_compile_child(void); /* the re-executed process of bench_compile */
 void bench_laziness(const bench_options *o);
 void bench_transfers(const bench_options *o);
+/* The transfers section's overlap alone: an upload into one array while a
+ * kernel works on another (with AMP_TIMELINE set, the timeline that shows
+ * the two side by side: bench/timeline-overlap.py). */
+void bench_overlap(const bench_options *o);
 
 /* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
 amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v);
@@ -76,7 +90,7 @@ amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v);
 /* What the tuner (tuner.c) does. */
 typedef struct bench_tune_options {
     int n_large, n_small; /* the sizes it tunes at; n_small 0: no smaller tiles */
-    int repeat;           /* runs per measurement, the best counts */
+    int repeat;           /* runs per measurement, the median counts */
     int dry_run;          /* measure and print, store nothing */
     int all;              /* the generated family rather than the usual candidates */
     const char *list;     /* or these: "staged,ty,tx,rm,nv,vw,bk;..." */

@@ -17,6 +17,11 @@ double bench_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+double bench_warm_seconds(const amp_accelerator_info *info)
+{
+    return info->is_emulated ? 0.25 : 0;
+}
+
 static int compare_doubles(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;

@@ -6,13 +6,19 @@
 # and those of libamp.so's own code.
 # Unlike a time, the count is the same on a busy machine; run it on two
 # builds to compare them (docs/performance.md, "Dispatch").
-#   bench/launch-instructions.sh BUILD_DIR [LAUNCHES]
+#   bench/launch-instructions.sh BUILD_DIR [LAUNCHES] [set]
+# With "set", the same launches go over a set of one view, the default
+# (amp/accelerator_set.h), counted inside amp_parallel_for_each_set: what a
+# set of one costs against the plain launch of the run without it.
 # BUILD_DIR is a Release build of any tree of this library, with its shared
 # library built (cmake --build BUILD_DIR --target amp_shared). Needs
 # valgrind and a C compiler.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 n=${2:-3000}
+mode=${3:-plain}
+entry=amp_parallel_for_each
+[ "$mode" = set ] && entry=amp_parallel_for_each_set
 src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -20,10 +26,18 @@ cat >"$work/launch_loop.c" <<'EOF'
 #include <amp/amp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef ON_SET
+static amp_accelerator_set *set;
+static amp_status tiny(amp_extent domain, amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH_ON_SET(set, domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
+}
+#else
 static amp_status tiny(amp_extent domain, amp_array_view *v)
 {
     return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }
+#endif
 /* The repeated launches, the only ones callgrind counts. */
 __attribute__((noinline)) static int loop_launches(amp_array_view *v, int n)
 {
@@ -41,6 +55,12 @@ int main(int argc, char **argv)
     amp_array_view *v = NULL;
     if (amp_array_view_create(AMP_FLOAT, amp_extent_1d(256), data, &v) != AMP_OK)
         return 1;
+#ifdef ON_SET
+    amp_accelerator_view *av;
+    if (amp_accelerator_get_default_view(NULL, &av) != AMP_OK ||
+        amp_accelerator_set_create(&av, 1, NULL, &set) != AMP_OK)
+        return 1;
+#endif
     if (tiny(amp_extent_1d(256), v) != AMP_OK || loop_launches(v, n))
         return 1;
     amp_accelerator_view_wait(NULL);
@@ -49,17 +69,19 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-cc -O2 -I"$src" -I"$build/include" "$work/launch_loop.c" -L"$build/runtime" -lamp \
+defines=""
+[ "$mode" = set ] && defines=-DON_SET
+cc -O2 $defines -I"$src" -I"$build/include" "$work/launch_loop.c" -L"$build/runtime" -lamp \
   -Wl,-rpath,"$build/runtime" -o "$work/launch_loop"
 AMP_CACHE=0 "$work/launch_loop" 10 >/dev/null # the driver's own cache, filled once
 AMP_CACHE=0 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
   --toggle-collect=loop_launches "$work/launch_loop" "$n" >/dev/null 2>"$work/vg.log"
 callgrind_annotate --inclusive=yes "$work/cg.out" 2>/dev/null |
-  grep -E ":(amp_parallel_for_each|clEnqueueNDRangeKernel) " |
-  awk -v n="$n" '{gsub(",", "", $1); split($3, f, ":"); v[f[2]] = $1 / n}
-    END {printf "%8.1f instructions per launch in amp_parallel_for_each\n", v["amp_parallel_for_each"];
+  grep -E ":($entry|clEnqueueNDRangeKernel) " |
+  awk -v n="$n" -v entry="$entry" '{gsub(",", "", $1); split($3, f, ":"); v[f[2]] = $1 / n}
+    END {printf "%8.1f instructions per launch in %s\n", v[entry], entry;
          printf "%8.1f of them in clEnqueueNDRangeKernel\n", v["clEnqueueNDRangeKernel"];
-         printf "%8.1f the library'"'"'s own\n", v["amp_parallel_for_each"] - v["clEnqueueNDRangeKernel"]}'
+         printf "%8.1f the library'"'"'s own\n", v[entry] - v["clEnqueueNDRangeKernel"]}'
 # The library's own code alone, without the C library's mutex, whose
 # count moves from run to run with the driver's threads.
 callgrind_annotate "$work/cg.out" 2>/dev/null | grep "libamp\.so" |

@@ -105,17 +105,10 @@ static int matches(const float *C, size3 s, const int *rows, int nrows, const do
     return 1;
 }
 
-/* How long each side runs untimed before it is timed: on a CPU device,
- * longer than OpenBLAS's threads spin after their last call (2^28 cycles,
- * about 0.1 s: OPENBLAS_THREAD_TIMEOUT), which would otherwise take the
- * cores from what is timed next, and long enough for the threads of PoCL's
- * pthread device to settle on separate cores: after a pause, the first
- * 30 to 50 ms of a 1024 x 1024 product took 1.5x to 2x as long per run on
- * the 2-core machine, with both of its workers on one core. On a GPU, one
- * run. */
+/* How long each side runs untimed before it is timed (bench_warm_seconds). */
 static double warm_seconds(const bench_options *o)
 {
-    return o->info.is_emulated ? 0.25 : 0;
+    return bench_warm_seconds(&o->info);
 }
 
 /* Time fn (one finished product per call): untimed calls for warm seconds
@@ -235,7 +228,7 @@ void bench_matmul(const bench_options *o)
 #endif
 #ifdef BENCH_HAVE_OPENBLAS
         &bench_openblas,
-        &bench_openblas_core, /* the right core, when OpenBLAS chose an older one */
+        &bench_openblas_core, /* the right core, where OpenBLAS chose another one */
 #endif
 #ifdef BENCH_HAVE_CUBLAS
         &bench_cublas,
@@ -260,13 +253,18 @@ void bench_matmul(const bench_options *o)
     if (!o->info.is_emulated)
         printf("- cuBLAS: not measured (no CUDA toolkit at build time)\n");
 #endif
-    int from_file = sgemm_tune_load(&o->info, &tuning);
+    char path[1400];
+    int from_file = sgemm_tune_load(&o->info, &tuning, path, sizeof path);
     char large[128], small[128];
     sgemm_params_format(&tuning.large, large, sizeof large);
     sgemm_params_format(&tuning.small, small, sizeof small);
-    printf("- kernel 6 (%s): %s; smaller tiles: %s; chosen by how many tiles fill %u compute "
-           "units, K split when they are too few\n",
-           from_file ? "tuned for this device" : "defaults", large, small, tuning.compute_units);
+    printf("- kernel 6 (%s%s): %s; smaller tiles: %s; chosen by how many tiles fill %u compute "
+           "units, K split when they are too few",
+           from_file ? "tuned for this device, " : "defaults", from_file ? path : "", large, small,
+           tuning.compute_units);
+    if (tuning.nplans > 0)
+        printf("; the plans measured at %d sizes for products near them", tuning.nplans);
+    printf("\n");
     printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
            "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "
            "`-` a kernel skipped as too slow)\n",
@@ -435,6 +433,12 @@ void bench_matmul(const bench_options *o)
                    plan.splits > 1 ? ", K in " : "");
             if (plan.splits > 1)
                 printf("%d parts", plan.splits);
+            const sgemm_size_plan *e = sgemm_tuning_measured(&tuning, s.M, s.N, s.K);
+            if (e)
+                printf(" (measured fastest at %d x %d x %d: %.1f GFLOP/s)", e->M, e->N, e->K,
+                       e->gflops);
+            else
+                printf(" (the model)");
             printf("\n");
         }
     }

@@ -7,14 +7,18 @@
  *
  * --size: the large product, 2048 on a CPU device and 4096 on a GPU by
  * default; --small: where the configuration with smaller tiles is chosen,
- * a quarter of that by default (0: none). --dry-run measures and prints
- * without storing. --all measures a generated family of several hundred
- * configurations instead of the usual dozen; --candidates only those listed,
- * "staged,ty,tx,rm,nv,vw,bk;..." (sgemm_params' order), or @FILE: that
- * list from FILE, one candidate a line or separated by ';'. --explore 1000,2049,... then
- * measures the T best (default 6) at those sizes (n or MxNxK) with K split
- * in 1 to 8 parts, marking what sgemm_tuning_pick chooses; --csv writes
- * every measurement to FILE.
+ * a quarter of that by default (0: none). --repeat: timed runs of each
+ * measurement, after a warm-up as the benchmark's (default 5; the median
+ * counts). --dry-run measures and prints without storing. --all measures a
+ * generated family of several hundred configurations on a GPU (a hundred
+ * or so on a CPU) instead of the usual dozen; --candidates only those
+ * listed, "staged,ty,tx,rm,nv,vw,bk;..." (sgemm_params' order), or @FILE:
+ * that list from FILE, one candidate a line or separated by ';'. --explore
+ * 1000,2049,... then measures the T best at the large size and the T best
+ * at the small one (default 6) at those sizes (n or MxNxK) with K split in
+ * 1 to 8 parts, marking what sgemm_tuning_pick's model chooses, and stores
+ * the fastest plan at each size with the tuning, where kernel 6 takes it
+ * for products near that size; --csv writes every measurement to FILE.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +62,7 @@ static char *read_list(const char *path)
 
 int main(int argc, char **argv)
 {
-    bench_tune_options o = {0, -1, 3, 0, 0, NULL, NULL, 6, NULL};
+    bench_tune_options o = {0, -1, 5, 0, 0, NULL, NULL, 6, NULL};
     int explore_sizes[32][3]; /* only to check the list: explore reads it again */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {

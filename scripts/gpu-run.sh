@@ -55,6 +55,16 @@
 #                        then the tile, dispatch and transfer sections
 #            transfers   test_staging on the GPU and amp_bench --only transfers
 #                        (what --transfers does)
+#            timeline    the timeline's cost and its picture of overlap (not in
+#                        the default steps): amp_bench --only dispatch three
+#                        times without AMP_TIMELINE and three times with it, in
+#                        turns, then each side's pipelined amp us per launch
+#                        and amp / raw ratio in DIR/timeline.md; and amp_bench
+#                        --only overlap with AMP_TIMELINE=DIR/timeline/overlap.json
+#                        (uploads on the transfer queue beside kernels), that
+#                        file checked, its overlaps listed
+#                        (bench/timeline-overlap.py --expect-overlap) and its
+#                        page drawn (DIR/timeline/overlap.html)
 # AMP_DEVICE defaults to "NVIDIA"; set it to run elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -202,6 +212,30 @@ if [ "$perf" = 1 ]; then
         --kernels 6 --out "$out/pocl"
       step pocl-other 200 env AMP_DEVICE="$pocl" build-gpu/bench/amp_bench \
         --only tile,dispatch,transfers --out "$out/pocl-other" ;;
+    timeline)
+      mkdir -p "$out/timeline"
+      for i in 1 2 3; do
+        step "timeline-off-$i" 60 build-gpu/bench/amp_bench --only dispatch \
+          --out "$out/timeline/off-$i"
+        # The dispatch's timeline holds some 750,000 events: written aside.
+        step "timeline-on-$i" 120 env AMP_TIMELINE="/tmp/amp-dispatch-$i.json" \
+          build-gpu/bench/amp_bench --only dispatch --out "$out/timeline/on-$i"
+        rm -f "/tmp/amp-dispatch-$i.json"
+      done
+      step timeline-overlap 120 env AMP_TIMELINE="$out/timeline/overlap.json" \
+        build-gpu/bench/amp_bench --only overlap --out "$out/timeline/overlap"
+      step timeline-overlap-report 60 python3 bench/timeline-overlap.py --expect-overlap \
+        "$out/timeline/overlap.json"
+      step timeline-overlap-page 60 python3 tools/amp-draw/amp_draw.py \
+        "$out/timeline/overlap.json" -o "$out/timeline/overlap.html"
+      # Each side's pipelined row: amp us per launch, and amp / raw.
+      for side in off on; do
+        echo "$side: amp us $(grep -h '^| pipelined' "$out"/timeline-"$side"-*.md |
+          awk -F'|' '{split($3, a, " "); print a[1]}' | sort -n | tr '\n' ' ')," \
+          "amp / raw $(grep -h '^| pipelined' "$out"/timeline-"$side"-*.md |
+          awk -F'|' '{split($5, r, " "); print r[1]}' | sort -n | tr '\n' ' ')"
+      done | tee "$out/timeline.md" | tee -a "$out/steps.log"
+      pack ;;
     transfers)
       step test-staging 200 env FAULT_STRIDE=5 AMP_CACHE=0 build-gpu/tests/test_staging
       step transfers 200 build-gpu/bench/amp_bench --only transfers,tile --out "$out/transfers"

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build pkg-config ocl-icd-opencl-dev opencl-c-headers
           pocl-opencl-icd clinfo uthash-dev libcmocka-dev oclgrind
-          valgrind clang-format clang libclang-rt-14-dev python3 chromium)
+          valgrind clang-format clang libclang-rt-14-dev python3 chromium openmpi-bin libopenmpi-dev)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libclblast-dev libopenblas-dev gnuplot-nox)
 fi

@@ -20,11 +20,13 @@
 
 #include "api/call.h"
 #include "api/record.h"
+#include "api/timeline.h"
 #include "api/validate.h"
 #include "check/checkrun.h"
 #include "core/error.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/timeline.h"
 #include "data/ledger.h"
 #include "data/texture.h"
 #include "data/view.h"
@@ -50,12 +52,31 @@ static amp_status find_kernel(const call *c, record_known *known, kb_launch *pla
     return st;
 }
 
+/* What of capture i's view the launch makes current and marks written: the
+ * whole view, or, for a part of a launch split across accelerators, the
+ * rows of a view it writes that the part owns: its rows of the domain, or
+ * of its tiles for a view written at the tile's index (dispatch_set.c
+ * proved that it writes nowhere else). NULL for a part that owns no row of
+ * it (a padded domain's rows past the view): it writes none, and the whole
+ * view is made current for its buffer. */
+static const amp_array_view *launch_part(const call *c, const kb_launch *l, int i,
+                                         amp_array_view *rows)
+{
+    const amp_array_view *v = c->captures.items[i].value.view;
+    const kb_domain *d = &c->domain;
+    if (d->part_hi <= d->part_lo || !((l->entry->written_mask >> i) & 1u))
+        return v;
+    int per_row = (l->entry->tile_mask >> i) & 1u ? d->tile[0] : 1;
+    return amp__view_rows(v, d->part_lo / per_row, d->part_hi / per_row, rows) ? rows : NULL;
+}
+
 /* 3. The captured views current on the device, and the kernel ordered
  * after the work before it on the views' buffers and the textures' images
  * (data/texture.c); mems[i] is capture i's buffer or image. Under
  * AMP_PROFILE, moved counts the bytes moved to run the
  * kernel, to the device and to the host. */
-static amp_status make_data_current(const call *c, cl_mem *mems, uint64_t moved[2])
+static amp_status make_data_current(const call *c, const kb_launch *l, cl_mem *mems,
+                                    uint64_t moved[2])
 {
     amp_transfer_stats before, after;
     if (amp__prof_on())
@@ -64,8 +85,11 @@ static amp_status make_data_current(const call *c, cl_mem *mems, uint64_t moved[
     for (int i = 0; i < c->captures.count && st == AMP_OK; i++) {
         const amp_capture *cap = &c->captures.items[i];
         mems[i] = NULL;
+        amp_array_view rows;
+        const amp_array_view *part = cap->kind == AMP_CAPTURE_VIEW ? launch_part(c, l, i, &rows)
+                                                                   : NULL;
         if (cap->kind == AMP_CAPTURE_VIEW)
-            st = amp__view_device_ready(cap->value.view, c->av, cap->name, &mems[i]);
+            st = amp__view_device_ready(part ? part : cap->value.view, c->av, cap->name, &mems[i]);
         else if (cap->kind == AMP_CAPTURE_TEXTURE)
             st = amp__tex_device_ready(cap->value.texture, c->av, &mems[i]);
     }
@@ -102,7 +126,9 @@ static amp_status mark_written(const call *c, const record_known *known, const k
     amp_status written = AMP_OK;
     for (int i = 0; i < c->captures.count; i++)
         if ((l->entry->written_mask >> i) & 1u) {
-            amp_status w = amp__view_device_written(c->captures.items[i].value.view, c->av);
+            amp_array_view rows;
+            const amp_array_view *part = launch_part(c, l, i, &rows);
+            amp_status w = part ? amp__view_device_written(part, c->av) : AMP_OK;
             if (written == AMP_OK)
                 written = w;
         }
@@ -113,7 +139,7 @@ static amp_status mark_written(const call *c, const record_known *known, const k
 
 /* The launch, under the lock: each step that the record knows the answer
  * of is skipped. */
-static amp_status launch(call *c)
+static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
 {
     record_known known;
     kb_launch planned;
@@ -130,26 +156,35 @@ static amp_status launch(call *c)
         st = find_kernel(c, &known, &planned, &l);
     /* 3. */
     if (st == AMP_OK && !known.data)
-        st = make_data_current(c, mems, moved);
+        st = make_data_current(c, l, mems, moved);
     AMP__PROBE("3 views current (or as kept)");
     /* 4. */
     if (st == AMP_OK && !known.args)
         st = bind(c, &known, l, mems);
     AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
-    if (st == AMP_OK)
-        st = amp__queue_launch(c->av, &l->run, moved);
+    if (st == AMP_OK) {
+        *queued = l->entry;
+        st = amp__queue_launch(c->av, &l->run, moved, event);
+    }
     /* 6. An immediate view submits each kernel as it is queued. */
     if (st == AMP_OK && !known.data)
         st = mark_written(c, &known, l, mems);
     if (st == AMP_OK)
-        st = amp__queue_submit(c->av, &l->run);
+        st = c->flush ? amp__queue_submit_now(c->av, &l->run) : amp__queue_submit(c->av, &l->run);
     AMP__PROBE("6 mark written views, submit");
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (st == AMP_OK && l->checked)
-        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel);
+        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel, c->domain.tiled);
     return st;
+}
+
+amp_status amp__dispatch_launch(call *c)
+{
+    /* The one test of the timeline on the launch path. */
+    const kc_entry *queued;
+    return amp__tl_active ? amp__timeline_launch(c, launch) : launch(c, NULL, &queued);
 }
 
 static amp_status dispatch(call *c)
@@ -157,7 +192,7 @@ static amp_status dispatch(call *c)
     AMP__PROBE_START();
     amp__lock_acquire();
     AMP__PROBE("lock");
-    amp_status st = launch(c);
+    amp_status st = amp__dispatch_launch(c);
     amp__lock_release();
     AMP__PROBE("unlock");
     return st;
@@ -191,10 +226,10 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
     return dispatch(&c);
 }
 
-amp_status amp_get_kernel_stats(amp_kernel_stats *out)
+amp_status amp_kernel_get_stats(amp_kernel_stats *out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_kernel_stats: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_get_stats: out is NULL.");
     amp__lock_acquire();
     uint64_t builds, disk_hits, hits;
     amp__kc_counts(&builds, &disk_hits, &hits);

@@ -3,13 +3,18 @@
  * releases every layer in the reverse order of the data flow.
  */
 #include "amp/amp.h"
+#include <stdio.h>
+
 #include "api/dispatch.h"
+#include "api/timeline.h"
 #include "check/checkrun.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 #include "data/coherence.h"
 #include "data/texture.h"
 #include "data/view.h"
 #include "device/accel.h"
+#include "device/devtime.h"
 #include "device/queue.h"
 #include "kernel/bind.h"
 #include "kernel/diskcache.h"
@@ -23,6 +28,8 @@ const char *amp_version(void)
 amp_status amp_shutdown(void)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     /* Data first (it may need a queue to copy back), then kernels, then
      * the queues and the devices they were built for. The views' data is
      * copied back, and what failed is tried once more as the device copies
@@ -42,8 +49,15 @@ amp_status amp_shutdown(void)
     amp__dispatch_shutdown();
     amp__chk_shutdown();
     amp__dc_reset();
+    /* The timeline's device times read while the queues are there. */
+    amp__dtime_shutdown();
     amp__queue_shutdown();
     amp__acc_shutdown();
+    amp__tl_call_end(&call, "amp_shutdown", st, NULL);
+    /* The timeline, written as amp_shutdown promises; a file that cannot
+     * be written changes nothing of the program's status. */
+    if (amp__timeline_write() != AMP_OK)
+        fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
     amp__lock_release();
     return st;
 }

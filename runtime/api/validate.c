@@ -165,7 +165,7 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         g->type = v->type;
         g->rank = v->extent.rank;
         g->is_const = v->is_const;
-        if (amp__coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
+        if (amp__coh_source_bytes(v->src) / amp_elem_type_size(v->type) > INT_MAX)
             *wide = 1;
         /* Buffer, offset (and spare offset), strides, extent. */
         *arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
@@ -218,11 +218,11 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
                                    " declare it with AMP_STRUCT and call amp_struct_register"
                                    " once before the kernel.",
                                    name, o->type);
-        if (amp_elem_size(type) != o->size)
+        if (amp_elem_type_size(type) != o->size)
             return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                    "struct value '%s' is %zu bytes, and the registered struct %s"
                                    " %zu.",
-                                   name, o->size, o->type, amp_elem_size(type));
+                                   name, o->size, o->type, amp_elem_type_size(type));
         g->type = type;
         *arg_bytes += o->size;
     } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {

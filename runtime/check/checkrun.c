@@ -11,14 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/finding.h"
 #include "kernel/bind.h"
 #include "translate/buildlog.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "device/oclcheck.h"
 #include "core/strbuf.h"
-
-/* Shown one by one; the rest are counted. */
-#define CHK_MAX_SHOWN 20
 
 #define CHK_RECORD_INTS (CG_CHECK_SLOTS * CG_CHECK_WORDS)
 
@@ -301,17 +300,73 @@ static int same_problem(const problem *a, const problem *b)
     return direct || swapped;
 }
 
+/* The report's first line for a problem. */
+static void message_of(strbuf *msg, const problem *p, int domain_rank)
+{
+    const ock_report *r = p->first;
+    if (p->view) {
+        describe_view_access(msg, p, domain_rank);
+    } else {
+        amp__sb_printf(msg, "%s: %s", category_text(r->category), r->kind);
+        if (p->times > 1)
+            amp__sb_printf(msg, " (%zu times)", p->times);
+    }
+}
+
+/* What a learner should do about the problem, or NULL. */
+static const char *hint_of(const problem *p)
+{
+    const ock_report *r = p->first;
+    int shared_write = r->category == OCK_DATA_RACE && strncmp(r->kind, "Write-write", 11) == 0 &&
+                       (p->other.line == 0 || same_place(&p->other, &p->at));
+    return p->padded      ? padded_hint
+           : p->view      ? view_hint
+           : shared_write ? shared_write_hint
+                          : category_hint(r->category);
+}
+
+/* The order in which a race's records stand for it: by the first
+ * thread's work-group, then the address, then the thread in the group.
+ * The simulator runs work-groups on several threads, so the record it
+ * writes first changes from run to run; the least one in this order does
+ * not. 0 when the record does not say. */
+static int race_key(const ock_report *r, long long key[7])
+{
+    const char *first = strstr(r->text, "First entity:");
+    const char *local = first ? strstr(first, "Local(") : NULL;
+    const char *group = local ? strstr(local, "Group(") : NULL;
+    const char *address = strstr(r->kind, "address 0x");
+    long long l[3], g[3];
+    if (!group || !address || sscanf(local, "Local(%lld,%lld,%lld)", &l[0], &l[1], &l[2]) != 3 ||
+        sscanf(group, "Group(%lld,%lld,%lld)", &g[0], &g[1], &g[2]) != 3)
+        return 0;
+    long long k[7] = {g[2], g[1], g[0], (long long)strtoull(address + 8, NULL, 16),
+                      l[2], l[1], l[0]};
+    memcpy(key, k, sizeof k);
+    return 1;
+}
+
+/* Whether p, a record of the race q stands for, should stand for it
+ * instead: a race in tile_static memory between the same two places, in
+ * the same order, with a lesser key. */
+static int stands_first(const problem *p, const problem *q)
+{
+    long long a[7], b[7];
+    if (p->first->category != OCK_DATA_RACE || !strstr(p->first->kind, "local memory") ||
+        !same_place(&p->at, &q->at) || !same_place(&p->other, &q->other) ||
+        !race_key(p->first, a) || !race_key(q->first, b))
+        return 0;
+    for (int i = 0; i < 7; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return 0;
+}
+
 static void describe(strbuf *out, const bl_source_map *map, const problem *p, int domain_rank)
 {
     const ock_report *r = p->first;
     strbuf msg = STRBUF_INIT;
-    if (p->view) {
-        describe_view_access(&msg, p, domain_rank);
-    } else {
-        amp__sb_printf(&msg, "%s: %s", category_text(r->category), r->kind);
-        if (p->times > 1)
-            amp__sb_printf(&msg, " (%zu times)", p->times);
-    }
+    message_of(&msg, p, domain_rank);
     if (p->at.line > 0) {
         amp__bl_print_at(out, map, &p->at, "error", msg.data, msg.length);
         if (p->other.line > 0 && !same_place(&p->other, &p->at)) {
@@ -325,19 +380,32 @@ static void describe(strbuf *out, const bl_source_map *map, const problem *p, in
         amp__sb_append(out, r->text);
         amp__sb_append(out, "\n");
     }
-    int shared_write = r->category == OCK_DATA_RACE && strncmp(r->kind, "Write-write", 11) == 0 &&
-                       (p->other.line == 0 || same_place(&p->other, &p->at));
-    const char *hint = p->padded      ? padded_hint
-                       : p->view      ? view_hint
-                       : shared_write ? shared_write_hint
-                                      : category_hint(r->category);
+    const char *hint = hint_of(p);
     if (hint)
         amp__sb_printf(out, "      = %s\n", hint);
     amp__sb_free(&msg);
 }
 
+/* Each problem shown, on the timeline too (finding.h). */
+static void show_findings(const bl_source_map *map, const kc_entry *e, const amp_kernel_source *src,
+                          const problem *problems, size_t n, int tiled)
+{
+    for (size_t j = 0; j < n && j < LIMIT_CHECK_SHOWN; j++) {
+        const problem *p = &problems[j];
+        strbuf msg = STRBUF_INIT;
+        message_of(&msg, p, e->generated ? e->generated->rank : 1);
+        chk_finding f = {p->first,   msg.data ? msg.data : "",
+                         hint_of(p), p->times,
+                         p->at,      p->other,
+                         p->view,    p->slot,
+                         tiled};
+        amp__chk_show_finding(map, e, src, &f);
+        amp__sb_free(&msg);
+    }
+}
+
 amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
-                              const amp_kernel_source *src)
+                              const amp_kernel_source *src, int tiled)
 {
     cl_int rc = amp__clapi.Finish(queue);
     if (rc != CL_SUCCESS)
@@ -373,7 +441,10 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
         size_t j = 0;
         while (j < nproblems && !same_problem(&problems[j], &p))
             j++;
-        if (j < nproblems) {
+        if (j < nproblems && stands_first(&p, &problems[j])) {
+            p.times = problems[j].times + 1;
+            problems[j] = p;
+        } else if (j < nproblems) {
             problems[j].times++;
         } else {
             find_view(&map, gen, recorded, &p);
@@ -385,13 +456,15 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
     amp__sb_printf(&out,
                    "AMP_CHECK: kernel %s (parallel_for_each at %s:%d) ran with %zu problem%s:\n",
                    e->name, src->file, src->line, nproblems, nproblems == 1 ? "" : "s");
-    for (size_t j = 0; j < nproblems && j < CHK_MAX_SHOWN; j++)
+    for (size_t j = 0; j < nproblems && j < LIMIT_CHECK_SHOWN; j++)
         describe(&out, &map, &problems[j], gen ? gen->rank : 1);
-    if (nproblems > CHK_MAX_SHOWN)
-        amp__sb_printf(&out, "... and %zu more.\n", nproblems - CHK_MAX_SHOWN);
+    if (nproblems > LIMIT_CHECK_SHOWN)
+        amp__sb_printf(&out, "... and %zu more.\n", nproblems - LIMIT_CHECK_SHOWN);
     if (!problems)
         amp__sb_printf(&out, "(out of host memory sorting %zu reports)\n", count);
     fputs(out.data ? out.data : "AMP_CHECK: problems found\n", stderr);
+    if (problems)
+        show_findings(&map, e, src, problems, nproblems, tiled);
     st = amp__err_set(AMP_ERROR_KERNEL_CHECK, "%s",
                       out.data ? out.data : "AMP_CHECK found problems.");
 

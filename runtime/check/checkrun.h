@@ -18,11 +18,13 @@
  * the view, its extent, and the index and thread of the first such access
  * there. Returns AMP_OK when there were none,
  * AMP_ERROR_KERNEL_CHECK with the same text as the message when there
- * were, or the status of a failed clFinish or unreadable log. Expects the
- * runtime lock to be held and AMP_CHECK to be installed.
+ * were, or the status of a failed clFinish or unreadable log. While the
+ * timeline records, each problem shown is a finding on it (finding.h;
+ * tiled: the launch has tiles). Expects the runtime lock to be held and
+ * AMP_CHECK to be installed.
  */
 amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
-                              const amp_kernel_source *src);
+                              const amp_kernel_source *src, int tiled);
 
 /*
  * Before a checked kernel e is queued on queue (of context): give it, as

@@ -185,6 +185,27 @@ int amp__env_check(void)
     return known;
 }
 
+const char *amp__env_timeline(void)
+{
+    return non_empty(getenv("AMP_TIMELINE"));
+}
+
+long long amp__env_timeline_max_events(long long def)
+{
+    const char *v = non_empty(getenv("AMP_TIMELINE_MAX_EVENTS"));
+    if (!v)
+        return def;
+    char *end = NULL;
+    long long n = strtoll(v, &end, 10);
+    if (end == v || *end != '\0' || n < 1) {
+        char instead[64];
+        snprintf(instead, sizeof instead, "the default, %lld, is kept", def);
+        warn_unknown("AMP_TIMELINE_MAX_EVENTS", v, "a whole number of events, at least 1", instead);
+        return def;
+    }
+    return n;
+}
+
 int amp__env_leaks(void)
 {
     return amp__env_flag("AMP_LEAKS", 0);

@@ -6,6 +6,7 @@
  * it at the moment the setting takes effect, as the documentation of each
  * variable says: AMP_SPLIT_CPU, AMP_PROFILE and AMP_CHECK when the devices
  * are listed (the first call, and the first after amp_shutdown()),
+ * AMP_TIMELINE and AMP_TIMELINE_MAX_EVENTS as the library is loaded,
  * AMP_DEVICE when the default accelerator is chosen, AMP_CACHE and its
  * folder when the disk cache is first used after a start. The settings read
  * on hot paths, AMP_TRACE and AMP_DUMP_KERNELS, are read once per process.
@@ -35,6 +36,12 @@ const char *amp__env_dump_dir(void);
 int amp__env_profile(void);
 /* AMP_CHECK: a flag, or a list holding "races" or "all"; off by default. */
 int amp__env_check(void);
+/* AMP_TIMELINE: the file the timeline is written to, or NULL (read once,
+ * as the library is loaded: core/timeline.c). */
+const char *amp__env_timeline(void);
+/* AMP_TIMELINE_MAX_EVENTS: the bound on the timeline's events; def when
+ * unset or empty, and (with a warning) when it is not a number >= 1. */
+long long amp__env_timeline_max_events(long long def);
 /* AMP_LEAKS, a flag, off by default. */
 int amp__env_leaks(void);
 /* AMP_CACHE, a flag, on by default. */

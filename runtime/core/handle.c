@@ -69,12 +69,10 @@ static const struct {
                           "Only what amp_kernel_source_load() made is released, once; a"
                           " source made by AMP_KERNEL_SOURCE(...) belongs to its call site"
                           " and is never released."},
+    [HD_ACCELERATOR_SET] = {"an", "accelerator set", "by amp_accelerator_set_release()",
+                            "A set is released once, and not used after; make a new one with"
+                            " amp_accelerator_set_create()."},
 };
-
-const char *amp__handle_kind_name(hd_kind kind)
-{
-    return kind > 0 && kind < HD_KIND_COUNT ? kinds[kind].name : "handle";
-}
 
 /* ---- The record in front of every handle ---- */
 

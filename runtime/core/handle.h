@@ -3,7 +3,8 @@
  * out, at addresses never handed out twice.
  *
  * Accelerators, accelerator views, array views, arrays, textures,
- * completions and kernel sources loaded from files are all allocated here,
+ * completions, kernel sources loaded from files and accelerator sets are
+ * all allocated here,
  * each with its kind. The registry answers, for any address and without
  * reading the memory there, whether it is a live handle (and of which
  * kind), a handle that was released, or no handle of the library at all:
@@ -44,6 +45,7 @@ typedef enum hd_kind {
     HD_TEXTURE,
     HD_COMPLETION,
     HD_KERNEL_SOURCE,
+    HD_ACCELERATOR_SET,
     HD_KIND_COUNT
 } hd_kind;
 
@@ -97,9 +99,6 @@ amp_status amp__handle_check(const char *fn, const void *p, hd_kind kind);
 /* The same for one of several handles of the call, named by its role
  * ("source ", "destination "): "amp_copy: the source array ...". */
 amp_status amp__handle_check_as(const char *fn, const char *role, const void *p, hd_kind kind);
-
-/* The kind's name in messages: "view", "accelerator view", ... */
-const char *amp__handle_kind_name(hd_kind kind);
 
 /* The handles of kind that are live, in the order they were made: call
  * fn(handle, user) for each (a handle may be freed by fn). */

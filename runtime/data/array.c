@@ -77,7 +77,7 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     coh_source *src = NULL;
-    st = amp__coh_source_create((size_t)n * amp_elem_size(type), av, "(array)", &src);
+    st = amp__coh_source_create((size_t)n * amp_elem_type_size(type), av, "(array)", &src);
     if (st != AMP_OK)
         goto fail_handle;
     st = amp__view_make(src, type, extent, 0, HD_LIBRARY, &a->whole);
@@ -118,14 +118,24 @@ static amp_status release_locked(amp_array *a)
     return st;
 }
 
+/* The array's own view, for the timeline: NULL unless it is live. */
+static const amp_array_view *timeline_view(const amp_array *a)
+{
+    return amp__handle_is(a, HD_ARRAY) ? a->whole : NULL;
+}
+
 amp_status amp_array_release(amp_array *array)
 {
     if (!array)
         return AMP_OK;
     amp__lock_acquire();
+    tl_call call;
+    const amp_array_view *whole = timeline_view(array);
+    amp__view_call_begin(&call, whole);
     amp_status st = check_array("amp_array_release", array);
     if (st == AMP_OK)
         st = release_locked(array);
+    amp__view_call_end(&call, "amp_array_release", st, whole);
     amp__lock_release();
     return st;
 }
@@ -256,7 +266,7 @@ static amp_status resolve(const char *fn, const char *which, amp_data d, int is_
 /* A host end takes the shape of the other end: contiguous, from 0. */
 static amp_status wrap_host(amp_data d, const end *other, end *e)
 {
-    int64_t bytes = amp_extent_size(other->extent) * (int64_t)amp_elem_size(other->type);
+    int64_t bytes = amp_extent_size(other->extent) * (int64_t)amp_elem_type_size(other->type);
     e->type = other->type;
     e->extent = other->extent;
     e->offset = 0;
@@ -272,7 +282,7 @@ static amp_status wrap_host(amp_data d, const end *other, end *e)
 /* The checks of two resolved ends that must match. */
 static amp_status check_match(const char *fn, const end *s, const end *d)
 {
-    if (amp_elem_size(s->type) != amp_elem_size(d->type))
+    if (amp_elem_type_size(s->type) != amp_elem_type_size(d->type))
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the source holds %s and the destination %s; their elements"
                             " must have the same size.",
@@ -331,8 +341,8 @@ static amp_status copy_ends(const end *s, const end *d)
     rg_plan plan;
     const int64_t offsets[2] = {s->offset, d->offset};
     const int64_t *strides[2] = {s->strides, d->strides};
-    amp__rg_plan(&plan, s->extent.rank, s->extent.dims, (int64_t)amp_elem_size(s->type), 2, offsets,
-                 strides);
+    amp__rg_plan(&plan, s->extent.rank, s->extent.dims, (int64_t)amp_elem_type_size(s->type), 2,
+                 offsets, strides);
     amp_status st = AMP_OK;
     for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
         rg_box sbox = amp__rg_plan_box(&plan, 0, k), dbox = amp__rg_plan_box(&plan, 1, k);
@@ -352,10 +362,34 @@ static amp_status copy_locked(amp_data from, amp_data to)
     return st;
 }
 
+/* The view an end of a copy stands for on the timeline (NULL for host
+ * memory, or anything that is not a live handle). */
+static const amp_array_view *end_of(amp_data d)
+{
+    if (d.kind == AMP_DATA_ARRAY)
+        return timeline_view(d.as.array);
+    if (d.kind == AMP_DATA_VIEW && amp__view_is_live(d.as.view))
+        return d.as.view;
+    return NULL;
+}
+
+/* A copy's call on the timeline: both ends named for its transfers; the
+ * call is about the destination, or the source when that is host memory. */
+static const amp_array_view *copy_begin(tl_call *c, amp_data src, amp_data dst)
+{
+    amp__view_call_begin(c, end_of(src));
+    if (c->id && end_of(dst))
+        amp__tl_focus(end_of(dst), end_of(dst)->src, end_of(dst)->label);
+    return end_of(dst) ? end_of(dst) : end_of(src);
+}
+
 amp_status amp_copy(amp_data src, amp_data dst)
 {
     amp__lock_acquire();
+    tl_call call;
+    const amp_array_view *about = copy_begin(&call, src, dst);
     amp_status st = copy_locked(src, dst);
+    amp__view_call_end(&call, "amp_copy", st, about);
     amp__lock_release();
     return st;
 }
@@ -407,6 +441,8 @@ amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     amp__lock_acquire();
+    tl_call call;
+    const amp_array_view *about = copy_begin(&call, src, dst);
     amp_status st = prepare_ends(fn, src, dst, &a->s, &a->d);
     if (st == AMP_OK) {
         hold_end(&a->s);
@@ -415,6 +451,7 @@ amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
     } else {
         free(a);
     }
+    amp__view_call_end(&call, fn, st, about);
     amp__lock_release();
     return st;
 }
@@ -444,6 +481,8 @@ amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completio
     if (!held)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK) {
         amp__view_hold(view, held);
@@ -451,6 +490,7 @@ amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completio
     } else {
         free(held);
     }
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -463,7 +503,7 @@ static amp_status create_filled(const char *fn, amp_elem_type type, amp_extent e
 {
     amp_array *a = NULL;
     amp_status st = make_array(fn, type, extent, av, &a);
-    if (st == AMP_OK && (st = copy_locked(from, amp_data_array(a))) != AMP_OK)
+    if (st == AMP_OK && (st = copy_locked(from, amp_data_of(a))) != AMP_OK)
         release_locked(a);
     else if (st == AMP_OK)
         *out = a;
@@ -480,7 +520,10 @@ amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, co
     if (!data)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
     amp__lock_acquire();
-    amp_status st = create_filled(fn, type, extent, amp_data_host(data), av, out);
+    tl_call call;
+    amp__view_call_begin(&call, NULL);
+    amp_status st = create_filled(fn, type, extent, amp_data_of(data), av, out);
+    amp__view_call_end(&call, fn, st, st == AMP_OK ? (*out)->whole : NULL);
     amp__lock_release();
     return st;
 }
@@ -493,10 +536,13 @@ static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, end_of(from));
     const amp_array_view *v = NULL;
     amp_status st = end_view(fn, NULL, from, &v);
     if (st == AMP_OK)
         st = create_filled(fn, v->type, v->extent, from, av, out);
+    amp__view_call_end(&call, fn, st, st == AMP_OK ? (*out)->whole : NULL);
     amp__lock_release();
     return st;
 }
@@ -504,11 +550,11 @@ static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_
 amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
                                        amp_array **out)
 {
-    return create_copy_of("amp_array_create_from_view", amp_data_view(view), av, out);
+    return create_copy_of("amp_array_create_from_view", amp_data_of(view), av, out);
 }
 
 amp_status(amp_array_create_from_array)(const amp_array *array, amp_accelerator_view *av,
                                         amp_array **out)
 {
-    return create_copy_of("amp_array_create_from_array", amp_data_array(array), av, out);
+    return create_copy_of("amp_array_create_from_array", amp_data_of(array), av, out);
 }

@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 #include "data/ledger.h"
 #include "data/memcopy.h"
 #include "data/staging.h"
@@ -24,6 +25,10 @@
 struct coh_copy {
     coh_copy *next;
     amp_accelerator *acc;
+    /* While the timeline records: its number for the view that made the copy
+     * or last ran a kernel on it, which its transfers are shown for (a
+     * number, not the view: a view the copy no longer uses may be gone). */
+    int track;
     coh_order order; /* the view that used it last: later work waits on it */
     cl_mem mem;
     rg_set stale;
@@ -99,15 +104,77 @@ static void unlink_source(coh_record *src)
     if (src->next)
         src->next->prev = src->prev;
 }
-/* Count a transfer of src's data in the ledger (ledger.c). */
+/* Count a transfer of src's data in the ledger (ledger.c), moved on
+ * queue's queue for the view the timeline numbers track (the transfer
+ * queue carries a kernel's uploads) from the host's time began on; the
+ * timeline takes its device times from the move's (staging.c) when it
+ * moved through stg_move. */
 static void record(coh_record *src, amp_transfer_direction dir, amp_transfer_reason reason,
-                   int64_t bytes, const amp_accelerator *acc, const char *label)
+                   int64_t bytes, amp_accelerator_view *queue, int track, const char *label,
+                   int64_t began, int staged)
 {
-    char view[96] = "";
+    char text[96] = "";
     if (label)
-        snprintf(view, sizeof view, "view %s", label);
-    amp__ledger_add(&src->stats, dir, reason, (uint64_t)bytes, acc, label ? view : NULL,
-                    src->hashed ? "host memory" : "data", src->hashed ? src->key : (void *)src);
+        snprintf(text, sizeof text, "view %s", label);
+    ledger_move move = {src, NULL, label, queue, track, began, 0, 0, 0, NULL};
+    if (amp__tl_active && staged) {
+        stg_timing t = amp__stg_last_timing();
+        move.device = t.device;
+        move.start = t.start;
+        move.end = t.end;
+        move.path = amp__stg_last_path_name();
+    }
+    amp__ledger_add(&src->stats, dir, reason, (uint64_t)bytes, queue->acc, label ? text : NULL,
+                    src->hashed ? "host memory" : "data", src->hashed ? src->key : (void *)src,
+                    amp__tl_active ? &move : NULL);
+}
+
+/* The bytes of [0, n) in a or b, two sets of ranges in order. */
+static int64_t union_bytes(const rg_set *a, const rg_set *b)
+{
+    int64_t total = 0, end = 0;
+    size_t i = 0, j = 0;
+    while (i < a->count || j < b->count) {
+        int take_a = j >= b->count || (i < a->count && a->lo[i] <= b->lo[j]);
+        int64_t lo = take_a ? a->lo[i] : b->lo[j], hi = take_a ? a->hi[i++] : b->hi[j++];
+        if (lo < end)
+            lo = end;
+        if (hi > lo) {
+            total += hi - lo;
+            end = hi;
+        }
+    }
+    return total;
+}
+
+/* Where src's current copy is, on the timeline (core/timeline.h): the
+ * share of its bytes current on the host, and on its most current device
+ * copy. */
+static void show_where(const coh_record *src)
+{
+    if (!amp__tl_active || src->bytes == 0)
+        return;
+    double n = (double)src->bytes;
+    double host = src->host ? (n - (double)union_bytes(&src->host_stale, &src->undefined)) / n
+                            : 0.0;
+    double device = 0.0;
+    for (const coh_copy *c = src->copies; c; c = c->next) {
+        double d = (n - (double)union_bytes(&c->stale, &src->undefined)) / n;
+        device = d > device ? d : device;
+    }
+    amp__tl_where(src, host, device);
+}
+
+void amp__coh_show_where(const coh_source *src)
+{
+    show_where(reading(src));
+}
+
+/* The timeline's number for av's queue (device/queue.h). */
+static int timeline_track(amp_accelerator_view *av)
+{
+    int profiled;
+    return amp__queue_timeline(av, &profiled);
 }
 
 static amp_status no_memory(void)
@@ -231,6 +298,7 @@ static amp_status new_copy(coh_record *src, amp_accelerator_view *av, const char
         return amp__err_cl(rc, "clCreateBuffer", "Allocating device memory for a view");
     }
     c->acc = acc;
+    c->track = amp__tl_active ? timeline_track(av) : 0;
     amp__coh_order_begin(&c->order, av);
     c->next = src->copies;
     src->copies = c;
@@ -276,6 +344,11 @@ amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
     link_source(src);
     *out = handle_of(src);
     return AMP_OK;
+}
+
+int amp__coh_source_last_ref(const coh_source *src)
+{
+    return reading(src)->refs == 1;
 }
 
 void amp__coh_source_retain(coh_source *src)
@@ -329,6 +402,7 @@ typedef struct xfer {
     amp_accelerator_view *queue_view;
     char *host; /* host memory the device box maps onto */
     amp_status status;
+    int track; /* the timeline's number of the view whose data moves */
 } xfer;
 
 /* A failed transfer. Drivers that allocate device memory lazily (NVIDIA's)
@@ -351,10 +425,12 @@ static amp_status move_box(xfer *x, const rg_box *b)
     stg_move m = {x->queue_view, x->copy->mem, b, x->host, b, x->dir == AMP_TO_DEVICE};
     const char *call = "";
     x->copy->order.idle = 0;
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     cl_int rc = amp__stg_move(&m, &call);
     if (rc != CL_SUCCESS)
         return transfer_failed(x, rc, call);
-    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->copy->acc, x->label);
+    record(x->src, x->dir, x->reason, amp__rg_box_bytes(b), x->queue_view, x->track, x->label,
+           began, 1);
     return AMP_OK;
 }
 
@@ -413,38 +489,59 @@ static int set_minus(rg_set *to, const rg_set *from, const rg_set *less)
     return 1;
 }
 
-static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_reason reason,
-                             void **host)
+/* Make the box current in host memory; of it, only the bytes in want when
+ * want is not NULL (what one device lacks, on its way there through the
+ * host: the rest stays where it is current). */
+static amp_status host_ready_of(coh_record *src, const rg_box *box, const rg_set *want,
+                                amp_transfer_reason reason, void **host)
 {
     amp_status st = ensure_host_memory(src);
     if (st != AMP_OK)
         return st;
+    /* need = host_stale, or host_stale and want: want less what of it is
+     * current on the host. */
+    rg_set supply = RG_SET_INIT, need = RG_SET_INIT, current = RG_SET_INIT;
+    const rg_set *stale = &src->host_stale;
+    if (want && (!set_minus(&current, want, &src->host_stale) || !set_minus(&need, want, &current)))
+        st = no_memory();
+    if (want)
+        stale = &need;
     /* Each device supplies the stale bytes it holds current; with one
      * device that is all of them. */
-    rg_set supply = RG_SET_INIT;
-    for (coh_copy *c = src->copies; c && amp__rg_box_overlap(&src->host_stale, box) > 0;
+    for (coh_copy *c = src->copies; st == AMP_OK && c && amp__rg_box_overlap(stale, box) > 0;
          c = c->next) {
-        if (!set_minus(&supply, &src->host_stale, &c->stale)) {
+        if (!set_minus(&supply, stale, &c->stale)) {
             st = no_memory();
             break;
         }
-        xfer x = {src, c, AMP_TO_HOST, reason, NULL, c->order.last_view, src->host, AMP_OK};
+        xfer x = {src,       c,      AMP_TO_HOST, reason, NULL, c->order.last_view,
+                  src->host, AMP_OK, c->track};
         st = move_needed(&x, &supply, box);
         if (st == AMP_OK && !amp__rg_remove_in_box(&src->host_stale, &supply, box))
             st = no_memory();
-        if (st != AMP_OK)
-            break;
+        if (st == AMP_OK && want && !amp__rg_remove_in_box(&need, &supply, box))
+            st = no_memory();
     }
     amp__rg_free(&supply);
+    amp__rg_free(&need);
+    amp__rg_free(&current);
     if (st == AMP_OK)
         *host = src->host;
     return st;
 }
 
+static amp_status host_ready(coh_record *src, const rg_box *box, amp_transfer_reason reason,
+                             void **host)
+{
+    return host_ready_of(src, box, NULL, reason, host);
+}
+
 amp_status amp__coh_host_ready(coh_source *src, const rg_box *box, amp_transfer_reason reason,
                                void **host)
 {
-    return host_ready(changing(src), box, reason, host);
+    amp_status st = host_ready(changing(src), box, reason, host);
+    show_where(reading(src));
+    return st;
 }
 
 /* Nonzero when some of [lo, hi) is stale on the host too. */
@@ -558,6 +655,8 @@ amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, c
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
         return st;
+    if (amp__tl_active)
+        c->track = timeline_track(av);
     /* A large upload goes on the device's transfer queue, where it may run
      * beside kernels on av's (staging.h); av's work then waits for it on
      * the device. */
@@ -567,17 +666,19 @@ amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, c
         return st;
     if (stale > 0) {
         /* Bytes this device lacks and the host lacks too are on another
-         * device: bring them through the host first. */
+         * device: bring them through the host first, those alone (after a
+         * launch split across accelerators, each holds its own rows: only
+         * the rows that change hands move). */
         int through_host = !src->host ||
                            (amp__rg_box_overlap(&src->host_stale, box) > 0 &&
                             amp__rg_each_in_box(&c->stale, box, stale_on_host, src) != 0);
         if (through_host) {
             void *host;
-            st = host_ready(src, box, AMP_REASON_KERNEL, &host);
+            st = host_ready_of(src, box, &c->stale, AMP_REASON_KERNEL, &host);
             if (st != AMP_OK)
                 return st;
         }
-        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, q, src->host, AMP_OK};
+        xfer x = {src, c, AMP_TO_DEVICE, AMP_REASON_KERNEL, label, q, src->host, AMP_OK, c->track};
         st = move_needed(&x, &c->stale, box);
         if (st != AMP_OK)
             return st;
@@ -591,6 +692,7 @@ amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, c
     if (!reserve_for_write(src, box))
         return no_memory();
     *mem = c->mem;
+    show_where(src);
     return AMP_OK;
 }
 
@@ -613,14 +715,19 @@ amp_status amp__coh_device_written(coh_source *source, amp_accelerator_view *av,
     coh_copy *c = copy_on(src, av->acc);
     /* amp__coh_device_ready made av the copy's last view, and made room in
      * the sets for this. */
-    return c ? written_at(src, c, box) : AMP_OK;
+    amp_status st = c ? written_at(src, c, box) : AMP_OK;
+    show_where(src);
+    return st;
 }
 
 amp_status amp__coh_host_written(coh_source *source, const rg_box *box)
 {
     coh_record *src = changing(source);
     amp_status st = ensure_host_memory(src);
-    return st == AMP_OK ? written_at(src, NULL, box) : st;
+    if (st == AMP_OK)
+        st = written_at(src, NULL, box);
+    show_where(src);
+    return st;
 }
 
 amp_status amp__coh_discard(coh_source *source, const rg_box *box)
@@ -632,6 +739,7 @@ amp_status amp__coh_discard(coh_source *source, const rg_box *box)
     if (src->host)
         ok &= amp__rg_remove_box(&src->host_stale, box);
     ok &= amp__rg_add_box(&src->undefined, box);
+    show_where(src);
     return ok ? AMP_OK : no_memory();
 }
 
@@ -709,6 +817,7 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
         return st;
     cl_int rc = CL_SUCCESS;
     const char *call = NULL;
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     if (from && to) {
         amp_accelerator_view *q = to->order.last_view;
         if ((st = order_after_last_use(&from->order, q)) != AMP_OK)
@@ -722,13 +831,15 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
         if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(q->queue)) != CL_SUCCESS)
             call = "clFinish";
         if (rc == CL_SUCCESS)
-            record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
+            record(dst, AMP_ON_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, to->track, NULL,
+                   began, 0);
     } else if (from) {
         stg_move m = {from->order.last_view, from->mem, sbox, dst->host, dbox, 0};
         from->order.idle = 0;
         rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
-            record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), from->acc, NULL);
+            record(src, AMP_TO_HOST, AMP_REASON_COPY, amp__rg_box_bytes(sbox), m.av, from->track,
+                   NULL, began, 1);
     } else if (to) {
         /* As a kernel's upload: large ones on the transfer queue. */
         amp_accelerator_view *q = amp__stg_upload_view(to->order.last_view,
@@ -738,7 +849,8 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
         stg_move m = {q, to->mem, dbox, src->host, sbox, 1};
         rc = amp__stg_move(&m, &call);
         if (rc == CL_SUCCESS)
-            record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), to->acc, NULL);
+            record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, to->track, NULL,
+                   began, 1);
     } else {
         host_copy_box(dst->host, dbox, src->host, sbox);
     }
@@ -755,7 +867,10 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
         return no_memory();
     if (!to && !amp__rg_remove_box(&dst->host_stale, dbox))
         return no_memory();
-    return written_at(dst, to, dbox);
+    st = written_at(dst, to, dbox);
+    show_where(src);
+    show_where(dst);
+    return st;
 }
 
 /* ---- Release and the ledger ---- */
@@ -789,6 +904,7 @@ amp_status amp__coh_source_release(coh_source *source)
     if (--src->refs > 0)
         return AMP_OK;
     amp_status st = write_back(src, AMP_REASON_RELEASE);
+    amp__tl_data_end(src);
     if (src->hashed)
         HASH_DEL(sources, src);
     unlink_source(src);
@@ -829,6 +945,7 @@ amp_status amp__coh_drop_all_device_copies(void)
         free_copies(src);
         amp__rg_clear(&src->host_stale);
         src->home = NULL;
+        show_where(src);
     }
     /* No copy names a transfer queue now: they, the staging buffers and the
      * copy threads go. */

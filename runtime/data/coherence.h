@@ -59,6 +59,16 @@ void amp__coh_source_retain(coh_source *src);
  * copies. The record is freed even when the copy fails; the status says so. */
 amp_status amp__coh_source_release(coh_source *src);
 
+/* Whether src's next release is its last (the timeline's "view
+ * released"). */
+int amp__coh_source_last_ref(const coh_source *src);
+
+/* While the timeline records: where src's current copy is now, as shares
+ * of its bytes current on the host and on a device (core/timeline.h's
+ * amp__tl_where). Every change of this file's shows itself; a new view
+ * shows its data's with this. */
+void amp__coh_show_where(const coh_source *src);
+
 /* Who still uses some of the host memory [lo, lo + bytes), which must stay
  * allocated: COH_HOST_VIEW, a view's record; COH_HOST_COPY, a record that
  * wraps it for a copy (an asynchronous one still to run); else 0. */

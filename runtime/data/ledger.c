@@ -8,6 +8,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 
 static amp_transfer_stats global_stats;
 
@@ -36,14 +37,39 @@ static void stats_add(amp_transfer_stats *s, amp_transfer_direction dir, amp_tra
     }
 }
 
+/* The transfer on the timeline: one event for each one counted. */
+static void show(const ledger_move *m, amp_transfer_direction dir, amp_transfer_reason reason,
+                 uint64_t bytes)
+{
+    int profiled = 0;
+    tl_transfer t = {m->data,
+                     m->texture,
+                     m->name,
+                     bytes,
+                     dir,
+                     reason,
+                     amp__queue_timeline(m->queue, &profiled),
+                     m->view,
+                     m->began,
+                     amp__tl_now(),
+                     m->device,
+                     m->start,
+                     m->end,
+                     m->path};
+    amp__tl_transfer(&t);
+}
+
 void amp__ledger_add(amp_transfer_stats *own, amp_transfer_direction dir,
                      amp_transfer_reason reason, uint64_t bytes, const amp_accelerator *acc,
-                     const char *label, const char *place, const void *address)
+                     const char *label, const char *place, const void *address,
+                     const ledger_move *move)
 {
     LOCK_ASSERT_HELD();
     if (own)
         stats_add(own, dir, reason, bytes);
     stats_add(&global_stats, dir, reason, bytes);
+    if (move && amp__tl_active)
+        show(move, dir, reason, bytes);
     if (!amp__env_trace_transfers())
         return;
     static const char *const verb[] = {"upload", "download", "copy"};
@@ -71,17 +97,17 @@ void amp__ledger_reset_global(void)
 
 /* ---- Public API ---- */
 
-amp_status amp_get_transfers(amp_transfer_stats *out)
+amp_status amp_transfer_get_stats(amp_transfer_stats *out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_transfers: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_transfer_get_stats: out is NULL.");
     amp__lock_acquire();
     amp__ledger_global(out);
     amp__lock_release();
     return AMP_OK;
 }
 
-void amp_reset_transfers(void)
+void amp_transfer_reset_stats(void)
 {
     amp__lock_acquire();
     amp__ledger_reset_global();

@@ -13,20 +13,38 @@
 
 #include "amp/transfer.h"
 #include "device/accel.h"
+#include "device/queue.h"
+
+/* A transfer as the timeline shows it (core/timeline.h): what moved, on
+ * which queue, and when. */
+typedef struct ledger_move {
+    const void *data;            /* the data source (coherence.c's record), or NULL */
+    const void *texture;         /* or the texture */
+    const char *name;            /* the view's capture name, or NULL */
+    amp_accelerator_view *queue; /* whose queue carried it */
+    int view;                    /* the timeline's number of the view whose data moved (the
+                                    kernel's, for the transfer queue's uploads); 0: queue's */
+    int64_t began;               /* the host's clock as it began (amp__tl_now) */
+    int device;                  /* timed on the device, from start to end on its clock */
+    uint64_t start, end;
+    const char *path; /* "direct", "mapped", "staged", or NULL */
+} ledger_move;
 
 /*
  * Count a transfer of bytes in dir for reason on acc: in the process-wide
  * ledger, and in *own when it is not NULL (a data source's). Under
  * AMP_TRACE=transfers it is printed with what names the data: label (a
  * view's capture name, or "texture t"), then place and address ("host
- * memory", 0x...), each left out when NULL.
+ * memory", 0x...), each left out when NULL. While the timeline records,
+ * move says what it shows of the transfer (NULL: the timeline is off).
  */
 void amp__ledger_add(amp_transfer_stats *own, amp_transfer_direction dir,
                      amp_transfer_reason reason, uint64_t bytes, const amp_accelerator *acc,
-                     const char *label, const char *place, const void *address);
+                     const char *label, const char *place, const void *address,
+                     const ledger_move *move);
 
-/* The process-wide ledger, and its reset (amp_get_transfers,
- * amp_reset_transfers). */
+/* The process-wide ledger, and its reset (amp_transfer_get_stats,
+ * amp_transfer_reset_stats). */
 void amp__ledger_global(amp_transfer_stats *out);
 void amp__ledger_reset_global(void);
 

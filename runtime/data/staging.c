@@ -20,7 +20,11 @@
 
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/timeline.h"
+#include "core/testing.h"
 #include "data/memcopy.h"
+#include "device/devtime.h"
+#include "device/profile.h"
 
 /* Staging buffers per device: one being filled, one moving, one spare, so
  * that filling never waits for a move that has just been queued. */
@@ -46,23 +50,70 @@ typedef struct stg_device {
 } stg_device;
 
 static stg_device *devices;
+/* The uploads queued without waiting (amp__stg_defer_begin), with the
+ * accelerator of each. */
+static int defer_depth;
+static cl_event *deferred;
+static amp_accelerator **deferred_acc;
+static size_t ndeferred, cap_deferred;
 static stg_pinned *pinned;
 
+/* The ways a transfer moves bytes: as the device and the size decide, one
+ * OpenCL call, a mapped buffer, or chunks through the staging buffers. */
+typedef enum stg_path { STG_AUTO, STG_DIRECT, STG_MAPPED, STG_STAGED } stg_path;
+_Static_assert((int)STG_AUTO == (int)TEST_PATH_AUTO && (int)STG_DIRECT == (int)TEST_PATH_DIRECT &&
+                   (int)STG_MAPPED == (int)TEST_PATH_MAPPED &&
+                   (int)STG_STAGED == (int)TEST_PATH_STAGED,
+               "the paths of core/testing.h are these");
+
+/* The path every transfer of at least forced_min takes, with slots of
+ * forced_slot bytes (0: SLOT_BYTES), when not STG_AUTO: set by tests and
+ * the benchmark (amp__test_set_transfer_path). */
 static stg_path forced = STG_AUTO;
 static size_t forced_slot, forced_min;
 static stg_path last_path = STG_DIRECT;
 
-void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes)
+void amp__test_set_transfer_path(test_transfer_path path, size_t slot_bytes, size_t min_bytes)
 {
-    LOCK_ASSERT_HELD();
-    forced = path;
+    amp__lock_acquire();
+    forced = (stg_path)path;
     forced_slot = slot_bytes;
     forced_min = min_bytes;
+    amp__lock_release();
 }
 
-stg_path amp__stg_last_path(void)
+test_transfer_path amp__test_last_transfer_path(void)
 {
-    return last_path;
+    amp__lock_acquire();
+    stg_path path = last_path;
+    amp__lock_release();
+    return (test_transfer_path)path;
+}
+
+static stg_timing last_timing;
+
+stg_timing amp__stg_last_timing(void)
+{
+    return last_timing;
+}
+
+const char *amp__stg_last_path_name(void)
+{
+    return last_path == STG_MAPPED ? "mapped" : last_path == STG_STAGED ? "staged" : "direct";
+}
+
+/* A command of the transfer done as ev: its device times widen the
+ * transfer's (while the timeline records). */
+static void timed(cl_event ev)
+{
+    uint64_t start, end;
+    if (!amp__tl_active || !ev || !amp__dtime_span(ev, &start, &end))
+        return;
+    if (!last_timing.device || start < last_timing.start)
+        last_timing.start = start;
+    if (!last_timing.device || end > last_timing.end)
+        last_timing.end = end;
+    last_timing.device = 1;
 }
 
 /* ---- Boxes ---- */
@@ -193,7 +244,8 @@ static amp_accelerator_view *transfer_view(amp_accelerator *acc)
         return NULL;
     if (!d->transfer.queue) {
         cl_int rc = CL_SUCCESS;
-        cl_command_queue q = amp__clapi.CreateCommandQueue(acc->context, acc->device, 0, &rc);
+        cl_command_queue q = amp__clapi.CreateCommandQueue(acc->context, acc->device,
+                                                           amp__prof_queue_properties(), &rc);
         if (!q)
             return NULL;
         d->transfer.acc = acc;
@@ -275,6 +327,11 @@ static int make_slots(amp_accelerator *acc, size_t bytes, stg_device **out)
 void amp__stg_shutdown(void)
 {
     LOCK_ASSERT_HELD();
+    free(deferred);
+    free(deferred_acc);
+    deferred = NULL;
+    deferred_acc = NULL;
+    ndeferred = cap_deferred = 0;
     while (devices) {
         stg_device *d = devices;
         devices = d->next;
@@ -286,39 +343,118 @@ void amp__stg_shutdown(void)
     amp__mcp_shutdown();
 }
 
+/* ---- Deferred uploads ---- */
+
+static cl_int wait_event(cl_event ev, const char **call);
+
+void amp__stg_defer_begin(void)
+{
+    LOCK_ASSERT_HELD();
+    defer_depth++;
+}
+
+/* Room for one more deferred upload's event; NULL when there is none (the
+ * upload then waits, as outside a deferral). */
+static cl_event *defer_slot(amp_accelerator *acc)
+{
+    if (defer_depth == 0)
+        return NULL;
+    if (ndeferred == cap_deferred) {
+        size_t cap = cap_deferred ? 2 * cap_deferred : 16;
+        cl_event *e = realloc(deferred, cap * sizeof *e);
+        if (e)
+            deferred = e;
+        amp_accelerator **a = e ? realloc(deferred_acc, cap * sizeof *a) : NULL;
+        if (a)
+            deferred_acc = a;
+        if (!e || !a)
+            return NULL;
+        cap_deferred = cap;
+    }
+    deferred_acc[ndeferred] = acc;
+    return &deferred[ndeferred];
+}
+
+cl_int amp__stg_defer_end(const char **call)
+{
+    LOCK_ASSERT_HELD();
+    if (defer_depth > 0 && --defer_depth > 0)
+        return CL_SUCCESS;
+    cl_int first = CL_SUCCESS;
+    for (size_t i = 0; i < ndeferred; i++) {
+        const char *c = NULL;
+        cl_int rc = wait_event(deferred[i], &c);
+        amp__clapi.ReleaseEvent(deferred[i]);
+        if (rc != CL_SUCCESS && !deferred_acc[i]->removed)
+            deferred_acc[i]->removed = rc;
+        if (rc != CL_SUCCESS && first == CL_SUCCESS) {
+            first = rc;
+            *call = c;
+        }
+    }
+    ndeferred = 0;
+    return first;
+}
+
 /* ---- Direct ---- */
 
-static cl_int move_direct(const stg_move *m, const char **call)
+/* The blocking call of the direct path; its event in *ev when ev is not
+ * NULL. */
+static cl_int direct_call(const stg_move *m, const char **call, cl_event *ev)
 {
     cl_command_queue q = m->av->queue;
     cl_int rc;
     /* Blocking both ways: an upload, so that the caller may change its
      * memory as soon as the call returns, as with any C API; a download,
-     * so that the data is there when it does. */
+     * so that the data is there when it does. A deferred upload is waited
+     * for at amp__stg_defer_end instead, before the caller returns. */
+    cl_event *done = m->to_device ? defer_slot(m->av->acc) : NULL;
+    cl_bool blocking = done ? CL_FALSE : CL_TRUE;
+    /* A deferred upload's event belongs to the deferred list; the timeline
+     * times only what has finished when the call returns, so it places a
+     * deferred upload on the host's clock. */
+    cl_event *out = done ? done : ev;
     if (box_contiguous(m->dbox) && box_contiguous(m->hbox)) {
         size_t n = (size_t)amp__rg_box_bytes(m->dbox);
         if (m->to_device) {
             *call = "clEnqueueWriteBuffer";
-            rc = amp__clapi.EnqueueWriteBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                               m->host + m->hbox->offset, 0, NULL, NULL);
+            rc = amp__clapi.EnqueueWriteBuffer(q, m->mem, blocking, (size_t)m->dbox->offset, n,
+                                               m->host + m->hbox->offset, 0, NULL, out);
         } else {
             *call = "clEnqueueReadBuffer";
             rc = amp__clapi.EnqueueReadBuffer(q, m->mem, CL_TRUE, (size_t)m->dbox->offset, n,
-                                              m->host + m->hbox->offset, 0, NULL, NULL);
+                                              m->host + m->hbox->offset, 0, NULL, ev);
         }
+        if (done && rc == CL_SUCCESS)
+            ndeferred++;
         return rc;
     }
     stg_rect d = amp__stg_rect_of(m->dbox), h = amp__stg_rect_of(m->hbox);
     if (m->to_device) {
         *call = "clEnqueueWriteBufferRect";
-        return amp__clapi.EnqueueWriteBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
-                                                 d.row_pitch, d.slice_pitch, h.row_pitch,
-                                                 h.slice_pitch, m->host, 0, NULL, NULL);
+        rc = amp__clapi.EnqueueWriteBufferRect(q, m->mem, blocking, d.origin, h.origin, d.region,
+                                               d.row_pitch, d.slice_pitch, h.row_pitch,
+                                               h.slice_pitch, m->host, 0, NULL, out);
+        if (done && rc == CL_SUCCESS)
+            ndeferred++;
+        return rc;
     }
     *call = "clEnqueueReadBufferRect";
     return amp__clapi.EnqueueReadBufferRect(q, m->mem, CL_TRUE, d.origin, h.origin, d.region,
                                             d.row_pitch, d.slice_pitch, h.row_pitch, h.slice_pitch,
-                                            m->host, 0, NULL, NULL);
+                                            m->host, 0, NULL, ev);
+}
+
+static cl_int move_direct(const stg_move *m, const char **call)
+{
+    /* The timeline's event, read as soon as the blocking call returns. */
+    cl_event ev = NULL;
+    cl_int rc = direct_call(m, call, amp__tl_active ? &ev : NULL);
+    if (ev) {
+        timed(ev);
+        amp__clapi.ReleaseEvent(ev);
+    }
+    return rc;
 }
 
 /* ---- Events ---- */
@@ -503,6 +639,7 @@ static cl_int move_staged(const stg_move *m, const plan *p, stg_device *d, const
         for (int i = 0; rc == CL_SUCCESS && next_chunk(&w, &c); i = (i + 1) % SLOTS) {
             if (ev[i]) {
                 rc = wait_event(ev[i], call);
+                timed(ev[i]);
                 amp__clapi.ReleaseEvent(ev[i]);
                 ev[i] = NULL;
                 if (rc != CL_SUCCESS)
@@ -521,6 +658,7 @@ static cl_int move_staged(const stg_move *m, const plan *p, stg_device *d, const
             rc = submit(m->av->queue, call);
         for (int i = 0; rc == CL_SUCCESS && ev[i]; i = (i + 1) % SLOTS) {
             rc = wait_event(ev[i], call);
+            timed(ev[i]);
             amp__clapi.ReleaseEvent(ev[i]);
             ev[i] = NULL;
             if (rc != CL_SUCCESS)
@@ -540,6 +678,7 @@ static cl_int move_staged(const stg_move *m, const plan *p, stg_device *d, const
             continue;
         if (rc == CL_SUCCESS)
             rc = wait_event(ev[i], call);
+        timed(ev[i]);
         amp__clapi.ReleaseEvent(ev[i]);
     }
     if (rc != CL_SUCCESS)
@@ -591,6 +730,7 @@ static void submit_other_queues(const amp_accelerator_view *av)
 cl_int amp__stg_move(const stg_move *m, const char **call)
 {
     LOCK_ASSERT_HELD();
+    last_timing.device = 0;
     submit_other_queues(m->av);
     plan p = plan_of(m->hbox, m->dbox);
     stg_path path = choose(m, &p);

@@ -17,8 +17,10 @@
  *
  * Every path is finished when amp__stg_move returns: an upload has read
  * the host memory, a download has written it, and the device's side is
- * done. Large uploads may run on the device's transfer queue, beside
- * kernels of other queues (amp__stg_upload_view).
+ * done; except a direct upload between amp__stg_defer_begin and
+ * amp__stg_defer_end, which waits there. Large uploads may run on the
+ * device's transfer queue, beside kernels of other queues
+ * (amp__stg_upload_view).
  *
  * All functions expect the runtime lock to be held.
  */
@@ -80,15 +82,36 @@ cl_int amp__stg_move(const stg_move *m, const char **call);
  * memory, so that they may run while av's queue runs kernels; else av. */
 amp_accelerator_view *amp__stg_upload_view(amp_accelerator_view *av, int64_t bytes);
 
-/* For tests: take the given path for every transfer of at least min_bytes
- * (smaller ones go direct), with staging buffers of slot_bytes (0: the
- * default); STG_STAGED does as on a GPU, and sends page-locked memory
- * direct. STG_AUTO with 0, 0 restores the defaults. */
-typedef enum stg_path { STG_AUTO, STG_DIRECT, STG_MAPPED, STG_STAGED } stg_path;
-void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes);
+/* The path the last transfer took: "direct", "mapped" or "staged" (the
+ * timeline's transfer records). */
+const char *amp__stg_last_path_name(void);
 
-/* The path the last transfer took (tests). */
-stg_path amp__stg_last_path(void);
+/* The device's clock over the last transfer, while the timeline records
+ * (core/timeline.h): from the first of its commands' starts to the last
+ * one's end; device 0 when its commands gave no times (the mapped path,
+ * where the host's threads copy, or a queue without profiling). */
+typedef struct stg_timing {
+    int device;
+    uint64_t start, end;
+} stg_timing;
+stg_timing amp__stg_last_timing(void);
+
+/* Until amp__stg_defer_end, a direct upload (page-locked host memory,
+ * small boxes) is queued without waiting for its end: the parts of a
+ * launch split across accelerators queue their uploads one device after
+ * the other, and the devices take them at the same time. Only uploads:
+ * an upload reads host bytes that are current there, which no download
+ * meanwhile writes (a download brings bytes the host lacks). Calls nest;
+ * the outermost end waits. */
+void amp__stg_defer_begin(void);
+
+/* Wait for every upload queued since the outermost amp__stg_defer_begin
+ * (the host memory they read may change after it), and release their
+ * events. CL_SUCCESS, or the first failure, its call in *call: then the
+ * accelerator it was for is removed, as a wait that finds a device lost
+ * removes it, since the records already count that device's copy as
+ * current, and nothing may read it again. */
+cl_int amp__stg_defer_end(const char **call);
 
 /* Release the transfer queues, staging buffers and copy threads
  * (amp_shutdown, before the contexts). Page-locked allocations stay. */

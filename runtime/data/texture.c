@@ -31,6 +31,8 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/timeline.h"
+#include "core/testing.h"
 #include "data/coherence.h"
 #include "data/ledger.h"
 
@@ -298,12 +300,15 @@ static int texel_regions(const amp_texture *t, size_t origin[2][3], size_t regio
     return count;
 }
 
-static void count(amp_texture *t, amp_transfer_direction dir)
+/* Count a transfer that began at the host's time `began` (the timeline's;
+ * timed on the host: it is a blocking call). */
+static void count(amp_texture *t, amp_transfer_direction dir, int64_t began)
 {
     /* What moved: the image's bytes, wider than the host's where the
      * image stores more channels than the texture has. */
+    ledger_move move = {NULL, t, "texture", t->av, 0, began, 0, 0, 0, NULL};
     amp__ledger_add(&t->stats, dir, AMP_REASON_COPY, t->device_bytes, t->av->acc, "texture", NULL,
-                    NULL);
+                    NULL, amp__tl_active ? &move : NULL);
 }
 
 /* Copy texels between the host's layout (channels values each) and the
@@ -330,6 +335,7 @@ static void relayout(const amp_texture *t, void *dst, int dst_channels, const vo
  * the texels it was given. */
 static amp_status upload(amp_texture *t, const void *data, const char *fn)
 {
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     amp_status st = amp__coh_order_use(&t->order, t->av);
     if (st != AMP_OK)
         return st;
@@ -350,7 +356,7 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
     free(wide);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueWriteImage", fn);
-    count(t, AMP_TO_DEVICE);
+    count(t, AMP_TO_DEVICE, began);
     return AMP_OK;
 }
 
@@ -358,6 +364,7 @@ static amp_status upload(amp_texture *t, const void *data, const char *fn)
  * of the image before, on any view. */
 static amp_status download(amp_texture *t, void *dst, const char *fn)
 {
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     amp_status st = amp__coh_order_use(&t->order, t->av);
     if (st != AMP_OK)
         return st;
@@ -377,7 +384,7 @@ static amp_status download(amp_texture *t, void *dst, const char *fn)
     free(wide);
     if (rc != CL_SUCCESS)
         return amp__err_cl(rc, "clEnqueueReadImage", fn);
-    count(t, AMP_TO_HOST);
+    count(t, AMP_TO_HOST, began);
     return AMP_OK;
 }
 
@@ -452,6 +459,7 @@ static amp_status image_texels(const amp_texture *t, const void *data, const cha
  * its order starts afresh. */
 static amp_status remake(amp_texture *t, const void *data, const char *fn)
 {
+    int64_t began = amp__tl_active ? amp__tl_now() : 0;
     if (!t->host_copy && !(t->host_copy = malloc(t->bytes)))
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     const void *texels;
@@ -470,7 +478,7 @@ static amp_status remake(amp_texture *t, const void *data, const char *fn)
     }
     t->image = image;
     memcpy(t->host_copy, data, t->bytes);
-    count(t, AMP_TO_DEVICE);
+    count(t, AMP_TO_DEVICE, began);
     return AMP_OK;
 }
 
@@ -569,6 +577,8 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
     if (st != AMP_OK)
         return st;
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_texture *t = NULL;
     st = amp__queue_resolve_in(fn, av, &av);
     if (st != AMP_OK)
@@ -595,6 +605,7 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
     free_data(t);
     amp__handle_free(t);
 done:
+    amp__tl_call_end(&call, fn, st, NULL);
     amp__lock_release();
     return st;
 }
@@ -618,11 +629,14 @@ amp_status amp_texture_release(amp_texture *texture)
     if (!texture)
         return AMP_OK;
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = check_texture("amp_texture_release", texture);
     if (st == AMP_OK) {
         free_data(texture);
         amp__handle_free(texture);
     }
+    amp__tl_call_end(&call, "amp_texture_release", st, NULL);
     amp__lock_release();
     return st;
 }
@@ -654,6 +668,8 @@ static amp_status copy_with_host(const char *fn, const amp_texture *texture, con
                                  size_t host_bytes, int to_host)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = check_texture(fn, texture);
     if (st == AMP_OK)
         st = check_copy(fn, texture, host, host_bytes);
@@ -661,6 +677,7 @@ static amp_status copy_with_host(const char *fn, const amp_texture *texture, con
     amp_texture *t = (amp_texture *)texture;
     if (st == AMP_OK)
         st = to_host ? read_back(t, (void *)host, fn) : fill(t, host, fn);
+    amp__tl_call_end(&call, fn, st, NULL);
     amp__lock_release();
     return st;
 }
@@ -735,4 +752,11 @@ void amp__tex_drop_all_device_memory(void)
 {
     LOCK_ASSERT_HELD();
     amp__handle_each(HD_TEXTURE, drop_device_memory, NULL);
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_texture_image amp__test_texture_image(const amp_texture *texture)
+{
+    return (test_texture_image){texture->kind == TEX_IMAGE_1D_FOLDED, texture->stored_channels};
 }

@@ -18,12 +18,27 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "data/staging.h"
+#include "core/timeline.h"
 #include "data/struct_type.h"
 
 int amp__view_is_live(const amp_array_view *v)
 {
     LOCK_ASSERT_HELD();
     return amp__handle_is(v, HD_VIEW);
+}
+
+void amp__view_call_begin(tl_call *c, const amp_array_view *v)
+{
+    amp__tl_call_begin(c);
+    if (c->id && amp__view_is_live(v))
+        amp__tl_focus(v, v->src, v->label);
+}
+
+void amp__view_call_end(tl_call *c, const char *fn, amp_status st, const amp_array_view *v)
+{
+    tl_about about = {v, NULL, NULL, 0, NULL};
+    amp__tl_call_end(c, fn, st, &about);
 }
 
 amp_status amp__view_check(const char *fn, const amp_array_view *v)
@@ -53,7 +68,7 @@ amp_status amp__view_check_data(const char *fn, const char *which, const amp_arr
                         fn, which);
 }
 
-size_t amp_elem_size(amp_elem_type type)
+size_t amp_elem_type_size(amp_elem_type type)
 {
     /* A scalar, or a short vector of them: C++ AMP's float_3 is 12 bytes. */
     if (amp__elem_lanes(type))
@@ -92,7 +107,7 @@ static amp_status check_extent(const char *fn, amp_extent e)
 void amp__view_plan(const amp_array_view *v, rg_plan *plan)
 {
     const int64_t *strides = v->strides;
-    amp__rg_plan(plan, v->extent.rank, v->extent.dims, (int64_t)amp_elem_size(v->type), 1,
+    amp__rg_plan(plan, v->extent.rank, v->extent.dims, (int64_t)amp_elem_type_size(v->type), 1,
                  &v->offset, &strides);
 }
 
@@ -120,6 +135,13 @@ amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent
     v->is_const = is_const;
     row_major_strides(v);
     *out = v;
+    if (amp__tl_active) {
+        amp__tl_view_created(v, src, extent.rank, extent.dims, amp_elem_type_size(type),
+                             owner == HD_LIBRARY ? "array"
+                             : is_const          ? "const view"
+                                                 : "view");
+        amp__coh_show_where(src);
+    }
     return AMP_OK;
 }
 
@@ -149,14 +171,16 @@ amp_status amp__view_write_back_all(void)
 amp_status amp__view_unmake(amp_array_view *v)
 {
     LOCK_ASSERT_HELD();
+    int last = amp__coh_source_last_ref(v->src);
     amp_status st = amp__coh_source_release(v->src);
+    amp__tl_view_released(v, last);
     amp__handle_free(v);
     return st;
 }
 
 amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n)
 {
-    size_t esize = amp_elem_size(type);
+    size_t esize = amp_elem_type_size(type);
     if (esize == 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
@@ -187,7 +211,7 @@ static amp_status clear_out(const char *fn, amp_array_view **out)
 static amp_status make_over(amp_elem_type type, amp_extent extent, int64_t n, void *data,
                             int is_const, amp_array_view **out)
 {
-    size_t bytes = (size_t)n * amp_elem_size(type);
+    size_t bytes = (size_t)n * amp_elem_type_size(type);
     coh_source *src = NULL;
     amp_status st = data ? amp__coh_source_acquire(data, bytes, &src)
                          : amp__coh_source_create(bytes, NULL, NULL, &src);
@@ -423,7 +447,7 @@ static amp_status reinterpreted(const char *fn, const amp_array_view *view, cons
                                 amp_array_view **out)
 {
     amp_elem_type type = how->type;
-    size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
+    size_t from = amp_elem_type_size(view->type), to = amp_elem_type_size(type);
     int64_t bytes = amp_extent_size(view->extent) * (int64_t)from;
     int64_t at = view->offset * (int64_t)from;
     if (to == 0)
@@ -474,6 +498,8 @@ amp_status amp_array_view_release(amp_array_view *view)
     if (!view)
         return AMP_OK;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->array)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -482,6 +508,7 @@ amp_status amp_array_view_release(amp_array_view *view)
                           fn);
     else if (st == AMP_OK)
         st = amp__view_unmake(view);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -547,6 +574,42 @@ amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view 
     return st;
 }
 
+void amp__view_uploads_defer(void)
+{
+    LOCK_ASSERT_HELD();
+    amp__stg_defer_begin();
+}
+
+amp_status amp__view_uploads_wait(void)
+{
+    LOCK_ASSERT_HELD();
+    const char *call = "clWaitForEvents";
+    cl_int rc = amp__stg_defer_end(&call);
+    if (rc == CL_SUCCESS)
+        return AMP_OK;
+    return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                        "Uploading the data of a launch split across accelerators: %s failed with"
+                        " %s (%d). The accelerator it was for is no longer usable; host memory"
+                        " keeps its data. Choose another accelerator, or call amp_shutdown() and"
+                        " start again.",
+                        call, amp__err_cl_name(rc), (int)rc);
+}
+
+int amp__view_rows(const amp_array_view *v, int64_t lo, int64_t hi, amp_array_view *rows)
+{
+    *rows = *v;
+    rows->array = NULL;
+    if (lo < 0)
+        lo = 0;
+    if (hi > v->extent.dims[0])
+        hi = v->extent.dims[0];
+    if (hi <= lo)
+        return 0;
+    rows->offset += lo * v->strides[0];
+    rows->extent.dims[0] = (int)(hi - lo);
+    return 1;
+}
+
 amp_status amp__view_device_written(const amp_array_view *v, amp_accelerator_view *av)
 {
     rg_plan plan;
@@ -579,10 +642,13 @@ amp_status amp_array_view_synchronize(amp_array_view *view)
 {
     static const char fn[] = "amp_array_view_synchronize";
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     void *host;
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_SYNCHRONIZE, &host);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -613,6 +679,8 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
 {
     static const char fn[] = "amp_array_view_synchronize_to";
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK)
         st = amp__view_check_data(fn, "view", view);
@@ -622,6 +690,7 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
         device_ready_arg a = {av, view->label, NULL};
         st = each_box(view, device_ready_step, &a);
     }
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -629,7 +698,7 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
 /* The host address of the view's first element. */
 static void *first_element(const amp_array_view *view, void *host)
 {
-    return (char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+    return (char *)host + view->offset * (int64_t)amp_elem_type_size(view->type);
 }
 
 amp_status amp_array_view_data(amp_array_view *view, void **out)
@@ -639,6 +708,8 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->is_const)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -650,6 +721,7 @@ amp_status amp_array_view_data(amp_array_view *view, void **out)
         st = each_box(view, host_written_step, NULL);
     if (st == AMP_OK)
         *out = first_element(view, host);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -661,12 +733,15 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     void *host = NULL;
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
         *out = first_element(view, host);
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -707,7 +782,7 @@ static amp_status element_at(const char *fn, const amp_array_view *view, amp_ind
         }
         at += idx.i[d] * view->strides[d];
     }
-    *byte = at * (int64_t)amp_elem_size(view->type);
+    *byte = at * (int64_t)amp_elem_type_size(view->type);
     return AMP_OK;
 }
 
@@ -717,6 +792,8 @@ amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element
     if (!element)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: element is NULL.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     int64_t byte = 0;
     if (st == AMP_OK)
@@ -727,7 +804,8 @@ amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
-        memcpy(element, (char *)host + byte, amp_elem_size(view->type));
+        memcpy(element, (char *)host + byte, amp_elem_type_size(view->type));
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -738,6 +816,8 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
     if (!element)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: element is NULL.", fn);
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK && view->is_const)
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
@@ -750,7 +830,7 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
     /* Only the element: its host bytes become the current ones, and every
      * device copy of them stale. Making it ready first gives the host
      * address (and moves at most the element, when a kernel wrote it). */
-    size_t size = amp_elem_size(view->type);
+    size_t size = amp_elem_type_size(view->type);
     rg_box box = amp__rg_box_linear(byte, (int64_t)size);
     void *host = NULL;
     if (st == AMP_OK)
@@ -759,6 +839,7 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
         memcpy((char *)host + byte, element, size);
         st = amp__coh_host_written(view->src, &box);
     }
+    amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
 }
@@ -766,9 +847,12 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
 amp_status amp_array_view_discard_data(amp_array_view *view)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check("amp_array_view_discard_data", view);
     if (st == AMP_OK)
         st = each_box(view, discard_step, NULL);
+    amp__view_call_end(&call, "amp_array_view_discard_data", st, view);
     amp__lock_release();
     return st;
 }
@@ -776,9 +860,12 @@ amp_status amp_array_view_discard_data(amp_array_view *view)
 amp_status amp_array_view_refresh(amp_array_view *view)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
     amp_status st = amp__view_check("amp_array_view_refresh", view);
     if (st == AMP_OK && amp__coh_source_user_host(view->src))
         st = each_box(view, host_written_step, NULL);
+    amp__view_call_end(&call, "amp_array_view_refresh", st, view);
     amp__lock_release();
     return st;
 }

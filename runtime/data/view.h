@@ -10,6 +10,7 @@
 
 #include "amp/array_view.h"
 #include "core/handle.h"
+#include "core/timeline.h"
 #include "data/coherence.h"
 
 struct amp_array_view {
@@ -37,6 +38,12 @@ void amp__view_plan(const amp_array_view *v, rg_plan *plan);
  * this call, to its release: the dispatch's launch record relies on it. */
 amp_status amp__view_make(coh_source *src, amp_elem_type type, amp_extent extent, int is_const,
                           hd_owner owner, amp_array_view **out);
+
+/* The timeline's record of a public call about view v (core/timeline.h),
+ * begun right after the lock is taken and ended right before it is
+ * released: v, when it is a live view, is the one its transfers name. */
+void amp__view_call_begin(tl_call *c, const amp_array_view *v);
+void amp__view_call_end(tl_call *c, const char *fn, amp_status st, const amp_array_view *v);
 
 /* AMP_OK when v is a live view; else the registry's message for the public
  * call fn (core/handle.h). Expects the runtime lock. */
@@ -76,6 +83,22 @@ amp_status amp__view_unmake(amp_array_view *v);
  * amp__view_device_written on av. Expects the runtime lock. */
 amp_status amp__view_device_ready(const amp_array_view *v, amp_accelerator_view *av,
                                   const char *label, cl_mem *mem);
+
+/* The parts of a launch split across accelerators: their direct uploads
+ * (page-locked host memory, small boxes) are queued without waiting until
+ * amp__view_uploads_wait, so that each device takes its own while the next
+ * part's are queued (data/staging.h). The wait comes before the launch
+ * returns: the caller's memory may change after it. A failed upload
+ * removes its accelerator (AMP_ERROR_ACCELERATOR_VIEW_REMOVED). Expects
+ * the runtime lock. */
+void amp__view_uploads_defer(void);
+amp_status amp__view_uploads_wait(void);
+
+/* v restricted to the rows lo .. hi - 1 of its dimension 0, clamped to its
+ * extent, in *rows: not a handle, for amp__view_device_ready and
+ * amp__view_device_written of a part of a launch split across
+ * accelerators. Returns 0 when no row is left. */
+int amp__view_rows(const amp_array_view *v, int64_t lo, int64_t hi, amp_array_view *rows);
 
 /* A kernel queued on av writes v: every other copy of its bytes is stale
  * now. Every box is marked, even after a failure; the first failure is

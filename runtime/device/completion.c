@@ -26,6 +26,7 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/timeline.h"
 
 struct amp_completion {
     /* A thread's operation. */
@@ -248,11 +249,16 @@ static amp_status outcome(const amp_completion *c, waited w)
 static amp_status wait_as(const char *fn, amp_completion *c, int release)
 {
     amp__lock_acquire();
+    /* On the timeline, the call spans the wait, without the lock. */
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = enter(fn, c);
     if (st == AMP_OK && release) {
         c->ended = 1;
         amp__handle_end(c);
     }
+    if (st != AMP_OK)
+        amp__tl_call_end(&call, fn, st, NULL);
     amp__lock_release();
     if (st != AMP_OK)
         return st;
@@ -260,6 +266,7 @@ static amp_status wait_as(const char *fn, amp_completion *c, int release)
     amp__lock_acquire();
     st = outcome(c, w);
     leave(c);
+    amp__tl_call_end(&call, fn, st, NULL);
     amp__lock_release();
     return st;
 }

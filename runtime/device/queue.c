@@ -22,9 +22,13 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/handle.h"
+#include "core/limits.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/timeline.h"
+#include "core/testing.h"
 #include "device/completion.h"
+#include "device/devtime.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
 
@@ -81,6 +85,13 @@ static void wait_at_thread_exit(void *unused)
         return;
     amp__lock_acquire();
     (void)amp__queue_finish_all();
+    /* The timeline, with every kernel's device times: as the program ends
+     * (core/timeline.c writes again at exit only what comes after). */
+    if (amp__tl_has_file()) {
+        amp__dtime_collect(1);
+        if (amp__tl_write() != AMP_OK)
+            fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
+    }
     amp__lock_release();
 }
 
@@ -270,13 +281,13 @@ static void drained(amp_accelerator_view *v)
     v->launched = 0;
 }
 
-/* Before a kernel is queued on av: count it, and every QUEUE_SPAN
+/* Before a kernel is queued on av: count it, and every LIMIT_QUEUE_SPAN
  * launches wait for the marker of the span before (queue.h). */
 static amp_status make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
     wait_as_the_main_thread_ends();
-    if (++av->launched < QUEUE_SPAN)
+    if (++av->launched < LIMIT_QUEUE_SPAN)
         return AMP_OK;
     av->launched = 0;
     cl_int rc = CL_SUCCESS;
@@ -306,23 +317,28 @@ static void kernel_what(char *what, size_t size, const char *step, const queue_k
 }
 
 amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
-                             const uint64_t moved[2])
+                             const uint64_t moved[2], cl_event *event)
 {
     amp_status st = make_room(av);
     AMP__PROBE("5 back-pressure (make_room)");
     if (st != AMP_OK)
         return st;
     cl_event ev = NULL;
-    cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, NULL, k->global,
-                                                k->local, 0, NULL, amp__prof_on() ? &ev : NULL);
+    const size_t *offset = k->offset[0] | k->offset[1] | k->offset[2] ? k->offset : NULL;
+    cl_int rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k->kernel, k->dims, offset, k->global,
+                                                k->local, 0, NULL, amp__prof_on() ? &ev : event);
     AMP__PROBE("5 clEnqueueNDRangeKernel");
     if (rc != CL_SUCCESS) {
         char what[160];
         kernel_what(what, sizeof what, "Running", k);
         return amp__err_cl(rc, "clEnqueueNDRangeKernel", what);
     }
-    if (ev)
+    if (ev) {
+        /* Both want the event: the timeline holds its own reference. */
+        if (event && amp__clapi.RetainEvent(ev) == CL_SUCCESS)
+            *event = ev;
         amp__prof_launched(k->name, k->site, ev, moved[0], moved[1]);
+    }
     return AMP_OK;
 }
 
@@ -365,6 +381,19 @@ amp_status amp__queue_finish_all(void)
         }
     }
     return st;
+}
+
+int amp__queue_timeline(amp_accelerator_view *av, int *profiled)
+{
+    LOCK_ASSERT_HELD();
+    /* The library's own view, neither a handle nor a default view, is a
+     * device's transfer queue (data/staging.c). */
+    int is_default = av == av->acc->default_view;
+    int transfer = !is_default && !amp__handle_is(av, HD_ACCELERATOR_VIEW);
+    const char *kind = is_default                          ? "default, automatic"
+                       : av->mode == AMP_QUEUING_IMMEDIATE ? "immediate"
+                                                           : "automatic";
+    return amp__dtime_queue(av, av->queue, av->acc->index, av->acc->name, kind, transfer, profiled);
 }
 
 void amp__queue_shutdown(void)
@@ -489,9 +518,12 @@ int amp_accelerator_view_is_default(const amp_accelerator_view *view)
 amp_status amp_accelerator_view_wait(amp_accelerator_view *view)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = amp__queue_check("amp_accelerator_view_wait", view);
     if (st == AMP_OK)
         st = finish(view, "Waiting for the queue");
+    amp__tl_call_end(&call, "amp_accelerator_view_wait", st, NULL);
     amp__lock_release();
     return st;
 }
@@ -499,10 +531,13 @@ amp_status amp_accelerator_view_wait(amp_accelerator_view *view)
 amp_status amp_accelerator_view_flush(amp_accelerator_view *view)
 {
     amp__lock_acquire();
+    tl_call call;
+    amp__tl_call_begin(&call);
     amp_status st = amp__queue_check("amp_accelerator_view_flush", view);
     cl_int rc = CL_SUCCESS;
     if (st == AMP_OK && (rc = amp__clapi.Flush(view->queue)) != CL_SUCCESS)
         st = amp__queue_failed(view, rc, "clFlush", "Submitting the queue");
+    amp__tl_call_end(&call, "amp_accelerator_view_flush", st, NULL);
     amp__lock_release();
     return st;
 }
@@ -540,4 +575,18 @@ amp_status(amp_accelerator_view_create_marker)(amp_accelerator_view *view, amp_c
         st = put_marker(view, out);
     amp__lock_release();
     return st;
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_cl_objects amp__test_cl_of_accelerator(const amp_accelerator *acc)
+{
+    return (test_cl_objects){acc->platform, acc->device, acc->context, NULL};
+}
+
+test_cl_objects amp__test_cl_of_view(const amp_accelerator_view *av)
+{
+    test_cl_objects o = amp__test_cl_of_accelerator(av->acc);
+    o.queue = av->queue;
+    return o;
 }

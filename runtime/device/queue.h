@@ -12,15 +12,6 @@
 #include "amp/kernel.h"
 #include "device/accel.h"
 
-/* Kernels launched on a queue between two markers. A launch that starts a
- * new span first waits for the marker that started the span before, so a
- * queue has at most 2 x QUEUE_SPAN launches in flight: the host waits for
- * the device instead of piling up commands (PoCL holds about 0.7 KB of host
- * memory for each command until it runs, and runs a small kernel more
- * slowly than the host queues it). The device always has a span queued, so
- * it does not idle for the wait. */
-#define QUEUE_SPAN 1024
-
 struct amp_accelerator_view {
     amp_accelerator *acc;
     cl_command_queue queue;
@@ -67,19 +58,22 @@ typedef struct queue_kernel {
     cl_kernel kernel;
     cl_uint dims; /* the work sizes, as clEnqueueNDRangeKernel takes them */
     size_t global[3], local[3];
+    size_t offset[3];              /* the global offset: all 0 but for a part of a split launch */
     const char *name;              /* the kernel's, for messages and AMP_PROFILE */
     const amp_kernel_source *site; /* its call site, likewise */
 } queue_kernel;
 
 /* Queue the kernel k on av: first make room (count the launch, and every
- * QUEUE_SPAN launches wait until the device has run all but the last span,
+ * LIMIT_QUEUE_SPAN launches wait until the device has run all but the last span,
  * so that a program that never waits does not pile up commands, and their
  * host memory, without bound; a wait that fails leaves nothing queued),
  * then enqueue it, and under AMP_PROFILE hand its event to the list of
  * launches not read yet (device/profile.h) with moved, the bytes moved to
- * run it (to the device, to the host). AMP_OK when it is queued. */
+ * run it (to the device, to the host). With event (the timeline's), the
+ * kernel's event is stored there too, the caller's to release. AMP_OK
+ * when it is queued. */
 amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
-                             const uint64_t moved[2]);
+                             const uint64_t moved[2], cl_event *event);
 
 /* Submit what is queued on av now (clFlush): amp__queue_submit's work on
  * an immediate view. */
@@ -104,5 +98,9 @@ amp_status amp__queue_finish_all(void);
 /* Release every accelerator's views, queues and context (amp_shutdown,
  * before amp__acc_shutdown). */
 void amp__queue_shutdown(void);
+
+/* The timeline's number for av's queue, and whether its work is timed on
+ * the device (device/devtime.h). */
+int amp__queue_timeline(amp_accelerator_view *av, int *profiled);
 
 #endif

@@ -32,14 +32,32 @@ static size_t pow2_at_least(size_t n)
     return p;
 }
 
+/* A part of the domain, rows part_lo .. part_hi - 1 of dimension 0 (whole
+ * tiles of a tiled domain): the same work-groups, fewer of them, from a
+ * global offset. Dimension 0 is OpenCL's last; of a rank over 3, it is
+ * counted in OpenCL's dimension 2 with the others but the last two. */
+static void run_part(const kb_domain *dom, kb_launch *l)
+{
+    int rank = dom->extent.rank;
+    int cl_dim = rank < 3 ? rank - 1 : 2;
+    size_t inner = 1; /* of OpenCL's dimension 2, per row of dimension 0 */
+    for (int d = 1; d + 2 < rank; d++)
+        inner *= (size_t)dom->extent.dims[d];
+    size_t rows = (size_t)(dom->part_hi - dom->part_lo);
+    l->run.offset[cl_dim] = (size_t)dom->part_lo * inner;
+    l->run.global[cl_dim] = dom->tiled ? rows : round_up(rows * inner, l->run.local[cl_dim]);
+}
+
 /* Work sizes in OpenCL's order (dimension 0 is C++ AMP's last). */
 static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, const kc_entry *e,
                              const amp_accelerator *acc, kb_launch *l)
 {
     int rank = dom->extent.rank;
     size_t *global = l->run.global, *local = l->run.local;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
         global[d] = local[d] = 1;
+        l->run.offset[d] = 0;
+    }
     l->run.dims = (cl_uint)(rank < 3 ? rank : 3);
     if (dom->tiled) {
         for (int d = 0; d < rank; d++) {
@@ -90,6 +108,8 @@ static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, c
         for (int d = 0; d < rank; d++)
             global[d] = round_up(dims[d], local[d]);
     }
+    if (dom->part_hi > dom->part_lo)
+        run_part(dom, l);
     /* The device indexes work-items with address_bits-wide sizes; each
      * dimension fits, but their product may not (three dimensions near
      * 2^31 make 2^93), and a device given more would run part of it. */
@@ -156,7 +176,7 @@ static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *
                           const char *what)
 {
     cl_uint i = (*index)++;
-    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
+    kc_arg *last = i < LIMIT_ARGUMENT_MEMO && size <= sizeof last->bytes ? &e->args[i] : NULL;
     if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
         return AMP_OK;
     e->args_set++;
@@ -211,8 +231,8 @@ static amp_status sink_for(amp_accelerator *acc, const amp_capture_list *capture
     size_t bytes = 16;
     for (int i = 0; i < captures->count; i++) {
         const amp_capture *cap = &captures->items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_size(cap->value.view->type) > bytes)
-            bytes = amp_elem_size(cap->value.view->type);
+        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_type_size(cap->value.view->type) > bytes)
+            bytes = amp_elem_type_size(cap->value.view->type);
     }
     sink *s = sinks;
     while (s && s->acc != acc)
@@ -262,7 +282,8 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
              * access outside the view is sent out of the buffer. */
             if (st == AMP_OK && l->checked)
                 st = set_off_arg(e, &arg, l->wide,
-                                 (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
+                                 (int64_t)(amp__coh_source_bytes(v->src) /
+                                           amp_elem_type_size(v->type)) -
                                      v->offset,
                                  cap->name);
             for (int k = 0; k + 1 < v->extent.rank && st == AMP_OK; k++)
@@ -291,13 +312,13 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
         } else if (cap->kind == AMP_CAPTURE_SCALAR && amp__elem_is_vector(cap->type)) {
             /* A short vector: OpenCL's, whose 3-vector holds four values. */
             double lanes[4] = {0};
-            size_t size = amp_elem_size(cap->type);
+            size_t size = amp_elem_type_size(cap->type);
             memcpy(lanes, cap->value.vector, size);
             if (amp__elem_lanes(cap->type) == 3)
                 size = 4 * amp__elem_scalar_size(cap->type);
             st = set_arg(e, &arg, size, lanes, cap->name);
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-            size_t size = amp_elem_size(cap->type);
+            size_t size = amp_elem_type_size(cap->type);
             const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
                                 : cap->type == AMP_UINT  ? (const void *)&cap->value.u
                                 : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
@@ -312,6 +333,11 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
     if (!d->tiled || d->guarded)
         for (int k = 0; k < d->extent.rank && st == AMP_OK; k++) {
             cl_int dim = d->guarded ? d->original.dims[k] : d->extent.dims[k];
+            /* A part's threads past its rows, there to fill a work-group,
+             * return as those past the extent do: they are another
+             * part's. */
+            if (k == 0 && !d->tiled && d->part_hi > d->part_lo)
+                dim = d->part_hi;
             st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
         }
     if (d->guarded && st == AMP_OK)

@@ -24,6 +24,10 @@ typedef struct kb_domain {
     int tiled;
     int guarded; /* a padded domain: threads past the original extent are guarded */
     int tile[AMP_MAX_TILE_RANK];
+    /* A part of a launch split across accelerators: the rows part_lo ..
+     * part_hi - 1 of dimension 0, whole tiles of a tiled domain, run at a
+     * global offset so that each thread keeps its index; both 0: all. */
+    int part_lo, part_hi;
 } kb_domain;
 
 /* What a launch needs of its kernel once the call is checked: the cache

@@ -43,6 +43,7 @@ typedef struct kc_node {
     char *name;
     char *file;           /* the call site's file, to tell apart two of one name */
     cg_kernel *generated; /* kept under AMP_CHECK */
+    char *unowned;        /* entry.unowned */
 } kc_node;
 
 static kc_node *cache;
@@ -60,6 +61,7 @@ static void node_free(kc_node *n)
         amp__cg_kernel_free(n->generated);
         free(n->generated);
     }
+    free(n->unowned);
     free(n->name);
     free(n->file);
     free(n);
@@ -409,6 +411,10 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
     }
     if (st == AMP_OK) {
         node->entry.written_mask = c.gen.written_mask;
+        node->entry.own_mask = c.gen.own_mask;
+        node->entry.tile_mask = c.gen.tile_mask;
+        node->entry.unowned = node->unowned = c.gen.unowned;
+        c.gen.unowned = NULL;
         node->entry.name = node->name;
         if (c.from_disk)
             n_disk_hits++;

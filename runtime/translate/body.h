@@ -29,10 +29,6 @@
 #include "amp/struct_type.h"
 #include "translate/lexer.h"
 
-/* Braces, parentheses and brackets nested deeper than this are refused
- * (the OpenCL compilers' own limit, clang's -fbracket-depth, is 256). */
-#define BODY_MAX_NESTING 256
-
 /* What a name the generated kernel declares around the body is. */
 typedef enum body_name_kind {
     BODY_NAME_VIEW = 1,
@@ -153,7 +149,8 @@ enum {
 };
 
 /* How a name is used where it stands (per token; a captured view's uses
- * decide whether the kernel writes it). */
+ * decide whether the kernel writes it, and where; the kernel's index's
+ * uses whether the body may change it). */
 enum {
     ROLE_READ = 1,       /* its value is taken: an element read, a view's extent */
     ROLE_WRITTEN = 2,    /* assigned, incremented or decremented, or beside a preprocessor line
@@ -163,6 +160,15 @@ enum {
     ROLE_VALUE = 16,     /* a captured view made a value (a section, a projection, an
                             argument) */
     ROLE_VALUE_READ = 32 /* and that value only goes where a const view is due */
+};
+
+/* An element v(...) or v[...] of a captured view: at which index, in the
+ * two high bits of its role. */
+enum {
+    ROLE_AT_OWN = 64,   /* the thread's own: idx, t_idx, t_idx.global, or their components
+                           in order (idx[0], idx[1]) */
+    ROLE_AT_TILE = 128, /* its tile's: t_idx.tile, or its components in order */
+    ROLE_AT_OTHER = 192 /* any other (the mask of the two bits) */
 };
 
 /* A spelling of C++ AMP that the grammar found, by the tokens that bound
@@ -281,9 +287,18 @@ typedef struct body_local {
                           "tile_static int (*amp_scan_values)[256]" */
 } body_local;
 
-/* Views as values a body or helper uses: each (element type, rank) once. */
-#define BODY_MAX_VALUE_TYPES 32
-#define BODY_MAX_PARAMS 16
+/* Why a captured view's uses are not all at the thread's own index, or
+ * all at its tile's (kbody.unowned_why). */
+typedef enum body_unowned {
+    UNOWNED_NOT = 0,      /* they are */
+    UNOWNED_INDEX,        /* an element at another index */
+    UNOWNED_MIXED,        /* elements at the thread's index and at its tile's */
+    UNOWNED_ADDRESS,      /* an element's address taken (an atomic, a pointer) */
+    UNOWNED_VALUE,        /* the view made a value: given to a helper, a section, a projection */
+    UNOWNED_MACRO,        /* named in a preprocessor line or a macro's arguments */
+    UNOWNED_UNREAD,       /* a use the grammar did not take */
+    UNOWNED_INDEX_CHANGED /* the body may change the kernel's index */
+} body_unowned;
 
 typedef struct kbody {
     lex_tokens tokens;
@@ -314,13 +329,13 @@ typedef struct kbody {
     body_type returns; /* a helper function's result type */
     uint32_t ranks;    /* bit r: an index or extent of rank r appears */
     uint32_t values;   /* bit i: captured view i is used as a value (amp_v_value) */
-    body_type value_types[BODY_MAX_VALUE_TYPES]; /* view values used, by (elem, rank) */
+    body_type value_types[AMP_MAX_VIEW_VALUE_TYPES]; /* view values used, by (elem, rank) */
     int nvalue_types;
-    body_type params[BODY_MAX_PARAMS]; /* a helper's parameters' types */
-    int nparams;                       /* how many (more than BODY_MAX_PARAMS: the rest unknown) */
-    uint32_t texture_names[BODY_MAX_PARAMS]; /* a helper's texture parameters: their
+    body_type params[AMP_MAX_FUNCTION_PARAMS]; /* a helper's parameters' types */
+    int nparams; /* how many (more than AMP_MAX_FUNCTION_PARAMS: the rest unknown) */
+    uint32_t texture_names[AMP_MAX_FUNCTION_PARAMS]; /* a helper's texture parameters: their
                                                 name tokens, in order */
-    body_type texture_types[BODY_MAX_PARAMS];
+    body_type texture_types[AMP_MAX_FUNCTION_PARAMS];
     int ntextures;
     /* A helper's name and the ')' of its parameters (-1 for a body). */
     long function_name, params_close;
@@ -333,6 +348,13 @@ typedef struct kbody {
      * the operator k of C_PACKED_UPDATE. */
     uint32_t packed;
     uint64_t packed_updates;
+    /* Where the body's uses of each captured view are (writes.c): bit i of
+     * at_own, every use of view i is an element at the thread's own index
+     * (or its extent); of at_tile, at its tile's index. Else the first use
+     * that is neither, and why (a body_unowned). */
+    uint32_t at_own, at_tile;
+    int32_t unowned_use[AMP_MAX_CAPTURES];
+    uint8_t unowned_why[AMP_MAX_CAPTURES];
 } kbody;
 
 /* Lex text[0 .. length) into b and make room for its facts; ctx and text

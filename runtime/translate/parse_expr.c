@@ -21,7 +21,12 @@
  * and each use of a captured view gets its role: an element whose value is
  * taken is read; one assigned, incremented or decremented is written; one
  * whose address is taken may be written through; a view named alone is
- * made a value. Index and extent values are OpenCL int vectors, so + - * /
+ * made a value. An element's role also says at which index it is: the
+ * thread's own (v(idx), v[t_idx], v(t_idx.global), v(idx[0], idx[1]) with
+ * exactly the index's components in order), its tile's (v(t_idx.tile)), or
+ * another (ROLE_AT_*). Each use of the kernel's index is a read, and a
+ * write or & through it adds its role, so that writes.c can tell whether
+ * the body may change the index. Index and extent values are OpenCL int vectors, so + - * /
  * between them and with ints need nothing. An expression the grammar here
  * does not take is walked flat to its end, its names resolved: it is
  * printed as written, the compiler judges it, and the views in it get no
@@ -136,6 +141,74 @@ static void beside_directives(reader *r, const value *v)
         amp__parse_role(r, v->access, ROLE_WRITTEN);
 }
 
+/* ---- The thread's own index ---- */
+
+/* Whether token i names the kernel's index (not a name of the body's that
+ * hides it). */
+static int names_kernel_index(const reader *r, long i)
+{
+    int32_t d = r->b->resolved[i];
+    return d >= 0 && r->b->decls[d].kind == DECL_KERNEL &&
+           r->b->decls[d].name_kind == BODY_NAME_INDEX;
+}
+
+/* Which index the tokens first .. last spell, as an element's index:
+ * ROLE_AT_OWN for the thread's own (idx, t_idx, t_idx.global, or with
+ * component >= 0 that component of it: idx[component],
+ * t_idx.global[component]), ROLE_AT_TILE for its tile's (t_idx.tile,
+ * t_idx.tile[component]), ROLE_AT_OTHER for anything else. Only these
+ * exact spellings count, outside preprocessor lines and macros'
+ * arguments: whatever else an expression is, it is another index. */
+static uint8_t index_form(const reader *r, long first, long last, int component)
+{
+    const kbody *b = r->b;
+    if (first < 0 || last < first || !names_kernel_index(r, first))
+        return ROLE_AT_OTHER;
+    for (long i = first; i <= last; i++)
+        if (b->flags[i] & (TOK_DIRECTIVE | TOK_IN_DIRECTIVE | TOK_MACRO_ARGS))
+            return ROLE_AT_OTHER;
+    const lex_token *t = r->tok;
+    long at = first + 1;
+    uint8_t form = ROLE_AT_OWN;
+    if (r->ctx->index_type.kind == TYPE_TILED_INDEX && at + 1 <= last && amp__lex_is(&t[at], ".")) {
+        if (amp__lex_is(&t[at + 1], "tile"))
+            form = ROLE_AT_TILE;
+        else if (!amp__lex_is(&t[at + 1], "global"))
+            return ROLE_AT_OTHER;
+        at += 2;
+    } else if (r->ctx->index_type.kind == TYPE_TILED_INDEX && component >= 0) {
+        return ROLE_AT_OTHER; /* a tiled index has no subscript */
+    }
+    if (component < 0)
+        return at == last + 1 ? form : ROLE_AT_OTHER;
+    if (at + 2 != last || !amp__lex_is(&t[at], "[") || !amp__lex_is(&t[last], "]") ||
+        t[at + 1].kind != LEX_NUMBER || t[at + 1].length != 1 ||
+        t[at + 1].text[0] != '0' + component)
+        return ROLE_AT_OTHER;
+    return form;
+}
+
+/* The index of an element of a view of rank whose subscripts or
+ * arguments are subs[0 .. n): one whole index, or rank components of one
+ * index in order (a rank-1 view takes either). */
+static uint8_t element_index_form(const reader *r, int rank, const body_value *subs, int n)
+{
+    if (r->ctx->index_type.rank != rank || n < 1)
+        return ROLE_AT_OTHER;
+    if (n == 1) {
+        uint8_t whole = index_form(r, subs[0].first, subs[0].last, -1);
+        if (whole != ROLE_AT_OTHER || rank > 1)
+            return whole;
+    }
+    if (n != rank)
+        return ROLE_AT_OTHER;
+    uint8_t form = index_form(r, subs[0].first, subs[0].last, 0);
+    for (int k = 1; k < n && form != ROLE_AT_OTHER; k++)
+        if (index_form(r, subs[k].first, subs[k].last, k) != form)
+            form = ROLE_AT_OTHER;
+    return form;
+}
+
 /* ---- Flat walking, for what the grammar does not take ---- */
 
 static int ends_here(const reader *r, const char *const *terminators)
@@ -148,8 +221,8 @@ static int ends_here(const reader *r, const char *const *terminators)
  * flat on a stack, and an unmatched closing one ends the walk. */
 static void flat(reader *r, const char *const *terminators)
 {
-    char open[BODY_MAX_NESTING + 1];
-    uint8_t macro_args[BODY_MAX_NESTING + 1];
+    char open[AMP_MAX_NESTING + 1];
+    uint8_t macro_args[AMP_MAX_NESTING + 1];
     int depth = 0, in_macro = 0;
     const lex_token *prev = &amp__parse_eof;
     while (!at_end(r)) {
@@ -331,6 +404,12 @@ static value primary(reader *r)
                 v.type.kind = TYPE_FUNCTION;
             if (v.type.kind == TYPE_VIEW)
                 v.root = first;
+            /* The kernel's index: read here, and an lvalue, so that an
+             * assignment, ++, -- or & through it says it may change. */
+            if (decl->kind == DECL_KERNEL && decl->name_kind == BODY_NAME_INDEX) {
+                amp__parse_role(r, first, ROLE_READ);
+                v.access = first;
+            }
         }
         return v;
     }
@@ -424,7 +503,7 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
         }
-        const body_type *param = params && out->n < nparams && out->n < BODY_MAX_PARAMS
+        const body_type *param = params && out->n < nparams && out->n < AMP_MAX_FUNCTION_PARAMS
                                      ? &params[out->n]
                                      : NULL;
         /* A helper's tiled_index parameter takes the tiled index itself. */
@@ -573,6 +652,7 @@ static value view_subscripts(reader *r, value v)
 {
     int rank = v.type.rank;
     long opens[8], closes[8];
+    value subs[8];
     int k = 0;
     for (; k < rank && is(r, 0, "["); k++) {
         opens[k] = cur(r);
@@ -588,6 +668,7 @@ static value view_subscripts(reader *r, value v)
         /* A tiled index is its global index here, at any rank (v[t_idx]). */
         if (k == 0)
             s = as_index(r, s);
+        subs[k] = s;
         /* An index of the view's rank names an element; an index<1> is an
          * int, and subscripts a projection like any int. */
         if (k == 0 && indexlike(s.type) && s.type.rank > 1) {
@@ -600,7 +681,7 @@ static value view_subscripts(reader *r, value v)
                             -1);
             value out = typed(amp__parse_element_type(r, v.type.elem, 1), v.first, closes[0]);
             out.access = v.first;
-            amp__parse_role(r, v.first, ROLE_READ);
+            amp__parse_role(r, v.first, ROLE_READ | element_index_form(r, rank, subs, 1));
             return out;
         }
     }
@@ -611,7 +692,7 @@ static value view_subscripts(reader *r, value v)
                             opens[j], closes[j], -1);
         value out = typed(amp__parse_element_type(r, v.type.elem, 1), v.first, closes[k - 1]);
         out.access = v.first;
-        amp__parse_role(r, v.first, ROLE_READ);
+        amp__parse_role(r, v.first, ROLE_READ | element_index_form(r, rank, subs, k));
         return out;
     }
     /* A projection per subscript, of the view as a value. */
@@ -656,12 +737,14 @@ static value tiled_member(reader *r, value v, long dot, long name)
         amp__parse_note(r, C_TILE_DIM, v.type, 0, r->ctx->tile[d], v.first, dot, name);
         return other(v.first, name);
     }
+    value out = other(v.first, name);
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
         amp__lex_is(m, "tile_origin"))
-        return typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
+        out = typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
     if (amp__lex_is(m, "tile_extent"))
-        return typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
-    return other(v.first, name);
+        out = typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
+    out.access = v.access; /* t_idx.global[0] = 1 changes the index */
+    return out;
 }
 
 /* A view's reinterpret_as<T>() and view_as(extent), which C++ AMP allows in
@@ -1057,7 +1140,10 @@ static value postfix(reader *r)
                     /* v(...): an element, read unless what follows writes it. */
                     out.type = amp__parse_element_type(r, v.type.elem, 1);
                     out.access = v.first;
-                    amp__parse_role(r, v.first, ROLE_READ);
+                    amp__parse_role(r, v.first,
+                                    ROLE_READ |
+                                        (a.n <= 8 ? element_index_form(r, v.type.rank, a.arg, a.n)
+                                                  : ROLE_AT_OTHER));
                 }
                 v = out;
             }

@@ -21,6 +21,7 @@
 #include "translate/text.h"
 #include "translate/layout.h"
 #include "translate/vocabulary.h"
+#include "translate/writes.h"
 
 /* What the emitters share. */
 typedef struct gen {
@@ -34,13 +35,14 @@ typedef struct gen {
     int helper_read[AMP_MAX_CAPTURES];
     uint32_t ranks;      /* bit r: the body or a helper uses index functions of rank r */
     uint32_t view_ranks; /* bit r: a captured view or a view value of rank r */
-    char texture_names[BODY_MAX_PARAMS][64]; /* a helper's texture parameters, as C strings */
-    int checked;                             /* AMP_CHECK, and the kernel has views */
-    int read_body;                           /* body holds a reading */
-    int nstructs; /* the struct types the kernel knows: its views' and those it names */
-    const char *struct_names[CG_MAX_STRUCTS];
-    amp_elem_type struct_ids[CG_MAX_STRUCTS];
-    const amp_struct_desc *struct_descs[CG_MAX_STRUCTS];
+    /* a helper's texture parameters, as C strings */
+    char texture_names[AMP_MAX_FUNCTION_PARAMS][64];
+    int checked;   /* AMP_CHECK, and the kernel has views */
+    int read_body; /* body holds a reading */
+    int nstructs;  /* the struct types the kernel knows: its views' and those it names */
+    const char *struct_names[AMP_MAX_STRUCT_TYPES];
+    amp_elem_type struct_ids[AMP_MAX_STRUCT_TYPES];
+    const amp_struct_desc *struct_descs[AMP_MAX_STRUCT_TYPES];
 } gen;
 
 /* A registered struct type, or NULL. */
@@ -243,11 +245,11 @@ static amp_status know_struct(gen *g, amp_elem_type t)
     for (int j = 0; j < g->nstructs; j++)
         if (g->struct_ids[j] == t)
             return AMP_OK;
-    if (g->nstructs == CG_MAX_STRUCTS)
+    if (g->nstructs == AMP_MAX_STRUCT_TYPES)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "parallel_for_each at %s:%d: the kernel names more than %d struct"
                             " types; split it.",
-                            g->spec->source->file, g->spec->source->line, CG_MAX_STRUCTS);
+                            g->spec->source->file, g->spec->source->line, AMP_MAX_STRUCT_TYPES);
     const cg_struct *s = struct_of(g->tr, t);
     if (!s)
         return AMP_OK;
@@ -654,7 +656,7 @@ static void emit_constants(gen *g)
 static void emit_view_values(gen *g)
 {
     for (int rank = 1; rank <= AMP_MAX_RANK; rank++) {
-        amp_elem_type done[BODY_MAX_VALUE_TYPES * (AMP_MAX_CAPTURES + 1)];
+        amp_elem_type done[AMP_MAX_VIEW_VALUE_TYPES * (AMP_MAX_CAPTURES + 1)];
         int ndone = 0;
         for (int k = -1; k < g->spec->ncaptures; k++) {
             const kbody *b = k < 0 ? &g->body : g->helper_read[k] ? &g->helpers[k] : NULL;
@@ -763,7 +765,7 @@ static void emit_helpers(gen *g)
         /* A texture parameter is read as a captured texture is, through
          * macros of its name, defined for this helper only. */
         const kbody *h = &g->helpers[i];
-        cg_capture textures[BODY_MAX_PARAMS];
+        cg_capture textures[AMP_MAX_FUNCTION_PARAMS];
         for (int k = 0; k < h->ntextures; k++) {
             const lex_token *name = &h->tokens.items[h->texture_names[k]];
             const body_type *type = &h->texture_types[k];
@@ -937,6 +939,22 @@ static void index_from(strbuf *sb, const char *ix, const char *member, const cha
     }
 }
 
+/* The tile's index: the work-group's, counted from the global offset that
+ * a part of a launch split across accelerators starts at (get_group_id
+ * counts from the offset; the offset is 0 otherwise). */
+static void tile_from(strbuf *sb, const char *ix, const cg_spec *spec)
+{
+    char value[160];
+    snprintf(value, sizeof value, "%s.tile", ix);
+    for (int d = 0; d < spec->rank; d++) {
+        int cl = spec->rank - 1 - d;
+        amp__sb_append(sb, "    ");
+        lane(sb, value, spec->rank, d);
+        amp__sb_printf(sb, " = (int)(get_group_id(%d) + get_global_offset(%d) / %d);\n", cl, cl,
+                       spec->tile[d]);
+    }
+}
+
 /* An index of rank 4 or more: OpenCL has three dimensions, so the last two
  * are its dimensions 0 and 1, and the others are counted together by
  * dimension 2, slowest first, as in memory. */
@@ -977,7 +995,7 @@ static void emit_index_setup(gen *g)
         amp__sb_printf(sb, "    amp_tiled_index %s;\n", ix);
         index_from(sb, ix, ".global", "get_global_id", spec->rank);
         index_from(sb, ix, ".local", "get_local_id", spec->rank);
-        index_from(sb, ix, ".tile", "get_group_id", spec->rank);
+        tile_from(sb, ix, spec);
         char value[160];
         snprintf(value, sizeof value, "%s.tile_extent", ix);
         for (int d = 0; d < spec->rank; d++) {
@@ -1133,6 +1151,25 @@ static amp_status name_views(gen *g)
     return AMP_OK;
 }
 
+/* Where the body uses each view (writes.c): only at the thread's own
+ * index, only at its tile's, or why not, for a launch split across
+ * accelerators. */
+static amp_status note_owned(gen *g)
+{
+    const cg_spec *spec = g->spec;
+    g->out->own_mask = g->body.at_own;
+    g->out->tile_mask = g->body.at_tile;
+    strbuf why = STRBUF_INIT;
+    for (int i = 0; i < spec->ncaptures; i++) {
+        if (spec->captures[i].kind == AMP_CAPTURE_VIEW)
+            amp__writes_unowned_text(&g->body, i, spec->captures[i].name, &why);
+        amp__sb_append_n(&why, "", 1);
+    }
+    if (!(g->out->unowned = amp__sb_take(&why)))
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory generating a kernel.");
+    return AMP_OK;
+}
+
 amp_status amp__translate(const tr_spec *tr, const char *name, cg_kernel *out)
 {
     const cg_spec *spec = &tr->call;
@@ -1169,6 +1206,8 @@ amp_status amp__translate(const tr_spec *tr, const char *name, cg_kernel *out)
         if (spec->checked)
             st = name_views(&g);
     }
+    if (st == AMP_OK)
+        st = note_owned(&g);
     if (st == AMP_OK) {
         emit_header(&g);
         emit_prelude(&g);
@@ -1207,5 +1246,7 @@ void amp__translate_free(cg_kernel *k)
     k->ntexts = 0;
     free(k->view_names);
     k->view_names = NULL;
+    free(k->unowned);
+    k->unowned = NULL;
     k->source = NULL;
 }

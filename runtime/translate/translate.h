@@ -66,6 +66,10 @@ typedef struct cg_text {
 typedef struct cg_kernel {
     char *source;          /* the whole OpenCL C program */
     uint32_t written_mask; /* bit i: capture i is a view the body may write */
+    uint32_t own_mask;     /* bit i: every use of view i is at the thread's own index */
+    uint32_t tile_mask;    /* bit i: every use of view i is at its tile's index */
+    char *unowned;         /* per capture, why view i is used elsewhere ("" when it is not,
+                              or not a view), each ending in a NUL */
     int rank;              /* the domain's */
     int nviews;            /* under AMP_CHECK: how many views the kernel captures (then
                               it takes the record above, after its other arguments) */

@@ -12,6 +12,9 @@
  *   4 sgemm_4_vector_loads.c      float4 loads and float4 arithmetic
  *   5 sgemm_5_register_blocking.c each thread computes an 8 x 8 block from registers
  *   6 sgemm_6_tuned.c             packed panels, per-device parameters (sgemm_tune.c)
+ *
+ * Each runs on any accelerator view (sgemm_N_on), and any of them across a
+ * set of accelerators by blocks of rows of C (sgemm_set.c).
  */
 #ifndef SGEMM_H
 #define SGEMM_H
@@ -31,6 +34,13 @@ typedef struct sgemm_operands {
     int M, N, K;
 } sgemm_operands;
 
+/* Each kernel on the accelerator view av (NULL: the default view), and in
+ * the form without a view, on the default view. */
+amp_status sgemm_1_naive_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_2_tiles_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_3_work_per_thread_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_4_vector_loads_on(amp_accelerator_view *av, const sgemm_operands *op);
+amp_status sgemm_5_register_blocking_on(amp_accelerator_view *av, const sgemm_operands *op);
 amp_status sgemm_1_naive(const sgemm_operands *op);
 amp_status sgemm_2_tiles(const sgemm_operands *op);
 amp_status sgemm_3_work_per_thread(const sgemm_operands *op);
@@ -77,26 +87,52 @@ typedef struct sgemm_workspace {
 
 void sgemm_workspace_release(sgemm_workspace *ws);
 
-/* C = A * B as plan says (sgemm_params_check must accept plan->p). */
+/* On a CPU (staged = 0) the tiles go across groups of column panels, as
+ * many as have their B panels in this many bytes, before the next rows of
+ * A (sgemm_6_tuned.c). */
+#define SGEMM_CPU_GROUP_BYTES (1 << 20)
+
+/* C = A * B as plan says (sgemm_params_check must accept plan->p), on the
+ * accelerator view av (NULL: the default view), or on the default view. */
+amp_status sgemm_6_tuned_on(amp_accelerator_view *av, const sgemm_operands *op,
+                            const sgemm_plan *plan, sgemm_workspace *ws);
 amp_status sgemm_6_tuned(const sgemm_operands *op, const sgemm_plan *plan, sgemm_workspace *ws);
 
+
 /* ---- Parameters for kernel 6 (sgemm_tune.c) ---- */
+
+/* The plan that measured fastest at one size (sgemm_tune --explore). */
+typedef struct sgemm_size_plan {
+    int M, N, K;
+    sgemm_plan plan;
+    double gflops;
+} sgemm_size_plan;
+
+#define SGEMM_MAX_PLANS 32
 
 /*
  * What a device was tuned to: one configuration for large products and one
  * with smaller tiles, each with the speed the tuner measured (GFLOP/s; 0
- * when not measured), and the device's compute units. sgemm_tuning_pick
- * chooses between them, and whether to split K, for each product.
+ * when not measured), the device's compute units, and the plans measured
+ * fastest at some sizes. sgemm_tuning_pick takes a measured plan for a
+ * product near its size, and otherwise chooses between the two
+ * configurations, and whether to split K, by a model.
  */
 typedef struct sgemm_tuning {
     sgemm_params large, small;
     double large_gflops, small_gflops;
     unsigned compute_units;
+    int nplans;
+    sgemm_size_plan plans[SGEMM_MAX_PLANS];
 } sgemm_tuning;
 
 /*
- * The plan for an M x N x K product on the tuned device: for each of the
- * two configurations and each split of K into 1 to SGEMM_MAX_SPLITS parts
+ * The plan for an M x N x K product on the tuned device. A plan measured at
+ * a size whose M, N and K are each within SGEMM_PLAN_REACH of the
+ * product's is taken as it is (the nearest, when several are): near sizes
+ * can want different plans (1000 and 1024 on an H100) for reasons no model
+ * of waves sees, such as how the tiles fall on the edges. Otherwise, for
+ * each of the two configurations and each split of K into 1 to SGEMM_MAX_SPLITS parts
  * (each at least SGEMM_MIN_PART deep), a predicted time, and the least
  * wins. The compute units run the tiles in waves, one tile each; a wave
  * takes a tile's multiply-adds at the configuration's measured speed, and
@@ -107,14 +143,33 @@ typedef struct sgemm_tuning {
  * per byte (about what a GPU's or a CPU's arithmetic does in the time its
  * memory moves a byte).
  */
+#define SGEMM_PLAN_REACH 1.125
 #define SGEMM_MAX_SPLITS 16
 #define SGEMM_MIN_PART 256
 #define SGEMM_BALANCE 16.0
 sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K);
 
+/* The measured plan sgemm_tuning_pick takes for an M x N x K product, or
+ * NULL when it takes the model's. */
+const sgemm_size_plan *sgemm_tuning_measured(const sgemm_tuning *t, int M, int N, int K);
+
 /* Good parameters for a device that was never tuned: CPUs read panels
- * directly with float16 vectors, GPUs stage them in tile_static memory. */
+ * directly, with float16 vectors where the device compiles for AVX-512 and
+ * float8 otherwise; GPUs stage them in tile_static memory. */
 sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info);
+
+/* The x86 instruction set a CPU device compiles for, as the LLVM CPU in its
+ * name says: PoCL names its device "pthread-<cpu>-<model>" (PoCL 3) or
+ * "cpu-<cpu>-<model>", where <cpu> is what it compiles for, not
+ * necessarily the CPU it runs on ("pthread-haswell-..." on an AVX-512 CPU
+ * with POCL_KERNELLIB_NAME=avx2). */
+typedef enum sgemm_isa {
+    SGEMM_ISA_UNKNOWN = 0, /* the name does not say */
+    SGEMM_ISA_AVX = 1,     /* 16 registers of 8 floats, no multiply-add */
+    SGEMM_ISA_AVX2 = 2,    /* 16 registers of 8 floats */
+    SGEMM_ISA_AVX512 = 3   /* 32 registers of 16 floats */
+} sgemm_isa;
+sgemm_isa sgemm_cpu_isa(const char *device_name);
 
 /* NULL when p can run on the device, else why not. */
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info);
@@ -131,14 +186,43 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
  * '_'. Returns 0 when no directory is known (no variable is set). */
 int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size);
 
-/* Read the device's tuning into *t. Returns 1 when the file was there and
- * held parameters the device accepts; 0 otherwise, with *t set to the
- * defaults. */
-int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t);
+/* Read the device's tuning into *t: its file in the cache directory
+ * (sgemm_tune_path), or where there is none, a file of the same name that
+ * was measured on such a device and kept with the sources
+ * (samples/sgemm_progression/measured/). Returns 1 when a file was there
+ * and held parameters the device accepts (measured plans it cannot run are
+ * left out); 0 otherwise, with *t set to the defaults. When path is not
+ * NULL it receives the file's path ("" for the defaults). */
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t, char *path, size_t size);
 
 /* Store t as the device's tuning; note is written into the file as a
  * comment (what was measured). Returns 0 on success, -1 (errno set) on
  * failure. */
 int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_tuning *t, const char *note);
+
+/* ---- Across a set of accelerators (sgemm_set.c) ---- */
+
+/*
+ * The kernels write C at indices they compute, which the runtime cannot
+ * prove apart, so a launch of one over a set runs whole on one view. They
+ * split by blocks of rows instead: view k of the set computes rows of C
+ * from the same rows of A and the whole of B, through sections of A and C
+ * (amp_accelerator_set_partition gives the rows, in proportion to the
+ * set's weights). Each view's block stays on its accelerator, B on every
+ * one, so a product repeated with the same data moves nothing, and a read
+ * of C on the host gathers each block from where it is.
+ */
+
+/* Kernel run_on (sgemm_1_naive_on ... sgemm_5_register_blocking_on)
+ * across the set. */
+amp_status sgemm_rows_on_set(amp_accelerator_set *set, const sgemm_operands *op,
+                             amp_status (*run_on)(amp_accelerator_view *av,
+                                                  const sgemm_operands *op));
+
+/* Kernel 6 across the set: tunings and ws hold one entry per view of the
+ * set, in its order (the workspaces zeroed at first), and each view's block
+ * runs with the plan its tuning picks for that block. */
+amp_status sgemm_6_tuned_on_set(amp_accelerator_set *set, const sgemm_operands *op,
+                                const sgemm_tuning *tunings, sgemm_workspace *ws);
 
 #endif

@@ -9,11 +9,11 @@
  */
 #include "sgemm.h"
 
-amp_status sgemm_1_naive(const sgemm_operands *op)
+amp_status sgemm_1_naive_on(amp_accelerator_view *av, const sgemm_operands *op)
 {
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int K = op->K;
-    return AMP_PARALLEL_FOR_EACH(amp_extent_2d(op->M, op->N), idx, AMP_CAPTURE(a, b, c, K), {
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_2d(op->M, op->N), idx, AMP_CAPTURE(a, b, c, K), {
         int row = idx[0];
         int col = idx[1];
         float sum = 0.0f;
@@ -21,4 +21,9 @@ amp_status sgemm_1_naive(const sgemm_operands *op)
             sum += a(row, k) * b(k, col);
         c(row, col) = sum;
     });
+}
+
+amp_status sgemm_1_naive(const sgemm_operands *op)
+{
+    return sgemm_1_naive_on(NULL, op);
 }

@@ -17,12 +17,12 @@
 
 #define TS 16
 
-amp_status sgemm_2_tiles(const sgemm_operands *op)
+amp_status sgemm_2_tiles_on(amp_accelerator_view *av, const sgemm_operands *op)
 {
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int M = op->M, N = op->N, K = op->K;
     amp_tiled_extent domain = amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(M, N), TS, TS));
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS)), {
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx, AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS)), {
         int row = t_idx.local[0];
         int col = t_idx.local[1];
         int globalRow = t_idx.global[0];
@@ -46,4 +46,9 @@ amp_status sgemm_2_tiles(const sgemm_operands *op)
         if (globalRow < M && globalCol < N)
             c(globalRow, globalCol) = sum;
     });
+}
+
+amp_status sgemm_2_tiles(const sgemm_operands *op)
+{
+    return sgemm_2_tiles_on(NULL, op);
 }

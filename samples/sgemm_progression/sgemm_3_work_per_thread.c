@@ -18,7 +18,7 @@
 #define WPT 8
 #define RTS (TS / WPT)
 
-amp_status sgemm_3_work_per_thread(const sgemm_operands *op)
+amp_status sgemm_3_work_per_thread_on(amp_accelerator_view *av, const sgemm_operands *op)
 {
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int M = op->M, N = op->N, K = op->K;
@@ -26,9 +26,9 @@ amp_status sgemm_3_work_per_thread(const sgemm_operands *op)
     int threadRows = (M + TS - 1) / TS * RTS;
     amp_tiled_extent domain =
         amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(threadRows, N), RTS, TS));
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WPT),
-                                                   AMP_CONST(RTS)), {
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
+                                          AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WPT),
+                                                      AMP_CONST(RTS)), {
         int row = t_idx.local[0];             // 0 .. RTS-1
         int col = t_idx.local[1];             // 0 .. TS-1
         int rowBase = t_idx.tile[0] * TS;     // the first row of this block of C
@@ -63,4 +63,9 @@ amp_status sgemm_3_work_per_thread(const sgemm_operands *op)
                 c(globalRow, globalCol) = acc[w];
         }
     });
+}
+
+amp_status sgemm_3_work_per_thread(const sgemm_operands *op)
+{
+    return sgemm_3_work_per_thread_on(NULL, op);
 }

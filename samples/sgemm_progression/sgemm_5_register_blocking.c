@@ -24,7 +24,7 @@
 #define WPTM 4
 #define WPTN 4
 
-amp_status sgemm_5_register_blocking(const sgemm_operands *op)
+amp_status sgemm_5_register_blocking_on(amp_accelerator_view *av, const sgemm_operands *op)
 {
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int M = op->M, N = op->N, K = op->K;
@@ -32,9 +32,9 @@ amp_status sgemm_5_register_blocking(const sgemm_operands *op)
     int cols = (N + TSN - 1) / TSN * (TSN / WPTN);
     amp_tiled_extent domain =
         amp_extent_tile_2d(amp_extent_2d(rows, cols), TSM / WPTM, TSN / WPTN);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TSM), AMP_CONST(TSN),
-                                                   AMP_CONST(TSK), AMP_CONST(WPTM), AMP_CONST(WPTN)), {
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
+                                          AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TSM), AMP_CONST(TSN),
+                                                      AMP_CONST(TSK), AMP_CONST(WPTM), AMP_CONST(WPTN)), {
         AMP_DEFINE(RTSM (TSM / WPTM))             // threads per tile, down
         AMP_DEFINE(RTSN (TSN / WPTN))             // threads per tile, across
         AMP_DEFINE(THREADS (RTSM * RTSN))
@@ -98,4 +98,9 @@ amp_status sgemm_5_register_blocking(const sgemm_operands *op)
             }
         }
     });
+}
+
+amp_status sgemm_5_register_blocking(const sgemm_operands *op)
+{
+    return sgemm_5_register_blocking_on(NULL, op);
 }

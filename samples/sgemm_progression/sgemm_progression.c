@@ -3,7 +3,7 @@
  * kernels, each a step faster than the one before (sgemm.h lists them, and
  * each kernel's file says what it changes and why).
  *
- *   sgemm_progression [--check] [--repeat R] [--only 1,5,6] [SIZE ...]
+ *   sgemm_progression [--check] [--set] [--repeat R] [--only 1,5,6] [SIZE ...]
  *
  * SIZE is n (an n x n x n product) or MxNxK; the default is 1024. Each
  * kernel runs once to compile and upload, then R times (default 5, fewer
@@ -14,6 +14,16 @@
  *
  * --check runs each kernel once and prints only whether it was right,
  * which is the same on every device: the sample's test uses it.
+ *
+ * --set runs every kernel across the set of every accelerator of the
+ * default's kind (every GPU; every part of the CPU under AMP_SPLIT_CPU=N),
+ * by blocks of rows of C (sgemm_set.c), each accelerator with its own
+ * tuning for kernel 6.
+ *
+ * The table ends with the device's BLAS on the same product, timed and
+ * checked the same way (sgemm_blas.c: OpenBLAS on a CPU device, cuBLAS on
+ * an NVIDIA GPU, CLBlast on another GPU; "n/a" where the build found none),
+ * so that kernel 6 is seen beside what a program would call instead.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -27,30 +37,57 @@
 
 #include "../common/sample_check.h"
 #include "sgemm.h"
+#include "sgemm_blas.h"
 
 /* Kernel 6 runs with the device's plan for the size, and a workspace kept
- * between calls; the table calls every kernel the same way. */
+ * between calls; the table calls every kernel the same way. With --set,
+ * each view of the set has its own tuning and workspace. */
+enum { MAX_VIEWS = 16 };
 static sgemm_tuning tuning;
 static sgemm_workspace workspace;
+static amp_accelerator_set *set;
+static sgemm_tuning set_tunings[MAX_VIEWS];
+static sgemm_workspace set_workspaces[MAX_VIEWS];
 
-static amp_status run_tuned(const sgemm_operands *op)
+static amp_status run_tuned_on(amp_accelerator_view *av, const sgemm_operands *op)
 {
+    if (set)
+        return sgemm_6_tuned_on_set(set, op, set_tunings, set_workspaces);
     sgemm_plan plan = sgemm_tuning_pick(&tuning, op->M, op->N, op->K);
-    return sgemm_6_tuned(op, &plan, &workspace);
+    return sgemm_6_tuned_on(av, op, &plan, &workspace);
 }
 
 static const struct {
     const char *name;
-    amp_status (*run)(const sgemm_operands *op);
+    amp_status (*run_on)(amp_accelerator_view *av, const sgemm_operands *op);
 } kernels[] = {
-    {"1 naive", sgemm_1_naive},
-    {"2 tiles in tile_static", sgemm_2_tiles},
-    {"3 more work per thread", sgemm_3_work_per_thread},
-    {"4 float4 loads", sgemm_4_vector_loads},
-    {"5 2D register blocking", sgemm_5_register_blocking},
-    {"6 tuned: packed panels", run_tuned},
+    {"1 naive", sgemm_1_naive_on},
+    {"2 tiles in tile_static", sgemm_2_tiles_on},
+    {"3 more work per thread", sgemm_3_work_per_thread_on},
+    {"4 float4 loads", sgemm_4_vector_loads_on},
+    {"5 2D register blocking", sgemm_5_register_blocking_on},
+    {"6 tuned: packed panels", run_tuned_on},
 };
 enum { KERNELS = sizeof kernels / sizeof kernels[0] };
+
+/* Kernel i on the view av, or across the set. */
+static amp_status run_kernel(int i, amp_accelerator_view *av, const sgemm_operands *op)
+{
+    if (set && i < KERNELS - 1)
+        return sgemm_rows_on_set(set, op, kernels[i].run_on);
+    return kernels[i].run_on(av, op);
+}
+
+/* Wait for the view av, or for every view of the set. */
+static amp_status wait_for(amp_accelerator_view *av)
+{
+    amp_status st = AMP_OK;
+    size_t n = set ? amp_accelerator_set_size(set) : 1;
+    for (size_t k = 0; k < n && st == AMP_OK; k++)
+        if (!set || (st = amp_accelerator_set_get_view(set, k, &av)) == AMP_OK)
+            st = amp_accelerator_view_wait(av);
+    return st;
+}
 
 static double now(void)
 {
@@ -145,8 +182,40 @@ static int parse_size(const char *s, size3 *out)
 }
 
 /* Run the chosen kernels on one size; returns the number that were wrong. */
+/* The device's BLAS on the same product (sgemm_blas.c), a row of the table,
+ * and kernel 6 against it when six (its GFLOP/s) is not 0; first is kernel
+ * 1's or the first kernel's. Returns 1 when the BLAS was wrong. */
+static int run_blas(const amp_accelerator_info *info, const float *A, const float *B, float *C,
+                    size3 s, int repeat, const int *rows, int nrows, const double *ref,
+                    double first, double six)
+{
+    double times[64];
+    int runs = 0;
+    char name[160];
+    for (size_t e = 0; e < (size_t)s.M * s.N; e++)
+        C[e] = NAN;
+    int rc = sgemm_blas_time(info, A, B, C, s.M, s.N, s.K, repeat, times, &runs, name,
+                             sizeof name);
+    if (rc != 0) {
+        printf("| the BLAS | - | n/a | - | - | %s |\n", name);
+        return rc < 0;
+    }
+    char msg[160];
+    const char *bad = verify(C, s.N, s.K, rows, nrows, ref, msg, sizeof msg);
+    qsort(times, (size_t)runs, sizeof times[0], compare_doubles);
+    double t = times[runs / 2];
+    double gflops = 2.0 * s.M * s.N * (double)s.K / t * 1e-9;
+    printf("| %s | %.2f | %.1f | %.2fx | - | %s%s |\n", name, t * 1e3, gflops,
+           first > 0 ? gflops / first : 1.0, bad ? "WRONG: " : "ok", bad ? bad : "");
+    if (six > 0)
+        printf("\nKernel 6 runs at %.2fx the BLAS here (one after the other; `amp_bench --only "
+               "matmul --kernels 6` takes them in turn).\n",
+               six / gflops);
+    return bad != NULL;
+}
+
 static int run_size(size3 s, int check_only, int repeat, const int *chosen,
-                    amp_accelerator_view *av)
+                    amp_accelerator_view *av, const amp_accelerator_info *info)
 {
     int M = s.M, N = s.N, K = s.K;
     float *A = malloc((size_t)M * K * sizeof *A);
@@ -185,6 +254,9 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
             printf("Kernel 6 here: %s", text);
             if (plan.splits > 1)
                 printf(", K in %d parts", plan.splits);
+            const sgemm_size_plan *e = sgemm_tuning_measured(&tuning, M, N, K);
+            if (e)
+                printf(" (the fastest at %d x %d x %d, measured)", e->M, e->N, e->K);
             printf("\n");
         }
         printf("\n");
@@ -192,7 +264,7 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
         printf("|---|---:|---:|---:|---:|---|\n");
     }
     int wrong = 0;
-    double first = 0, previous = 0;
+    double first = 0, previous = 0, six = 0;
     for (int i = 0; i < KERNELS; i++) {
         if (!chosen[i])
             continue;
@@ -202,15 +274,15 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
         check(amp_array_view_refresh(op.c));
 
         /* The first call compiles and uploads; the timed ones find both done. */
-        check(kernels[i].run(&op));
-        check(amp_accelerator_view_wait(av));
+        check(run_kernel(i, av, &op));
+        check(wait_for(av));
         double times[64];
         int runs = 0;
         double spent = 0;
         while (!check_only && runs < repeat && runs < 64 && (runs == 0 || spent < 3.0)) {
             double t0 = now();
-            check(kernels[i].run(&op));
-            check(amp_accelerator_view_wait(av));
+            check(run_kernel(i, av, &op));
+            check(wait_for(av));
             times[runs] = now() - t0;
             spent += times[runs++];
         }
@@ -235,12 +307,16 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
         printf(" | %s%s%s |\n", bad ? "WRONG: " : "ok", bad ? bad : "",
                nrows < M ? " (64 rows checked)" : "");
         previous = gflops;
+        if (i == KERNELS - 1 && !bad)
+            six = gflops;
     }
 
     check(amp_array_view_release(op.a));
     check(amp_array_view_release(op.b));
     check(amp_array_view_discard_data(op.c));
     check(amp_array_view_release(op.c));
+    if (!check_only)
+        wrong += run_blas(info, A, B, C, s, repeat, rows, nrows, ref, first, six);
     free(A);
     free(B);
     free(C);
@@ -252,9 +328,10 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
 static void usage(const char *prog)
 {
     fprintf(stderr,
-            "usage: %s [--check] [--repeat R] [--only 1,5,6] [SIZE ...]\n"
+            "usage: %s [--check] [--set] [--repeat R] [--only 1,5,6] [SIZE ...]\n"
             "  SIZE: n (n x n x n) or MxNxK; default 1024\n"
             "  --check   run each kernel once and print only whether it was right\n"
+            "  --set     run across every accelerator of the default's kind, by rows\n"
             "  --repeat  timed runs per kernel (default 5; fewer past 3 s)\n"
             "  --only    the kernels to run (default all)\n",
             prog);
@@ -263,7 +340,7 @@ static void usage(const char *prog)
 
 int main(int argc, char **argv)
 {
-    int check_only = 0, repeat = 5;
+    int check_only = 0, across = 0, repeat = 5;
     int chosen[KERNELS];
     for (int i = 0; i < KERNELS; i++)
         chosen[i] = 1;
@@ -272,6 +349,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--check") == 0) {
             check_only = 1;
+        } else if (strcmp(argv[i], "--set") == 0) {
+            across = 1;
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             repeat = atoi(argv[++i]);
             if (repeat < 1)
@@ -297,23 +376,46 @@ int main(int argc, char **argv)
     check(amp_accelerator_get_default(&acc));
     check(amp_accelerator_get_default_view(acc, &av));
     check(amp_accelerator_get_info(acc, &info));
-    int from_file = sgemm_tune_load(&info, &tuning);
+    char path[1400];
+    int from_file = sgemm_tune_load(&info, &tuning, path, sizeof path);
+    if (across) {
+        check(amp_accelerator_set_create(NULL, 0, NULL, &set));
+        size_t n = amp_accelerator_set_size(set);
+        if (n > MAX_VIEWS) {
+            fprintf(stderr, "error: a set of %zu accelerators; this sample takes %d\n", n,
+                    MAX_VIEWS);
+            return EXIT_FAILURE;
+        }
+        for (size_t k = 0; k < n; k++) {
+            amp_accelerator_view *v;
+            amp_accelerator_info vi;
+            check(amp_accelerator_set_get_view(set, k, &v));
+            check(amp_accelerator_get_info(amp_accelerator_view_get_accelerator(v), &vi));
+            sgemm_tune_load(&vi, &set_tunings[k], NULL, 0);
+        }
+        if (!check_only)
+            printf("Across %zu accelerators, by blocks of rows of C\n", n);
+    }
     if (!check_only) {
-        char large[128], small[128], path[1400];
+        char large[128], small[128];
         sgemm_params_format(&tuning.large, large, sizeof large);
         sgemm_params_format(&tuning.small, small, sizeof small);
         printf("Device: %s (%s)\n", info.description, info.version);
         printf("Kernel 6: %s; smaller tiles: %s; %u compute units", large, small,
                tuning.compute_units);
-        if (from_file && sgemm_tune_path(&info, path, sizeof path))
-            printf("\n  (tuned, from %s)\n", path);
+        if (from_file)
+            printf("\n  (tuned, from %s%s)\n", path,
+                   tuning.nplans > 0 ? ", with plans measured at some sizes" : "");
         else
             printf("\n  (the defaults; bench/sgemm_tune stores a device's best)\n");
     }
 
     int wrong = 0;
     for (int i = 0; i < nsizes; i++)
-        wrong += run_size(sizes[i], check_only, repeat, chosen, av);
+        wrong += run_size(sizes[i], check_only, repeat, chosen, av, &info);
     sgemm_workspace_release(&workspace);
+    for (int k = 0; k < MAX_VIEWS; k++)
+        sgemm_workspace_release(&set_workspaces[k]);
+    check(amp_accelerator_set_release(set));
     return wrong ? EXIT_FAILURE : EXIT_SUCCESS;
 }

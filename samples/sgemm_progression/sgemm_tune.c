@@ -20,10 +20,16 @@
  *     small_ty = 8
  *     ...
  *     small_gflops = 37000.0
+ *     plan = 1000 1000 1000  2 16 16 8 2 4 16  2  24100.0
  *
- * Lines it does not know are ignored; a file whose parameters the device
- * cannot run is ignored too, so a stale or hand-edited file never breaks
- * the kernel.
+ * where each plan line (written by sgemm_tune --explore) is the fastest
+ * plan measured at one size: M N K, the seven parameters, the parts of K
+ * and its GFLOP/s. Lines it does not know are ignored; a file whose
+ * parameters the device cannot run is ignored too, and so is a plan line
+ * the device cannot run, so a stale or hand-edited file never breaks the
+ * kernel. Where the cache directory has no file for the device, a file of
+ * the same name in samples/sgemm_progression/measured/ (measured on such a
+ * device and kept with the sources) is read instead.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -38,19 +44,43 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+sgemm_isa sgemm_cpu_isa(const char *device_name)
+{
+    /* LLVM's names of x86 CPUs, by the newest of these sets each has. */
+    static const char *const names[4][16] = {
+        {NULL},
+        {"-sandybridge-", "-ivybridge-", "-bdver1-", "-bdver2-", "-bdver3-", "-btver2-", NULL},
+        {"-haswell-", "-broadwell-", "-skylake-", "-alderlake-", "-raptorlake-", "-meteorlake-",
+         "-gracemont-", "-znver1-", "-znver2-", "-znver3-", "-bdver4-", "-x86-64-v3-", NULL},
+        {"avx512", "-cascadelake-", "-cooperlake-", "-cannonlake-", "-icelake-client-",
+         "-icelake-server-", "-tigerlake-", "-rocketlake-", "-sapphirerapids-", "-graniterapids-",
+         "-emeraldrapids-", "-znver4-", "-znver5-", "-x86-64-v4-", NULL}};
+    /* Newest first: "-skylake-avx512-" is AVX-512, not Skylake's AVX2. */
+    for (int isa = SGEMM_ISA_AVX512; device_name && isa >= SGEMM_ISA_AVX; isa--)
+        for (int i = 0; names[isa][i]; i++)
+            if (strstr(device_name, names[isa][i]))
+                return (sgemm_isa)isa;
+    return SGEMM_ISA_UNKNOWN;
+}
+
 sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
 {
     /* CPU: one thread per tile, 12 rows x 2 float16 = 24 vector sums,
      * which fit AVX-512's 32 registers beside the 2 vectors of B and a
-     * broadcast; at every size. GPU: 16 x 16 threads, each 8 rows x 2
+     * broadcast; at every size. With 16 registers of 8 floats (AVX2, or a
+     * device whose name does not say), 6 rows x 2 float8: 12 sums, 2 of B
+     * and a broadcast (12 x 2 float16 there spills sums to the stack at
+     * every k, and ran at 40% of the speed on AVX2). GPU: 16 x 16 threads, each 8 rows x 2
      * float4 = a 128 x 128 block of C per tile, 16 deep per step in two
      * buffers; and the same threads with 8 rows x 1 float4 each (128 x 64
      * blocks, 32 deep in one buffer), twice as many tiles for products
      * that would leave compute units without one. */
-    sgemm_tuning cpu = {{0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 12, 2, 16, 1}, 0, 0, 1};
-    sgemm_tuning gpu = {{2, 16, 16, 8, 2, 4, 16}, {1, 16, 16, 8, 1, 4, 32}, 0, 0, 1};
+    sgemm_tuning cpu = {.large = {0, 1, 1, 12, 2, 16, 1}, .small = {0, 1, 1, 12, 2, 16, 1}};
+    sgemm_tuning gpu = {.large = {2, 16, 16, 8, 2, 4, 16}, .small = {1, 16, 16, 8, 1, 4, 32}};
     /* A small device: 8 x 8 threads, 4 rows x 1 float4 each. */
     const sgemm_params small_device = {1, 8, 8, 4, 1, 4, 8};
+    if (sgemm_cpu_isa(info->description) != SGEMM_ISA_AVX512)
+        cpu.large = cpu.small = (sgemm_params){0, 1, 1, 6, 2, 8, 1};
     sgemm_tuning t = info->is_emulated ? cpu : gpu;
     if (sgemm_params_check(&t.large, info) != NULL)
         t.large = small_device;
@@ -60,8 +90,38 @@ sgemm_tuning sgemm_tuning_default(const amp_accelerator_info *info)
     return t;
 }
 
+/* How far apart two sizes are, as the largest ratio of their M, N or K. */
+static double size_distance(int M, int N, int K, const sgemm_size_plan *e)
+{
+    double d = 1;
+    const double r[3] = {(double)M / e->M, (double)N / e->N, (double)K / e->K};
+    for (int i = 0; i < 3; i++) {
+        double x = r[i] < 1 ? 1 / r[i] : r[i];
+        d = x > d ? x : d;
+    }
+    return d;
+}
+
+const sgemm_size_plan *sgemm_tuning_measured(const sgemm_tuning *t, int M, int N, int K)
+{
+    const sgemm_size_plan *nearest = NULL;
+    double nearest_d = SGEMM_PLAN_REACH;
+    for (int i = 0; i < t->nplans && i < SGEMM_MAX_PLANS; i++) {
+        double d = size_distance(M, N, K, &t->plans[i]);
+        if (d <= nearest_d) {
+            nearest = &t->plans[i];
+            nearest_d = d;
+        }
+    }
+    return nearest;
+}
+
 sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K)
 {
+    const sgemm_size_plan *measured = sgemm_tuning_measured(t, M, N, K);
+    if (measured)
+        return measured->plan;
+
     const sgemm_params *configs[2] = {&t->large, &t->small};
     double gflops[2] = {t->large_gflops, t->small_gflops};
     if (gflops[0] <= 0 || gflops[1] <= 0)
@@ -144,11 +204,29 @@ void sgemm_params_format(const sgemm_params *p, char *buf, size_t size)
 const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, int *count)
 {
     /* CPUs: one thread per tile; how many rows and vectors of B each
-     * thread keeps in registers, and how wide the vectors are. */
+     * thread keeps in registers, and how wide the vectors are. With
+     * AVX-512's 32 registers of 16 floats: */
     static const sgemm_params cpu[] = {
         {0, 1, 1, 12, 2, 16, 1}, {0, 1, 1, 6, 4, 16, 1},  {0, 1, 1, 8, 2, 16, 1},
         {0, 1, 1, 14, 2, 16, 1}, {0, 1, 1, 8, 3, 16, 1},  {0, 1, 1, 4, 4, 16, 1},
         {0, 1, 1, 24, 1, 16, 1}, {0, 1, 1, 12, 2, 8, 1},  {0, 1, 1, 6, 2, 8, 1},
+    };
+    /* With 16 registers of 8 floats (AVX2): at most 12 or so vectors of
+     * sums beside those of B and a broadcast, in float8s (a float16 is two
+     * registers). 12 x 2 float8 and the float16 shapes above spill sums at
+     * every k. */
+    static const sgemm_params cpu16[] = {
+        {0, 1, 1, 6, 2, 8, 1}, {0, 1, 1, 4, 3, 8, 1}, {0, 1, 1, 5, 2, 8, 1},
+        {0, 1, 1, 3, 4, 8, 1}, {0, 1, 1, 4, 2, 8, 1}, {0, 1, 1, 6, 1, 16, 1},
+        {0, 1, 1, 8, 1, 8, 1}, {0, 1, 1, 12, 2, 8, 1},
+    };
+    /* A CPU whose name does not say: both lists. */
+    static const sgemm_params both[] = {
+        {0, 1, 1, 6, 2, 8, 1},   {0, 1, 1, 4, 3, 8, 1},   {0, 1, 1, 5, 2, 8, 1},
+        {0, 1, 1, 3, 4, 8, 1},   {0, 1, 1, 4, 2, 8, 1},   {0, 1, 1, 6, 1, 16, 1},
+        {0, 1, 1, 8, 1, 8, 1},   {0, 1, 1, 12, 2, 8, 1},  {0, 1, 1, 12, 2, 16, 1},
+        {0, 1, 1, 6, 4, 16, 1},  {0, 1, 1, 8, 2, 16, 1},  {0, 1, 1, 14, 2, 16, 1},
+        {0, 1, 1, 8, 3, 16, 1},  {0, 1, 1, 4, 4, 16, 1},  {0, 1, 1, 24, 1, 16, 1},
     };
     /* GPUs: the best of a sweep of 226 configurations on an H100
      * (docs/performance.md): blocks of 128 x 128, 128 x 64, 64 x 128 and
@@ -163,8 +241,17 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
         {0, 16, 16, 4, 1, 4, 1},
     };
     if (info->is_emulated) {
-        *count = (int)(sizeof cpu / sizeof cpu[0]);
-        return cpu;
+        sgemm_isa isa = sgemm_cpu_isa(info->description);
+        if (isa == SGEMM_ISA_AVX512) {
+            *count = (int)(sizeof cpu / sizeof cpu[0]);
+            return cpu;
+        }
+        if (isa != SGEMM_ISA_UNKNOWN) {
+            *count = (int)(sizeof cpu16 / sizeof cpu16[0]);
+            return cpu16;
+        }
+        *count = (int)(sizeof both / sizeof both[0]);
+        return both;
     }
     *count = (int)(sizeof gpu / sizeof gpu[0]);
     return gpu;
@@ -220,6 +307,15 @@ static void read_tuning(FILE *f, sgemm_tuning *t)
     while (fgets(line, sizeof line, f)) {
         char key[32];
         double number;
+        sgemm_size_plan e;
+        sgemm_params *q = &e.plan.p;
+        if (sscanf(line, " plan = %d %d %d %d %d %d %d %d %d %d %d %lf", &e.M, &e.N, &e.K,
+                   &q->staged, &q->ty, &q->tx, &q->rm, &q->nv, &q->vw, &q->bk, &e.plan.splits,
+                   &e.gflops) == 12) {
+            if (t->nplans < SGEMM_MAX_PLANS)
+                t->plans[t->nplans++] = e;
+            continue;
+        }
         if (line[0] == '#' || sscanf(line, " %31[a-z_] = %lf", key, &number) != 2)
             continue;
         if (strcmp(key, "large_gflops") == 0 || strcmp(key, "small_gflops") == 0) {
@@ -239,13 +335,33 @@ static void read_tuning(FILE *f, sgemm_tuning *t)
     }
 }
 
-int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t)
+/* Open the device's tuning file: the cache directory's, or the one kept
+ * with the sources (SGEMM_MEASURED_DIR, set by the build) where there is
+ * none; its path goes to path. */
+static FILE *open_tuning(const amp_accelerator_info *info, char *path, size_t size)
+{
+    FILE *f = NULL;
+    if (sgemm_tune_path(info, path, size))
+        f = fopen(path, "r");
+#ifdef SGEMM_MEASURED_DIR
+    const char *name;
+    if (!f && sgemm_tune_path(info, path, size) && (name = strrchr(path, '/')) != NULL) {
+        char kept[1400];
+        int n = snprintf(kept, sizeof kept, "%s%s", SGEMM_MEASURED_DIR, name);
+        if (n > 0 && (size_t)n < size && (size_t)n < sizeof kept && (f = fopen(kept, "r")))
+            memcpy(path, kept, (size_t)n + 1);
+    }
+#endif
+    return f;
+}
+
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t, char *path, size_t size)
 {
     *t = sgemm_tuning_default(info);
-    char path[1400];
-    if (!sgemm_tune_path(info, path, sizeof path))
-        return 0;
-    FILE *f = fopen(path, "r");
+    char found[1400];
+    if (path && size)
+        path[0] = '\0';
+    FILE *f = open_tuning(info, found, sizeof found);
     if (!f)
         return 0;
     sgemm_tuning got = *t;
@@ -255,7 +371,19 @@ int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t)
         sgemm_params_check(&got.small, info) != NULL || !(got.large_gflops >= 0) ||
         !(got.small_gflops >= 0))
         return 0;
+    /* Measured plans the device cannot run are left out, the rest kept. */
+    int kept = 0;
+    for (int i = 0; i < got.nplans; i++) {
+        const sgemm_size_plan *e = &got.plans[i];
+        if (e->M > 0 && e->N > 0 && e->K > 0 && e->plan.splits >= 1 &&
+            e->plan.splits <= SGEMM_MAX_SPLITS && e->gflops >= 0 &&
+            sgemm_params_check(&e->plan.p, info) == NULL)
+            got.plans[kept++] = *e;
+    }
+    got.nplans = kept;
     *t = got;
+    if (path && size)
+        snprintf(path, size, "%s", found);
     return 1;
 }
 
@@ -308,6 +436,15 @@ int sgemm_tune_save(const amp_accelerator_info *info, const sgemm_tuning *t, con
     fprintf(f, "# the configuration with smaller tiles:\n");
     write_params(f, "small_", &t->small);
     fprintf(f, "small_gflops = %.1f\n", t->small_gflops);
+    if (t->nplans > 0)
+        fprintf(f, "# the fastest plan measured at each size: M N K, staged ty tx rm nv vw bk,\n"
+                   "# the parts of K, GFLOP/s (taken for products near that size):\n");
+    for (int i = 0; i < t->nplans && i < SGEMM_MAX_PLANS; i++) {
+        const sgemm_size_plan *e = &t->plans[i];
+        const sgemm_params *p = &e->plan.p;
+        fprintf(f, "plan = %d %d %d  %d %d %d %d %d %d %d  %d  %.1f\n", e->M, e->N, e->K,
+                p->staged, p->ty, p->tx, p->rm, p->nv, p->vw, p->bk, e->plan.splits, e->gflops);
+    }
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         int saved = errno;
         remove(tmp);

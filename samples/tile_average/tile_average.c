@@ -8,8 +8,17 @@
  * wait_with_tile_static_memory_fence() instead of wait(). AMP_CONST hands
  * SAMPLESIZE to the kernel as a compile-time constant, as the template
  * argument of tiled_index<SAMPLESIZE, SAMPLESIZE> was in C++.
+ *
+ * Each example runs on a set of accelerator views: by default the set of
+ * the default view alone, which is a launch on that view; with --set, every
+ * accelerator of the default's kind (every GPU, or the parts of the CPU
+ * under AMP_SPLIT_CPU=N). Each tile's first thread writes the tile's own
+ * element of the averages (averages(t_idx.tile[0], t_idx.tile[1])), so the
+ * runtime splits the launch by rows of tiles, one part per accelerator,
+ * and prints the same averages.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <amp/amp.h>
 
@@ -17,7 +26,7 @@
 
 #define MATRIXSIZE 8
 
-void SamplingExample(const int SAMPLESIZE)
+void SamplingExampleOn(amp_accelerator_set *target, const int SAMPLESIZE)
 {
     // Create data and array_view for the matrix.
     float rawData[MATRIXSIZE * MATRIXSIZE];
@@ -38,8 +47,9 @@ void SamplingExample(const int SAMPLESIZE)
 
     // Use tiles that are SAMPLESIZE x SAMPLESIZE.
     // Find the average of the values in each tile.
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE), t_idx,
-                                      AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+    check(AMP_PARALLEL_FOR_EACH_ON(target,
+                                             amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE),
+                                             t_idx, AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
         tile_static float tileValues[SAMPLESIZE][SAMPLESIZE];
         tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
@@ -75,7 +85,7 @@ void SamplingExample(const int SAMPLESIZE)
 
 // The same computation, with a barrier that fences only tile_static memory:
 // the only memory the threads share before the barrier is tileValues.
-void SamplingExampleWithTileStaticFence(const int SAMPLESIZE)
+void SamplingExampleWithTileStaticFenceOn(amp_accelerator_set *target, const int SAMPLESIZE)
 {
     float rawData[MATRIXSIZE * MATRIXSIZE];
     for (int i = 0; i < MATRIXSIZE * MATRIXSIZE; i++) {
@@ -92,8 +102,9 @@ void SamplingExampleWithTileStaticFence(const int SAMPLESIZE)
                                 &averages));
 
     // Using a tile_static memory fence.
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE), t_idx,
-                                      AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+    check(AMP_PARALLEL_FOR_EACH_ON(target,
+                                             amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE),
+                                             t_idx, AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
         tile_static float tileValues[SAMPLESIZE][SAMPLESIZE];
         tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
@@ -126,13 +137,44 @@ void SamplingExampleWithTileStaticFence(const int SAMPLESIZE)
     check(amp_array_view_release(averages));
 }
 
-int main(void)
+// The set of the default view alone: a launch over it is a launch on that view.
+static amp_accelerator_set *DefaultViewSet(void)
 {
+    static amp_accelerator_set *set;
+    amp_accelerator_view *view;
+    if (!set) {
+        check(amp_accelerator_get_default_view(NULL, &view));
+        check(amp_accelerator_set_create(&view, 1, NULL, &set));
+    }
+    return set;
+}
+
+void SamplingExample(const int SAMPLESIZE)
+{
+    SamplingExampleOn(DefaultViewSet(), SAMPLESIZE);
+}
+
+void SamplingExampleWithTileStaticFence(const int SAMPLESIZE)
+{
+    SamplingExampleWithTileStaticFenceOn(DefaultViewSet(), SAMPLESIZE);
+}
+
+int main(int argc, char **argv)
+{
+    amp_accelerator_set *every = NULL;
+    if (argc > 1 && strcmp(argv[1], "--set") == 0) {
+        check(amp_accelerator_set_create(NULL, 0, NULL, &every));
+    } else if (argc > 1) {
+        fprintf(stderr, "usage: %s [--set]\n", argv[0]);
+        return 1;
+    }
     printf("SAMPLESIZE 2:\n");
-    SamplingExample(2);
+    every ? SamplingExampleOn(every, 2) : SamplingExample(2);
     printf("SAMPLESIZE 4:\n");
-    SamplingExample(4);
+    every ? SamplingExampleOn(every, 4) : SamplingExample(4);
     printf("SAMPLESIZE 2, tile_static memory fence:\n");
-    SamplingExampleWithTileStaticFence(2);
+    every ? SamplingExampleWithTileStaticFenceOn(every, 2) : SamplingExampleWithTileStaticFence(2);
+    check(amp_accelerator_set_release(every));
+    check(amp_accelerator_set_release(DefaultViewSet()));
     return 0;
 }

@@ -83,7 +83,7 @@ static void tile_static_2_declared_in_a_restrict_amp_function(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, tile_scan), {
         v[t_idx] = tile_scan(t_idx, t_idx.local[0] + 1);
     }));
@@ -113,7 +113,7 @@ static void tile_static_2_a_scalar_in_a_function_is_shared_by_the_tile(void **st
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, tile_first), {
         v[t_idx] = tile_first(t_idx, t_idx.global[0] * 3 + 7);
     }));
@@ -143,7 +143,7 @@ static void tile_static_2_one_variable_for_every_call_in_a_tile(void **state)
     static int out[N * 2];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, 2), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, tile_count), {
         int first = tile_count(t_idx, 1);
         int second = tile_count(t_idx, 0);
@@ -175,7 +175,7 @@ static void tile_static_2_in_a_function_called_by_another(void **state)
     static int out[N * 2];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, 2), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, tile_scan, tile_total), {
         v(t_idx.global[0], 0) = tile_total(t_idx, 1);
         v(t_idx.global[0], 1) = tile_scan(t_idx, 2) / 1000;
@@ -214,7 +214,7 @@ static void tile_static_2_in_a_block_of_a_function(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, reversed_twice), {
         v[t_idx] = reversed_twice(t_idx, t_idx.global[0]);
     }));
@@ -253,7 +253,7 @@ static void tile_static_2_two_functions_with_variables_of_one_name(void **state)
     static int out[N * 2];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, 2), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, left_neighbour, right_neighbour), {
         int g = t_idx.global[0];
         int left = left_neighbour(t_idx, g);
@@ -283,7 +283,7 @@ static void tile_static_2_in_a_function_without_parameters(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, tile_static_bytes), {
         v[t_idx] = tile_static_bytes() + t_idx.global[0];
     }));
@@ -314,7 +314,7 @@ static void tile_static_2_of_a_struct_type_in_a_function(void **state)
     assert_amp_ok(amp_struct_register(AMP_STRUCT_DESC(pair), &pair_type));
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, swap_pairs), {
         v[t_idx] = swap_pairs(t_idx, t_idx.global[0]);
     }));
@@ -339,7 +339,7 @@ static void tile_static_2_sized_by_a_constant_in_a_function(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, AMP_CONST(TILE), mirrored), {
         v[t_idx] = mirrored(t_idx, t_idx.global[0]);
     }));
@@ -370,11 +370,11 @@ static void tile_static_2_a_function_in_kernels_of_two_tile_shapes(void **state)
     amp_array_view *av, *bv;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &av));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &bv));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), 8), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), 8), t_idx,
                                               AMP_CAPTURE(av, tile_sum), {
         av[t_idx] = tile_sum(t_idx, 1);
     }));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), 8), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), 8), t_idx,
                                               AMP_CAPTURE(bv, tile_sum), {
         bv[t_idx] = tile_sum(t_idx, t_idx.tile[0]);
     }));
@@ -415,7 +415,7 @@ static void tile_static_2_in_a_function_of_an_untiled_kernel_is_refused(void **s
                                            { v[idx] = counted_twice(1); }),
                      AMP_ERROR_KERNEL_BUILD, "counted_twice uses tile_static memory ('count'");
     /* A tiled kernel calls both. */
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, counted, counted_twice), {
         v[t_idx] = t_idx.local[0] == 0 ? counted_twice(3) : 6;
     }));
@@ -440,7 +440,7 @@ static void tile_barrier_4_5_3_wait_in_a_restrict_amp_function(void **state)
     amp_array_view *v, *s;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), scratch, &s));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, s, through_global), {
         v[t_idx] = through_global(t_idx, s);
     }));
@@ -461,7 +461,7 @@ static void tile_barrier_4_5_3_wait_through_a_tile_barrier_parameter(void **stat
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, meet), {
         tile_static int cells[16];
         cells[t_idx.local[0]] = t_idx.global[0];
@@ -489,7 +489,7 @@ static void tile_barrier_4_5_3_fenced_waits_in_a_function(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, fenced), {
         v[t_idx] = fenced(t_idx, t_idx.barrier, 5 * t_idx.global[0]);
     }));
@@ -514,7 +514,7 @@ static void tiled_index_4_4_given_by_const_reference(void **state)
     static int out[R * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 4, 4), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), 4, 4), t_idx,
                                               AMP_CAPTURE(v, transposed_in_tile), {
         v[t_idx] = transposed_in_tile(t_idx, t_idx.global[0] * 100 + t_idx.global[1]);
     }));
@@ -563,7 +563,7 @@ static void restrict_amp_2_digraphs_are_the_brackets_they_spell(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v), <%
         tile_static int cells<:16:>;
         int pair<:2:> = <%t_idx.local<:0:>, 7%>;

@@ -296,9 +296,9 @@ static void short_vector_10_8_1_sizes_as_cxx_amp_lays_them_out(void **state)
     assert_int_equal(sizeof(float_4), 16);
     assert_int_equal(sizeof(double_3), 24);
     assert_int_equal(sizeof(double_4), 32);
-    assert_int_equal(amp_elem_size(AMP_FLOAT_3), 12);
-    assert_int_equal(amp_elem_size(AMP_INT_2), 8);
-    assert_int_equal(amp_elem_size(AMP_DOUBLE_4), 32);
+    assert_int_equal(amp_elem_type_size(AMP_FLOAT_3), 12);
+    assert_int_equal(amp_elem_type_size(AMP_INT_2), 8);
+    assert_int_equal(amp_elem_type_size(AMP_DOUBLE_4), 32);
     assert_string_equal(amp_elem_type_name(AMP_UINT_3), "uint_3");
     float_3 data[4];
     int sizes[3] = {0};
@@ -987,7 +987,7 @@ static void short_vector_10_8_in_tile_static_memory(void **state)
         data[k] = amp_float_3_make((float)k, 1.0f, 0.0f);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(N), data, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, AMP_CONST(T)), {
         tile_static float_3 cache[T];
         cache[t_idx.local[0]] = v[t_idx.global];
@@ -1169,7 +1169,7 @@ static void short_vector_10_8_in_a_padded_domain(void **state)
     amp_array_view *all, *part;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT_3, amp_extent_1d(12), data, &all));
     assert_amp_ok(amp_array_view_section(all, amp_index_1d(2), amp_extent_1d(6), &part));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(
         amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(6), 4)), t_idx, AMP_CAPTURE(part),
         {
             part[t_idx.global] += float_3(100.0f);

@@ -6,6 +6,14 @@ the elements as the browser laid them out are checked: the tile grid has
 the right number of tiles, the padding is drawn past the data's edge, the
 race is drawn at the racy element, the barrier between the two lines.
 
+The real pages too (RealPages): the samples tile_average, tile_race
+(--wrong-fence, under AMP_CHECK) and life run with AMP_TIMELINE, amp-draw
+draws their pages, and the same is checked of what they ran: 16 and 4
+tiles for tile_average's 8 x 8 matrix, no padding where the tiles divide
+the extent, life's padding of 50 x 70 in 16 x 16 tiles past the grid's
+edge, and tile_race's race on element (0, 1) of tileValues. SAMPLES (set
+by CTest) is the samples' folder; skipped where they are not built.
+
 The page itself carries no measuring code: the test measures a copy of it
 with a script of its own appended, and reads the result from the DOM that
 `chromium --dump-dom` prints. Skips (status 77) where chromium is not
@@ -14,6 +22,7 @@ installed; scripts/setup.sh installs it.
 
 import html
 import json
+import tempfile
 import os
 import re
 import shutil
@@ -22,7 +31,7 @@ import sys
 import unittest
 import zlib
 
-from drawn import FIXTURES, run, work_dir
+from drawn import FIXTURES, ROOT, run, work_dir
 
 SKIP = 77
 
@@ -188,6 +197,147 @@ class InChromium(unittest.TestCase):
         hint = finding["hint"][0]
         self.assertGreaterEqual(hint["y"], lines["89"]["y"] + lines["89"]["h"] - 1)
         self.assertLessEqual(hint["y"] + hint["h"], lines["96"]["y"] + 1)
+
+
+# The same measures of a real page, launch by launch (a call site may
+# launch several shapes), with the padding's regions.
+REAL_MEASURE = r"""
+<script>
+(function () {
+  function box(el) {
+    var r = el.getBoundingClientRect();
+    return {x: r.left + scrollX, y: r.top + scrollY, w: r.width, h: r.height,
+            global: el.getAttribute('data-global'), tile: el.getAttribute('data-tile'),
+            region: el.getAttribute('data-region'), element: el.getAttribute('data-element')};
+  }
+  function all(root, sel) {
+    return Array.prototype.map.call(root.querySelectorAll(sel), box);
+  }
+  var out = {launches: [], findings: []};
+  document.querySelectorAll('figure.launch').forEach(function (f) {
+    out.launches.push({kernel: f.getAttribute('data-kernel'), site: f.getAttribute('data-site'),
+                       tiles: all(f, '.tile'), pads: all(f, '.pad'), cells: all(f, '.cell')});
+  });
+  document.querySelectorAll('.finding').forEach(function (f) {
+    out.findings.push({race: all(f, '.race'), elements: all(f, '.element')});
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'measured';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def real_page(name, sample, args, env):
+    """Run the sample with AMP_TIMELINE, draw its page, and measure it in
+    the browser (a screenshot is saved beside it)."""
+    work = work_dir()
+    timeline = os.path.join(work, name + ".json")
+    page = os.path.join(work, name + ".html")
+    for path in (timeline, page):
+        if os.path.exists(path):
+            os.remove(path)
+    e = dict(os.environ)
+    e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+    e.update(env)
+    r = subprocess.run([os.path.join(SAMPLES, sample)] + args, env=e, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=600)
+    if "apt-get install oclgrind" in r.stderr:
+        raise unittest.SkipTest("Oclgrind is not installed")
+    status, out, err = run(timeline, "-o", page)
+    if status != 0:
+        raise AssertionError("amp-draw failed on %s's timeline: %s" % (sample, err))
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    measured_page = os.path.join(work, name + ".measure.html")
+    with open(measured_page, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", REAL_MEASURE + "</body>"))
+    dom = browse("file://" + measured_page, "--dump-dom")
+    m = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)
+    if not m:
+        raise AssertionError("no measurements in %s's page: %s" % (sample, dom[:500]))
+    browse("file://" + page, "--screenshot=" + os.path.join(work, name + ".png"),
+           "--window-size=1200,3000")
+    return json.loads(html.unescape(m.group(1)))
+
+
+SAMPLES = os.environ.get("SAMPLES") or os.path.join(ROOT, "build", "samples")
+
+
+def shown(boxes):
+    return [b for b in boxes if b["w"] > 1 and b["h"] > 1]
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(SAMPLES, "tile_race")),
+                     "the samples are not built")
+class RealPages(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.average = real_page("real_tile_average", "tile_average", [], {})
+        cls.life = real_page("real_life", "life", [], {})
+        try:
+            cls.race = real_page("real_tile_race", "tile_race", ["--wrong-fence"],
+                                 {"AMP_CHECK": "1"})
+        except unittest.SkipTest:
+            cls.race = None
+
+    def launches(self, measured, site):
+        return [launch for launch in measured["launches"] if launch["site"].endswith(site)]
+
+    def test_tile_average_has_16_tiles_of_2_x_2_and_4_of_4_x_4(self):
+        counts = sorted(len(shown(launch["tiles"]))
+                        for launch in self.launches(self.average, "tile_average.c:41"))
+        self.assertEqual(counts, [4, 16])
+        for launch in self.launches(self.average, "tile_average.c:41"):
+            tiles = {b["tile"]: b for b in launch["tiles"]}
+            cells = {b["global"]: b for b in launch["cells"]}
+            # Tile (0, 1) starts where the tile's width ends: 2 or 4 cells.
+            width = round(tiles["0,1"]["x"] - tiles["0,0"]["x"])
+            per_tile = round(width / cells["0,0"]["w"])
+            self.assertIn(per_tile, (2, 4))
+            self.assertEqual(len(shown(launch["tiles"])), (8 // per_tile) ** 2)
+
+    def test_no_padding_is_drawn_where_the_tiles_divide_the_extent(self):
+        for launch in self.average["launches"]:
+            self.assertEqual(shown(launch["pads"]), [])
+            self.assertEqual(len(launch["cells"]), 64)
+
+    def test_life_is_padded_past_its_grid_only(self):
+        (launch,) = self.launches(self.life, "life.c:39")
+        self.assertEqual(len(shown(launch["tiles"])), 20)  # 64 x 80 in 16 x 16 tiles
+        pads = shown(launch["pads"])
+        self.assertTrue(pads)
+        # Too many elements to draw one by one: the grid's edge is where 50
+        # rows and 70 columns of 16 x 16 tiles end, and the padding is the
+        # areas from there to the tiles' edge.
+        tiles = {b["tile"]: b for b in launch["tiles"]}
+        first, last = tiles["0,0"], tiles["3,4"]
+        cw, ch = first["w"] / 16, first["h"] / 16
+        right, bottom = first["x"] + 70 * cw, first["y"] + 50 * ch
+        regions = {b["region"]: b for b in pads}
+        self.assertEqual(sorted(regions), ["0-64,70-80", "50-64,0-70"])
+        beside, below = regions["0-64,70-80"], regions["50-64,0-70"]
+        self.assertAlmostEqual(beside["x"], right, delta=1.5)
+        self.assertAlmostEqual(beside["x"] + beside["w"], last["x"] + last["w"], delta=1.5)
+        self.assertAlmostEqual(below["y"], bottom, delta=1.5)
+        self.assertAlmostEqual(below["y"] + below["h"], last["y"] + last["h"], delta=1.5)
+
+    def test_tile_race_draws_the_race_at_element_0_1(self):
+        if self.race is None:
+            self.skipTest("Oclgrind is not installed")
+        (launch,) = self.launches(self.race, "tile_race.c:86")
+        self.assertEqual(len(shown(launch["tiles"])), 16)
+        (finding,) = self.race["findings"]
+        race = shown(finding["race"])
+        self.assertEqual([b["element"] for b in race], ["0,1"])
+        others = {b["element"]: b for b in finding["elements"]}
+        r, left, below = race[0], others["0,0"], others["1,1"]
+        self.assertAlmostEqual(r["y"], left["y"], delta=1)            # row 0
+        self.assertAlmostEqual(r["x"], left["x"] + left["w"], delta=2)  # column 1
+        self.assertAlmostEqual(r["x"], below["x"], delta=2)
+        self.assertLess(r["y"], below["y"])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,152 @@
+/*
+ * runtime/api/timeline.c - a launch on the timeline, and the public
+ * switch of amp/timeline.h.
+ */
+#include "api/timeline.h"
+
+#include "amp/timeline.h"
+#include "core/error.h"
+#include "core/handle.h"
+#include "core/lock.h"
+#include "core/timeline.h"
+#include "data/view.h"
+#include "device/devtime.h"
+#include "device/oclcheck.h"
+#include "device/queue.h"
+
+/* Whether the call's kernel source may be read: a live handle, or a
+ * source of the program's own (AMP_KERNEL_SOURCE) that names its file. */
+static int source_readable(const amp_kernel_source *k)
+{
+    hd_state state = k ? amp__handle_state(k, NULL) : HD_FOREIGN;
+    return k && (state == HD_LIVE || (state == HD_FOREIGN && k->file));
+}
+
+/* The kernel c queued, as ev, during the call's launch, which began at
+ * `began`: what it runs over, and which views it reads and may write (a
+ * kernel was queued: its captures were checked, every view is live). The
+ * timeline names the transfers of the launch after these views. */
+static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t began)
+{
+    tl_ref refs[AMP_MAX_CAPTURES];
+    int n = 0;
+    for (int i = 0; i < c->captures.count && i < AMP_MAX_CAPTURES; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        if (cap->kind != AMP_CAPTURE_VIEW)
+            continue;
+        refs[n++] = (tl_ref){cap->value.view, cap->value.view->src, cap->name,
+                             (int)((e->written_mask >> i) & 1u)};
+    }
+    const kb_domain *d = &c->domain;
+    int padded = 0;
+    for (int k = 0; d->guarded && k < d->extent.rank; k++)
+        padded |= d->original.dims[k] < d->extent.dims[k];
+    tl_kernel k = {e->name,
+                   c->kernel->file,
+                   c->kernel->line,
+                   d->extent.rank,
+                   d->extent.dims,
+                   padded ? d->original.dims : NULL,
+                   d->tiled ? c->tile_rank : 0,
+                   d->tile,
+                   !d->tiled ? "simple"
+                   : padded  ? "padded"
+                             : "tiled",
+                   n,
+                   refs,
+                   0,
+                   amp__ock_installed(),
+                   began};
+    int profiled = 0;
+    k.queue = amp__queue_timeline(c->av, &profiled);
+    /* Timed on the device, it is placed by the device's clock, never
+     * before the launch began; else it is shown at the moment the launch
+     * had queued it. */
+    if (!profiled)
+        k.queued = amp__tl_now();
+    uint32_t record = k.queue ? amp__tl_kernel(&k, profiled) : TL_NO_RECORD;
+    if (profiled)
+        amp__dtime_kernel(ev, record);
+    else
+        amp__clapi.ReleaseEvent(ev);
+}
+
+amp_status amp__timeline_launch(call *c, launch_fn launch)
+{
+    LOCK_ASSERT_HELD();
+    tl_call tc;
+    amp__tl_call_begin(&tc);
+    cl_event ev = NULL;
+    const kc_entry *queued = NULL;
+    int64_t began = amp__tl_now();
+    amp_status st = launch(c, &ev, &queued);
+    if (ev)
+        record_kernel(c, queued, ev, began);
+    tl_about about = {NULL, NULL, "unknown", 0, queued ? queued->name : "(not built)"};
+    if (queued || source_readable(c->kernel)) {
+        about.site_file = c->kernel->file;
+        about.site_line = c->kernel->line;
+    }
+    amp__tl_call_end(&tc, c->domain.tiled ? "amp_parallel_for_each_tiled" : "amp_parallel_for_each",
+                     st, &about);
+    return st;
+}
+
+amp_status amp__timeline_write(void)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_has_file())
+        return AMP_OK;
+    amp__dtime_collect(1);
+    return amp__tl_write();
+}
+
+/* ---- Public API ---- */
+
+amp_status amp_timeline_start(const char *path)
+{
+    amp__lock_acquire();
+    amp_status st = amp__tl_start(path);
+    amp__lock_release();
+    return st;
+}
+
+/* A write for a public call: its failure is the call's, with the reason. */
+static amp_status write_for(const char *fn)
+{
+    amp_status st = amp__timeline_write();
+    return st == AMP_OK ? st : amp__err_set(st, "%s: %s", fn, amp__tl_write_error());
+}
+
+amp_status amp_timeline_stop(void)
+{
+    amp__lock_acquire();
+    amp_status st = AMP_OK;
+    if (amp__tl_active) {
+        amp__tl_stop();
+        st = write_for("amp_timeline_stop");
+    }
+    amp__lock_release();
+    return st;
+}
+
+amp_status amp_timeline_flush(void)
+{
+    amp__lock_acquire();
+    amp_status st = amp__tl_has_file()
+                        ? write_for("amp_timeline_flush")
+                        : amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                                       "amp_timeline_flush: no timeline was started. Set"
+                                       " AMP_TIMELINE=FILE.json in the environment, or call"
+                                       " amp_timeline_start(\"FILE.json\") first.");
+    amp__lock_release();
+    return st;
+}
+
+int amp_timeline_is_enabled(void)
+{
+    amp__lock_acquire();
+    int on = amp__tl_active;
+    amp__lock_release();
+    return on;
+}

@@ -1,0 +1,198 @@
+/*
+ * runtime/device/devtime.c - the timeline's device times (devtime.h).
+ */
+#include "device/devtime.h"
+
+#include <stdlib.h>
+
+#include "core/lock.h"
+
+/* A queue as the timeline knows it: its number, and the marker that
+ * measures its clock until it is read. */
+typedef struct dt_queue {
+    const void *key;
+    cl_command_queue queue;
+    int number;
+    int profiled;
+    cl_event marker;
+    int64_t before, after; /* the host's clock around the marker's enqueue */
+} dt_queue;
+
+/* A kernel whose event is not read yet. */
+typedef struct dt_kernel {
+    cl_event event;
+    uint32_t record;
+} dt_kernel;
+
+static dt_queue *queues;
+static size_t queue_count;
+static dt_kernel *pending;
+static size_t pending_count, pending_capacity;
+
+/* A pending list longer than this is polled at the next launch, so that a
+ * program that never waits does not pile events up. */
+#define DT_POLL_AT 256
+
+static int has_profiling(cl_command_queue q)
+{
+    cl_command_queue_properties props = 0;
+    return amp__clapi.GetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) ==
+               CL_SUCCESS &&
+           (props & CL_QUEUE_PROFILING_ENABLE);
+}
+
+/* A marker between two readings of the host's clock: its QUEUED time,
+ * once it can be read, is the device's reading of the same moment. */
+static void measure_clock(dt_queue *q)
+{
+    q->before = amp__tl_now();
+    if (amp__clapi.EnqueueMarkerWithWaitList(q->queue, 0, NULL, &q->marker) != CL_SUCCESS)
+        q->marker = NULL;
+    q->after = amp__tl_now();
+}
+
+int amp__dtime_queue(const void *key, cl_command_queue queue, size_t acc_index,
+                     const char *acc_name, const char *kind, int transfer, int *profiled)
+{
+    LOCK_ASSERT_HELD();
+    for (size_t i = 0; i < queue_count; i++)
+        if (queues[i].key == key) {
+            *profiled = queues[i].profiled;
+            return queues[i].number;
+        }
+    *profiled = 0;
+    int first = 0;
+    int number = amp__tl_queue(key, acc_index, acc_name, kind, transfer, &first);
+    dt_queue *grown = number ? realloc(queues, (queue_count + 1) * sizeof *grown) : NULL;
+    if (!grown)
+        return number;
+    queues = grown;
+    dt_queue *q = &queues[queue_count++];
+    *q = (dt_queue){key, queue, number, has_profiling(queue), NULL, 0, 0};
+    if (q->profiled)
+        measure_clock(q);
+    *profiled = q->profiled;
+    return number;
+}
+
+/* The times of a command whose status is known to be CL_COMPLETE. */
+static int times_of(cl_event ev, uint64_t *start, uint64_t *end)
+{
+    cl_ulong s = 0, e = 0;
+    if (amp__clapi.GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) !=
+            CL_SUCCESS ||
+        amp__clapi.GetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) !=
+            CL_SUCCESS ||
+        e < s)
+        return 0;
+    *start = s;
+    *end = e;
+    return 1;
+}
+
+/* The command's execution status: CL_COMPLETE, a negative error, or a
+ * stage not reached yet; an event that cannot say is taken as failed. */
+static cl_int status_of(cl_event ev)
+{
+    cl_int status = CL_QUEUED;
+    if (amp__clapi.GetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                                NULL) != CL_SUCCESS)
+        return -1;
+    return status;
+}
+
+int amp__dtime_span(cl_event ev, uint64_t *start, uint64_t *end)
+{
+    return status_of(ev) == CL_COMPLETE && times_of(ev, start, end);
+}
+
+static int event_done(cl_event ev)
+{
+    return status_of(ev) <= CL_COMPLETE;
+}
+
+/* A kernel whose status is status: its times (none after a failure), and
+ * its event released. One status query an event: the driver's calls are
+ * most of what the timeline costs a launch. */
+static void read_kernel(dt_kernel *k, cl_int status)
+{
+    uint64_t start = 0, end = 0;
+    int ok = status == CL_COMPLETE && times_of(k->event, &start, &end);
+    amp__tl_kernel_span(k->record, start, end, ok);
+    amp__clapi.ReleaseEvent(k->event);
+}
+
+static void read_clock(dt_queue *q, int wait)
+{
+    if (!q->marker)
+        return;
+    if (wait)
+        (void)amp__clapi.WaitForEvents(1, &q->marker);
+    if (!wait && !event_done(q->marker))
+        return;
+    cl_ulong queued = 0;
+    if (amp__clapi.GetEventProfilingInfo(q->marker, CL_PROFILING_COMMAND_QUEUED, sizeof queued,
+                                         &queued, NULL) == CL_SUCCESS &&
+        queued > 0)
+        amp__tl_queue_offset(q->number, q->before + (q->after - q->before) / 2 - (int64_t)queued);
+    amp__clapi.ReleaseEvent(q->marker);
+    q->marker = NULL;
+}
+
+void amp__dtime_collect(int wait)
+{
+    LOCK_ASSERT_HELD();
+    for (size_t i = 0; i < queue_count; i++)
+        read_clock(&queues[i], wait);
+    size_t kept = 0;
+    for (size_t i = 0; i < pending_count; i++) {
+        dt_kernel *k = &pending[i];
+        cl_int status = status_of(k->event);
+        if (status > CL_COMPLETE && wait) {
+            (void)amp__clapi.WaitForEvents(1, &k->event);
+            status = status_of(k->event);
+        }
+        if (status <= CL_COMPLETE)
+            read_kernel(k, status);
+        else
+            pending[kept++] = *k;
+    }
+    pending_count = kept;
+}
+
+void amp__dtime_kernel(cl_event ev, uint32_t record)
+{
+    LOCK_ASSERT_HELD();
+    if (!ev)
+        return;
+    if (pending_count >= DT_POLL_AT && pending_count % DT_POLL_AT == 0)
+        amp__dtime_collect(0);
+    if (record != TL_NO_RECORD && pending_count == pending_capacity) {
+        size_t cap = pending_capacity ? 2 * pending_capacity : 64;
+        dt_kernel *grown = realloc(pending, cap * sizeof *grown);
+        if (grown) {
+            pending = grown;
+            pending_capacity = cap;
+        }
+    }
+    if (record == TL_NO_RECORD || pending_count == pending_capacity) {
+        /* Not kept, or no room to wait for it: shown where it was queued. */
+        amp__tl_kernel_span(record, 0, 0, 0);
+        amp__clapi.ReleaseEvent(ev);
+        return;
+    }
+    pending[pending_count++] = (dt_kernel){ev, record};
+}
+
+void amp__dtime_shutdown(void)
+{
+    LOCK_ASSERT_HELD();
+    amp__dtime_collect(1);
+    free(queues);
+    queues = NULL;
+    queue_count = 0;
+    free(pending);
+    pending = NULL;
+    pending_count = pending_capacity = 0;
+    amp__tl_forget_queues();
+}

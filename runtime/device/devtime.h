@@ -1,0 +1,57 @@
+/*
+ * runtime/device/devtime.h - the timeline's device side: each queue as the
+ * timeline numbers it, the offset from its device's clock to the host's,
+ * and the device times of kernels and transfers, read from their OpenCL
+ * profiling events.
+ *
+ * A kernel's event is read late, as AMP_PROFILE reads its own: when it has
+ * completed by a later launch's poll, or when the timeline is written
+ * (which waits for what is still queued), so that no launch waits for
+ * it. The offset between a device's clock and the host's is measured once
+ * per queue, when the timeline first sees it: a marker queued between two
+ * readings of the host's clock, whose CL_PROFILING_COMMAND_QUEUED is the
+ * device's reading of the same moment.
+ *
+ * A queue gets profiling only when it is made (OpenCL 1.2 cannot switch
+ * it on later): queues made while the timeline or AMP_PROFILE is on
+ * (device/profile.h's amp__prof_queue_properties) are timed on the device;
+ * the work of a queue made before is shown where it was queued.
+ *
+ * All functions expect the runtime lock to be held.
+ */
+#ifndef AMP_DEVICE_DEVTIME_H
+#define AMP_DEVICE_DEVTIME_H
+
+#include <stdint.h>
+
+#include <stddef.h>
+
+#include "core/clapi.h"
+#include "core/timeline.h"
+
+/* The timeline's number for the queue q of the accelerator view key (the
+ * tid of its track: core/timeline.h's amp__tl_queue says what the other
+ * facts name), registered on first sight; *profiled: whether its work is
+ * timed on the device. 0 when the timeline keeps no more. Called through
+ * amp__queue_timeline (queue.h), which knows the view. */
+int amp__dtime_queue(const void *key, cl_command_queue q, size_t acc_index, const char *acc_name,
+                     const char *kind, int transfer, int *profiled);
+
+/* The kernel of the timeline's record ran as ev (owned from now on): its
+ * device times go to the record once ev has completed. */
+void amp__dtime_kernel(cl_event ev, uint32_t record);
+
+/* The device times of a completed command: 1, or 0 when its event has
+ * none (a queue without profiling, a failed command). */
+int amp__dtime_span(cl_event ev, uint64_t *start, uint64_t *end);
+
+/* Read the kernels whose events have completed, and the queues' offsets;
+ * with wait, wait for the rest first (the timeline is about to be
+ * written). */
+void amp__dtime_collect(int wait);
+
+/* Every event read and released, and the queues forgotten (amp_shutdown,
+ * before the queues go). */
+void amp__dtime_shutdown(void);
+
+#endif

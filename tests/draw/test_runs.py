@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Timelines of real runs: the samples run with AMP_TIMELINE set, and each
+file checked against the trace-event format's rules and docs/timeline.md
+(check_timeline.py), and against the ledger of the same run: one transfer
+event per transfer AMP_TRACE=transfers prints (the ledger's own trace), the
+same bytes, direction and reason. The samples' output is compared with
+their expected_output.txt byte for byte: the timeline changes no result,
+beside AMP_TRACE and AMP_PROFILE too. tile_race runs under AMP_CHECK, and
+its finding is checked down to the racy element. A run past
+AMP_TIMELINE_MAX_EVENTS keeps the bound and says what it dropped.
+
+Needs the samples built (SAMPLES, set by CTest, is their folder) and a
+device.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+from drawn import ROOT, work_dir
+
+sys.path.insert(0, os.path.join(ROOT, "tools", "amp-draw"))
+import check_timeline  # noqa: E402
+
+SAMPLES = os.environ.get("SAMPLES") or os.path.join(ROOT, "build", "samples")
+TRACE = re.compile(r"^\[amp\] (upload|download|copy) +([0-9]+) bytes .*\((kernel|host access|"
+                   r"synchronize|release|copy)[,)]")
+DIRECTION = {"upload": "host_to_device", "download": "device_to_host",
+             "copy": "device_to_device"}
+
+
+def run_sample(name, *args, env=None, timeline=None, expect_status=0):
+    """The sample's (stdout, stderr, timeline as parsed), run with
+    AMP_TIMELINE and AMP_TRACE=transfers (and env)."""
+    timeline = timeline or os.path.join(work_dir(), name + ".json")
+    if os.path.exists(timeline):
+        os.remove(timeline)
+    e = dict(os.environ)
+    e.update({"AMP_TIMELINE": timeline, "AMP_TRACE": "transfers", "AMP_CACHE": "0"})
+    e.update(env or {})
+    r = subprocess.run([os.path.join(SAMPLES, name)] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, env=e, timeout=600)
+    if expect_status is not None and r.returncode != expect_status:
+        raise AssertionError("%s %s exited with %d: %s" % (name, " ".join(args), r.returncode,
+                                                           r.stderr[-3000:]))
+    return r.stdout, r.stderr, check_timeline.load(timeline)
+
+
+def ledger_totals(stderr):
+    """The transfers AMP_TRACE=transfers printed, counted as --totals counts."""
+    count = {d: {r: 0 for r in check_timeline.REASONS} for d in DIRECTION.values()}
+    size = {d: {r: 0 for r in check_timeline.REASONS} for d in DIRECTION.values()}
+    for line in stderr.splitlines():
+        m = TRACE.match(line)
+        if m:
+            d = DIRECTION[m.group(1)]
+            count[d][m.group(3)] += 1
+            size[d][m.group(3)] += int(m.group(2))
+    return count, size
+
+
+def expected_output(name, file="expected_output.txt"):
+    with open(os.path.join(ROOT, "samples", name, file), encoding="utf-8") as f:
+        return f.read()
+
+
+def events(data, cat=None, name=None):
+    return [e for e in data["traceEvents"]
+            if (cat is None or e.get("cat") == cat) and (name is None or e.get("name") == name)]
+
+
+class Samples(unittest.TestCase):
+    def check_run(self, name, *args, env=None, expected="expected_output.txt"):
+        out, err, data = run_sample(name, *args, env=env)
+        self.assertEqual(out, expected_output(name, expected))
+        self.assertEqual(check_timeline.check(data), [])
+        totals = check_timeline.transfer_totals(data)
+        count, size = ledger_totals(err)
+        self.assertEqual(totals["count"], count)
+        self.assertEqual(totals["bytes"], size)
+        self.assertGreater(sum(sum(c.values()) for c in count.values()), 0)
+        return data, err
+
+    def test_matrix_multiply(self):
+        data, _ = self.check_run("matrix_multiply")
+        kernels = events(data, "amp.kernel")
+        self.assertEqual(len(kernels), 2)
+        k = kernels[0]["args"]
+        self.assertEqual(k["mode"], "simple")
+        self.assertIsNone(k["tile"])
+        self.assertEqual(sorted(r["name"] for r in k["reads"]), ["a", "b"])
+        self.assertEqual([r["name"] for r in k["writes"]], ["product"])
+        self.assertRegex(k["site"], r"matrix_multiply\.c:[0-9]+$")
+
+    def test_matrix_multiply_beside_amp_profile(self):
+        _, err = self.check_run("matrix_multiply", env={"AMP_PROFILE": "1"})
+        self.assertIn("AMP_PROFILE: 2 kernels", err)
+
+    def test_tile_average(self):
+        data, _ = self.check_run("tile_average")
+        tiled = [e["args"] for e in events(data, "amp.kernel") if e["args"]["mode"] != "simple"]
+        self.assertEqual(len(tiled), 3)
+        self.assertEqual(sorted(tuple(k["tile"]) for k in tiled), [(2, 2), (2, 2), (4, 4)])
+        for k in tiled:
+            self.assertEqual(k["extent"], [8, 8])
+            self.assertEqual(k["timed"], "device")
+
+    def test_transfer_ledger(self):
+        data, _ = self.check_run("transfer_ledger")
+        reasons = {e["args"]["reason"] for e in events(data, "amp.transfer")}
+        self.assertTrue({"kernel", "synchronize"} <= reasons, reasons)
+        # Where the data is: a counter per data source, values from 0 to 1.
+        self.assertTrue(events(data, "amp.where"))
+
+    def test_tile_race_without_the_checker(self):
+        data, _ = self.check_run("tile_race")
+        self.assertEqual(events(data, "amp.check"), [])
+
+
+class Checked(unittest.TestCase):
+    """tile_race's races under AMP_CHECK (skipped without Oclgrind)."""
+
+    def checked(self, *args):
+        out, err, data = run_sample("tile_race", *args, env={"AMP_CHECK": "1"},
+                                    expect_status=None)
+        if "apt-get install oclgrind" in err:
+            self.skipTest("Oclgrind is not installed")
+        self.assertEqual(check_timeline.check(data), [])
+        self.assertIs(data["otherData"]["check"], True)
+        findings = events(data, "amp.check")
+        self.assertEqual(len(findings), 1, findings)
+        return findings[0]["args"]
+
+    def test_the_race_on_a_tile_static_array_names_its_element(self):
+        f = self.checked("--wrong-fence")
+        self.assertEqual(f["problem"], "data race")
+        self.assertEqual(f["memory"], "tile_static")
+        self.assertEqual(f["array"], "tileValues")
+        self.assertEqual(f["array_extent"], [2, 2])
+        self.assertEqual(f["element"], [0, 1])
+        self.assertRegex(f["at"], r"tile_race\.c:89:56$")
+        self.assertRegex(f["other_at"], r"tile_race\.c:96:34$")
+        # In every tile the thread of local index (0, 1) writes the element
+        # and thread (0, 0) reads it; the simulator meets the tiles in an
+        # order that changes from run to run, and the race is told by its
+        # least record (checkrun.c): tile (0, 0)'s, every time.
+        first, second = f["accesses"]
+        self.assertEqual((first["access"], first["local"]), ("write", [0, 1]))
+        self.assertEqual((second["access"], second["local"]), ("read", [0, 0]))
+        self.assertEqual(first["tile"], [0, 0])
+        self.assertEqual(second["tile"], [0, 0])
+        for a in (first, second):
+            self.assertEqual(a["global"], [2 * t + l for t, l in zip(a["tile"], a["local"])])
+        self.assertEqual(first["code"],
+                         "tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];")
+        self.assertEqual(second["code"], "total += tileValues[trow][tcol];")
+        self.assertRegex(f["barrier"]["after"], r"tile_race\.c:89$")
+        self.assertRegex(f["barrier"]["before"], r"tile_race\.c:96$")
+
+    def test_a_race_inside_one_statement_has_no_barrier_to_add(self):
+        f = self.checked("--race")
+        self.assertEqual(f["array"], "total")
+        self.assertEqual(f["array_extent"], [])
+        self.assertEqual(f["element"], [])
+        self.assertNotIn("barrier", f)
+        self.assertRegex(f["at"], r"tile_race\.c:77:19$")
+
+
+class TransferQueue(unittest.TestCase):
+    """Uploads on the device's transfer queue (the staged path forced, as
+    on a GPU: tests/draw/timeline_staged.c)."""
+
+    def test_the_transfer_queue_has_its_track_and_its_uploads_name_the_view(self):
+        program = os.environ.get("STAGED")
+        if not program or not os.path.exists(program):
+            self.skipTest("timeline_staged is not built")
+        timeline = os.path.join(work_dir(), "staged.json")
+        e = dict(os.environ)
+        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=600)
+        self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
+        data = check_timeline.load(timeline)
+        self.assertEqual(check_timeline.check(data), [])
+        names = {(e["pid"], e["tid"]): e["args"] for e in data["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "thread_name"}
+        transfer = [k for k, a in names.items() if a.get("queue") == "transfer"]
+        self.assertEqual(len(transfer), 1)
+        self.assertEqual(names[transfer[0]]["name"], "transfer queue")
+        moves = [e for e in events(data, "amp.transfer") if (e["pid"], e["tid"]) == transfer[0]]
+        self.assertEqual(len(moves), 3)
+        view = next(k for k, a in names.items() if a.get("queue") == "view")
+        for m in moves:
+            self.assertEqual(m["args"]["path"], "staged")
+            self.assertEqual(m["args"]["timed"], "device")
+            # The array's view, not the transfer queue, is the one whose data moved.
+            self.assertEqual(m["args"]["accelerator_view"], view[1])
+        report = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "timeline-overlap.py"),
+                                 timeline], stdout=subprocess.PIPE, text=True)
+        self.assertEqual(report.returncode, 0)
+        self.assertIn("transfers on a transfer queue ran beside a kernel", report.stdout)
+
+
+class TestPrograms(unittest.TestCase):
+    """The device tests' own runs on the timeline: textures, arrays, copies,
+    asynchronous operations, views of many kinds, two accelerators, every
+    kind of AMP_CHECK finding (an access out of bounds, a race of a padded
+    domain's threads, a barrier not every thread reached). Each file keeps
+    the contract, and the tests pass as they do without it."""
+
+    def timeline_of(self, name):
+        program = os.path.join(os.environ.get("TESTS") or os.path.join(ROOT, "build", "tests"),
+                               name)
+        if not os.path.exists(program):
+            self.skipTest("%s is not built" % name)
+        timeline = os.path.join(work_dir(), name + ".json")
+        e = dict(os.environ)
+        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=900)
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-3000:])
+        data = check_timeline.load(timeline)
+        self.assertEqual(check_timeline.check(data), [])
+        return data
+
+    def test_checked_kernels(self):
+        data = self.timeline_of("test_check")
+        if data["otherData"]["check"] or events(data, "amp.check"):
+            problems = {e["name"] for e in events(data, "amp.check")}
+            self.assertTrue({"data race", "out of bounds"} <= problems, problems)
+
+    def test_textures(self):
+        data = self.timeline_of("test_textures")
+        self.assertTrue(any("texture_id" in e["args"] for e in events(data, "amp.transfer")))
+
+    def test_arrays_copies_and_asynchronous_operations(self):
+        data = self.timeline_of("test_data_model")
+        calls = {e["name"] for e in events(data, "amp.call")}
+        self.assertTrue({"amp_copy", "amp_array_view_synchronize", "amp_shutdown"} <= calls,
+                        calls)
+
+    def test_queues_and_markers(self):
+        self.timeline_of("test_queues")
+
+
+class Bound(unittest.TestCase):
+    def test_a_run_past_the_bound_keeps_it_and_says_what_it_dropped(self):
+        out, err, data = run_sample("tile_average", env={"AMP_TIMELINE_MAX_EVENTS": "12"})
+        self.assertEqual(out, expected_output("tile_average"))
+        self.assertEqual(check_timeline.check(data), [])
+        other = data["otherData"]
+        self.assertEqual(other["max_events"], 12)
+        self.assertGreater(other["dropped"], 0)
+        timed = [e for e in data["traceEvents"] if e["ph"] != "M"]
+        self.assertLessEqual(len(timed), 13)
+        self.assertEqual(timed[-1]["name"], "events dropped")
+        self.assertEqual(timed[-1]["args"]["dropped"], other["dropped"])
+
+    def test_a_bound_that_is_not_a_number_is_said_and_the_default_kept(self):
+        _, err, data = run_sample("tile_average", env={"AMP_TIMELINE_MAX_EVENTS": "lots"})
+        self.assertIn("AMP_TIMELINE_MAX_EVENTS=\"lots\"", err)
+        self.assertEqual(data["otherData"]["max_events"], 1000000)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,210 @@
+/*
+ * tests/unit/test_sgemm_tuning.c - SGEMM kernel 6's tuning
+ * (samples/sgemm_progression/sgemm_tune.c), without a device: the
+ * instruction set read from a CPU device's name, the defaults it chooses,
+ * the plans measured at some sizes and taken for products near them, and
+ * the tuning file that keeps them, in the cache directory or among the
+ * files kept with the sources.
+ */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+#include "sgemm.h"
+
+/* A device as amp_accelerator_get_info describes one. */
+static amp_accelerator_info device(const char *name, int cpu)
+{
+    amp_accelerator_info info = {0};
+    info.description = name;
+    info.tile_static_size = cpu ? 1 << 20 : 48 << 10;
+    info.max_tile_size = cpu ? 4096 : 1024;
+    info.compute_units = cpu ? 2 : 132;
+    info.is_emulated = cpu;
+    return info;
+}
+
+static int same_params(sgemm_params a, sgemm_params b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* A cache directory of this test's own, empty. */
+static char cache_dir[256];
+
+static int make_cache_dir(void **state)
+{
+    (void)state;
+    snprintf(cache_dir, sizeof cache_dir, "%s/amp-test-sgemm-tuning-%ld", SGEMM_TEST_DIR,
+             (long)getpid());
+    mkdir(SGEMM_TEST_DIR, 0700);
+    mkdir(SGEMM_MEASURED_DIR, 0700);
+    if (mkdir(cache_dir, 0700) != 0)
+        return -1;
+    setenv("AMP_CACHE_DIR", cache_dir, 1);
+    return 0;
+}
+
+static int remove_files(void **state)
+{
+    (void)state;
+    char path[1400];
+    amp_accelerator_info gpu = device("Test GPU 1", 0);
+    if (sgemm_tune_path(&gpu, path, sizeof path))
+        remove(path);
+    rmdir(cache_dir);
+    snprintf(path, sizeof path, "%s/tune-Test_GPU_2.txt", SGEMM_MEASURED_DIR);
+    remove(path);
+    return 0;
+}
+
+static void the_instruction_set_comes_from_the_llvm_cpu_in_the_name(void **state)
+{
+    (void)state;
+    assert_int_equal(sgemm_cpu_isa("pthread-haswell-AMD EPYC"), SGEMM_ISA_AVX2);
+    assert_int_equal(sgemm_cpu_isa("cpu-znver3-AMD EPYC 7763 64-Core Processor"), SGEMM_ISA_AVX2);
+    assert_int_equal(sgemm_cpu_isa("pthread-skylake-Intel(R) Core(TM) i7"), SGEMM_ISA_AVX2);
+    /* Skylake's server part has AVX-512: the longer name wins. */
+    assert_int_equal(sgemm_cpu_isa("pthread-skylake-avx512-AMD EPYC"), SGEMM_ISA_AVX512);
+    assert_int_equal(sgemm_cpu_isa("cpu-cooperlake-Intel(R) Xeon(R)"), SGEMM_ISA_AVX512);
+    assert_int_equal(sgemm_cpu_isa("pthread-sandybridge-Intel"), SGEMM_ISA_AVX);
+    assert_int_equal(sgemm_cpu_isa("NVIDIA H100 80GB HBM3"), SGEMM_ISA_UNKNOWN);
+    assert_int_equal(sgemm_cpu_isa(NULL), SGEMM_ISA_UNKNOWN);
+}
+
+static void an_untuned_avx2_device_gets_sums_that_fit_16_registers(void **state)
+{
+    (void)state;
+    amp_accelerator_info avx2 = device("pthread-haswell-AMD EPYC", 1);
+    amp_accelerator_info avx512 = device("pthread-skylake-avx512-AMD EPYC", 1);
+    sgemm_tuning t2 = sgemm_tuning_default(&avx2), t5 = sgemm_tuning_default(&avx512);
+    assert_true(same_params(t2.large, (sgemm_params){0, 1, 1, 6, 2, 8, 1}));
+    assert_true(same_params(t5.large, (sgemm_params){0, 1, 1, 12, 2, 16, 1}));
+    /* The candidates for 16 registers hold no float16 shape of more than
+     * 12 registers of sums. */
+    int n;
+    const sgemm_params *c = sgemm_params_candidates(&avx2, &n);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++)
+        if (c[i].vw == 16)
+            assert_true(c[i].rm * c[i].nv * 2 <= 12);
+}
+
+/* A tuning with plans measured at 1000 and 1024 that differ. */
+static sgemm_tuning two_plans(void)
+{
+    amp_accelerator_info gpu = device("Test GPU 1", 0);
+    sgemm_tuning t = sgemm_tuning_default(&gpu);
+    t.large_gflops = 48000, t.small_gflops = 44000;
+    t.nplans = 2;
+    t.plans[0] = (sgemm_size_plan){1000, 1000, 1000, {t.small, 2}, 25000};
+    t.plans[1] = (sgemm_size_plan){1024, 1024, 1024, {t.large, 1}, 26000};
+    return t;
+}
+
+static void a_product_near_a_measured_size_takes_its_plan(void **state)
+{
+    (void)state;
+    sgemm_tuning t = two_plans();
+    sgemm_plan p1000 = sgemm_tuning_pick(&t, 1000, 1000, 1000);
+    sgemm_plan p1024 = sgemm_tuning_pick(&t, 1024, 1024, 1024);
+    assert_true(same_params(p1000.p, t.small) && p1000.splits == 2);
+    assert_true(same_params(p1024.p, t.large) && p1024.splits == 1);
+    /* The nearest of the two. */
+    sgemm_plan p1005 = sgemm_tuning_pick(&t, 1005, 1005, 1005);
+    assert_true(same_params(p1005.p, t.small) && p1005.splits == 2);
+    sgemm_plan p1100 = sgemm_tuning_pick(&t, 1100, 1024, 1024);
+    assert_true(same_params(p1100.p, t.large) && p1100.splits == 1);
+    assert_non_null(sgemm_tuning_measured(&t, 1100, 1024, 1024));
+}
+
+static void a_product_far_from_every_measured_size_takes_the_model(void **state)
+{
+    (void)state;
+    sgemm_tuning t = two_plans();
+    sgemm_tuning model = t;
+    model.nplans = 0;
+    /* 1024 x 1024 x 2048: K is twice the nearest plan's. */
+    const int sizes[][3] = {{1500, 1500, 1500}, {1024, 1024, 2048}, {700, 1000, 1000}};
+    for (int i = 0; i < 3; i++) {
+        int M = sizes[i][0], N = sizes[i][1], K = sizes[i][2];
+        sgemm_plan got = sgemm_tuning_pick(&t, M, N, K);
+        sgemm_plan want = sgemm_tuning_pick(&model, M, N, K);
+        assert_null(sgemm_tuning_measured(&t, M, N, K));
+        assert_true(same_params(got.p, want.p) && got.splits == want.splits);
+    }
+}
+
+static void the_tuning_file_keeps_the_measured_plans(void **state)
+{
+    (void)state;
+    amp_accelerator_info gpu = device("Test GPU 1", 0);
+    sgemm_tuning t = two_plans();
+    assert_int_equal(sgemm_tune_save(&gpu, &t, "a test"), 0);
+    sgemm_tuning back;
+    char path[1400], want[1400];
+    assert_int_equal(sgemm_tune_load(&gpu, &back, path, sizeof path), 1);
+    assert_true(sgemm_tune_path(&gpu, want, sizeof want));
+    assert_string_equal(path, want);
+    assert_int_equal(back.nplans, 2);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(back.plans[i].M, t.plans[i].M);
+        assert_int_equal(back.plans[i].K, t.plans[i].K);
+        assert_int_equal(back.plans[i].plan.splits, t.plans[i].plan.splits);
+        assert_true(same_params(back.plans[i].plan.p, t.plans[i].plan.p));
+        assert_true(back.plans[i].gflops == t.plans[i].gflops);
+    }
+}
+
+static void a_measured_plan_the_device_cannot_run_is_left_out(void **state)
+{
+    (void)state;
+    amp_accelerator_info gpu = device("Test GPU 1", 0);
+    sgemm_tuning t = two_plans();
+    /* 32 x 64 threads: more than the device's 1024 per tile. */
+    t.plans[0].plan.p.ty = 32, t.plans[0].plan.p.tx = 64;
+    assert_int_equal(sgemm_tune_save(&gpu, &t, NULL), 0);
+    sgemm_tuning back;
+    assert_int_equal(sgemm_tune_load(&gpu, &back, NULL, 0), 1);
+    assert_int_equal(back.nplans, 1);
+    assert_int_equal(back.plans[0].M, 1024);
+    assert_true(same_params(back.large, t.large));
+}
+
+static void a_device_with_no_file_of_its_own_reads_the_one_kept_with_the_sources(void **state)
+{
+    (void)state;
+    amp_accelerator_info gpu2 = device("Test GPU 2", 0);
+    sgemm_tuning t;
+    char path[1400];
+    assert_int_equal(sgemm_tune_load(&gpu2, &t, path, sizeof path), 0);
+    assert_string_equal(path, "");
+    assert_int_equal(t.nplans, 0);
+    char kept[1400];
+    snprintf(kept, sizeof kept, "%s/tune-Test_GPU_2.txt", SGEMM_MEASURED_DIR);
+    FILE *f = fopen(kept, "w");
+    assert_non_null(f);
+    fprintf(f, "# measured elsewhere\nplan = 1000 1000 1000  1 16 16 8 1 4 32  2  24000.0\n");
+    fclose(f);
+    assert_int_equal(sgemm_tune_load(&gpu2, &t, path, sizeof path), 1);
+    assert_string_equal(path, kept);
+    assert_int_equal(t.nplans, 1);
+    sgemm_plan p = sgemm_tuning_pick(&t, 1000, 1000, 1000);
+    assert_true(same_params(p.p, (sgemm_params){1, 16, 16, 8, 1, 4, 32}) && p.splits == 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_instruction_set_comes_from_the_llvm_cpu_in_the_name),
+        cmocka_unit_test(an_untuned_avx2_device_gets_sums_that_fit_16_registers),
+        cmocka_unit_test(a_product_near_a_measured_size_takes_its_plan),
+        cmocka_unit_test(a_product_far_from_every_measured_size_takes_the_model),
+        cmocka_unit_test(the_tuning_file_keeps_the_measured_plans),
+        cmocka_unit_test(a_measured_plan_the_device_cannot_run_is_left_out),
+        cmocka_unit_test(a_device_with_no_file_of_its_own_reads_the_one_kept_with_the_sources),
+    };
+    return cmocka_run_group_tests(tests, make_cache_dir, remove_files);
+}
