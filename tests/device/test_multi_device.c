@@ -674,7 +674,7 @@ static void a_set_refuses_launches_once_shutdown_ended_its_views(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), x, &v));
     assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(s, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
                      AMP_ERROR_INVALID_ARGUMENT, "ended by amp_shutdown()");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON(NULL, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH_ON((amp_accelerator_set *)NULL, amp_extent_1d(4), i, AMP_CAPTURE(v), { v(i) = 1; }),
                      AMP_ERROR_INVALID_ARGUMENT, "amp_parallel_for_each_set: the accelerator set");
     assert_amp_ok(amp_array_view_release(v));
     assert_amp_ok(amp_accelerator_set_release(s));

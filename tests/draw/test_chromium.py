@@ -272,6 +272,16 @@ def shown(boxes):
 
 @unittest.skipUnless(os.path.exists(os.path.join(SAMPLES, "tile_race")),
                      "the samples are not built")
+def first_launch_site(sample):
+    """The call site of the sample's first launch: its file and line."""
+    path = os.path.join(ROOT, "samples", sample, sample + ".c")
+    with open(path) as source:
+        for number, line in enumerate(source, 1):
+            if "AMP_PARALLEL_FOR_EACH" in line and "#define" not in line:
+                return "%s.c:%d" % (sample, number)
+    raise AssertionError("no launch in " + path)
+
+
 class RealPages(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -288,9 +298,9 @@ class RealPages(unittest.TestCase):
 
     def test_tile_average_has_16_tiles_of_2_x_2_and_4_of_4_x_4(self):
         counts = sorted(len(shown(launch["tiles"]))
-                        for launch in self.launches(self.average, "tile_average.c:41"))
+                        for launch in self.launches(self.average, first_launch_site("tile_average")))
         self.assertEqual(counts, [4, 16])
-        for launch in self.launches(self.average, "tile_average.c:41"):
+        for launch in self.launches(self.average, first_launch_site("tile_average")):
             tiles = {b["tile"]: b for b in launch["tiles"]}
             cells = {b["global"]: b for b in launch["cells"]}
             # Tile (0, 1) starts where the tile's width ends: 2 or 4 cells.
