@@ -20,6 +20,7 @@
 #include "device/oclcheck.h"
 #include "core/lock.h"
 #include "core/strbuf.h"
+#include "device/ending.h"
 
 /* The numbers a kernel depends on, besides its body and device. */
 #define SIG_WORDS (9 + 3 * AMP_MAX_CAPTURES)
@@ -456,6 +457,16 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
         *out = &node->entry;
         return AMP_OK;
     }
+    /* Once the process has begun to exit, the compiler may be torn down
+     * (device/ending.h). */
+    if (amp__end_begun()) {
+        char what[300];
+        snprintf(what, sizeof what, "The kernel at %s:%d is not built for %s", spec->source->file,
+                 spec->source->line, acc->name);
+        return amp__end_refused(what, "building it now could crash inside the OpenCL compiler,"
+                                      " whose exit handlers may have run (a kernel that has run"
+                                      " at the same size on this device still runs)");
+    }
     if (node) {
         /* A 64-bit hash collision between two specs of one call site: make
          * room for the new one. */
@@ -471,10 +482,16 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
     memcpy(node->words, words, (size_t)nwords * sizeof words[0]);
     node->name = kernel_name(spec->source);
     node->file = strdup(spec->source->file);
-    amp_status st = node->name && node->file
-                        ? build(spec, acc, node)
-                        : amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                                       "Out of host memory compiling a kernel.");
+    amp_status st = AMP_OK;
+    if (node->name && node->file) {
+        /* The compiler may register exit handlers of its own as it builds,
+         * or fails to (device/ending.h). */
+        int first = amp__end_begin(END_BUILT, acc->platform);
+        st = build(spec, acc, node);
+        amp__end_done(END_BUILT, acc->platform, first);
+    } else {
+        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
+    }
     if (st != AMP_OK) {
         node_free(node);
         return st;

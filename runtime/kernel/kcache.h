@@ -30,6 +30,9 @@ typedef struct kc_arg {
 /* Arguments past this many are set on every call. */
 #define KC_ARG_SLOTS 64
 
+/* The work sizes a kernel remembers having been launched at. */
+#define KC_SIZE_SLOTS 8
+
 typedef struct kc_entry {
     /* What a repeated launch reads, together at the front. */
     cl_kernel kernel;
@@ -53,6 +56,13 @@ typedef struct kc_entry {
      * since may have the handle of one released before, and must be set
      * again. */
     kc_arg args[KC_ARG_SLOTS];
+    /* The work sizes (a hash of the dimensions, global and local sizes)
+     * of its last KC_SIZE_SLOTS launches, newest first, 0 where none;
+     * written by kernel/bind.c. Once the process has begun to exit, a
+     * launch runs only at one of them: an OpenCL implementation may build
+     * a kernel again for new work sizes (PoCL does, for each work-group
+     * size), and its compiler may be gone then (device/ending.h). */
+    uint64_t sizes[KC_SIZE_SLOTS];
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */
