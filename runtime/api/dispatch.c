@@ -143,7 +143,7 @@ static amp_status launch(call *c)
     if (st == AMP_OK && !known.data)
         st = mark_written(c, &known, l, mems);
     if (st == AMP_OK)
-        st = amp__queue_submit(c->av, &l->run);
+        amp__queue_submit(c->av, &l->run);
     AMP__PROBE("6 mark written views, submit");
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */

@@ -212,22 +212,30 @@ void amp__queue_unuse(amp_accelerator_view *av)
     }
 }
 
+/* Whether rc, from a wait or submission on av, says the device was lost
+ * or a kernel aborted; if so, the accelerator is removed. */
+static int removes(amp_accelerator_view *av, cl_int rc)
+{
+    /* A wait that ends in CL_OUT_OF_RESOURCES means a kernel went wrong on
+     * the device (NVIDIA's answer to an aborted kernel): the queue and its
+     * context are unusable, as for a lost device. Codes below -1000 are
+     * extensions' (NVIDIA's, among others), and only a device in trouble
+     * answers a wait with one. */
+    int removed = rc == CL_OUT_OF_RESOURCES || rc == CL_DEVICE_NOT_AVAILABLE ||
+                  rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || rc < -1000 ||
+                  amp__err_status_of_cl(rc) == AMP_ERROR_ACCELERATOR_VIEW_REMOVED;
+    if (removed)
+        av->acc->removed = rc;
+    return removed;
+}
+
 amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *call,
                              const char *what)
 {
     LOCK_ASSERT_HELD();
-    /* A wait that ends in CL_OUT_OF_RESOURCES means a kernel went wrong on
-     * the device (NVIDIA's answer to an aborted kernel): the queue and its
-     * context are unusable, as for a lost device. */
-    int removed = rc == CL_OUT_OF_RESOURCES || rc == CL_DEVICE_NOT_AVAILABLE ||
-                  rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || rc < -1000 ||
-                  amp__err_status_of_cl(rc) == AMP_ERROR_ACCELERATOR_VIEW_REMOVED;
-    /* Codes below -1000 are extensions' (NVIDIA's, among others), and only
-     * a device in trouble answers a wait with one. */
-    if (!removed)
+    if (!removes(av, rc))
         return amp__err_cl(rc, call, what);
     amp_accelerator *acc = av->acc;
-    acc->removed = rc;
     return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                         "%s: %s failed with %s (%d): %s (%s) is no longer usable (the device"
                         " was lost, or a kernel aborted). Its device memory is gone; host"
@@ -303,14 +311,23 @@ amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
     return AMP_OK;
 }
 
-amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k)
+void amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k)
 {
+    LOCK_ASSERT_HELD();
     cl_int rc = amp__clapi.Flush(av->queue);
     if (rc == CL_SUCCESS)
-        return AMP_OK;
-    char what[160];
-    kernel_what(what, sizeof what, "Submitting", k);
-    return amp__queue_failed(av, rc, "clFlush", what);
+        return;
+    /* The kernel is queued and its views marked written: the launch
+     * happened, and says so (a caller that retried a failed launch would
+     * apply it twice). What is queued reaches the device with the next
+     * flush or wait of the view, which reports a failure that lasts; a
+     * device lost is reported by the next call that needs it. */
+    int removed = removes(av, rc);
+    if (amp__env_trace_kernels())
+        fprintf(stderr, "[amp] submitting kernel %s from %s:%d failed with %s: %s\n", k->name,
+                k->site->file, k->site->line, amp__err_cl_name(rc),
+                removed ? "the accelerator is removed, and the next call on it says so"
+                        : "it stays queued, and the next flush or wait of the view submits it");
 }
 
 /* Wait for one view and read its profiling events. */
