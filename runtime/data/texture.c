@@ -31,6 +31,7 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/testing.h"
 #include "data/coherence.h"
 #include "data/ledger.h"
 
@@ -735,4 +736,11 @@ void amp__tex_drop_all_device_memory(void)
 {
     LOCK_ASSERT_HELD();
     amp__handle_each(HD_TEXTURE, drop_device_memory, NULL);
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_texture_image amp__test_texture_image(const amp_texture *texture)
+{
+    return (test_texture_image){texture->kind == TEX_IMAGE_1D_FOLDED, texture->stored_channels};
 }

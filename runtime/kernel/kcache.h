@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/changes.h"
+#include "core/limits.h"
 #include "device/accel.h"
 #include "kernel/codegen.h"
 
@@ -26,12 +27,6 @@ typedef struct kc_arg {
     unsigned char size;      /* 0: unknown, set it next time */
     unsigned char bytes[32]; /* up to an int8 (an index of rank 5 to 8) */
 } kc_arg;
-
-/* Arguments past this many are set on every call. */
-#define KC_ARG_SLOTS 64
-
-/* The work sizes a kernel remembers having been launched at. */
-#define KC_SIZE_SLOTS 8
 
 typedef struct kc_entry {
     /* What a repeated launch reads, together at the front. */
@@ -55,14 +50,14 @@ typedef struct kc_entry {
      * Valid while args_epoch equals amp__clapi_mems_made(): a buffer made
      * since may have the handle of one released before, and must be set
      * again. */
-    kc_arg args[KC_ARG_SLOTS];
+    kc_arg args[LIMIT_ARGUMENT_MEMO];
     /* The work sizes (a hash of the dimensions, global and local sizes)
-     * of its last KC_SIZE_SLOTS launches, newest first, 0 where none;
+     * of its last LIMIT_LAUNCH_SIZES launches, newest first, 0 where none;
      * written by kernel/bind.c. Once the process has begun to exit, a
      * launch runs only at one of them: an OpenCL implementation may build
      * a kernel again for new work sizes (PoCL does, for each work-group
      * size), and its compiler may be gone then (device/ending.h). */
-    uint64_t sizes[KC_SIZE_SLOTS];
+    uint64_t sizes[LIMIT_LAUNCH_SIZES];
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */

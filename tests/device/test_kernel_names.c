@@ -30,7 +30,7 @@ static int setup(void **state)
     (void)state;
     setenv("AMP_PROFILE", "1", 1);
     amp_shutdown(); /* AMP_PROFILE is read when the devices are listed */
-    amp_reset_profile();
+    amp_profile_reset_entries();
     return 0;
 }
 
@@ -51,7 +51,7 @@ static size_t kernel_names(const char *names[], size_t room)
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     assert_amp_ok(amp_accelerator_view_wait(av));
     size_t n = 0;
-    assert_amp_ok(amp_get_profile(e, 8, &n));
+    assert_amp_ok(amp_profile_get_entries(e, 8, &n));
     assert_true(n <= room);
     for (size_t i = 0; i < n; i++)
         names[i] = e[i].kernel;

@@ -110,7 +110,7 @@ static int child_queued(const char *mode)
         st = amp_accelerator_view_wait(av);
     amp_tiled_extent tiled = amp_extent_tile_1d(amp_extent_1d(N), TILE);
     if (st == AMP_OK)
-        st = AMP_PARALLEL_FOR_EACH_TILED(tiled, t_idx, AMP_CAPTURE(view, AMP_CONST(TILE)), {
+        st = AMP_PARALLEL_FOR_EACH(tiled, t_idx, AMP_CAPTURE(view, AMP_CONST(TILE)), {
             tile_static float tile[TILE];
             tile[t_idx.local[0]] = view(t_idx.global[0]);
             t_idx.barrier.wait();
@@ -189,7 +189,7 @@ static void *build_some(void *after_first)
         shared_view(i) = shared_view(i) > 1.0f ? sqrt(shared_view(i)) : 1.0f - shared_view(i);
     });
     amp_tiled_extent tiled = amp_extent_tile_1d(amp_extent_1d(N), TILE);
-    (void)AMP_PARALLEL_FOR_EACH_TILED(tiled, t_idx, AMP_CAPTURE(shared_view, AMP_CONST(TILE)), {
+    (void)AMP_PARALLEL_FOR_EACH(tiled, t_idx, AMP_CAPTURE(shared_view, AMP_CONST(TILE)), {
         tile_static float tile[TILE];
         tile[t_idx.local[0]] = shared_view(t_idx.global[0]);
         t_idx.barrier.wait();
