@@ -418,8 +418,9 @@ static void count_calls(const char *mode_name, int disk_cache)
     static work w;
     mode = mode_name;
     setenv("AMP_CACHE", disk_cache ? "1" : "0", 1);
-    /* The test's own folder, unless the environment names one. */
-    setenv("AMP_CACHE_DIR", "test_faults_cache", 0);
+    /* The test's own folder in the build tree, unless the environment
+     * names one. */
+    setenv("AMP_CACHE_DIR", FAULTS_CACHE_DIR, 0);
     /* A first run fills the disk cache, so that the counted one loads every
      * kernel from it, as every later run will. */
     for (int run = 0; run < 1 + disk_cache; run++) {
