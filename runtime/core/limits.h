@@ -81,6 +81,12 @@
  * it does not idle for the wait. */
 #define LIMIT_QUEUE_SPAN 1024
 
+/* Firsts of the OpenCL implementation (a platform's first context, build,
+ * kernels run; device/ending.h) remembered, after which the library's exit
+ * handler is registered again. Past it, every later one is taken as seen:
+ * the handler is not registered again for it, as for any repeat. */
+#define LIMIT_END_FIRSTS 32
+
 /* Profiled launches (AMP_PROFILE) whose events are not read yet, past
  * which the next launch reads those that completed, so that a program that
  * never waits does not pile them up. */

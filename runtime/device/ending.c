@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/lock.h"
 #include "device/oclcheck.h"
 
@@ -51,10 +52,9 @@ typedef struct end_seen {
     cl_platform_id platform;
 } end_seen;
 
-enum { SEEN_ROOM = 32 };
-static end_seen seen_list[SEEN_ROOM];
+static end_seen seen_list[LIMIT_END_FIRSTS];
 static size_t nseen;
-static cl_platform_id unrun[SEEN_ROOM];
+static cl_platform_id unrun[LIMIT_END_FIRSTS];
 static size_t nunrun;
 
 /* This thread's launches: whether its end waits (a destructor registered
@@ -148,12 +148,12 @@ static int seen(end_event what, cl_platform_id platform)
     for (size_t i = 0; i < nseen; i++)
         if (seen_list[i].what == what && seen_list[i].platform == platform)
             return 1;
-    return nseen == SEEN_ROOM;
+    return nseen == LIMIT_END_FIRSTS;
 }
 
 static void note_seen(end_event what, cl_platform_id platform)
 {
-    if (nseen < SEEN_ROOM)
+    if (nseen < LIMIT_END_FIRSTS)
         seen_list[nseen++] = (end_seen){what, platform};
 }
 
@@ -342,7 +342,7 @@ void amp__end_launching(cl_command_queue queue, cl_platform_id platform)
         for (size_t i = 0; i < nunrun; i++)
             if (unrun[i] == platform)
                 return;
-        if (nunrun < SEEN_ROOM) {
+        if (nunrun < LIMIT_END_FIRSTS) {
             unrun[nunrun++] = platform;
             atomic_fetch_add(&firsts, 1);
         }
