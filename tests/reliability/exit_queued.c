@@ -10,7 +10,8 @@
  * Other threads, and exit handlers:
  *
  *   exit_queued main_returns     main() returns while another thread builds
- *                                a kernel (main never launches)
+ *                                a kernel (main never launches): its first,
+ *                                or a later one
  *   exit_queued other_exits      a third thread calls exit() while one
  *                                builds (the exiting thread never launches)
  *   exit_queued launcher_exits   a thread launches a kernel not built before
@@ -38,10 +39,9 @@
  * waits for what is queued as a thread that launched ends, and as the main
  * thread ends, before any exit handler; its own exit handler, registered
  * after the compiler's, lets a build in progress finish, waits for the
- * queues, and refuses builds from then on (runtime/core/ending.c,
- * docs/accelerators.md). Before: "return" failed in 8 of 8 processes with
- * exit handlers alone; main_returns in 8 of 10, other_exits in 3 of 12 and
- * every handler_unbuilt and handler_listed process crashed.
+ * queues, and refuses builds from then on (runtime/device/ending.h,
+ * docs/accelerators.md). docs/reliability.md ("The edges of a process")
+ * gives each mode's failures before and after.
  *
  * Each run starts ROUNDS child processes (this program, argv[0], with
  * "--child MODE ROUND"), each with the library's disk cache off and an
@@ -248,11 +248,15 @@ static int make_shared_view(void)
 }
 
 /* main() returns while another thread builds: the wait as the main thread
- * ends, which main never asked for by launching. */
+ * ends, which main never asked for by launching. In even rounds the end
+ * falls in the builder's first build (PoCL's first context and build under
+ * way), in odd ones in a later build, once its first kernel has run. */
 static int child_main_returns(void)
 {
+    static int after_first = 1;
     pthread_t builder;
-    if (!make_shared_view() || pthread_create(&builder, NULL, build_some, NULL) != 0)
+    if (!make_shared_view() ||
+        pthread_create(&builder, NULL, build_some, round_number % 2 ? &after_first : NULL) != 0)
         return 2;
     wait_started();
     sleep_ms(round_number * 50L);
