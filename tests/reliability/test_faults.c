@@ -353,6 +353,7 @@ static const char *code_name(cl_int code)
     case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
     case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
     case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
     default: return "an OpenCL error";
     }
 }
