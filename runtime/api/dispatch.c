@@ -170,8 +170,13 @@ static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
     /* 6. An immediate view submits each kernel as it is queued. */
     if (st == AMP_OK && !known.data)
         st = mark_written(c, &known, l, mems);
-    if (st == AMP_OK)
-        st = c->flush ? amp__queue_submit_now(c->av, &l->run) : amp__queue_submit(c->av, &l->run);
+    /* A part of a split launch is submitted at once too, so that each
+     * device starts while the next part is queued. Once queued, the launch
+     * has happened: a failed submission is the next wait's to report. */
+    if (st == AMP_OK && c->flush)
+        amp__queue_submit_now(c->av, &l->run);
+    else if (st == AMP_OK)
+        amp__queue_submit(c->av, &l->run);
     AMP__PROBE("6 mark written views, submit");
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */

@@ -30,6 +30,12 @@
  * memo of kernel/bind.c); later ones are set at every launch. */
 #define LIMIT_ARGUMENT_MEMO 64
 
+/* Work sizes a compiled kernel remembers having been launched at (the
+ * newest ones). Once the process has begun to exit, a launch at a work
+ * size not among them is refused with a status rather than built
+ * (device/ending.h). */
+#define LIMIT_LAUNCH_SIZES 8
+
 /* ---- check: AMP_CHECK ---- */
 
 /* Places (line and view) per launch where a first access outside a view
@@ -74,6 +80,12 @@
  * slowly than the host queues it). The device always has a span queued, so
  * it does not idle for the wait. */
 #define LIMIT_QUEUE_SPAN 1024
+
+/* Firsts of the OpenCL implementation (a platform's first context, build,
+ * kernels run; device/ending.h) remembered, after which the library's exit
+ * handler is registered again. Past it, every later one is taken as seen:
+ * the handler is not registered again for it, as for any repeat. */
+#define LIMIT_END_FIRSTS 32
 
 /* Profiled launches (AMP_PROFILE) whose events are not read yet, past
  * which the next launch reads those that completed, so that a program that

@@ -17,6 +17,7 @@
 #include "core/lock.h"
 #include "core/strbuf.h"
 #include "core/testing.h"
+#include "device/ending.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
 
@@ -412,6 +413,10 @@ amp_status amp__acc_init(void)
     LOCK_ASSERT_HELD();
     if (acc_ready)
         return acc_count ? AMP_OK : amp__err_set(AMP_ERROR_NO_DEVICE, "%s", install_hint);
+    if (amp__end_begun())
+        return amp__end_refused("The accelerators are not listed (amp_shutdown() released them)",
+                                "listing them now could crash inside an OpenCL implementation"
+                                " whose exit handlers have run");
 
     /* AMP_CHECK runs every kernel on Oclgrind: its runtime must take the
      * place of the loader's before the first OpenCL call. */
@@ -432,7 +437,11 @@ amp_status amp__acc_init(void)
     if (st != AMP_OK)
         return st;
     amp__prof_configure();
+    /* Listing loads the OpenCL implementations, which register exit
+     * handlers of their own (device/ending.h). */
+    int first = amp__end_begin(END_LISTED, NULL);
     st = list_accelerators(parts);
+    amp__end_done(END_LISTED, NULL, first);
     if (st != AMP_OK) {
         amp__acc_shutdown(); /* try again from scratch on the next call */
         return st;

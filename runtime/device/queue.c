@@ -11,11 +11,8 @@
  * it (uses), so that coherence.c never waits on a freed queue. The default
  * view is the library's until amp_shutdown().
  */
-#define _DEFAULT_SOURCE /* syscall() */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "device/queue.h"
 
@@ -29,6 +26,7 @@
 #include "core/testing.h"
 #include "device/completion.h"
 #include "device/devtime.h"
+#include "device/ending.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
 
@@ -50,61 +48,24 @@ static amp_status removed_error(const amp_accelerator *acc)
                         acc->name, acc->path, amp__err_cl_name(acc->removed));
 }
 
+/* The accelerator's context, made on first use; not once the process has
+ * begun to exit, when the OpenCL implementation may be half torn down
+ * (device/ending.h). */
 static amp_status ensure_context(amp_accelerator *acc)
 {
     if (acc->context)
         return AMP_OK;
-    cl_int rc = CL_SUCCESS;
-    acc->context = amp__clapi.CreateContext(NULL, 1, &acc->device, context_notify, NULL, &rc);
-    return acc->context ? AMP_OK : amp__err_cl(rc, "clCreateContext", acc->name);
-}
-
-/* A program may end without a wait or amp_shutdown(), and PoCL aborts, or
- * crashes, in a process that exits while its compiler builds a queued
- * kernel: the exit handlers have torn down what the compiler uses. Exit
- * handlers run in the reverse order of their registration, and the
- * compiler registers some itself the first time it generates code, after
- * any the library could register before its first launch. So the library
- * waits for its queues as the main thread ends: glibc runs the ending
- * thread's thread-local destructors before any exit handler, when main()
- * returns or the main thread calls exit(), and C++ runtimes register
- * theirs with __cxa_thread_atexit_impl (declared weak: where it is
- * missing, not glibc, there is no wait). Not from an exit handler: by then
- * the thread's thread-local destructors have run, those of the OpenCL
- * platforms' too, and Oclgrind's clFinish writes to one it freed. */
-extern int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void *dso)
-    __attribute__((weak));
-extern void *__dso_handle;
-
-static void wait_at_thread_exit(void *unused)
-{
-    (void)unused;
-    /* The thread ends inside the library, with the lock held (exit()
-     * from a callback): waiting for the lock would never end. */
-    if (amp__lock_held())
-        return;
-    amp__lock_acquire();
-    (void)amp__queue_finish_all();
-    /* The timeline, with every kernel's device times: as the program ends
-     * (core/timeline.c writes again at exit only what comes after). */
-    if (amp__tl_has_file()) {
-        amp__dtime_collect(1);
-        if (amp__tl_write() != AMP_OK)
-            fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
+    if (amp__end_begun()) {
+        char what[200];
+        snprintf(what, sizeof what, "%s (%s) has no OpenCL context yet", acc->name, acc->path);
+        return amp__end_refused(what, "making one now could crash inside the OpenCL"
+                                      " implementation, whose exit handlers may have run");
     }
-    amp__lock_release();
-}
-
-static void wait_as_the_main_thread_ends(void)
-{
-    /* Once per thread: a launch asks the kernel which thread it is on only
-     * the first time. */
-    static _Thread_local int asked;
-    if (asked)
-        return;
-    asked = 1;
-    if (__cxa_thread_atexit_impl && syscall(SYS_gettid) == getpid())
-        (void)__cxa_thread_atexit_impl(wait_at_thread_exit, NULL, &__dso_handle);
+    cl_int rc = CL_SUCCESS;
+    int first = amp__end_begin(END_CONTEXT, acc->platform);
+    acc->context = amp__clapi.CreateContext(NULL, 1, &acc->device, context_notify, NULL, &rc);
+    amp__end_done(END_CONTEXT, acc->platform, first);
+    return acc->context ? AMP_OK : amp__err_cl(rc, "clCreateContext", acc->name);
 }
 
 static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owner owner,
@@ -127,6 +88,12 @@ static amp_status make_view(amp_accelerator *acc, amp_queuing_mode mode, hd_owne
         amp__handle_free(v);
         return amp__err_cl(rc, "clCreateCommandQueue", acc->name);
     }
+    st = amp__end_queue_made(v->queue, acc->platform);
+    if (st != AMP_OK) {
+        amp__clapi.ReleaseCommandQueue(v->queue);
+        amp__handle_free(v);
+        return st;
+    }
     *out = v;
     return AMP_OK;
 }
@@ -137,6 +104,7 @@ static void free_view(amp_accelerator_view *v)
 {
     if (v->mark)
         amp__clapi.ReleaseEvent(v->mark);
+    amp__end_queue_freed(v->queue);
     amp__clapi.ReleaseCommandQueue(v->queue);
     amp__handle_free(v);
 }
@@ -248,22 +216,30 @@ void amp__queue_unuse(amp_accelerator_view *av)
     }
 }
 
+/* Whether rc, from a wait or submission on av, says the device was lost
+ * or a kernel aborted; if so, the accelerator is removed. */
+static int removes(amp_accelerator_view *av, cl_int rc)
+{
+    /* A wait that ends in CL_OUT_OF_RESOURCES means a kernel went wrong on
+     * the device (NVIDIA's answer to an aborted kernel): the queue and its
+     * context are unusable, as for a lost device. Codes below -1000 are
+     * extensions' (NVIDIA's, among others), and only a device in trouble
+     * answers a wait with one. */
+    int removed = rc == CL_OUT_OF_RESOURCES || rc == CL_DEVICE_NOT_AVAILABLE ||
+                  rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || rc < -1000 ||
+                  amp__err_status_of_cl(rc) == AMP_ERROR_ACCELERATOR_VIEW_REMOVED;
+    if (removed)
+        av->acc->removed = rc;
+    return removed;
+}
+
 amp_status amp__queue_failed(amp_accelerator_view *av, cl_int rc, const char *call,
                              const char *what)
 {
     LOCK_ASSERT_HELD();
-    /* A wait that ends in CL_OUT_OF_RESOURCES means a kernel went wrong on
-     * the device (NVIDIA's answer to an aborted kernel): the queue and its
-     * context are unusable, as for a lost device. */
-    int removed = rc == CL_OUT_OF_RESOURCES || rc == CL_DEVICE_NOT_AVAILABLE ||
-                  rc == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || rc < -1000 ||
-                  amp__err_status_of_cl(rc) == AMP_ERROR_ACCELERATOR_VIEW_REMOVED;
-    /* Codes below -1000 are extensions' (NVIDIA's, among others), and only
-     * a device in trouble answers a wait with one. */
-    if (!removed)
+    if (!removes(av, rc))
         return amp__err_cl(rc, call, what);
     amp_accelerator *acc = av->acc;
-    acc->removed = rc;
     return amp__err_set(AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                         "%s: %s failed with %s (%d): %s (%s) is no longer usable (the device"
                         " was lost, or a kernel aborted). Its device memory is gone; host"
@@ -286,7 +262,7 @@ static void drained(amp_accelerator_view *v)
 static amp_status make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
-    wait_as_the_main_thread_ends();
+    amp__end_launching(av->queue, av->acc->platform);
     if (++av->launched < LIMIT_QUEUE_SPAN)
         return AMP_OK;
     av->launched = 0;
@@ -296,6 +272,8 @@ static amp_status make_room(amp_accelerator_view *av)
         rc = amp__clapi.WaitForEvents(1, &av->mark);
         amp__clapi.ReleaseEvent(av->mark);
         av->mark = NULL;
+        if (rc == CL_SUCCESS)
+            amp__end_ran(av->acc->platform);
     }
     /* Flushed, so that the marker, and the span before it, reach the
      * device without waiting for the next wait. */
@@ -342,22 +320,34 @@ amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
     return AMP_OK;
 }
 
-amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k)
+void amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k)
 {
+    LOCK_ASSERT_HELD();
     cl_int rc = amp__clapi.Flush(av->queue);
     if (rc == CL_SUCCESS)
-        return AMP_OK;
-    char what[160];
-    kernel_what(what, sizeof what, "Submitting", k);
-    return amp__queue_failed(av, rc, "clFlush", what);
+        return;
+    /* The kernel is queued and its views marked written: the launch
+     * happened, and says so (a caller that retried a failed launch would
+     * apply it twice). What is queued reaches the device with the next
+     * flush or wait of the view, which reports a failure that lasts; a
+     * device lost is reported by the next call that needs it. */
+    int removed = removes(av, rc);
+    if (amp__env_trace_kernels())
+        fprintf(stderr, "[amp] submitting kernel %s from %s:%d failed with %s: %s\n", k->name,
+                k->site->file, k->site->line, amp__err_cl_name(rc),
+                removed ? "the accelerator is removed, and the next call on it says so"
+                        : "it stays queued, and the next flush or wait of the view submits it");
 }
 
 /* Wait for one view and read its profiling events. */
 static amp_status finish(amp_accelerator_view *v, const char *what)
 {
+    int launched = v->launched || v->mark;
     cl_int rc = amp__clapi.Finish(v->queue);
     if (rc != CL_SUCCESS)
         return amp__queue_failed(v, rc, "clFinish", what);
+    if (launched)
+        amp__end_ran(v->acc->platform);
     drained(v);
     amp__prof_collect();
     return AMP_OK;

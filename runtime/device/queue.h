@@ -77,15 +77,19 @@ amp_status amp__queue_launch(amp_accelerator_view *av, const queue_kernel *k,
 
 /* Submit what is queued on av now (clFlush): amp__queue_submit's work on
  * an immediate view. */
-amp_status amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k);
+void amp__queue_submit_now(amp_accelerator_view *av, const queue_kernel *k);
 
 /* Submit what is queued on av at once when av is an immediate view, after
  * the kernel k was queued (amp__queue_launch); a deferred view submits
- * when it is waited for or flushed. A failure (a lost device) is
- * recorded as amp__queue_failed does. */
-static inline amp_status amp__queue_submit(amp_accelerator_view *av, const queue_kernel *k)
+ * when it is waited for or flushed. It cannot fail the launch: the kernel
+ * is queued. A submission that fails leaves it queued for the next flush
+ * or wait of av, which reports a failure that lasts; one that finds the
+ * device lost removes the accelerator (as amp__queue_failed does), which
+ * the next call on it reports. */
+static inline void amp__queue_submit(amp_accelerator_view *av, const queue_kernel *k)
 {
-    return av->mode == AMP_QUEUING_IMMEDIATE ? amp__queue_submit_now(av, k) : AMP_OK;
+    if (av->mode == AMP_QUEUING_IMMEDIATE)
+        amp__queue_submit_now(av, k);
 }
 /* A wait or submission of av failed with rc in call: record the failure
  * (a lost device or an aborted kernel removes the accelerator) and return

@@ -16,6 +16,7 @@
 #include "data/coherence.h"
 #include "data/texture.h"
 #include "data/view.h"
+#include "device/ending.h"
 
 /* ---- Work sizes ---- */
 
@@ -123,6 +124,43 @@ static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, c
     return AMP_OK;
 }
 
+/* A hash of the work sizes of l, never 0. */
+static uint64_t sizes_hash(const queue_kernel *run)
+{
+    uint64_t h = 1469598103934665603ull ^ run->dims; /* FNV-1a */
+    for (int d = 0; d < 3; d++) {
+        h = (h ^ run->global[d]) * 1099511628211ull;
+        h = (h ^ run->local[d]) * 1099511628211ull;
+    }
+    return h ? h : 1;
+}
+
+/* Remember the work sizes of this launch in its entry (newest first).
+ * Once the process has begun to exit, only sizes it remembers run: the
+ * implementation may build the kernel again for others (kcache.h). */
+static amp_status remember_sizes(const amp_kernel_source *k, kc_entry *e,
+                                 const amp_accelerator *acc, const queue_kernel *run)
+{
+    uint64_t h = sizes_hash(run);
+    int at = 0;
+    while (at < LIMIT_LAUNCH_SIZES - 1 && e->sizes[at] != h)
+        at++;
+    if (e->sizes[at] != h && amp__end_begun()) {
+        char what[300];
+        snprintf(what, sizeof what,
+                 "The kernel at %s:%d has not run at these work sizes (%zu x %zu x %zu in"
+                 " groups of %zu x %zu x %zu) on %s",
+                 k->file, k->line, run->global[0], run->global[1], run->global[2], run->local[0],
+                 run->local[1], run->local[2], acc->name);
+        return amp__end_refused(what, "an OpenCL implementation may build a kernel again for"
+                                      " new work sizes (PoCL does), and its compiler's exit"
+                                      " handlers may have run");
+    }
+    memmove(&e->sizes[1], &e->sizes[0], (size_t)at * sizeof e->sizes[0]);
+    e->sizes[0] = h;
+    return AMP_OK;
+}
+
 amp_status amp__kb_plan(const cg_spec *spec, const kb_domain *d, amp_accelerator *acc,
                         kb_launch *out)
 {
@@ -154,7 +192,8 @@ amp_status amp__kb_plan(const cg_spec *spec, const kb_domain *d, amp_accelerator
     out->run.site = k;
     out->wide = spec->wide;
     out->checked = spec->checked;
-    return work_sizes(k, d, e, acc, out);
+    st = work_sizes(k, d, e, acc, out);
+    return st == AMP_OK ? remember_sizes(k, e, acc, &out->run) : st;
 }
 
 /* ---- Arguments ---- */

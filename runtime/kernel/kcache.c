@@ -20,6 +20,7 @@
 #include "device/oclcheck.h"
 #include "core/lock.h"
 #include "core/strbuf.h"
+#include "device/ending.h"
 
 /* The numbers a kernel depends on, besides its body and device. */
 #define SIG_WORDS (9 + 3 * AMP_MAX_CAPTURES)
@@ -109,21 +110,47 @@ static uint32_t fnv32(const char *s)
     return h;
 }
 
+/* A kernel's name holds at most this much of its file's stem. The name
+ * becomes file names (PoCL's program files, AMP_DUMP_KERNELS' dumps), and
+ * a file's name has at most 255 bytes: PoCL aborted on a kernel named
+ * after a stem of 247 characters. */
+#define NAME_STEM_MAX 32
+
+/* The file's stem (its name up to the first '.'), its characters outside
+ * [A-Za-z0-9] as '_', into sb; a stem over NAME_STEM_MAX characters as
+ * its first part and a hash of all of it, so that two long stems that
+ * begin alike still differ. */
+static void append_stem(strbuf *sb, const char *file)
+{
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    size_t n = strcspn(base, ".");
+    char stem[NAME_STEM_MAX + 1];
+    size_t keep = n <= NAME_STEM_MAX ? n : NAME_STEM_MAX - 9;
+    for (size_t i = 0; i < keep; i++) {
+        char c = base[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        stem[i] = ok ? c : '_';
+    }
+    stem[keep] = '\0';
+    amp__sb_append(sb, stem);
+    if (keep < n) {
+        uint32_t h = 2166136261u; /* FNV-1a of the whole stem */
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ (unsigned char)base[i]) * 16777619u;
+        amp__sb_printf(sb, "_%08x", h);
+    }
+}
+
 /* "amp_<file stem>_<line>", plus "_v<n>" for the nth variant of one site,
  * plus "_<hash of the path>" when a call site of another file (of the same
  * name, in another folder) already has the name: dump files and profile
- * rows are by name. */
+ * rows are by name. A long stem is cut, with a hash (append_stem). */
 static char *kernel_name(const amp_kernel_source *src)
 {
-    const char *base = strrchr(src->file, '/');
-    base = base ? base + 1 : src->file;
     strbuf sb = STRBUF_INIT;
     amp__sb_append(&sb, "amp_");
-    for (const char *p = base; *p && *p != '.'; p++) {
-        char c = *p;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        amp__sb_append_n(&sb, ok ? &c : "_", 1);
-    }
+    append_stem(&sb, src->file);
     amp__sb_printf(&sb, "_%d", src->line);
     size_t stem = sb.length;
     int variants = 0, other_file = 0;
@@ -462,6 +489,16 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
         *out = &node->entry;
         return AMP_OK;
     }
+    /* Once the process has begun to exit, the compiler may be torn down
+     * (device/ending.h). */
+    if (amp__end_begun()) {
+        char what[300];
+        snprintf(what, sizeof what, "The kernel at %s:%d is not built for %s", spec->source->file,
+                 spec->source->line, acc->name);
+        return amp__end_refused(what, "building it now could crash inside the OpenCL compiler,"
+                                      " whose exit handlers may have run (a kernel that has run"
+                                      " at the same size on this device still runs)");
+    }
     if (node) {
         /* A 64-bit hash collision between two specs of one call site: make
          * room for the new one. */
@@ -477,10 +514,16 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
     memcpy(node->words, words, (size_t)nwords * sizeof words[0]);
     node->name = kernel_name(spec->source);
     node->file = strdup(spec->source->file);
-    amp_status st = node->name && node->file
-                        ? build(spec, acc, node)
-                        : amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
-                                       "Out of host memory compiling a kernel.");
+    amp_status st = AMP_OK;
+    if (node->name && node->file) {
+        /* The compiler may register exit handlers of its own as it builds,
+         * or fails to (device/ending.h). */
+        int first = amp__end_begin(END_BUILT, acc->platform);
+        st = build(spec, acc, node);
+        amp__end_done(END_BUILT, acc->platform, first);
+    } else {
+        st = amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "Out of host memory compiling a kernel.");
+    }
     if (st != AMP_OK) {
         node_free(node);
         return st;

@@ -57,6 +57,13 @@ typedef struct kc_entry {
      * since may have the handle of one released before, and must be set
      * again. */
     kc_arg args[LIMIT_ARGUMENT_MEMO];
+    /* The work sizes (a hash of the dimensions, global and local sizes)
+     * of its last LIMIT_LAUNCH_SIZES launches, newest first, 0 where none;
+     * written by kernel/bind.c. Once the process has begun to exit, a
+     * launch runs only at one of them: an OpenCL implementation may build
+     * a kernel again for new work sizes (PoCL does, for each work-group
+     * size), and its compiler may be gone then (device/ending.h). */
+    uint64_t sizes[LIMIT_LAUNCH_SIZES];
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */

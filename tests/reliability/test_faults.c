@@ -353,6 +353,7 @@ static const char *code_name(cl_int code)
     case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
     case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
     case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
     default: return "an OpenCL error";
     }
 }
@@ -418,8 +419,9 @@ static void count_calls(const char *mode_name, int disk_cache)
     static work w;
     mode = mode_name;
     setenv("AMP_CACHE", disk_cache ? "1" : "0", 1);
-    /* The test's own folder, unless the environment names one. */
-    setenv("AMP_CACHE_DIR", "test_faults_cache", 0);
+    /* The test's own folder in the build tree, unless the environment
+     * names one. */
+    setenv("AMP_CACHE_DIR", FAULTS_CACHE_DIR, 0);
     /* A first run fills the disk cache, so that the counted one loads every
      * kernel from it, as every later run will. */
     for (int run = 0; run < 1 + disk_cache; run++) {
@@ -574,6 +576,101 @@ static void queue_calls_fail_with_invalid_queue(void **state)
     calls_of_a_kind_fail(uses_a_queue, "use a queue", CL_INVALID_COMMAND_QUEUE, NULL);
 }
 
+/* ---- A failed submission on an immediate view ---- */
+
+/* An immediate view submits each kernel (clFlush) once it is queued, and
+ * marked as writing its views. A submission that fails does not undo the
+ * launch: the launch returns AMP_OK, the next flush or wait submits the
+ * kernel, and a device lost is reported by the next call that needs it.
+ * Before, the launch returned the flush's failure, the kernel ran anyway,
+ * and a caller that retried the failed launch applied it twice. */
+
+enum { SUBMIT_N = 64 };
+
+/* Add one to every element, on av. */
+static amp_status add_one(amp_accelerator_view *av, amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(SUBMIT_N), i, AMP_CAPTURE(v), { v(i) += 1; });
+}
+
+/* A careful caller: a launch that failed is tried once more. */
+static amp_status add_one_or_retry(amp_accelerator_view *av, amp_array_view *v)
+{
+    amp_status st = add_one(av, v);
+    return st == AMP_OK ? st : add_one(av, v);
+}
+
+/* The launch's submission failing with code: the launch returns AMP_OK,
+ * and the host data ends with each element plus one, once. With lost, the
+ * code says the device was lost: the next call on the view says so, and a
+ * launch there is refused. */
+static void a_failed_submission(cl_int code, int lost)
+{
+    static int data[SUBMIT_N];
+    for (int i = 0; i < SUBMIT_N; i++)
+        data[i] = i;
+    amp_shutdown();
+    amp__test_inject_fault(0, CL_SUCCESS);
+    amp_accelerator_view *av = NULL;
+    amp_array_view *v = NULL;
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_IMMEDIATE, &av));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(SUBMIT_N), data, &v));
+    /* Built, uploaded and run once; then one launch counted, to find its
+     * submission among its calls. */
+    assert_amp_ok(add_one(av, v));
+    assert_amp_ok(amp_accelerator_view_wait(av));
+    amp__test_inject_fault(0, CL_SUCCESS);
+    assert_amp_ok(add_one(av, v));
+    long flush = 0;
+    for (long n = 1; n <= amp__test_calls_counted(); n++)
+        if (strcmp(amp__test_call_name(n), "clFlush") == 0)
+            flush = n;
+    assert_true(flush > 0);
+    assert_amp_ok(amp_accelerator_view_wait(av));
+
+    amp__test_inject_fault(flush, code);
+    amp_status st = add_one_or_retry(av, v);
+    assert_string_equal(amp__test_call_name(flush), "clFlush");
+    amp__test_inject_fault(0, CL_SUCCESS);
+    if (st != AMP_OK)
+        fail_msg("the launch whose submission failed with %s returned %s (%s): the kernel was"
+                 " queued, so the launch happened (a retry applies it twice)",
+                 code_name(code), amp_status_name(st), amp_last_error());
+    if (lost) {
+        assert_amp_fails(amp_accelerator_view_wait(av), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
+                         "was removed");
+        assert_amp_fails(add_one(av, v), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
+    }
+    /* Two launches before this one: each element i + 2, and + 3 once this
+     * one has run (a device truly lost gives none of it back). */
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < SUBMIT_N; i++)
+        if (data[i] != i + 3)
+            fail_msg("after a submission that failed with %s, element %d is %d, not %d",
+                     code_name(code), i, data[i], i + 3);
+    assert_amp_ok(amp_array_view_release(v));
+    (void)amp_accelerator_view_release(av);
+    amp_shutdown();
+}
+
+static void a_submission_out_of_host_memory_applies_the_kernel_once(void **state)
+{
+    (void)state;
+    a_failed_submission(CL_OUT_OF_HOST_MEMORY, 0);
+}
+
+static void a_submission_on_an_invalid_queue_applies_the_kernel_once(void **state)
+{
+    (void)state;
+    a_failed_submission(CL_INVALID_COMMAND_QUEUE, 0);
+}
+
+static void a_submission_that_finds_the_device_lost_is_reported_by_the_next_call(void **state)
+{
+    (void)state;
+    a_failed_submission(CL_OUT_OF_RESOURCES, 1);
+}
+
 static int teardown(void **state)
 {
     (void)state;
@@ -592,6 +689,9 @@ int main(void)
         cmocka_unit_test(from_disk_cache_every_call_fails),
         cmocka_unit_test(memory_calls_fail_with_allocation_failure),
         cmocka_unit_test(queue_calls_fail_with_invalid_queue),
+        cmocka_unit_test(a_submission_out_of_host_memory_applies_the_kernel_once),
+        cmocka_unit_test(a_submission_on_an_invalid_queue_applies_the_kernel_once),
+        cmocka_unit_test(a_submission_that_finds_the_device_lost_is_reported_by_the_next_call),
     };
     return cmocka_run_group_tests(tests, NULL, teardown);
 }
