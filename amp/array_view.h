@@ -38,14 +38,19 @@ typedef enum amp_elem_type {
     AMP_INT = 1,  /* int, 32 bits */
     AMP_UINT = 2, /* unsigned, 32 bits */
     AMP_FLOAT = 3,
-    AMP_DOUBLE = 4 /* only on devices with double precision */
+    AMP_DOUBLE = 4, /* only on devices with double precision */
+    /* Textures only (amp/texture.h): C++ AMP's norm and unorm, floats kept in
+     * [-1, 1] and [0, 1], stored in 8 or 16 bits. A view of them holds float. */
+    AMP_NORM = 5,
+    AMP_UNORM = 6
 } amp_elem_type;
 
-/* The size in bytes of one element of the type, 0 for an unknown type. */
+/* The size in bytes of one element of the type, 0 for an unknown type and
+ * for AMP_NORM and AMP_UNORM, which are no view's element type. */
 size_t amp_elem_size(amp_elem_type type);
 
 /* The name of the type as OpenCL C spells it ("int", "uint", "float",
- * "double"), or "unknown". */
+ * "double"; "norm", "unorm"), or "unknown". */
 const char *amp_elem_type_name(amp_elem_type type);
 
 typedef struct amp_array_view amp_array_view;

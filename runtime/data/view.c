@@ -59,6 +59,8 @@ size_t amp_elem_size(amp_elem_type type)
     case AMP_UINT: return sizeof(uint32_t);
     case AMP_FLOAT: return sizeof(float);
     case AMP_DOUBLE: return sizeof(double);
+    case AMP_NORM:
+    case AMP_UNORM: return 0; /* textures only */
     }
     return amp__st_size(type); /* a registered struct, else 0 */
 }
@@ -70,6 +72,8 @@ const char *amp_elem_type_name(amp_elem_type type)
     case AMP_UINT: return "uint";
     case AMP_FLOAT: return "float";
     case AMP_DOUBLE: return "double";
+    case AMP_NORM: return "norm";
+    case AMP_UNORM: return "unorm";
     }
     const char *name = amp__st_name(type);
     return name ? name : "unknown";
@@ -158,6 +162,11 @@ amp_status amp__view_unmake(amp_array_view *v)
 amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n)
 {
     size_t esize = amp_elem_size(type);
+    if (type == AMP_NORM || type == AMP_UNORM)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: %s is a texture's element type (amp_texture_create); a view of"
+                            " such values holds AMP_FLOAT.",
+                            fn, amp_elem_type_name(type));
     if (esize == 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"

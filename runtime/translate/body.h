@@ -69,9 +69,10 @@ typedef struct body_type {
     uint16_t elem;    /* views, textures: the element type (an amp_elem_type) */
     uint8_t channels; /* textures: values per texel, 1, 2 or 4 */
     uint8_t folded;   /* captured textures: a rank-1 texture kept in a 2D image's rows */
+    uint8_t access;   /* textures: what the kernel may do with it, an amp_texture_access */
 } body_type;
 
-#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0})
+#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0})
 
 /* The call the body belongs to: where it was written, the names the
  * kernel gives it, and the struct types it may use as type names. */
@@ -187,25 +188,35 @@ typedef enum construct_kind {
                             member, 3 '(' */
     C_INDEX1_SUBSCRIPT,  /* p[0] of an index<1>: 0 '[', 1 ']' */
     C_VECTOR_ZERO,       /* float_3(): 0 '(' */
-    C_INDEX_COMPARE      /* p == q, p != q: 0 p's first token, 1 the operator, 2 q's last */
+    C_INDEX_COMPARE,     /* p == q, p != q: 0 p's first token, 1 the operator, 2 q's last */
+    C_TEXTURE_CALL       /* t.set(...), t.get(...), t.sample(...), t.gather_red(...) of a
+                            texture: 0 t, 1 '.', 2 the member, 3 a template's '<' or -1, 4 its
+                            '>', 5 '('; form: a TEXTURE_* below */
 } construct_kind;
 
 /* The variants of some constructs (body_construct.form). */
 enum {
-    ZERO_LIST = 1,       /* C_ZERO_INIT: = {0} */
-    ZERO_INT,            /* = 0 */
-    ZERO_INDEX,          /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
-    ZERO_VECTOR,         /* = (T)(0), T the type's name */
-    INIT_COPY = 1,       /* C_DIRECT_INIT: copied from one value */
-    INIT_MAKE,           /* made of its rank's values */
-    SECTION_INTS = 1,    /* C_VALUE_SECTION: the origin's and the extent's ints */
-    SECTION_PAIR,        /* (origin, extent) */
-    SECTION_EXTENT,      /* (extent), from the start */
-    SECTION_ORIGIN,      /* (origin), to the end */
-    SUBSCRIPT_FIRST = 1, /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
-    SUBSCRIPT_LAST = 2,  /* the last (a view of rank 1: both) */
-    SUBSCRIPT_INDEX = 4, /* one subscript, a whole index */
-    ELEMENT_BY_INDEX = 1 /* C_VALUE_ELEMENT: given a whole index */
+    ZERO_LIST = 1,        /* C_ZERO_INIT: = {0} */
+    ZERO_INT,             /* = 0 */
+    ZERO_INDEX,           /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
+    ZERO_VECTOR,          /* = (T)(0), T the type's name */
+    INIT_COPY = 1,        /* C_DIRECT_INIT: copied from one value */
+    INIT_MAKE,            /* made of its rank's values */
+    SECTION_INTS = 1,     /* C_VALUE_SECTION: the origin's and the extent's ints */
+    SECTION_PAIR,         /* (origin, extent) */
+    SECTION_EXTENT,       /* (extent), from the start */
+    SECTION_ORIGIN,       /* (origin), to the end */
+    SUBSCRIPT_FIRST = 1,  /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
+    SUBSCRIPT_LAST = 2,   /* the last (a view of rank 1: both) */
+    SUBSCRIPT_INDEX = 4,  /* one subscript, a whole index */
+    ELEMENT_BY_INDEX = 1, /* C_VALUE_ELEMENT: given a whole index */
+    TEXTURE_SET = 1,      /* C_TEXTURE_CALL: t.set(index, value) */
+    TEXTURE_GET,          /* t.get(index) */
+    TEXTURE_SAMPLE,       /* t.sample(sampler, coord), t.sample<filter, address>(coord) */
+    TEXTURE_GATHER_RED,   /* t.gather_red(sampler, coord), t.gather_red<address>(coord); */
+    TEXTURE_GATHER_GREEN, /* and the same of the other channels, in order */
+    TEXTURE_GATHER_BLUE,
+    TEXTURE_GATHER_ALPHA
 };
 
 typedef struct body_construct {

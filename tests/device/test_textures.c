@@ -353,7 +353,7 @@ static void a_wide_1d_texture_is_folded_into_rows(void **state)
         data[i] = i * 7 - 3;
     amp_texture *t;
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_1d(n), data, NULL, &t));
-    assert_int_equal(t->kind, TEX_IMAGE_1D_FOLDED);
+    assert_int_equal(t->d->kind, TEX_IMAGE_1D_FOLDED);
     assert_int_equal(of(t).upload_bytes, (size_t)n * sizeof *data);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(n), out, &v));
@@ -384,7 +384,7 @@ static void a_wide_1d_texture_is_folded_into_rows(void **state)
     amp_texture *tf, *narrow;
     assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d(n), f, NULL, &tf));
     assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d((int)width), f, NULL, &narrow));
-    assert_int_equal(narrow->kind, TEX_IMAGE_1D);
+    assert_int_equal(narrow->d->kind, TEX_IMAGE_1D);
     amp_array_view *fv;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(n), f, &fv));
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(tf, fv), {
@@ -411,9 +411,16 @@ static void bad_input_gets_a_status_and_a_message(void **state)
     amp_extent e = amp_extent_1d(8);
     assert_amp_fails(amp_texture_create(AMP_INT, 1, e, data, NULL, NULL),
                      AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
-    assert_amp_fails(amp_texture_create(AMP_INT, 1, e, NULL, NULL, &t), AMP_ERROR_INVALID_ARGUMENT,
-                     "data is NULL");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 12, data, sizeof data, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "12 bits per scalar element");
     assert_null(t);
+    assert_amp_fails(amp_texture_create_bits(AMP_UNORM, 1, e, 32, NULL, 0, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "a texture of unorm takes 8 or 16");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 8, data, sizeof data, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "data_bytes is 32, and 8 texels of 1 channel of 8 bits take 8");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 8, NULL, 8, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "without data it is 0");
     assert_amp_fails(amp_texture_create((amp_elem_type)0, 1, e, data, NULL, &t),
                      AMP_ERROR_INVALID_ARGUMENT, "element type 0");
     assert_amp_fails(amp_texture_create((amp_elem_type)9, 1, e, data, NULL, &t),
@@ -623,13 +630,13 @@ static void a_format_the_device_lacks_is_stored_in_four_channels(void **state)
 
     /* No format at all: refused, by name. */
     assert_int_equal(st, AMP_ERROR_UNSUPPORTED_FEATURE);
-    assert_non_null(strstr(message, "no image1d_t image of float, with 1 channel or with 4"));
+    assert_non_null(strstr(message, "no image1d_t image of 32-bit float, with 1 channel or with 4"));
     assert_null(none);
 
     /* RGBA only: the one-channel texture is stored in four, and reads and
      * copies are the same; the ledger counts the bytes that moved. */
     assert_amp_ok(one);
-    assert_int_equal(t->stored_channels, 4);
+    assert_int_equal(t->d->stored_channels, 4);
     assert_int_equal(amp_texture_get_bytes(t), sizeof data);
     assert_int_equal(of(t).upload_bytes, 4 * sizeof data);
     int out[8] = {0};

@@ -794,7 +794,8 @@ static amp_status null_struct_member_type(void)
 static amp_status null_texture_data(void)
 {
     amp_texture *t = NULL;
-    return amp_texture_create(AMP_INT, 1, amp_extent_1d(N), NULL, NULL, &t);
+    return amp_texture_create_bits(AMP_INT, 1, amp_extent_1d(N), 32, NULL, sizeof F.ints, NULL,
+                                   &t);
 }
 
 static amp_status null_texture_out(void)
@@ -1087,7 +1088,12 @@ static amp_status view_type_zero(void)
 
 static amp_status view_type_past_the_last(void)
 {
-    return create(0, (amp_elem_type)5, amp_extent_1d(N), F.ints);
+    return create(0, (amp_elem_type)7, amp_extent_1d(N), F.ints);
+}
+
+static amp_status view_type_texture_only(void)
+{
+    return create(0, AMP_UNORM, amp_extent_1d(N), F.ints);
 }
 
 static amp_status view_type_negative(void)
@@ -2411,7 +2417,7 @@ static const bad_case table[] = {
         "amp_struct_register: member 0 of struct one has a NULL name"),
     ROW("null", null_struct_member_type, IA,
         "amp_struct_register: member 'a' of struct one has a NULL type"),
-    ROW("null", null_texture_data, IA, "amp_texture_create: data is NULL"),
+    ROW("null", null_texture_data, IA, "amp_texture_create_bits: data is NULL"),
     ROW("null", null_texture_out, IA, "amp_texture_create: out is NULL"),
     ROW("null", null_texture_release_is_a_no_op, AMP_OK, NULL),
     ROW("null", null_texture_getters, AMP_OK, NULL),
@@ -2466,7 +2472,8 @@ static const bad_case table[] = {
 
     /* Element types. */
     ROW("type", view_type_zero, IA, "element type 0 is not one of"),
-    ROW("type", view_type_past_the_last, IA, "element type 5 is not one of"),
+    ROW("type", view_type_past_the_last, IA, "element type 7 is not one of"),
+    ROW("type", view_type_texture_only, IA, "unorm is a texture's element type"),
     ROW("type", view_type_negative, IA, "element type -1 is not one of"),
     ROW("type", const_view_type_unknown, IA, "element type 42 is not one of"),
     ROW("type", type_helpers_of_unknown_type, AMP_OK, NULL),
