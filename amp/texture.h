@@ -266,6 +266,63 @@ amp_texture_access amp_texture_get_access(const amp_texture *texture);
  */
 amp_status amp_texture_get_transfers(const amp_texture *texture, amp_transfer_stats *out);
 
+/* ---- norm and unorm on the host ---- */
+
+/* C++ AMP's norm and unorm: a float kept in [-1, 1] or [0, 1]. Kernels
+ * have them as norm, unorm, norm_4 ...; on the host they are these floats,
+ * made and combined by the functions below, which clamp as C++ AMP's
+ * constructors and operators do (an infinity gives the end of the range;
+ * NaN stays NaN, which C++ AMP leaves undefined). */
+typedef float amp_norm;
+typedef float amp_unorm;
+
+/* x clamped to [-1, 1] (norm(x)). */
+static inline amp_norm amp_norm_make(float x)
+{
+    return x < -1.0f ? -1.0f : x > 1.0f ? 1.0f : x;
+}
+
+/* x clamped to [0, 1] (unorm(x)). */
+static inline amp_unorm amp_unorm_make(float x)
+{
+    return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+}
+
+/* C++ AMP's +, -, * and / of two norms, or of two unorms: the float
+ * result, clamped again. */
+static inline amp_norm amp_norm_add(amp_norm a, amp_norm b)
+{
+    return amp_norm_make(a + b);
+}
+static inline amp_norm amp_norm_sub(amp_norm a, amp_norm b)
+{
+    return amp_norm_make(a - b);
+}
+static inline amp_norm amp_norm_mul(amp_norm a, amp_norm b)
+{
+    return amp_norm_make(a * b);
+}
+static inline amp_norm amp_norm_div(amp_norm a, amp_norm b)
+{
+    return amp_norm_make(a / b);
+}
+static inline amp_unorm amp_unorm_add(amp_unorm a, amp_unorm b)
+{
+    return amp_unorm_make(a + b);
+}
+static inline amp_unorm amp_unorm_sub(amp_unorm a, amp_unorm b)
+{
+    return amp_unorm_make(a - b);
+}
+static inline amp_unorm amp_unorm_mul(amp_unorm a, amp_unorm b)
+{
+    return amp_unorm_make(a * b);
+}
+static inline amp_unorm amp_unorm_div(amp_unorm a, amp_unorm b)
+{
+    return amp_unorm_make(a / b);
+}
+
 /* ---- Samplers ---- */
 
 /* C++ AMP's filter_mode and address_mode. address_border gives 0 in every

@@ -635,6 +635,90 @@ static amp_status check_arguments(const char *fn, amp_elem_type type, int channe
     return AMP_OK;
 }
 
+/* Whether av's device reads half-float images right: a kernel reads two
+ * texels of known value from one, once per accelerator. PoCL 3.1 gives 234
+ * for each; a texture of half floats there would read wrong values, so it
+ * is refused instead. */
+static amp_status probe_half_reads(const char *fn, amp_accelerator_view *av, int *right)
+{
+    static const char source[] =
+        "__constant sampler_t amp_nearest =\n"
+        "    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;\n"
+        "__kernel void amp_half_probe(__read_only image1d_t image, __global float *out)\n"
+        "{\n"
+        "    int i = get_global_id(0);\n"
+        "    out[i] = read_imagef(image, amp_nearest, i).x;\n"
+        "}\n";
+    static const unsigned short halves[2] = {0x3E00, 0xC080}; /* 1.5, -2.25 */
+    amp_accelerator *acc = av->acc;
+    cl_image_format format = {CL_R, CL_HALF_FLOAT};
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE1D;
+    desc.image_width = 2;
+    cl_int rc = CL_SUCCESS;
+    const char *call = "clCreateImage";
+    const char *text = source;
+    float out[2] = {0, 0};
+    size_t two = 2;
+    cl_kernel k = NULL;
+    cl_mem buffer = NULL;
+    cl_program program = NULL;
+    cl_mem image = amp__clapi.CreateImage(acc->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                          &format, &desc, (void *)halves, &rc);
+    if (image && (call = "clCreateBuffer"))
+        buffer = amp__clapi.CreateBuffer(acc->context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &rc);
+    if (buffer && (call = "clCreateProgramWithSource"))
+        program = amp__clapi.CreateProgramWithSource(acc->context, 1, &text, NULL, &rc);
+    if (program && (call = "clBuildProgram"))
+        rc = amp__clapi.BuildProgram(program, 1, &acc->device, "", NULL, NULL);
+    if (rc == CL_SUCCESS && program && (call = "clCreateKernel"))
+        k = amp__clapi.CreateKernel(program, "amp_half_probe", &rc);
+    if (k && (call = "clSetKernelArg") &&
+        (rc = amp__clapi.SetKernelArg(k, 0, sizeof image, &image)) == CL_SUCCESS)
+        rc = amp__clapi.SetKernelArg(k, 1, sizeof buffer, &buffer);
+    if (k && rc == CL_SUCCESS && (call = "clEnqueueNDRangeKernel"))
+        rc = amp__clapi.EnqueueNDRangeKernel(av->queue, k, 1, NULL, &two, NULL, 0, NULL, NULL);
+    if (k && rc == CL_SUCCESS && (call = "clEnqueueReadBuffer"))
+        rc = amp__clapi.EnqueueReadBuffer(av->queue, buffer, CL_TRUE, 0, sizeof out, out, 0, NULL,
+                                          NULL);
+    if (k)
+        amp__clapi.ReleaseKernel(k);
+    if (program)
+        amp__clapi.ReleaseProgram(program);
+    if (buffer)
+        amp__clapi.ReleaseMemObject(buffer);
+    if (image)
+        amp__clapi.ReleaseMemObject(image);
+    if (rc != CL_SUCCESS)
+        return amp__err_cl(rc, call, fn);
+    *right = out[0] == 1.5f && out[1] == -2.25f;
+    return AMP_OK;
+}
+
+/* A texture of 16-bit floats is made only where kernels read it right. */
+static amp_status check_half_reads(const char *fn, const tex_data *d, amp_accelerator_view *av)
+{
+    amp_accelerator *acc = av->acc;
+    if (d->type != AMP_FLOAT || d->bits != 16)
+        return AMP_OK;
+    if (acc->half_image_reads == 0) {
+        int right = 0;
+        amp_status st = probe_half_reads(fn, av, &right);
+        if (st != AMP_OK)
+            return st;
+        acc->half_image_reads = right ? 1 : -1;
+    }
+    if (acc->half_image_reads < 0)
+        return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
+                            "%s: %s's kernels read wrong values from images of 16-bit floats"
+                            " (CL_HALF_FLOAT; a test image read back 1.5 and -2.25 as other"
+                            " values), so it holds no texture of them. Use 32-bit floats"
+                            " (bits_per_scalar_element 32).",
+                            fn, acc->name);
+    return AMP_OK;
+}
+
 /* The image kind, stored channels and sizes of new data, checked against
  * av's device. */
 static amp_status plan(const char *fn, tex_data *d, amp_accelerator_view *av)
@@ -645,6 +729,8 @@ static amp_status plan(const char *fn, tex_data *d, amp_accelerator_view *av)
         st = check_limits(fn, acc, d->extent, &d->kind, &d->fold_width);
     if (st == AMP_OK)
         st = choose_format(fn, acc, d);
+    if (st == AMP_OK)
+        st = check_half_reads(fn, d, av);
     if (st != AMP_OK)
         return st;
     /* Within the image limits (each below 2^31, at most 3 of them) the

@@ -39,6 +39,9 @@ struct amp_accelerator {
      * build option of the OpenCL C that has them ("-cl-std=CL2.0" or
      * "-cl-std=CL3.0"), or NULL where the device has none. */
     const char *rw_images_std;
+    /* Kernels read images of half floats right: 0 not known yet, 1 yes, -1
+     * no (PoCL 3.1 reads every texel of one as 234; data/texture.c asks). */
+    int half_image_reads;
     int sub_device;     /* device is a part of a CPU device (AMP_SPLIT_CPU), kept for the process */
     int removed;        /* a wait found the device lost or a kernel aborted */
     cl_context context; /* made on first use */

@@ -178,17 +178,22 @@ void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec, unsigned
 }
 
 /* value (of the texture's element type) as the four channels a store
- * takes: the texture's own, then zeros. */
+ * takes: the texture's own, then zeros. A norm is clamped to [-1, 1] first,
+ * as Direct3D stores it (OpenCL alone stores -2.0 as -128, not -127). */
 static void widened(strbuf *sb, const cg_capture *c)
 {
     const char *t = texel_name(c->type);
     const char *zero = c->type == AMP_INT ? "0" : c->type == AMP_UINT ? "0u" : "0.0f";
+    if (c->type == AMP_NORM)
+        amp__sb_append(sb, "clamp(");
     if (c->channels == 1)
         amp__sb_printf(sb, "(%s4)((%s)(value), %s, %s, %s)", t, t, zero, zero, zero);
     else if (c->channels == 2)
         amp__sb_printf(sb, "(%s4)((%s2)(value), %s, %s)", t, t, zero, zero);
     else
         amp__sb_printf(sb, "(%s4)(value)", t);
+    if (c->type == AMP_NORM)
+        amp__sb_append(sb, ", -1.0f, 1.0f)");
 }
 
 static const char *access_words(int access)

@@ -178,8 +178,6 @@ static const struct {
     {"parallel_for_each", "(",
      "a kernel cannot start another: run the two parallel_for_each calls one after the"
      " other on the host"},
-    {"unorm", NULL, "unorm is not offered: use float, clamped to 0..1 with clamp(x, 0.0f, 1.0f)"},
-    {"norm", NULL, "norm is not offered: use float, clamped to -1..1 with clamp(x, -1.0f, 1.0f)"},
     {"completion_future", NULL, "completion_future is the host's (amp_completion)"},
     {"accelerator_view", NULL,
      "accelerators are the host's: a kernel runs on the one it was given"},

@@ -1069,9 +1069,11 @@ amp_status amp__translate(const tr_spec *tr, const char *name, cg_kernel *out)
         emit_header(&g);
         emit_prelude(&g);
         emit_types(&g);
+        /* The textures' functions before the constants: an AMP_CONST may
+         * have the name of one of their parameters. */
+        emit_texture_vocabulary(&g);
         emit_constants(&g);
         emit_view_values(&g);
-        emit_texture_vocabulary(&g);
         emit_helpers(&g);
         emit_accessors(&g);
         emit_signature(&g);
