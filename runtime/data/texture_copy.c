@@ -36,7 +36,8 @@ typedef struct tex_copy {
     int has_view;
     int view_held; /* an asynchronous copy's reference to the view's data */
     void *host;    /* a host end */
-    int whole;     /* textures at both ends: all of them */
+    int textures;  /* a copy between two textures */
+    int whole;     /* all of them */
     size_t src_origin[3], dst_origin[3], region[3]; /* else the box, in image coordinates */
     const char *fn;
 } tex_copy;
@@ -412,7 +413,7 @@ static amp_status prepare(tex_copy *c, const amp_texture *src, amp_data sdata,
                           amp_array_view *dview)
 {
     amp_status st = AMP_OK;
-    if (src && dst) {
+    if (c->textures) {
         st = check_textures(c->fn, src, dst);
         if (st == AMP_OK && c->whole) {
             if (src->d == dst->d)
@@ -454,7 +455,7 @@ static const amp_data no_data = {AMP_DATA_HOST, {NULL}};
 
 amp_status amp_texture_copy(const amp_texture *src, amp_texture *dst)
 {
-    tex_copy c = {.fn = "amp_texture_copy", .whole = 1};
+    tex_copy c = {.fn = "amp_texture_copy", .textures = 1, .whole = 1};
     return copy_now(&c, src, no_data, dst, no_data);
 }
 
@@ -478,7 +479,7 @@ static amp_status section_boxes(tex_copy *c, const amp_texture *src, amp_index s
 amp_status amp_texture_copy_section(const amp_texture *src, amp_index src_origin, amp_texture *dst,
                                     amp_index dst_origin, amp_extent copy_extent)
 {
-    tex_copy c = {.fn = "amp_texture_copy_section"};
+    tex_copy c = {.fn = "amp_texture_copy_section", .textures = 1};
     amp__lock_acquire();
     amp_status st = check_textures(c.fn, src, dst);
     if (st == AMP_OK)
@@ -574,7 +575,7 @@ static amp_status start(tex_copy *proto, const amp_texture *src, amp_data sdata,
 
 amp_status amp_texture_copy_async(const amp_texture *src, amp_texture *dst, amp_completion **out)
 {
-    tex_copy c = {.fn = "amp_texture_copy_async", .whole = 1};
+    tex_copy c = {.fn = "amp_texture_copy_async", .textures = 1, .whole = 1};
     return start(&c, src, no_data, dst, no_data, out);
 }
 

@@ -8,8 +8,9 @@
  * first and sees the texture as it was. Each runs on the default
  * accelerator and on a part of a CPU split in two (AMP_SPLIT_CPU=2), where
  * the image lives in the texture's host memory. Also: a view keeps its
- * texture's data, a ping-pong of two textures at one call site, and a
- * read-write view that a device without read-write images refuses.
+ * texture's data, a ping-pong of two textures at one call site, a
+ * read-write view that a device without read-write images refuses, copies
+ * between the parts of a split CPU, and copies whose OpenCL calls fail.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -349,6 +350,83 @@ static void a_ping_pong_of_two_textures_at_one_call_site_is_ordered(void **state
     }
 }
 
+/* ---- Copies between the parts of a split CPU, and copies that fail ---- */
+
+static void copies_between_the_parts_go_through_the_host(void **state)
+{
+    (void)state;
+    split_cpu();
+    static int data[N], out[N];
+    for (int i = 0; i < N; i++)
+        data[i] = written(i, 31);
+    amp_accelerator_view *v0, *v1;
+    assert_amp_ok(amp_accelerator_get_default_view(part[0], &v0));
+    assert_amp_ok(amp_accelerator_get_default_view(part[1], &v1));
+    amp_texture *t0, *t1;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), data, v0, &t0));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), NULL, v1, &t1));
+    amp_array *a1;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(ROWS, COLS), v1, &a1));
+    amp_reset_transfers();
+    assert_amp_ok(amp_texture_copy(t0, t1));
+    assert_amp_ok(amp_texture_copy_to(t0, amp_data_of(a1)));
+    amp_transfer_stats s;
+    assert_amp_ok(amp_get_transfers(&s));
+    assert_int_equal(s.device_copies, 0);
+    assert_int_equal(s.downloads, 2); /* t0 read twice */
+    assert_int_equal(s.uploads, 2);   /* into t1, and into the array */
+    assert_amp_ok(amp_texture_copy_to_host(t1, out, sizeof out));
+    expect_written(out, 31, "the texture on the other part");
+    assert_amp_ok(AMP_COPY(a1, out));
+    expect_written(out, 31, "the array on the other part");
+    assert_amp_ok(amp_array_release(a1));
+    assert_amp_ok(amp_texture_release(t0));
+    assert_amp_ok(amp_texture_release(t1));
+}
+
+/* Each OpenCL call of a copy on the device, failed in turn: a status and a
+ * message every time, and the next copy, with nothing failing, right. */
+static void every_failing_call_of_a_device_copy_gives_a_status(void **state)
+{
+    (void)state;
+    static int data[N], out[N];
+    for (int i = 0; i < N; i++)
+        data[i] = written(i, 8);
+    amp_texture *t, *u;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), data, NULL, &t));
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), NULL, NULL, &u));
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(ROWS, COLS), NULL, &a));
+    for (int which = 0; which < 3; which++) {
+        amp__clapi_inject_fault(0, CL_SUCCESS);
+        amp_status st = which == 0   ? amp_texture_copy(t, u)
+                        : which == 1 ? amp_texture_copy_to(t, amp_data_of(a))
+                                     : amp_texture_copy_from(amp_data_of(a), u);
+        long calls = amp__clapi_calls_counted();
+        assert_amp_ok(st);
+        assert_true(calls >= 1);
+        for (long n = 1; n <= calls; n++) {
+            amp__clapi_inject_fault(n, CL_OUT_OF_RESOURCES);
+            amp_clear_error();
+            st = which == 0   ? amp_texture_copy(t, u)
+                 : which == 1 ? amp_texture_copy_to(t, amp_data_of(a))
+                              : amp_texture_copy_from(amp_data_of(a), u);
+            amp__clapi_inject_fault(0, CL_SUCCESS);
+            if (st == AMP_OK)
+                fail_msg("copy %d: call %ld of %ld failed and the copy said AMP_OK", which, n,
+                         calls);
+            assert_true(strlen(amp_last_error()) > 0);
+        }
+    }
+    assert_amp_ok(amp_texture_copy_to(t, amp_data_of(a)));
+    assert_amp_ok(amp_texture_copy_from(amp_data_of(a), u));
+    assert_amp_ok(amp_texture_copy_to_host(u, out, sizeof out));
+    expect_written(out, 8, "the copies after the failures");
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_texture_release(t));
+    assert_amp_ok(amp_texture_release(u));
+}
+
 /* ---- A device without read-write images ---- */
 
 static cl_int (*real_get_device_info)(cl_device_id, cl_device_info, size_t, void *, size_t *);
@@ -405,6 +483,8 @@ int main(void)
         cmocka_unit_test_setup(a_view_keeps_its_released_texture_data, fresh),
         cmocka_unit_test_setup(a_ping_pong_of_two_textures_at_one_call_site_is_ordered, fresh),
         cmocka_unit_test_setup(read_write_is_refused_without_read_write_images, fresh),
+        cmocka_unit_test_setup(copies_between_the_parts_go_through_the_host, fresh),
+        cmocka_unit_test_setup(every_failing_call_of_a_device_copy_gives_a_status, fresh),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     unsetenv("AMP_SPLIT_CPU");

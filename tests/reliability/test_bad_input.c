@@ -858,6 +858,56 @@ static amp_status null_texture_captured(void)
                                  { v(i[0]) = none(i[0]); });
 }
 
+static amp_status null_texture_view_of(void)
+{
+    amp_texture_view *v = NULL;
+    return amp_texture_view_create(NULL, AMP_TEXTURE_WRITE, &v);
+}
+
+static amp_status null_texture_view_out(void)
+{
+    return amp_texture_view_create(texture_of(AMP_INT, 1), AMP_TEXTURE_WRITE, NULL);
+}
+
+static amp_status texture_view_access_unknown(void)
+{
+    amp_texture_view *v = NULL;
+    return amp_texture_view_create(texture_of(AMP_INT, 1), (amp_texture_access)7, &v);
+}
+
+static amp_status null_texture_copy_source(void)
+{
+    return amp_texture_copy(NULL, texture_of(AMP_INT, 1));
+}
+
+static amp_status null_texture_copy_destination(void)
+{
+    return amp_texture_copy(texture_of(AMP_INT, 1), NULL);
+}
+
+static amp_status null_texture_copy_to_end(void)
+{
+    return amp_texture_copy_to(texture_of(AMP_INT, 1), amp_data_host(NULL));
+}
+
+static amp_status null_texture_copy_from_array(void)
+{
+    return amp_texture_copy_from(amp_data_array(NULL), texture_of(AMP_INT, 1));
+}
+
+static amp_status null_texture_copy_async_out(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 1);
+    return amp_texture_copy_async(t, texture_of(AMP_INT, 1), NULL);
+}
+
+static amp_status texture_copy_section_outside(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 1);
+    return amp_texture_copy_section(t, amp_index_1d(0), texture_of(AMP_INT, 1), amp_index_1d(2),
+                                    amp_extent_1d(N));
+}
+
 static int callback_calls;
 
 static void count_callback(amp_status status, const char *message, void *user_data)
@@ -2430,6 +2480,17 @@ static const bad_case table[] = {
     ROW("null", null_texture_transfers, IA, "amp_texture_get_transfers: the texture is NULL"),
     ROW("null", null_texture_transfers_out, IA, "amp_texture_get_transfers: out is NULL"),
     ROW("null", null_texture_captured, IA, "texture 'none' is NULL"),
+    ROW("null", null_texture_view_of, IA, "amp_texture_view_create: the texture is NULL"),
+    ROW("null", null_texture_view_out, IA, "amp_texture_view_create: out is NULL"),
+    ROW("type", texture_view_access_unknown, IA, "access 7 is not one of AMP_TEXTURE_READ"),
+    ROW("null", null_texture_copy_source, IA, "amp_texture_copy: the source texture is NULL"),
+    ROW("null", null_texture_copy_destination, IA,
+        "amp_texture_copy: the destination texture is NULL"),
+    ROW("null", null_texture_copy_to_end, IA,
+        "amp_texture_copy_to: the destination host pointer is NULL"),
+    ROW("null", null_texture_copy_from_array, IA, "amp_texture_copy_from: the source array is NULL"),
+    ROW("null", null_texture_copy_async_out, IA, "amp_texture_copy_async: out is NULL"),
+    ROW("range", texture_copy_section_outside, IA, "does not fit in the destination texture"),
     ROW("null", null_error_callback_switches_it_off, AMP_OK, NULL),
 
     /* Zero, negative and out-of-range extents, of each rank. */
