@@ -40,9 +40,10 @@ typedef enum amp_elem_type {
     AMP_FLOAT = 3,
     AMP_DOUBLE = 4, /* only on devices with double precision */
     /* Textures only (amp/texture.h): C++ AMP's norm and unorm, floats kept in
-     * [-1, 1] and [0, 1], stored in 8 or 16 bits. A view of them holds float. */
-    AMP_NORM = 5,
-    AMP_UNORM = 6
+     * [-1, 1] and [0, 1], stored in 8 or 16 bits. A view of them holds float.
+     * Numbered apart from the types views hold. */
+    AMP_NORM = 32,
+    AMP_UNORM = 33
 } amp_elem_type;
 
 /* The size in bytes of one element of the type, 0 for an unknown type and

@@ -1138,7 +1138,7 @@ static amp_status view_type_zero(void)
 
 static amp_status view_type_past_the_last(void)
 {
-    return create(0, (amp_elem_type)7, amp_extent_1d(N), F.ints);
+    return create(0, (amp_elem_type)50, amp_extent_1d(N), F.ints);
 }
 
 static amp_status view_type_texture_only(void)
@@ -2533,7 +2533,7 @@ static const bad_case table[] = {
 
     /* Element types. */
     ROW("type", view_type_zero, IA, "element type 0 is not one of"),
-    ROW("type", view_type_past_the_last, IA, "element type 7 is not one of"),
+    ROW("type", view_type_past_the_last, IA, "element type 50 is not one of"),
     ROW("type", view_type_texture_only, IA, "unorm is a texture's element type"),
     ROW("type", view_type_negative, IA, "element type -1 is not one of"),
     ROW("type", const_view_type_unknown, IA, "element type 42 is not one of"),
