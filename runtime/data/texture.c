@@ -594,7 +594,7 @@ static amp_status make_image(tex_data *d, const char *fn)
 
 /* The checks that need no device. */
 static amp_status check_arguments(const char *fn, amp_elem_type type, int channels, amp_extent e,
-                                  int bits)
+                                  unsigned bits)
 {
     if (type == AMP_DOUBLE)
         return amp__err_set(AMP_ERROR_UNSUPPORTED_FEATURE,
@@ -607,11 +607,11 @@ static amp_status check_arguments(const char *fn, amp_elem_type type, int channe
                             "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"
                             " AMP_NORM, AMP_UNORM.",
                             fn, (int)type);
-    if (!takes_bits(type, bits))
+    if (bits > 32 || !takes_bits(type, (int)bits))
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: %u bits per scalar element; a texture of %s takes %s (as in C++"
                             " AMP), or 0 for the default, %d.",
-                            fn, (unsigned)bits, amp_elem_type_name(type),
+                            fn, bits, amp_elem_type_name(type),
                             type == AMP_FLOAT                       ? "16 or 32"
                             : type == AMP_NORM || type == AMP_UNORM ? "8 or 16"
                                                                     : "8, 16 or 32",
@@ -807,7 +807,7 @@ amp_status(amp_texture_create)(amp_elem_type type, int channels, amp_extent exte
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
     int bits = default_bits(type);
-    amp_status st = check_arguments(fn, type, channels, extent, bits);
+    amp_status st = check_arguments(fn, type, channels, extent, (unsigned)bits);
     return st == AMP_OK ? create(fn, type, channels, extent, bits, data, av, out) : st;
 }
 
@@ -819,10 +819,11 @@ amp_status(amp_texture_create_bits)(amp_elem_type type, int channels, amp_extent
     if (!out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
-    int b = bits == 0 ? default_bits(type) : bits > 64 ? 0 : (int)bits;
-    amp_status st = check_arguments(fn, type, channels, extent, b);
+    unsigned width = bits ? bits : (unsigned)default_bits(type);
+    amp_status st = check_arguments(fn, type, channels, extent, width);
     if (st != AMP_OK)
         return st;
+    int b = (int)width;
     uint64_t want = (uint64_t)amp_extent_size(extent) * (uint64_t)channels * (uint64_t)(b / 8);
     if (!data && data_bytes != 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,

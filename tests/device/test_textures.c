@@ -421,6 +421,13 @@ static void bad_input_gets_a_status_and_a_message(void **state)
                      "data_bytes is 32, and 8 texels of 1 channel of 8 bits take 8");
     assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 8, NULL, 8, NULL, &t),
                      AMP_ERROR_INVALID_ARGUMENT, "without data it is 0");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 200, NULL, 0, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "200 bits per scalar element");
+    /* 0 bits: the type's default, 16 for unorm. */
+    assert_amp_ok(amp_texture_create_bits(AMP_UNORM, 1, e, 0, NULL, 0, NULL, &t));
+    assert_int_equal(amp_texture_get_bits(t), 16);
+    assert_amp_ok(amp_texture_release(t));
+    t = (amp_texture *)data;
     assert_amp_fails(amp_texture_create((amp_elem_type)0, 1, e, data, NULL, &t),
                      AMP_ERROR_INVALID_ARGUMENT, "element type 0");
     assert_amp_fails(amp_texture_create((amp_elem_type)9, 1, e, data, NULL, &t),
