@@ -213,10 +213,14 @@ void amp__accessors_texture(strbuf *sb, const cg_capture *c)
     const char *suffix = channel_suffix(c->channels);
     int folded = c->image_kind == CG_IMAGE_1D_FOLDED;
     int readable = c->access != AMP_TEXTURE_WRITE, writable = c->access != AMP_TEXTURE_READ;
-    amp__sb_printf(sb,
-                   "\n/* %s(%s), %s[index] or %s.get(index) is a texel of texture %s (%s)%s. */\n",
-                   n, args[c->rank], n, n, n, access_words(c->access),
-                   writable ? "; set one with .set(index, value)" : "");
+    if (readable)
+        amp__sb_printf(
+            sb, "\n/* %s(%s), %s[index] or %s.get(index) is a texel of texture %s (%s)%s. */\n", n,
+            args[c->rank], n, n, n, access_words(c->access),
+            writable ? "; .set(index, value) writes one" : "");
+    else
+        amp__sb_printf(sb, "\n/* %s.set(index, value) writes a texel of texture %s (%s). */\n", n,
+                       n, access_words(c->access));
     amp__sb_printf(sb, "#define %s(...) AMP_TEXEL_%d(%s, __VA_ARGS__)\n", n, c->rank, n);
     amp__sb_printf(sb, "#define AMP_GET_%s(index) %s(index)\n", n, n);
     if (!readable)
