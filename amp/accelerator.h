@@ -104,7 +104,7 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc);
  * "AMP_DEVICE=pocl", "set by amp_accelerator_set_default", ...), or "" while
  * none has been chosen. A static string, valid until amp_shutdown().
  */
-const char *amp_accelerator_default_reason(void);
+const char *amp_accelerator_get_default_reason(void);
 
 /*
  * Fill *info with what the accelerator is; its strings belong to the
@@ -241,6 +241,12 @@ amp_status amp_shutdown(void);
 #define amp_accelerator_create_view(...) AMP__MADE_AT(amp_accelerator_create_view, __VA_ARGS__)
 #define amp_accelerator_view_create_marker(...)                                                    \
     AMP__MADE_AT(amp_accelerator_view_create_marker, __VA_ARGS__)
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: amp_accelerator_get_default_reason(), the same call. */
+AMP__DEPRECATED("amp_accelerator_get_default_reason")
+const char *amp_accelerator_default_reason(void);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * C, on any OpenCL device.
  *
  *   status.h       status codes, amp_last_error()
+ *   limits.h       every limit a program can reach, AMP_MAX_*
  *   extent.h       amp_extent, amp_index, amp_tiled_extent
  *   accelerator.h  devices, their views (queues), the default choice
  *   array_view.h   views of host memory that move to the device lazily
@@ -38,6 +39,7 @@
 #include "completion.h"
 #include "extent.h"
 #include "kernel.h"
+#include "limits.h"
 #include "profile.h"
 #include "status.h"
 #include "struct_type.h"

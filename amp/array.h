@@ -84,7 +84,8 @@ amp_status amp_array_view_create_from_array(amp_array *array, amp_array_view **o
 /* ---- Copies ---- */
 
 /* One end of a copy: an array, a view, or host memory shaped like the other
- * end (row-major, amp_extent_size elements). Make one with amp_data_of(). */
+ * end (row-major, amp_extent_size elements). Make one with amp_data_of(), or
+ * let AMP_COPY make both. */
 typedef enum amp_data_kind { AMP_DATA_ARRAY = 1, AMP_DATA_VIEW, AMP_DATA_HOST } amp_data_kind;
 
 typedef struct amp_data {
@@ -97,35 +98,35 @@ typedef struct amp_data {
     } as;
 } amp_data;
 
-/* The ends of a copy, by kind: an array, a view, or host memory (which
- * takes the other end's shape). They only wrap the pointer: nothing is
- * checked or owned. amp_data_of() picks the right one by the C type. */
-static inline amp_data amp_data_array(const amp_array *a)
+/* amp_data_of(x): one end of a copy, by x's C type: an array (amp_array *),
+ * a view (amp_array_view *), or else host memory, which takes the other
+ * end's shape. It only wraps the pointer: nothing is checked or owned. */
+/* clang-format off */
+#define amp_data_of(x)                                                                             \
+    _Generic((x),                                                                                  \
+        amp_array *: amp__data_array,                                                              \
+        const amp_array *: amp__data_array,                                                        \
+        amp_array_view *: amp__data_view,                                                          \
+        const amp_array_view *: amp__data_view,                                                    \
+        default: amp__data_host)(x)
+/* clang-format on */
+
+/* The ends amp_data_of() makes, by kind. */
+static inline amp_data amp__data_array(const amp_array *a)
 {
     amp_data d = {AMP_DATA_ARRAY, {.array = (amp_array *)a}};
     return d;
 }
-static inline amp_data amp_data_view(const amp_array_view *v)
+static inline amp_data amp__data_view(const amp_array_view *v)
 {
     amp_data d = {AMP_DATA_VIEW, {.view = (amp_array_view *)v}};
     return d;
 }
-static inline amp_data amp_data_host(const void *p)
+static inline amp_data amp__data_host(const void *p)
 {
     amp_data d = {AMP_DATA_HOST, {.host_const = p}};
     return d;
 }
-
-/* amp_data_of(x): an array, a view, or a host pointer, by x's C type. */
-/* clang-format off */
-#define amp_data_of(x)                                                                             \
-    _Generic((x),                                                                                  \
-        amp_array *: amp_data_array,                                                               \
-        const amp_array *: amp_data_array,                                                         \
-        amp_array_view *: amp_data_view,                                                           \
-        const amp_array_view *: amp_data_view,                                                     \
-        default: amp_data_host)(x)
-/* clang-format on */
 
 /*
  * Copy src to dst (C++ AMP's copy): every direction C++ AMP allows, array
@@ -183,6 +184,29 @@ amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion
 #define amp_copy_async(...) AMP__MADE_AT(amp_copy_async, __VA_ARGS__)
 #define amp_array_view_synchronize_async(...)                                                      \
     AMP__MADE_AT(amp_array_view_synchronize_async, __VA_ARGS__)
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: amp_data_of(a), or AMP_COPY, which takes a itself. */
+AMP__DEPRECATED("amp_data_of, or AMP_COPY with the array itself")
+static inline amp_data amp_data_array(const amp_array *a)
+{
+    return amp__data_array(a);
+}
+
+/* Deprecated: amp_data_of(v), or AMP_COPY, which takes v itself. */
+AMP__DEPRECATED("amp_data_of, or AMP_COPY with the view itself")
+static inline amp_data amp_data_view(const amp_array_view *v)
+{
+    return amp__data_view(v);
+}
+
+/* Deprecated: amp_data_of(p), or AMP_COPY, which takes p itself. */
+AMP__DEPRECATED("amp_data_of, or AMP_COPY with the pointer itself")
+static inline amp_data amp_data_host(const void *p)
+{
+    return amp__data_host(p);
+}
 
 #ifdef __cplusplus
 }

@@ -48,7 +48,7 @@ typedef enum amp_elem_type {
 
 /* The size in bytes of one element of the type, 0 for an unknown type and
  * for AMP_NORM and AMP_UNORM, which are no view's element type. */
-size_t amp_elem_size(amp_elem_type type);
+size_t amp_elem_type_size(amp_elem_type type);
 
 /* The name of the type as OpenCL C spells it ("int", "uint", "float",
  * "double"; "norm", "unorm"), or "unknown". */
@@ -128,7 +128,7 @@ amp_status amp_array_view_data_const(amp_array_view *view, const void **out);
 amp_status amp_array_view_get_strides(const amp_array_view *view, int64_t strides[AMP_MAX_RANK]);
 
 /*
- * Read element idx of the view on the host into *element (amp_elem_size()
+ * Read element idx of the view on the host into *element (amp_elem_type_size()
  * bytes), as C++ AMP's view(idx) reads it there: the view's data is made
  * current in host memory first, all of it (one download when a kernel wrote
  * it, none for the reads that follow). Returns AMP_ERROR_INVALID_ARGUMENT
@@ -139,7 +139,7 @@ amp_status amp_array_view_get_strides(const amp_array_view *view, int64_t stride
 amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element);
 
 /*
- * Write *element (amp_elem_size() bytes) to element idx of the view on the
+ * Write *element (amp_elem_type_size() bytes) to element idx of the view on the
  * host, as C++ AMP's view(idx) = value there: the element's bytes in host
  * memory are written, and every device copy of that element is stale from
  * then on (the next kernel that uses the view uploads it, with the other
@@ -267,6 +267,11 @@ int amp_array_view_is_const(const amp_array_view *view);
 #define amp_array_view_project(...) AMP__MADE_AT(amp_array_view_project, __VA_ARGS__)
 #define amp_array_view_view_as(...) AMP__MADE_AT(amp_array_view_view_as, __VA_ARGS__)
 #define amp_array_view_reinterpret_as(...) AMP__MADE_AT(amp_array_view_reinterpret_as, __VA_ARGS__)
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: amp_elem_type_size(), the same call. */
+AMP__DEPRECATED("amp_elem_type_size") size_t amp_elem_size(amp_elem_type type);
 
 #ifdef __cplusplus
 }

@@ -13,15 +13,11 @@
 
 #include <stdint.h>
 
+#include "limits.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The largest rank of an extent or an index. */
-#define AMP_MAX_RANK 8
-
-/* The largest rank of a tiled extent (C++ AMP's tiled_extent<D0, D1, D2>). */
-#define AMP_MAX_TILE_RANK 3
 
 /* The shape of a domain or a view: rank 1 to AMP_MAX_RANK, dims[0..rank-1]
  * > 0; the dimensions past the rank are not part of it. */

@@ -64,15 +64,13 @@
 #include "array_view.h"
 #include "capture_map.h"
 #include "extent.h"
+#include "limits.h"
 #include "status.h"
 #include "texture.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Captures of one kernel call at most. */
-#define AMP_MAX_CAPTURES 32
 
 typedef enum amp_capture_kind {
     AMP_CAPTURE_INVALID = 0,  /* a value of a type kernels cannot take */
@@ -222,7 +220,7 @@ typedef struct amp_kernel_stats {
  * Store the kernel cache's counts in *out. Returns AMP_ERROR_INVALID_ARGUMENT
  * for a NULL out.
  */
-amp_status amp_get_kernel_stats(amp_kernel_stats *out);
+amp_status amp_kernel_get_stats(amp_kernel_stats *out);
 
 /* ---- Macros ---- */
 
@@ -271,21 +269,28 @@ amp_status amp_get_kernel_stats(amp_kernel_stats *out);
  * AMP_CAPTURE(..., AMP_SHARED(lerp)). */
 #define AMP_SHARED(name) amp__shared_##name
 
-/* parallel_for_each(extent, [=](index<N> idx) restrict(amp) { body }) */
+/* parallel_for_each(domain, [=](index<N> idx) restrict(amp) { body }), on the
+ * default accelerator view. The domain's C type says how it runs: over an
+ * amp_extent, one thread per index (amp_parallel_for_each); over an
+ * amp_tiled_extent, in tiles, and index names a tiled index
+ * (amp_parallel_for_each_tiled, C++ AMP's parallel_for_each(extent.tile<...>(),
+ * [=](tiled_index<...> t_idx) restrict(amp) { body })). Returns what that
+ * function returns. */
 #define AMP_PARALLEL_FOR_EACH(domain, index, captures, ...)                                        \
-    amp_parallel_for_each(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+    AMP__LAUNCH(domain)(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
-/* parallel_for_each(extent.tile<...>(), [=](tiled_index<...> t_idx) restrict(amp) { body }) */
-#define AMP_PARALLEL_FOR_EACH_TILED(domain, index, captures, ...)                                  \
-    amp_parallel_for_each_tiled(NULL, (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
-
-/* parallel_for_each(accelerator_view, extent, lambda) */
+/* parallel_for_each(accelerator_view, domain, lambda): as AMP_PARALLEL_FOR_EACH,
+ * on the accelerator view av (NULL: the default one). */
 #define AMP_PARALLEL_FOR_EACH_ON(av, domain, index, captures, ...)                                 \
-    amp_parallel_for_each((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+    AMP__LAUNCH(domain)((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
 
-/* parallel_for_each(accelerator_view, tiled_extent, lambda) */
-#define AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, index, captures, ...)                           \
-    amp_parallel_for_each_tiled((av), (domain), AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+/* The function that launches over domain, by its C type. */
+/* clang-format off */
+#define AMP__LAUNCH(domain)                                                                        \
+    _Generic((domain),                                                                             \
+        amp_tiled_extent: amp_parallel_for_each_tiled,                                             \
+        default: amp_parallel_for_each)
+/* clang-format on */
 
 /* ---- Internals of AMP_CAPTURE ---- */
 
@@ -394,6 +399,31 @@ static inline amp_capture amp__capture_unsupported(const char *name, ...)
 /* The functions above that make a handle, as macros that also record the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
 #define amp_kernel_source_load(...) AMP__MADE_AT(amp_kernel_source_load, __VA_ARGS__)
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: AMP_PARALLEL_FOR_EACH, which takes a tiled extent too. */
+#define AMP_PARALLEL_FOR_EACH_TILED(domain, index, captures, ...)                                  \
+    amp__parallel_for_each_tiled_macro(NULL, (domain),                                             \
+                                       AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* Deprecated: AMP_PARALLEL_FOR_EACH_ON, which takes a tiled extent too. */
+#define AMP_PARALLEL_FOR_EACH_TILED_ON(av, domain, index, captures, ...)                           \
+    amp__parallel_for_each_tiled_macro((av), (domain),                                             \
+                                       AMP_KERNEL_SOURCE(index, __VA_ARGS__), (captures))
+
+/* What the two deprecated macros call, so that the compiler names them. */
+AMP__DEPRECATED("AMP_PARALLEL_FOR_EACH or AMP_PARALLEL_FOR_EACH_ON: either takes a tiled extent")
+static inline amp_status amp__parallel_for_each_tiled_macro(amp_accelerator_view *av,
+                                                            amp_tiled_extent domain,
+                                                            const amp_kernel_source *kernel,
+                                                            amp_capture_list captures)
+{
+    return amp_parallel_for_each_tiled(av, domain, kernel, captures);
+}
+
+/* Deprecated: amp_kernel_get_stats(), the same call. */
+AMP__DEPRECATED("amp_kernel_get_stats") amp_status amp_get_kernel_stats(amp_kernel_stats *out);
 
 #ifdef __cplusplus
 }

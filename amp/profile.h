@@ -5,7 +5,7 @@
  * the first call, or the first after amp_shutdown()), every queue is made
  * with OpenCL profiling on, and each kernel launch keeps its event. The
  * events are read when their queue is waited on, when
- * amp_get_profile() is called, and at exit, never on the launch path. At
+ * amp_profile_get_entries() is called, and at exit, never on the launch path. At
  * exit, a table of every kernel is printed to stderr: calls, total and mean
  * device time (CL_PROFILING_COMMAND_END - CL_PROFILING_COMMAND_START), and
  * the bytes moved to run it. Without AMP_PROFILE, launches carry no event
@@ -23,7 +23,7 @@
 extern "C" {
 #endif
 
-/* One kernel's figures since the start (or the last amp_reset_profile).
+/* One kernel's figures since the start (or the last amp_profile_reset_entries).
  * Strings belong to the library and stay valid until the process exits. */
 typedef struct amp_profile_entry {
     const char *kernel; /* the generated kernel's name, e.g. "amp_matrix_multiply_58" */
@@ -38,7 +38,7 @@ typedef struct amp_profile_entry {
 } amp_profile_entry;
 
 /* 1 when AMP_PROFILE=1 was set when the devices were listed, else 0. */
-int amp_profile_enabled(void);
+int amp_profile_is_enabled(void);
 
 /*
  * Wait for every queue of every accelerator, read the events of the kernels
@@ -49,11 +49,23 @@ int amp_profile_enabled(void);
  * capacity; AMP_ERROR_INVALID_OPERATION when profiling is off (the message
  * says how to turn it on); the statuses of amp_accelerator_view_wait().
  */
-amp_status amp_get_profile(amp_profile_entry *entries, size_t capacity, size_t *count);
+amp_status amp_profile_get_entries(amp_profile_entry *entries, size_t capacity, size_t *count);
 
 /* Set every kernel's figures to zero; launches still queued are not
  * counted. */
-void amp_reset_profile(void);
+void amp_profile_reset_entries(void);
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: amp_profile_is_enabled(), the same call. */
+AMP__DEPRECATED("amp_profile_is_enabled") int amp_profile_enabled(void);
+
+/* Deprecated: amp_profile_get_entries(), the same call. */
+AMP__DEPRECATED("amp_profile_get_entries")
+amp_status amp_get_profile(amp_profile_entry *entries, size_t capacity, size_t *count);
+
+/* Deprecated: amp_profile_reset_entries(), the same call. */
+AMP__DEPRECATED("amp_profile_reset_entries") void amp_reset_profile(void);
 
 #ifdef __cplusplus
 }

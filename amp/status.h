@@ -94,6 +94,18 @@ typedef void (*amp_error_callback)(amp_status status, const char *message, void 
 void amp_set_error_callback(amp_error_callback fn, void *user_data);
 
 /*
+ * Internal: marks a deprecated spelling, naming the one to use, so that a
+ * program that still uses it is told at compile time (GCC and clang; turn
+ * it off with -Wno-deprecated-declarations). Every deprecated spelling
+ * keeps working, and docs/api.md lists them ("Deprecated spellings").
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define AMP__DEPRECATED(use) __attribute__((deprecated("use " use)))
+#else
+#define AMP__DEPRECATED(use)
+#endif
+
+/*
  * Internal, for the leak report (AMP_LEAKS=1 lists at exit every handle
  * the program made and never released, with the file and line that made
  * it). Each function that makes a handle is also a function-like macro of

@@ -29,14 +29,12 @@
 #include <stddef.h>
 
 #include "array_view.h"
+#include "limits.h"
 #include "status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Members of one struct at most. */
-#define AMP_STRUCT_MAX_MEMBERS 16
 
 /* One member, as AMP_STRUCT describes it. */
 typedef struct amp_struct_member {
@@ -62,10 +60,11 @@ typedef struct amp_struct_desc {
  *
  * Returns AMP_OK, or AMP_ERROR_INVALID_ARGUMENT (the message names the
  * member) for a NULL argument, a name that is not an identifier, no
- * members or more than AMP_STRUCT_MAX_MEMBERS, a member whose type is not
+ * members or more than AMP_MAX_STRUCT_MEMBERS, a member whose type is not
  * int, unsigned, float or double, a member whose host offset or the
  * struct's host size differs from OpenCL C's layout, another struct
- * already registered under the same name, or AMP_ERROR_OUT_OF_MEMORY.
+ * already registered under the same name, or AMP_MAX_STRUCT_TYPES
+ * registered already; or AMP_ERROR_OUT_OF_MEMORY.
  */
 amp_status amp_struct_register(const amp_struct_desc *desc, amp_elem_type *out);
 
@@ -88,6 +87,11 @@ const amp_struct_desc *amp_struct_of(amp_elem_type type);
 
 /* The description AMP_STRUCT(name, ...) made. */
 #define AMP_STRUCT_DESC(name) (&amp__struct_desc_##name)
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: AMP_MAX_STRUCT_MEMBERS (amp/limits.h). */
+#define AMP_STRUCT_MAX_MEMBERS AMP_MAX_STRUCT_MEMBERS
 
 /* ---- Internals of AMP_STRUCT ---- */
 

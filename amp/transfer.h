@@ -57,13 +57,21 @@ amp_status amp_array_view_get_transfers(const amp_array_view *view, amp_transfer
 
 /*
  * Store in *out every transfer of this process since it started or since
- * the last amp_reset_transfers(). Returns AMP_ERROR_INVALID_ARGUMENT for a
+ * the last amp_transfer_reset_stats(). Returns AMP_ERROR_INVALID_ARGUMENT for a
  * NULL out.
  */
-amp_status amp_get_transfers(amp_transfer_stats *out);
+amp_status amp_transfer_get_stats(amp_transfer_stats *out);
 
 /* Set the process-wide counts to zero. Per-view counts are kept. */
-void amp_reset_transfers(void);
+void amp_transfer_reset_stats(void);
+
+/* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
+
+/* Deprecated: amp_transfer_get_stats(), the same call. */
+AMP__DEPRECATED("amp_transfer_get_stats") amp_status amp_get_transfers(amp_transfer_stats *out);
+
+/* Deprecated: amp_transfer_reset_stats(), the same call. */
+AMP__DEPRECATED("amp_transfer_reset_stats") void amp_reset_transfers(void);
 
 #ifdef __cplusplus
 }

@@ -82,7 +82,7 @@ int bench_compile_child(void)
         ms[k] = (bench_now() - t0) * 1e3;
     }
     amp_kernel_stats stats;
-    bench_check(amp_get_kernel_stats(&stats), "kernel stats");
+    bench_check(amp_kernel_get_stats(&stats), "kernel stats");
     printf("compile-child device_ms=%.1f", (t_device - t_start) * 1e3);
     for (int k = 0; k < KERNELS; k++)
         printf(" k%d=%.1f", k + 1, ms[k]);

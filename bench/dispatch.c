@@ -43,8 +43,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "device/accel.h"
-#include "device/queue.h"
+#include "core/testing.h"
 
 #define ELEMS 1024
 #define GROUP 256
@@ -120,9 +119,10 @@ static int raw_open(const bench_options *o, const char *source, const char *name
     if (on_library_queue) {
         amp_accelerator_view *av = NULL;
         bench_check(amp_accelerator_get_default_view(NULL, &av), "default view");
-        r->cl.device = av->acc->device;
-        r->cl.context = av->acc->context;
-        r->cl.queue = av->queue;
+        test_cl_objects cl = amp__test_cl_of_view(av);
+        r->cl.device = cl.device;
+        r->cl.context = cl.context;
+        r->cl.queue = cl.queue;
         clRetainContext(r->cl.context);
         clRetainCommandQueue(r->cl.queue);
     } else if (bench_cl_open(&o->info, &r->cl) != 0)

@@ -23,7 +23,7 @@ static FILE *csv;
 static void report(const bench_options *o, const char *name, double necessary)
 {
     amp_transfer_stats s;
-    bench_check(amp_get_transfers(&s), "transfers");
+    bench_check(amp_transfer_get_stats(&s), "transfers");
     double moved = (double)(s.upload_bytes + s.download_bytes);
     printf("| %s | %.2f | %.2f (%llu) | %.2f (%llu) | %.2f |\n", name, necessary / 1e6,
            (double)s.upload_bytes / 1e6, (unsigned long long)s.uploads,
@@ -52,7 +52,7 @@ static void sgemm_case(const bench_options *o, int n, int kernels, int discard_c
         exit(EXIT_FAILURE);
     fill(A, e);
     fill(B, e);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     sgemm_operands op = {NULL, NULL, NULL, n, n, n};
     bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(n, n), A, &op.a), "A");
     bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(n, n), B, &op.b), "B");
@@ -113,7 +113,7 @@ static void average_case(const bench_options *o, int n, int chained, int host_re
     if (!in_data || !tmp_data || !out_data)
         exit(EXIT_FAILURE);
     fill(in_data, e);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     amp_array_view *in, *tmp, *out;
     bench_check(amp_array_view_create_const(AMP_FLOAT, amp_extent_2d(n, n), in_data, &in), "in");
     bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_2d(n, n), tmp_data, &tmp), "tmp");

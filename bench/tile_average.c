@@ -42,9 +42,9 @@
 static amp_status tile_average(amp_array_view *in, amp_array_view *out, int n, int T)
 {
     amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(n / T, n), 1, ROW_THREADS);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(in, out, AMP_CONST(T),
-                                                   AMP_CONST(ROW_THREADS)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                 AMP_CAPTURE(in, out, AMP_CONST(T),
+                                             AMP_CONST(ROW_THREADS)), {
         int band = t_idx.global[0];   // the row of tiles
         int col = t_idx.global[1];
         // Down the column: neighbouring threads read neighbouring floats.
@@ -74,7 +74,7 @@ static amp_status tile_average_float4(amp_array_view *in, amp_array_view *out, i
     /* Rows of 64 tiles; fewer where the matrix has fewer (--quick). */
     int across = n / T < 64 ? n / T : 64;
     amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(n / T, n / T), 1, across);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(in, out, AMP_CONST(T)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(in, out, AMP_CONST(T)), {
         int row = t_idx.global[0] * T;
         int col = t_idx.global[1] * T;
         // T rows of T floats, four at a time (T is a multiple of 4).

@@ -19,7 +19,7 @@
  * (runtime/data/staging.h: direct, mapped, staged with buffers of three
  * sizes) at 16 MiB and at the largest size, so that one run shows where the
  * library's choice stands on the device; the benchmark links the static
- * library and reaches that internal switch.
+ * library and reaches that switch, a hook for tests (core/testing.h).
  *
  * A third table measures overlap: a kernel on one array, an upload into
  * another, each alone and then the upload issued while the kernel runs.
@@ -40,8 +40,7 @@
 
 #include "baselines.h"
 #include "bench.h"
-#include "core/lock.h"
-#include "data/staging.h"
+#include "core/testing.h"
 
 enum { UP, DOWN };
 enum { AMP_MALLOC, AMP_PINNED, CL_MALLOC, CL_PINNED, CUDA_PAGEABLE, CUDA_PINNED, IMPLS };
@@ -238,11 +237,9 @@ static void release(const bench_cl *cl, size_run *s)
     memset(s, 0, sizeof *s);
 }
 
-static void force(stg_path path, size_t slot)
+static void force(test_transfer_path path, size_t slot)
 {
-    amp__lock_acquire();
-    amp__stg_set_policy(path, slot, 0);
-    amp__lock_release();
+    amp__test_set_transfer_path(path, slot, 0);
 }
 
 /* Each of the library's paths, forced, on a view of bytes of malloc
@@ -252,14 +249,14 @@ static void paths_table(const bench_options *o, size_t bytes, FILE *csv)
 {
     static const struct {
         const char *name;
-        stg_path path;
+        test_transfer_path path;
         size_t slot;
-    } paths[] = {{"the library's choice", STG_AUTO, 0},
-                 {"direct (clEnqueueWrite/ReadBuffer)", STG_DIRECT, 0},
-                 {"mapped, copies on several threads", STG_MAPPED, 0},
-                 {"staged, 4 MiB buffers", STG_STAGED, (size_t)4 << 20},
-                 {"staged, 16 MiB buffers", STG_STAGED, (size_t)16 << 20},
-                 {"staged, 64 MiB buffers", STG_STAGED, (size_t)64 << 20}};
+    } paths[] = {{"the library's choice", TEST_PATH_AUTO, 0},
+                 {"direct (clEnqueueWrite/ReadBuffer)", TEST_PATH_DIRECT, 0},
+                 {"mapped, copies on several threads", TEST_PATH_MAPPED, 0},
+                 {"staged, 4 MiB buffers", TEST_PATH_STAGED, (size_t)4 << 20},
+                 {"staged, 16 MiB buffers", TEST_PATH_STAGED, (size_t)16 << 20},
+                 {"staged, 64 MiB buffers", TEST_PATH_STAGED, (size_t)64 << 20}};
     enum { NPATHS = sizeof paths / sizeof paths[0] };
     size_run s;
     memset(&s, 0, sizeof s);
@@ -288,7 +285,7 @@ static void paths_table(const bench_options *o, size_t bytes, FILE *csv)
                     t[p][dir][r] = x < 0 ? 0 : x;
             }
         }
-    force(STG_AUTO, 0);
+    force(TEST_PATH_AUTO, 0);
     printf("\n### The library's ways of moving a view, forced: %zu MiB of malloc memory\n\n",
            bytes >> 20);
     printf("| path | upload GB/s | download GB/s |\n|---|---:|---:|\n");

@@ -89,7 +89,7 @@ static void kernel_times(char *buf, size_t size)
     buf[0] = '\0';
     amp_profile_entry e[64];
     size_t n = 0;
-    if (!amp_profile_enabled() || amp_get_profile(e, 64, &n) != AMP_OK)
+    if (!amp_profile_is_enabled() || amp_profile_get_entries(e, 64, &n) != AMP_OK)
         return;
     size_t len = 0;
     for (size_t i = 0; i < n && i < 64 && len + 32 < size; i++)
@@ -110,8 +110,8 @@ static double measure_plan(problem *pr, const sgemm_plan *plan, amp_accelerator_
     if (times_size)
         times[0] = '\0';
     for (int r = -1; r < repeat && st == AMP_OK; r++) {
-        if (r == 0 && amp_profile_enabled())
-            amp_reset_profile();
+        if (r == 0 && amp_profile_is_enabled())
+            amp_profile_reset_entries();
         double t0 = bench_now();
         st = sgemm_6_tuned(&pr->op, plan, &ws);
         if (st == AMP_OK)
@@ -252,7 +252,8 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av,
     int nsizes = bench_parse_sizes(size_list, sizes, 32);
     printf("\n### Exploring: the best candidates at other sizes, K split in parts\n\n");
     printf("GFLOP/s, best of %d runs; `*` marks the plan sgemm_tuning_pick chooses%s\n\n", repeat,
-           amp_profile_enabled() ? "; device us per kernel (pack A, pack B, product, parts)" : "");
+           amp_profile_is_enabled() ? "; device us per kernel (pack A, pack B, product, parts)"
+                                    : "");
     for (int si = 0; si < nsizes; si++) {
         problem pr;
         int M = sizes[si][0], N = sizes[si][1], K = sizes[si][2];

@@ -61,7 +61,7 @@ static inline int shutdown_library(void **state)
 static inline amp_transfer_stats transfers_now(void)
 {
     amp_transfer_stats s;
-    amp_get_transfers(&s);
+    amp_transfer_get_stats(&s);
     return s;
 }
 
@@ -78,7 +78,7 @@ static inline int device_has_double(void)
 static inline amp_kernel_stats kernels_now(void)
 {
     amp_kernel_stats s;
-    amp_get_kernel_stats(&s);
+    amp_kernel_get_stats(&s);
     return s;
 }
 

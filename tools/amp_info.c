@@ -56,7 +56,7 @@ int main(void)
     }
     if (def_st == AMP_OK)
         printf("\ndefault: %zu, because %s (AMP_DEVICE=<index or name> picks another).\n",
-               def_index, amp_accelerator_default_reason());
+               def_index, amp_accelerator_get_default_reason());
     else
         printf("\nno default: %s\n", amp_last_error());
     amp_shutdown();

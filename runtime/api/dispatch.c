@@ -191,10 +191,10 @@ amp_status amp_parallel_for_each_tiled(amp_accelerator_view *av, amp_tiled_exten
     return dispatch(&c);
 }
 
-amp_status amp_get_kernel_stats(amp_kernel_stats *out)
+amp_status amp_kernel_get_stats(amp_kernel_stats *out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_kernel_stats: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_kernel_get_stats: out is NULL.");
     amp__lock_acquire();
     uint64_t builds, disk_hits, hits;
     amp__kc_counts(&builds, &disk_hits, &hits);

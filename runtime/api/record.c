@@ -27,15 +27,13 @@
 
 #include "api/validate.h"
 #include "core/handle.h"
+#include "core/limits.h"
 #include "core/lock.h"
 #include "data/coherence.h"
 #include "data/view.h"
 #include "device/oclcheck.h"
 #include "device/queue.h"
 #include "kernel/kcache.h"
-
-#define LR_SLOTS 64
-#define LR_CAPTURES 8
 
 /* What a view is, for the record: its data source and the part of it; or
  * a texture, and its image. */
@@ -92,11 +90,11 @@ typedef struct launch_record {
     const amp_accelerator *acc;
     kb_domain domain;
     int tile_rank;
-    lr_capture caps[LR_CAPTURES];
-    cg_capture captures[LR_CAPTURES]; /* read only when the items are not known */
+    lr_capture caps[LIMIT_RECORD_CAPTURES];
+    cg_capture captures[LIMIT_RECORD_CAPTURES]; /* read only when the items are not known */
 } launch_record;
 
-static launch_record records[LR_SLOTS];
+static launch_record records[LIMIT_LAUNCH_RECORDS];
 static uint64_t hits_of_replaced; /* of records replaced or cleared */
 
 /* Whether n bytes at a and b are equal; n a small multiple of 4 (extents,
@@ -220,7 +218,7 @@ void amp__record_keep_launch(const call *c, record_known *known, const cg_spec *
 {
     launch_record *r = known->slot;
     known->record = NULL;
-    if (spec->ncaptures > LR_CAPTURES)
+    if (spec->ncaptures > LIMIT_RECORD_CAPTURES)
         return;
     hits_of_replaced += r->hits;
     r->hits = 0;
@@ -319,7 +317,7 @@ static amp_status resolve(call *c, const launch_record *r, int source_known)
 amp_status amp__record_recall(call *c, record_known *known, cl_mem *mems)
 {
     uintptr_t h = (uintptr_t)c->kernel * 31u + (uintptr_t)c->given_av;
-    launch_record *r = &records[(h >> 4 ^ h >> 12) % LR_SLOTS];
+    launch_record *r = &records[(h >> 4 ^ h >> 12) % LIMIT_LAUNCH_RECORDS];
     *known = (record_known){r, NULL, NULL, 0, 0, 0};
     /* The source is read only once the registry says it may be: a source
      * loaded from a file and released is refused unread. */
@@ -351,7 +349,7 @@ amp_status amp__record_recall(call *c, record_known *known, cl_mem *mems)
 uint64_t amp__record_hits(void)
 {
     uint64_t hits = hits_of_replaced;
-    for (int i = 0; i < LR_SLOTS; i++)
+    for (int i = 0; i < LIMIT_LAUNCH_RECORDS; i++)
         hits += records[i].hits;
     return hits;
 }
@@ -359,7 +357,7 @@ uint64_t amp__record_hits(void)
 void amp__record_clear(void)
 {
     LOCK_ASSERT_HELD();
-    for (int i = 0; i < LR_SLOTS; i++)
+    for (int i = 0; i < LIMIT_LAUNCH_RECORDS; i++)
         hits_of_replaced += records[i].hits;
     memset(records, 0, sizeof records);
 }

@@ -164,7 +164,7 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         g->type = v->type;
         g->rank = v->extent.rank;
         g->is_const = v->is_const;
-        if (amp__coh_source_bytes(v->src) / amp_elem_size(v->type) > INT_MAX)
+        if (amp__coh_source_bytes(v->src) / amp_elem_type_size(v->type) > INT_MAX)
             *wide = 1;
         /* Buffer, offset (and spare offset), strides, extent. */
         *arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
@@ -197,13 +197,13 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         /* The image. */
         *arg_bytes += acc->address_bits / 8;
     } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-        if (amp_elem_size(cap->type) == 0)
+        if (amp_elem_type_size(cap->type) == 0)
             return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                    "capture '%s' has element type %d, which is not one of AMP_INT,"
                                    " AMP_UINT, AMP_FLOAT, AMP_DOUBLE.",
                                    name, (int)cap->type);
         g->type = cap->type;
-        *arg_bytes += amp_elem_size(cap->type);
+        *arg_bytes += amp_elem_type_size(cap->type);
     } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
         /* amp_index and amp_extent share their layout: rank, then values. */
         int rank = cap->value.extent.rank;

@@ -14,11 +14,9 @@
 #include "kernel/bind.h"
 #include "translate/buildlog.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "device/oclcheck.h"
 #include "core/strbuf.h"
-
-/* Shown one by one; the rest are counted. */
-#define CHK_MAX_SHOWN 20
 
 #define CHK_RECORD_INTS (CG_CHECK_SLOTS * CG_CHECK_WORDS)
 
@@ -385,10 +383,10 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
     amp__sb_printf(&out,
                    "AMP_CHECK: kernel %s (parallel_for_each at %s:%d) ran with %zu problem%s:\n",
                    e->name, src->file, src->line, nproblems, nproblems == 1 ? "" : "s");
-    for (size_t j = 0; j < nproblems && j < CHK_MAX_SHOWN; j++)
+    for (size_t j = 0; j < nproblems && j < LIMIT_CHECK_SHOWN; j++)
         describe(&out, &map, &problems[j], gen ? gen->rank : 1);
-    if (nproblems > CHK_MAX_SHOWN)
-        amp__sb_printf(&out, "... and %zu more.\n", nproblems - CHK_MAX_SHOWN);
+    if (nproblems > LIMIT_CHECK_SHOWN)
+        amp__sb_printf(&out, "... and %zu more.\n", nproblems - LIMIT_CHECK_SHOWN);
     if (!problems)
         amp__sb_printf(&out, "(out of host memory sorting %zu reports)\n", count);
     fputs(out.data ? out.data : "AMP_CHECK: problems found\n", stderr);

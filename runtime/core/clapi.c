@@ -1,6 +1,7 @@
 /*
  * runtime/core/clapi.c - the OpenCL call table, its count of memory objects
- * made, and its fault-injecting wrappers.
+ * made, and what it does in the child of a fork(). Its fault-injecting
+ * wrappers, for tests, are core/fault.c's.
  */
 #include "core/clapi.h"
 
@@ -48,76 +49,6 @@ void amp__clapi_install(const clapi_table *table)
     amp__clapi.name = counted_##name;
     CLAPI_MEM_CALLS(CLAPI_COUNT_INSTALL)
 #undef CLAPI_COUNT_INSTALL
-}
-
-/* The table the wrappers call through: the loader's functions, or the ones
- * amp__ock_install() put in (AMP_CHECK), whichever the table held when faults
- * were first injected. */
-static clapi_table real;
-
-static long fault_at;
-static long fault_calls;
-static cl_int fault_code;
-/* The names of the first calls since amp__clapi_inject_fault(), so that a test
- * can tell which call it made to fail, or choose calls of one kind. */
-#define CLAPI_NAMED_CALLS 4096
-static const char *call_names[CLAPI_NAMED_CALLS + 1];
-
-/* One more call: is it the one that must fail? */
-static int fault_now(const char *name)
-{
-    fault_calls++;
-    if (fault_calls <= CLAPI_NAMED_CALLS)
-        call_names[fault_calls] = name;
-    return fault_at > 0 && fault_calls == fault_at;
-}
-
-#define CLAPI_STATUS_WRAP(name, params, args)                                                      \
-    static cl_int CL_API_CALL fault_##name params                                                  \
-    {                                                                                              \
-        if (fault_now("cl" #name))                                                                 \
-            return fault_code;                                                                     \
-        return real.name args;                                                                     \
-    }
-#define CLAPI_CREATE_WRAP(ret, name, params, args)                                                 \
-    static ret CL_API_CALL fault_##name params                                                     \
-    {                                                                                              \
-        if (fault_now("cl" #name)) {                                                               \
-            if (e)                                                                                 \
-                *e = fault_code;                                                                   \
-            return NULL;                                                                           \
-        }                                                                                          \
-        return real.name args;                                                                     \
-    }
-CLAPI_STATUS_CALLS(CLAPI_STATUS_WRAP)
-CLAPI_CREATE_CALLS(CLAPI_CREATE_WRAP)
-#undef CLAPI_STATUS_WRAP
-#undef CLAPI_CREATE_WRAP
-
-void amp__clapi_inject_fault(long n, cl_int code)
-{
-    /* Save the functions in use, unless they are the wrappers already. */
-    if (amp__clapi.Finish != fault_Finish)
-        real = amp__clapi;
-    fault_at = n;
-    fault_code = code;
-    fault_calls = 0;
-#define CLAPI_STATUS_SET(name, params, args) amp__clapi.name = fault_##name;
-#define CLAPI_CREATE_SET(ret, name, params, args) amp__clapi.name = fault_##name;
-    CLAPI_STATUS_CALLS(CLAPI_STATUS_SET)
-    CLAPI_CREATE_CALLS(CLAPI_CREATE_SET)
-#undef CLAPI_STATUS_SET
-#undef CLAPI_CREATE_SET
-}
-
-long amp__clapi_calls_counted(void)
-{
-    return fault_calls;
-}
-
-const char *amp__clapi_call_name(long n)
-{
-    return n >= 1 && n <= fault_calls && n <= CLAPI_NAMED_CALLS ? call_names[n] : NULL;
 }
 
 /* ---- After fork ---- */

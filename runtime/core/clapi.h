@@ -4,8 +4,8 @@
  * The runtime never calls clXxx() directly: it calls amp__clapi.Xxx(). The table
  * normally points at the ICD loader's functions. Tests can switch it to
  * wrappers that make the Nth call fail with a chosen error
- * (amp__clapi_inject_fault), to prove that every failure gives a status, leaks
- * nothing and loses no host data.
+ * (amp__test_inject_fault, core/testing.h), to prove that every failure gives
+ * a status, leaks nothing and loses no host data.
  */
 #ifndef AMP_CORE_CLAPI_H
 #define AMP_CORE_CLAPI_H
@@ -197,13 +197,6 @@ static inline uint64_t amp__clapi_mems_made(void)
 }
 
 /*
- * Make the nth OpenCL call from now on (1 = the next one; releases are not
- * counted) fail with code, and every other call behave as usual; n = 0
- * switches injection off. For tests only; not thread-safe.
- */
-void amp__clapi_inject_fault(long n, cl_int code);
-
-/*
  * In a process forked after the library had used OpenCL: make every later
  * OpenCL call return CLAPI_FORKED at once, and every release do nothing.
  * OpenCL implementations do not survive fork(): the child has their state
@@ -213,14 +206,5 @@ void amp__clapi_inject_fault(long n, cl_int code);
  */
 #define CLAPI_FORKED (-9999) /* none of OpenCL's codes */
 void amp__clapi_disable_after_fork(void);
-
-/* The calls counted since the last amp__clapi_inject_fault(), so that a test can
- * learn how many calls a scenario makes and try each one. */
-long amp__clapi_calls_counted(void);
-
-/* The name of the nth call since the last amp__clapi_inject_fault()
- * ("clCreateBuffer"), or NULL when there has been no nth call (or n is past
- * the first 4096, whose names are kept). */
-const char *amp__clapi_call_name(long n);
 
 #endif

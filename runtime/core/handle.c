@@ -71,11 +71,6 @@ static const struct {
                           " and is never released."},
 };
 
-const char *amp__handle_kind_name(hd_kind kind)
-{
-    return kind > 0 && kind < HD_KIND_COUNT ? kinds[kind].name : "handle";
-}
-
 /* ---- The record in front of every handle ---- */
 
 typedef struct hd_entry {

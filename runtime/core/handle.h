@@ -98,9 +98,6 @@ amp_status amp__handle_check(const char *fn, const void *p, hd_kind kind);
  * ("source ", "destination "): "amp_copy: the source array ...". */
 amp_status amp__handle_check_as(const char *fn, const char *role, const void *p, hd_kind kind);
 
-/* The kind's name in messages: "view", "accelerator view", ... */
-const char *amp__handle_kind_name(hd_kind kind);
-
 /* The handles of kind that are live, in the order they were made: call
  * fn(handle, user) for each (a handle may be freed by fn). */
 void amp__handle_each(hd_kind kind, void (*fn)(void *handle, void *user), void *user);

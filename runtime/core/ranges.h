@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "amp/limits.h"
+
 /* The bytes a view covers: for s < rows[0] and r < rows[1], the width bytes
  * at offset + s * pitch[0] + r * pitch[1]. A rank-1 view has rows {1, 1}. */
 typedef struct rg_box {
@@ -70,11 +72,8 @@ void amp__rg_free(rg_set *s);
 
 /* ---- Shapes of any rank as boxes ---- */
 
-/* The most dimensions a shape has. */
-#define RG_MAX_DIMS 8
-
 /*
- * A shape of up to RG_MAX_DIMS dimensions laid out in one memory (a view)
+ * A shape of up to AMP_MAX_RANK dimensions laid out in one memory (a view)
  * or two (the two ends of a copy): its elements as boxes, one box per index
  * of the dimensions outside the box. Adjacent dimensions that are
  * contiguous in every layout are joined first, so a shape of rank 3 or
@@ -82,10 +81,10 @@ void amp__rg_free(rg_set *s);
  * layouts have the same rows and width in both.
  */
 typedef struct rg_plan {
-    int levels;                        /* dimensions after joining, innermost first */
-    int64_t size[RG_MAX_DIMS + 1];     /* indices of each level */
-    int64_t pitch[2][RG_MAX_DIMS + 1]; /* bytes between consecutive indices, per layout */
-    int64_t offset[2];                 /* bytes from the start of each memory */
+    int levels;                         /* dimensions after joining, innermost first */
+    int64_t size[AMP_MAX_RANK + 1];     /* indices of each level */
+    int64_t pitch[2][AMP_MAX_RANK + 1]; /* bytes between consecutive indices, per layout */
+    int64_t offset[2];                  /* bytes from the start of each memory */
 } rg_plan;
 
 /* Plan rank dims (C++ AMP's order: the last is the innermost) of elements of

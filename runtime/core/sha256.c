@@ -135,11 +135,3 @@ void amp__sha256_final(sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
     /* Nothing of the message is left behind in the context. */
     memset(ctx, 0, sizeof *ctx);
 }
-
-void amp__sha256(const void *data, size_t n, uint8_t out[SHA256_DIGEST_SIZE])
-{
-    sha256_ctx ctx;
-    amp__sha256_init(&ctx);
-    amp__sha256_update(&ctx, data, n);
-    amp__sha256_final(&ctx, out);
-}

@@ -31,7 +31,4 @@ void amp__sha256_update(sha256_ctx *ctx, const void *data, size_t n);
  * before it is reused. */
 void amp__sha256_final(sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE]);
 
-/* The digest of n bytes of data, in one call. */
-void amp__sha256(const void *data, size_t n, uint8_t out[SHA256_DIGEST_SIZE]);
-
 #endif

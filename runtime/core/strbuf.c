@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/limits.h"
+
 static int sb_reserve(strbuf *sb, size_t extra)
 {
     if (sb->failed)
@@ -135,9 +137,10 @@ int amp__sb_read_file(strbuf *sb, const char *path)
     int fd = amp__sb_open_file(path, &st);
     if (fd < 0)
         return errno ? errno : EIO;
-    int err = !S_ISREG(st.st_mode)                 ? (S_ISDIR(st.st_mode) ? EISDIR : EINVAL)
-              : (uint64_t)st.st_size > SB_FILE_MAX ? EFBIG
-                                                   : amp__sb_read_fd(sb, fd, SB_FILE_MAX);
+    int err = !S_ISREG(st.st_mode) ? (S_ISDIR(st.st_mode) ? EISDIR : EINVAL)
+              : (uint64_t)st.st_size > LIMIT_SOURCE_FILE_BYTES
+                  ? EFBIG
+                  : amp__sb_read_fd(sb, fd, LIMIT_SOURCE_FILE_BYTES);
     close(fd);
     return err;
 }

@@ -28,13 +28,11 @@ void amp__sb_printf(strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* The most amp__sb_read_file() reads: a source file of 64 MiB is no
- * source file. */
-#define SB_FILE_MAX ((uint64_t)64 * 1024 * 1024)
 /* Append the whole content of the regular file at path. Returns 0, or the
  * errno of the failure (sb then holds what was read, if anything): EISDIR
  * for a folder, EINVAL for anything else that is not a regular file (a
- * FIFO, a device: never read, so never waited on), EFBIG past SB_FILE_MAX. */
+ * FIFO, a device: never read, so never waited on), EFBIG past
+ * LIMIT_SOURCE_FILE_BYTES (core/limits.h). */
 int amp__sb_read_file(strbuf *sb, const char *path);
 /* Open path for reading, without blocking, and fstat it into *st. Returns
  * the descriptor, or -1 with errno set. */

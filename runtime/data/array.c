@@ -76,7 +76,7 @@ static amp_status make_array(const char *fn, amp_elem_type type, amp_extent exte
     if (!a)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
     coh_source *src = NULL;
-    st = amp__coh_source_create((size_t)n * amp_elem_size(type), av, "(array)", &src);
+    st = amp__coh_source_create((size_t)n * amp_elem_type_size(type), av, "(array)", &src);
     if (st != AMP_OK)
         goto fail_handle;
     st = amp__view_make(src, type, extent, 0, HD_LIBRARY, &a->whole);
@@ -255,7 +255,7 @@ static amp_status resolve(const char *fn, const char *which, amp_data d, int is_
 /* A host end takes the shape of the other end: contiguous, from 0. */
 static amp_status wrap_host(amp_data d, const end *other, end *e)
 {
-    int64_t bytes = amp_extent_size(other->extent) * (int64_t)amp_elem_size(other->type);
+    int64_t bytes = amp_extent_size(other->extent) * (int64_t)amp_elem_type_size(other->type);
     e->type = other->type;
     e->extent = other->extent;
     e->offset = 0;
@@ -271,7 +271,7 @@ static amp_status wrap_host(amp_data d, const end *other, end *e)
 /* The checks of two resolved ends that must match. */
 static amp_status check_match(const char *fn, const end *s, const end *d)
 {
-    if (amp_elem_size(s->type) != amp_elem_size(d->type))
+    if (amp_elem_type_size(s->type) != amp_elem_type_size(d->type))
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the source holds %s and the destination %s; their elements"
                             " must have the same size.",
@@ -330,8 +330,8 @@ static amp_status copy_ends(const end *s, const end *d)
     rg_plan plan;
     const int64_t offsets[2] = {s->offset, d->offset};
     const int64_t *strides[2] = {s->strides, d->strides};
-    amp__rg_plan(&plan, s->extent.rank, s->extent.dims, (int64_t)amp_elem_size(s->type), 2, offsets,
-                 strides);
+    amp__rg_plan(&plan, s->extent.rank, s->extent.dims, (int64_t)amp_elem_type_size(s->type), 2,
+                 offsets, strides);
     amp_status st = AMP_OK;
     for (int64_t k = 0, n = amp__rg_plan_count(&plan); k < n && st == AMP_OK; k++) {
         rg_box sbox = amp__rg_plan_box(&plan, 0, k), dbox = amp__rg_plan_box(&plan, 1, k);
@@ -462,7 +462,7 @@ static amp_status create_filled(const char *fn, amp_elem_type type, amp_extent e
 {
     amp_array *a = NULL;
     amp_status st = make_array(fn, type, extent, av, &a);
-    if (st == AMP_OK && (st = copy_locked(from, amp_data_array(a))) != AMP_OK)
+    if (st == AMP_OK && (st = copy_locked(from, amp_data_of(a))) != AMP_OK)
         release_locked(a);
     else if (st == AMP_OK)
         *out = a;
@@ -479,7 +479,7 @@ amp_status(amp_array_create_from_host)(amp_elem_type type, amp_extent extent, co
     if (!data)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
     amp__lock_acquire();
-    amp_status st = create_filled(fn, type, extent, amp_data_host(data), av, out);
+    amp_status st = create_filled(fn, type, extent, amp_data_of(data), av, out);
     amp__lock_release();
     return st;
 }
@@ -503,11 +503,11 @@ static amp_status create_copy_of(const char *fn, amp_data from, amp_accelerator_
 amp_status(amp_array_create_from_view)(const amp_array_view *view, amp_accelerator_view *av,
                                        amp_array **out)
 {
-    return create_copy_of("amp_array_create_from_view", amp_data_view(view), av, out);
+    return create_copy_of("amp_array_create_from_view", amp_data_of(view), av, out);
 }
 
 amp_status(amp_array_create_from_array)(const amp_array *array, amp_accelerator_view *av,
                                         amp_array **out)
 {
-    return create_copy_of("amp_array_create_from_array", amp_data_array(array), av, out);
+    return create_copy_of("amp_array_create_from_array", amp_data_of(array), av, out);
 }

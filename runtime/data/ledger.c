@@ -71,17 +71,17 @@ void amp__ledger_reset_global(void)
 
 /* ---- Public API ---- */
 
-amp_status amp_get_transfers(amp_transfer_stats *out)
+amp_status amp_transfer_get_stats(amp_transfer_stats *out)
 {
     if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_transfers: out is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_transfer_get_stats: out is NULL.");
     amp__lock_acquire();
     amp__ledger_global(out);
     amp__lock_release();
     return AMP_OK;
 }
 
-void amp_reset_transfers(void)
+void amp_transfer_reset_stats(void)
 {
     amp__lock_acquire();
     amp__ledger_reset_global();

@@ -25,8 +25,8 @@ void amp__ledger_add(amp_transfer_stats *own, amp_transfer_direction dir,
                      amp_transfer_reason reason, uint64_t bytes, const amp_accelerator *acc,
                      const char *label, const char *place, const void *address);
 
-/* The process-wide ledger, and its reset (amp_get_transfers,
- * amp_reset_transfers). */
+/* The process-wide ledger, and its reset (amp_transfer_get_stats,
+ * amp_transfer_reset_stats). */
 void amp__ledger_global(amp_transfer_stats *out);
 void amp__ledger_reset_global(void);
 

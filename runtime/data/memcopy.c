@@ -13,18 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/limits.h"
 #include "core/lock.h"
 
-/* At most this many threads (the caller and MAX_THREADS - 1 workers):
- * memory bandwidth, not cores, limits a copy beyond a few threads. */
-#define MAX_THREADS 8
 /* A thread is worth starting for this many bytes at least. */
 #define MIN_SPAN (512 * 1024)
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t start = PTHREAD_COND_INITIALIZER;    /* generation changed, or quit */
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER; /* done grew */
-static pthread_t workers[MAX_THREADS - 1];
+static pthread_t workers[LIMIT_COPY_THREADS - 1];
 static int nworkers; /* started */
 static int tried;    /* workers were started (or could not be) */
 static uint64_t generation;
@@ -113,7 +111,7 @@ static void start_workers(void)
     start_generation = generation;
     pthread_mutex_unlock(&mutex);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int want = cpus > MAX_THREADS ? MAX_THREADS : cpus > 1 ? (int)cpus : 1;
+    int want = cpus > LIMIT_COPY_THREADS ? LIMIT_COPY_THREADS : cpus > 1 ? (int)cpus : 1;
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);

@@ -20,6 +20,7 @@
 
 #include "core/error.h"
 #include "core/lock.h"
+#include "core/testing.h"
 #include "data/memcopy.h"
 
 /* Staging buffers per device: one being filled, one moving, one spare, so
@@ -48,21 +49,36 @@ typedef struct stg_device {
 static stg_device *devices;
 static stg_pinned *pinned;
 
+/* The ways a transfer moves bytes: as the device and the size decide, one
+ * OpenCL call, a mapped buffer, or chunks through the staging buffers. */
+typedef enum stg_path { STG_AUTO, STG_DIRECT, STG_MAPPED, STG_STAGED } stg_path;
+_Static_assert((int)STG_AUTO == (int)TEST_PATH_AUTO && (int)STG_DIRECT == (int)TEST_PATH_DIRECT &&
+                   (int)STG_MAPPED == (int)TEST_PATH_MAPPED &&
+                   (int)STG_STAGED == (int)TEST_PATH_STAGED,
+               "the paths of core/testing.h are these");
+
+/* The path every transfer of at least forced_min takes, with slots of
+ * forced_slot bytes (0: SLOT_BYTES), when not STG_AUTO: set by tests and
+ * the benchmark (amp__test_set_transfer_path). */
 static stg_path forced = STG_AUTO;
 static size_t forced_slot, forced_min;
 static stg_path last_path = STG_DIRECT;
 
-void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes)
+void amp__test_set_transfer_path(test_transfer_path path, size_t slot_bytes, size_t min_bytes)
 {
-    LOCK_ASSERT_HELD();
-    forced = path;
+    amp__lock_acquire();
+    forced = (stg_path)path;
     forced_slot = slot_bytes;
     forced_min = min_bytes;
+    amp__lock_release();
 }
 
-stg_path amp__stg_last_path(void)
+test_transfer_path amp__test_last_transfer_path(void)
 {
-    return last_path;
+    amp__lock_acquire();
+    stg_path path = last_path;
+    amp__lock_release();
+    return (test_transfer_path)path;
 }
 
 /* ---- Boxes ---- */

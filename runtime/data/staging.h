@@ -80,16 +80,6 @@ cl_int amp__stg_move(const stg_move *m, const char **call);
  * memory, so that they may run while av's queue runs kernels; else av. */
 amp_accelerator_view *amp__stg_upload_view(amp_accelerator_view *av, int64_t bytes);
 
-/* For tests: take the given path for every transfer of at least min_bytes
- * (smaller ones go direct), with staging buffers of slot_bytes (0: the
- * default); STG_STAGED does as on a GPU, and sends page-locked memory
- * direct. STG_AUTO with 0, 0 restores the defaults. */
-typedef enum stg_path { STG_AUTO, STG_DIRECT, STG_MAPPED, STG_STAGED } stg_path;
-void amp__stg_set_policy(stg_path path, size_t slot_bytes, size_t min_bytes);
-
-/* The path the last transfer took (tests). */
-stg_path amp__stg_last_path(void);
-
 /* Release the transfer queues, staging buffers and copy threads
  * (amp_shutdown, before the contexts). Page-locked allocations stay. */
 void amp__stg_shutdown(void);

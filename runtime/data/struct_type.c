@@ -21,15 +21,13 @@
 #include "core/lexicon.h"
 #include "core/strbuf.h"
 
-#define ST_MAX 64
-
 typedef struct st_entry {
     const amp_struct_desc *desc;
     char *cl_source;
     int has_double;
 } st_entry;
 
-static st_entry entries[ST_MAX];
+static st_entry entries[AMP_MAX_STRUCT_TYPES];
 static atomic_int entry_count; /* entries[0 .. entry_count-1] are complete */
 
 static const st_entry *entry_of(amp_elem_type type)
@@ -98,10 +96,10 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
     if (!amp__lexicon_is_identifier(d->name))
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the struct's name '%s' is not an identifier.", fn, d->name);
-    if (d->nmembers < 1 || d->nmembers > AMP_STRUCT_MAX_MEMBERS)
+    if (d->nmembers < 1 || d->nmembers > AMP_MAX_STRUCT_MEMBERS)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: struct %s has %d members; it must have 1 to %d.", fn, d->name,
-                            d->nmembers, AMP_STRUCT_MAX_MEMBERS);
+                            d->nmembers, AMP_MAX_STRUCT_MEMBERS);
     if (!d->members)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: struct %s has %d members, and desc->members is NULL.", fn, d->name,
@@ -198,10 +196,11 @@ static amp_status register_locked(const char *fn, const amp_struct_desc *desc, i
         *out = (amp_elem_type)(ST_FIRST_TYPE + i);
         return AMP_OK;
     }
-    if (n == ST_MAX)
+    if (n == AMP_MAX_STRUCT_TYPES)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: %d struct types are registered, the most a process may have.", fn,
-                            ST_MAX);
+                            "%s: %d struct types are registered, the most a process may have"
+                            " (AMP_MAX_STRUCT_TYPES).",
+                            fn, AMP_MAX_STRUCT_TYPES);
     char *source = cl_definition(desc);
     if (!source)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);

@@ -6,7 +6,7 @@
  * Struct types are numbered from ST_FIRST_TYPE, past the built-in element
  * types. Entries are only ever added, and each is complete before the
  * count that makes it visible is raised, so the lookups below take no lock
- * (amp_elem_size() is called both with and without the runtime lock held).
+ * (amp_elem_type_size() is called both with and without the runtime lock held).
  */
 #ifndef AMP_DATA_STRUCT_TYPE_H
 #define AMP_DATA_STRUCT_TYPE_H

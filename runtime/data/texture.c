@@ -34,6 +34,8 @@
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/testing.h"
+#include "data/coherence.h"
 #include "data/ledger.h"
 
 /* Every texture's data, for amp_shutdown (a texture's data may outlive
@@ -1079,4 +1081,12 @@ void amp__tex_drop_all_device_memory(void)
     LOCK_ASSERT_HELD();
     for (tex_data *d = all_data; d; d = d->next)
         free_device_memory(d);
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_texture_image amp__test_texture_image(const amp_texture *texture)
+{
+    return (test_texture_image){texture->d->kind == TEX_IMAGE_1D_FOLDED,
+                                texture->d->stored_channels};
 }

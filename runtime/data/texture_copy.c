@@ -156,7 +156,7 @@ static amp_status view_end(tex_copy *c, const char *which, amp_data x, amp_array
     if (is_dst && v->is_const)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the destination view is const; copy into a writable view.", fn);
-    uint64_t bytes = (uint64_t)amp_extent_size(v->extent) * amp_elem_size(v->type);
+    uint64_t bytes = (uint64_t)amp_extent_size(v->extent) * amp_elem_type_size(v->type);
     if (bytes != d->bytes)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the %s holds %llu bytes and the texture %zu; the %s must hold"

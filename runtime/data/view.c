@@ -52,7 +52,7 @@ amp_status amp__view_check_data(const char *fn, const char *which, const amp_arr
                         fn, which);
 }
 
-size_t amp_elem_size(amp_elem_type type)
+size_t amp_elem_type_size(amp_elem_type type)
 {
     switch (type) {
     case AMP_INT: return sizeof(int32_t);
@@ -97,7 +97,7 @@ static amp_status check_extent(const char *fn, amp_extent e)
 void amp__view_plan(const amp_array_view *v, rg_plan *plan)
 {
     const int64_t *strides = v->strides;
-    amp__rg_plan(plan, v->extent.rank, v->extent.dims, (int64_t)amp_elem_size(v->type), 1,
+    amp__rg_plan(plan, v->extent.rank, v->extent.dims, (int64_t)amp_elem_type_size(v->type), 1,
                  &v->offset, &strides);
 }
 
@@ -161,7 +161,7 @@ amp_status amp__view_unmake(amp_array_view *v)
 
 amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n)
 {
-    size_t esize = amp_elem_size(type);
+    size_t esize = amp_elem_type_size(type);
     if (type == AMP_NORM || type == AMP_UNORM)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: %s is a texture's element type (amp_texture_create); a view of"
@@ -196,7 +196,7 @@ static amp_status clear_out(const char *fn, amp_array_view **out)
 static amp_status make_over(amp_elem_type type, amp_extent extent, int64_t n, void *data,
                             int is_const, amp_array_view **out)
 {
-    size_t bytes = (size_t)n * amp_elem_size(type);
+    size_t bytes = (size_t)n * amp_elem_type_size(type);
     coh_source *src = NULL;
     amp_status st = data ? amp__coh_source_acquire(data, bytes, &src)
                          : amp__coh_source_create(bytes, NULL, NULL, &src);
@@ -432,7 +432,7 @@ static amp_status reinterpreted(const char *fn, const amp_array_view *view, cons
                                 amp_array_view **out)
 {
     amp_elem_type type = how->type;
-    size_t from = amp_elem_size(view->type), to = amp_elem_size(type);
+    size_t from = amp_elem_type_size(view->type), to = amp_elem_type_size(type);
     int64_t bytes = amp_extent_size(view->extent) * (int64_t)from;
     int64_t at = view->offset * (int64_t)from;
     if (to == 0)
@@ -637,7 +637,7 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
 /* The host address of the view's first element. */
 static void *first_element(const amp_array_view *view, void *host)
 {
-    return (char *)host + view->offset * (int64_t)amp_elem_size(view->type);
+    return (char *)host + view->offset * (int64_t)amp_elem_type_size(view->type);
 }
 
 amp_status amp_array_view_data(amp_array_view *view, void **out)
@@ -715,7 +715,7 @@ static amp_status element_at(const char *fn, const amp_array_view *view, amp_ind
         }
         at += idx.i[d] * view->strides[d];
     }
-    *byte = at * (int64_t)amp_elem_size(view->type);
+    *byte = at * (int64_t)amp_elem_type_size(view->type);
     return AMP_OK;
 }
 
@@ -735,7 +735,7 @@ amp_status amp_array_view_get(amp_array_view *view, amp_index idx, void *element
     if (st == AMP_OK)
         st = host_ready(fn, view, AMP_REASON_HOST_ACCESS, &host);
     if (st == AMP_OK)
-        memcpy(element, (char *)host + byte, amp_elem_size(view->type));
+        memcpy(element, (char *)host + byte, amp_elem_type_size(view->type));
     amp__lock_release();
     return st;
 }
@@ -758,7 +758,7 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
     /* Only the element: its host bytes become the current ones, and every
      * device copy of them stale. Making it ready first gives the host
      * address (and moves at most the element, when a kernel wrote it). */
-    size_t size = amp_elem_size(view->type);
+    size_t size = amp_elem_type_size(view->type);
     rg_box box = amp__rg_box_linear(byte, (int64_t)size);
     void *host = NULL;
     if (st == AMP_OK)

@@ -16,6 +16,7 @@
 #include "core/handle.h"
 #include "core/lock.h"
 #include "core/strbuf.h"
+#include "core/testing.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
 
@@ -702,7 +703,7 @@ amp_status amp_accelerator_set_default(amp_accelerator *acc)
     return st;
 }
 
-const char *amp_accelerator_default_reason(void)
+const char *amp_accelerator_get_default_reason(void)
 {
     /* The buffer is written once, when the default is chosen, and then
      * stays until amp_shutdown(): hand it out only after that write, which
@@ -711,4 +712,19 @@ const char *amp_accelerator_default_reason(void)
     const char *reason = acc_chosen ? chosen_reason : "";
     amp__lock_release();
     return reason;
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_device_caps amp__test_device_caps(const amp_accelerator *acc)
+{
+    return (test_device_caps){acc->fp64, acc->atomics, acc->address_bits, acc->max_arg_bytes};
+}
+
+void amp__test_set_device_caps(amp_accelerator *acc, test_device_caps caps)
+{
+    acc->fp64 = caps.fp64;
+    acc->atomics = caps.atomics;
+    acc->address_bits = caps.address_bits;
+    acc->max_arg_bytes = caps.max_arg_bytes;
 }

@@ -20,6 +20,7 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "core/testing.h"
 
 /* The ICD dispatch table's layout, from the Khronos headers (Debian's
  * opencl-c-headers). Some vendor SDKs ship CL/ without it; AMP_CHECK is
@@ -269,10 +270,11 @@ amp_status amp__ock_install(void)
     return install_from(ock_candidates, sizeof ock_candidates / sizeof ock_candidates[0]);
 }
 
-amp_status amp__ock_install_library(const char *path)
+amp_status amp__test_install_oclgrind(const char *path)
 {
     if (!path)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp__ock_install_library: path is NULL.");
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "amp__test_install_oclgrind: path is NULL.");
     return install_from(&path, 1);
 }
 

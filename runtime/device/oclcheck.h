@@ -64,10 +64,6 @@ int amp__ock_requested(void);
  */
 amp_status amp__ock_install(void);
 
-/* amp__ock_install() with one library path (for tests and unusual installs).
- * Statuses as amp__ock_install(), plus AMP_ERROR_INVALID_ARGUMENT for NULL. */
-amp_status amp__ock_install_library(const char *path);
-
 /* Nonzero once amp__ock_install() has succeeded. */
 int amp__ock_installed(void);
 

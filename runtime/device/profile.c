@@ -1,7 +1,7 @@
 /*
  * runtime/device/profile.c - AMP_PROFILE: figures per kernel, from the
  * events of its launches, read lazily; the table printed at exit;
- * amp_get_profile.
+ * amp_profile_get_entries.
  */
 #include "device/profile.h"
 
@@ -11,7 +11,9 @@
 
 #include "core/env.h"
 #include "core/error.h"
+#include "core/limits.h"
 #include "core/lock.h"
+#include "core/testing.h"
 
 struct prof_kernel {
     char *name; /* the hash key */
@@ -28,7 +30,7 @@ struct prof_kernel {
 typedef struct prof_item {
     prof_kernel *kernel;
     cl_event event;
-    unsigned generation; /* amp_reset_profile() drops launches of earlier ones */
+    unsigned generation; /* amp_profile_reset_entries() drops launches of earlier ones */
 } prof_item;
 
 int amp__prof_enabled;
@@ -38,10 +40,6 @@ static unsigned generation;
 /* Launches not read yet, of every queue. */
 static prof_item *pending;
 static size_t pending_count, pending_capacity;
-
-/* A pending list longer than this is polled for completed events at the
- * next launch, so that a program that never waits does not pile them up. */
-#define PROF_POLL_AT 256
 
 /* At exit: every launch read, the table printed. */
 static void print_at_exit(void)
@@ -159,7 +157,7 @@ void amp__prof_unconfigure(void)
     amp__prof_enabled = 0;
 }
 
-size_t amp__prof_pending(void)
+size_t amp__test_profile_pending(void)
 {
     /* For tests, between calls: a plain read, without the lock. */
     return pending_count;
@@ -176,7 +174,7 @@ void amp__prof_launched(const char *kernel, const amp_kernel_source *src, cl_eve
         k->to_host += to_host;
     }
     /* A program that never waits must not pile events up. */
-    if (pending_count >= PROF_POLL_AT && pending_count % PROF_POLL_AT == 0)
+    if (pending_count >= LIMIT_PROFILE_PENDING && pending_count % LIMIT_PROFILE_PENDING == 0)
         collect(0);
     if (k && pending_count == pending_capacity) {
         size_t cap = pending_capacity ? 2 * pending_capacity : 16;
@@ -282,7 +280,7 @@ void amp__prof_free(void)
 
 /* ---- Public API ---- */
 
-int amp_profile_enabled(void)
+int amp_profile_is_enabled(void)
 {
     amp__lock_acquire();
     /* AMP_PROFILE as read when the devices were listed, or now when they
@@ -292,17 +290,17 @@ int amp_profile_enabled(void)
     return on;
 }
 
-amp_status amp_get_profile(amp_profile_entry *entries, size_t capacity, size_t *count)
+amp_status amp_profile_get_entries(amp_profile_entry *entries, size_t capacity, size_t *count)
 {
     if (!count || (!entries && capacity > 0))
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_get_profile: %s is NULL.",
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "amp_profile_get_entries: %s is NULL.",
                             count ? "entries" : "count");
     *count = 0;
     amp__lock_acquire();
     amp_status st = AMP_OK;
     if (configured ? !amp__prof_enabled : !amp__env_profile())
         st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                          "amp_get_profile: profiling is off. Set AMP_PROFILE=1 in the"
+                          "amp_profile_get_entries: profiling is off. Set AMP_PROFILE=1 in the"
                           " environment before the program's first call of the library (or"
                           " before the first call after amp_shutdown()).");
     if (st == AMP_OK) {
@@ -313,7 +311,7 @@ amp_status amp_get_profile(amp_profile_entry *entries, size_t capacity, size_t *
     return st;
 }
 
-void amp_reset_profile(void)
+void amp_profile_reset_entries(void)
 {
     amp__lock_acquire();
     amp__prof_reset();

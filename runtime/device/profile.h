@@ -52,16 +52,13 @@ void amp__prof_launched(const char *kernel, const amp_kernel_source *src, cl_eve
 void amp__prof_collect(void);
 
 /* Wait for every launch not read yet, read it and release its event
- * (amp_get_profile, and the table at exit). */
+ * (amp_profile_get_entries, and the table at exit). */
 void amp__prof_collect_all(void);
 
-/* How many launches are not read yet (for tests). */
-size_t amp__prof_pending(void);
-
-/* The figures, in first-launch order (amp_get_profile). */
+/* The figures, in first-launch order (amp_profile_get_entries). */
 size_t amp__prof_entries(amp_profile_entry *out, size_t capacity);
 
-/* Zero every figure (amp_reset_profile). */
+/* Zero every figure (amp_profile_reset_entries). */
 void amp__prof_reset(void);
 
 /* Print the table of every kernel launched, by total device time. */

@@ -22,8 +22,10 @@
 #include "core/env.h"
 #include "core/error.h"
 #include "core/handle.h"
+#include "core/limits.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/testing.h"
 #include "device/completion.h"
 #include "device/oclcheck.h"
 #include "device/profile.h"
@@ -270,13 +272,13 @@ static void drained(amp_accelerator_view *v)
     v->launched = 0;
 }
 
-/* Before a kernel is queued on av: count it, and every QUEUE_SPAN
+/* Before a kernel is queued on av: count it, and every LIMIT_QUEUE_SPAN
  * launches wait for the marker of the span before (queue.h). */
 static amp_status make_room(amp_accelerator_view *av)
 {
     LOCK_ASSERT_HELD();
     wait_as_the_main_thread_ends();
-    if (++av->launched < QUEUE_SPAN)
+    if (++av->launched < LIMIT_QUEUE_SPAN)
         return AMP_OK;
     av->launched = 0;
     cl_int rc = CL_SUCCESS;
@@ -540,4 +542,18 @@ amp_status(amp_accelerator_view_create_marker)(amp_accelerator_view *view, amp_c
         st = put_marker(view, out);
     amp__lock_release();
     return st;
+}
+
+/* ---- Hooks for tests (core/testing.h) ---- */
+
+test_cl_objects amp__test_cl_of_accelerator(const amp_accelerator *acc)
+{
+    return (test_cl_objects){acc->platform, acc->device, acc->context, NULL};
+}
+
+test_cl_objects amp__test_cl_of_view(const amp_accelerator_view *av)
+{
+    test_cl_objects o = amp__test_cl_of_accelerator(av->acc);
+    o.queue = av->queue;
+    return o;
 }

@@ -12,15 +12,6 @@
 #include "amp/kernel.h"
 #include "device/accel.h"
 
-/* Kernels launched on a queue between two markers. A launch that starts a
- * new span first waits for the marker that started the span before, so a
- * queue has at most 2 x QUEUE_SPAN launches in flight: the host waits for
- * the device instead of piling up commands (PoCL holds about 0.7 KB of host
- * memory for each command until it runs, and runs a small kernel more
- * slowly than the host queues it). The device always has a span queued, so
- * it does not idle for the wait. */
-#define QUEUE_SPAN 1024
-
 struct amp_accelerator_view {
     amp_accelerator *acc;
     cl_command_queue queue;
@@ -72,7 +63,7 @@ typedef struct queue_kernel {
 } queue_kernel;
 
 /* Queue the kernel k on av: first make room (count the launch, and every
- * QUEUE_SPAN launches wait until the device has run all but the last span,
+ * LIMIT_QUEUE_SPAN launches wait until the device has run all but the last span,
  * so that a program that never waits does not pile up commands, and their
  * host memory, without bound; a wait that fails leaves nothing queued),
  * then enqueue it, and under AMP_PROFILE hand its event to the list of

@@ -155,7 +155,7 @@ static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *
                           const char *what)
 {
     cl_uint i = (*index)++;
-    kc_arg *last = i < KC_ARG_SLOTS && size <= sizeof last->bytes ? &e->args[i] : NULL;
+    kc_arg *last = i < LIMIT_ARGUMENT_MEMO && size <= sizeof last->bytes ? &e->args[i] : NULL;
     if (last && last->size == size && memcmp(last->bytes, value, size) == 0)
         return AMP_OK;
     e->args_set++;
@@ -210,8 +210,8 @@ static amp_status sink_for(amp_accelerator *acc, const amp_capture_list *capture
     size_t bytes = 16;
     for (int i = 0; i < captures->count; i++) {
         const amp_capture *cap = &captures->items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_size(cap->value.view->type) > bytes)
-            bytes = amp_elem_size(cap->value.view->type);
+        if (cap->kind == AMP_CAPTURE_VIEW && amp_elem_type_size(cap->value.view->type) > bytes)
+            bytes = amp_elem_type_size(cap->value.view->type);
     }
     sink *s = sinks;
     while (s && s->acc != acc)
@@ -261,7 +261,8 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
              * access outside the view is sent out of the buffer. */
             if (st == AMP_OK && l->checked)
                 st = set_off_arg(e, &arg, l->wide,
-                                 (int64_t)(amp__coh_source_bytes(v->src) / amp_elem_size(v->type)) -
+                                 (int64_t)(amp__coh_source_bytes(v->src) /
+                                           amp_elem_type_size(v->type)) -
                                      v->offset,
                                  cap->name);
             for (int k = 0; k + 1 < v->extent.rank && st == AMP_OK; k++)
@@ -287,7 +288,7 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
                 lanes[k] = cap->value.extent.dims[k];
             st = set_arg(e, &arg, amp__kb_index_bytes(rank), lanes, cap->name);
         } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-            size_t size = amp_elem_size(cap->type);
+            size_t size = amp_elem_type_size(cap->type);
             const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
                                 : cap->type == AMP_UINT  ? (const void *)&cap->value.u
                                 : cap->type == AMP_FLOAT ? (const void *)&cap->value.f

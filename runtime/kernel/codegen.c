@@ -13,14 +13,15 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/testing.h"
 #include "data/coherence.h"
 #include "data/struct_type.h"
 #include "data/texture.h"
 
-/* For tests: the analysis misses every write (see codegen.h). */
+/* For tests: the analysis misses every write (amp__test_blind_analysis). */
 static int analysis_blind;
 
-void amp__cg_test_blind_analysis(int on)
+void amp__test_blind_analysis(int on)
 {
     analysis_blind = on;
 }
@@ -47,7 +48,7 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
         if (spec->captures[i].kind == AMP_CAPTURE_TEXTURE)
             t->call.captures[i].image_kind = image_kind(spec->captures[i].image_kind);
     for (amp_elem_type type = (amp_elem_type)ST_FIRST_TYPE;
-         t->nstructs < CG_MAX_STRUCTS && amp__st_name(type); type = (amp_elem_type)(type + 1))
+         t->nstructs < AMP_MAX_STRUCT_TYPES && amp__st_name(type); type = (amp_elem_type)(type + 1))
         t->structs[t->nstructs++] = (cg_struct){type, amp_struct_of(type), amp__st_cl_source(type),
                                                 amp__st_has_double(type)};
     t->spare_bytes = COH_SPARE_BYTES;

@@ -23,9 +23,4 @@ amp_status amp__cg_generate(const cg_spec *spec, const char *name, uint32_t forc
 
 void amp__cg_kernel_free(cg_kernel *k);
 
-/* For tests of the safety net: while on is nonzero, generation ignores
- * the write analysis (as if it had missed every write), so that only
- * force_written makes views writable. */
-void amp__cg_test_blind_analysis(int on);
-
 #endif

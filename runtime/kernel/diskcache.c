@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/sha256.h"
 #include "core/strbuf.h"
+#include "core/testing.h"
 #include "device/accel.h"
 
 static const unsigned char dc_magic[8] = {'A', 'M', 'P', 'B', 'I', 'N', '\0', '\1'};
@@ -276,7 +277,7 @@ int amp__dc_enabled(void)
     return dc_dir != NULL;
 }
 
-const char *amp__dc_directory(void)
+const char *amp__test_disk_cache_directory(void)
 {
     dc_resolve();
     return dc_dir;

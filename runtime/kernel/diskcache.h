@@ -135,10 +135,6 @@ void amp__dc_reset(void);
 
 /* ---- Internals, exposed for tests ---- */
 
-/* The directory in use (owned by this module, valid until amp__dc_reset()), or
- * NULL when the cache is off. Resolves the settings as amp__dc_enabled() does. */
-const char *amp__dc_directory(void);
-
 /* The inputs of a key, as amp__dc_make_key() reads them from the device. */
 typedef struct dc_key_parts {
     const char *source;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/changes.h"
+#include "core/limits.h"
 #include "device/accel.h"
 #include "kernel/codegen.h"
 
@@ -26,9 +27,6 @@ typedef struct kc_arg {
     unsigned char size;      /* 0: unknown, set it next time */
     unsigned char bytes[32]; /* up to an int8 (an index of rank 5 to 8) */
 } kc_arg;
-
-/* Arguments past this many are set on every call. */
-#define KC_ARG_SLOTS 64
 
 typedef struct kc_entry {
     /* What a repeated launch reads, together at the front. */
@@ -52,7 +50,7 @@ typedef struct kc_entry {
      * Valid while args_epoch equals amp__clapi_mems_made(): a buffer made
      * since may have the handle of one released before, and must be set
      * again. */
-    kc_arg args[KC_ARG_SLOTS];
+    kc_arg args[LIMIT_ARGUMENT_MEMO];
 } kc_entry;
 
 /* The compiled kernel for spec on acc, compiled now if needed. */

@@ -37,7 +37,7 @@ static const char *file_type(mode_t mode)
 }
 
 /* The text of the kernel file at path, into text; only a regular file of
- * at most KFILE_MAX_BYTES is read, so that a device or a FIFO cannot make
+ * at most AMP_MAX_KERNEL_FILE_BYTES is read, so that a device or a FIFO cannot make
  * the call wait or read for ever. */
 static amp_status read_kernel_file(const char *fn, const char *path, strbuf *text)
 {
@@ -53,18 +53,18 @@ static amp_status read_kernel_file(const char *fn, const char *path, strbuf *tex
         st_out = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                               "%s: %s is not a regular file (%s); give the path of a .cl file.", fn,
                               path, file_type(st.st_mode));
-    else if ((uint64_t)st.st_size > KFILE_MAX_BYTES)
+    else if ((uint64_t)st.st_size > AMP_MAX_KERNEL_FILE_BYTES)
         st_out = amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                               "%s: %s has %llu bytes; a kernel file has at most %zu (16 MiB)."
                               " Give the file that holds the kernel's body.",
-                              fn, path, (unsigned long long)st.st_size, KFILE_MAX_BYTES);
-    int err = st_out == AMP_OK ? amp__sb_read_fd(text, fd, KFILE_MAX_BYTES) : 0;
+                              fn, path, (unsigned long long)st.st_size, AMP_MAX_KERNEL_FILE_BYTES);
+    int err = st_out == AMP_OK ? amp__sb_read_fd(text, fd, AMP_MAX_KERNEL_FILE_BYTES) : 0;
     close(fd);
     if (err == EFBIG)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: %s grew past %zu bytes (16 MiB) while it was read; a kernel"
                             " file has at most that.",
-                            fn, path, KFILE_MAX_BYTES);
+                            fn, path, AMP_MAX_KERNEL_FILE_BYTES);
     if (err != 0)
         return amp__err_set(err == ENOMEM ? AMP_ERROR_OUT_OF_MEMORY : AMP_ERROR_RUNTIME,
                             "%s: cannot read %s: %s.", fn, path, strerror(err));

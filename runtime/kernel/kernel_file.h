@@ -8,9 +8,6 @@
 
 #include "amp/kernel.h"
 
-/* The most bytes a kernel file may have. */
-#define KFILE_MAX_BYTES ((size_t)16 * 1024 * 1024)
-
 /* Whether a kernel can be made from k, as the call fn sees it: a source
  * loaded from a file that was released, or a handle of another kind, is
  * refused by the registry (k is never read); a source the library did not

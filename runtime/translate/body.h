@@ -28,10 +28,6 @@
 #include "amp/kernel.h"
 #include "translate/lexer.h"
 
-/* Braces, parentheses and brackets nested deeper than this are refused
- * (the OpenCL compilers' own limit, clang's -fbracket-depth, is 256). */
-#define BODY_MAX_NESTING 256
-
 /* What a name the generated kernel declares around the body is. */
 typedef enum body_name_kind {
     BODY_NAME_VIEW = 1,
@@ -246,10 +242,6 @@ typedef struct body_macro {
     int function_like;
 } body_macro;
 
-/* Views as values a body or helper uses: each (element type, rank) once. */
-#define BODY_MAX_VALUE_TYPES 32
-#define BODY_MAX_PARAMS 16
-
 typedef struct kbody {
     lex_tokens tokens;
     /* What the text is, while it is read. */
@@ -279,13 +271,13 @@ typedef struct kbody {
     body_type returns; /* a helper function's result type */
     uint32_t ranks;    /* bit r: an index or extent of rank r appears */
     uint32_t values;   /* bit i: captured view i is used as a value (amp_v_value) */
-    body_type value_types[BODY_MAX_VALUE_TYPES]; /* view values used, by (elem, rank) */
+    body_type value_types[AMP_MAX_VIEW_VALUE_TYPES]; /* view values used, by (elem, rank) */
     int nvalue_types;
-    body_type params[BODY_MAX_PARAMS]; /* a helper's parameters' types */
-    int nparams;                       /* how many (more than BODY_MAX_PARAMS: the rest unknown) */
-    uint32_t texture_names[BODY_MAX_PARAMS]; /* a helper's texture parameters: their
+    body_type params[AMP_MAX_FUNCTION_PARAMS]; /* a helper's parameters' types */
+    int nparams; /* how many (more than AMP_MAX_FUNCTION_PARAMS: the rest unknown) */
+    uint32_t texture_names[AMP_MAX_FUNCTION_PARAMS]; /* a helper's texture parameters: their
                                                 name tokens, in order */
-    body_type texture_types[BODY_MAX_PARAMS];
+    body_type texture_types[AMP_MAX_FUNCTION_PARAMS];
     int ntextures;
 } kbody;
 

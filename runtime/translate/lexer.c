@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/limits.h"
 
 /* ASCII only: the locale must not change what a name is. */
 static int is_space(int c)
@@ -296,9 +297,6 @@ static int after_macro_use(file_cursor *f, lex_token *t, lex_pos *at)
     return depth == 0 && file_token(f, t, at);
 }
 
-/* The most tokens one macro use is taken to expand to. */
-#define LEX_MAX_EXPANSION 4096
-
 /* Match the body's tokens one by one from the file cursor g, whose
  * previous token (at *first) matched the body's first. Returns the number
  * of tokens placed, or 0 when the body is not there. */
@@ -334,7 +332,7 @@ static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t 
         int resume = after_macro_use(&after, &ft, &fp);
         size_t taken = 0;
         while (more && !(resume && same(&bt, &ft))) {
-            if (++taken > LEX_MAX_EXPANSION)
+            if (++taken > LIMIT_MACRO_EXPANSION)
                 return 0;
             put(pos, n, &placed, name);
             more = next_token(&b, &bt);
@@ -382,19 +380,6 @@ size_t amp__lex_locate(const char *file_text, int from_line, const char *body, s
         }
     }
     return 0;
-}
-
-int amp__lex_token_at_column(const char *line, size_t length, int column)
-{
-    cursor c = {line, line + length, line};
-    lex_token t;
-    int ordinal = -1;
-    while (next_token(&c, &t)) {
-        if ((int)(t.text - line) + 1 > column)
-            break;
-        ordinal++;
-    }
-    return ordinal < 0 ? 0 : ordinal;
 }
 
 /* ---- Diagnostics at the user's lines ---- */

@@ -100,8 +100,4 @@ size_t amp__lex_locate(const char *file_text, int from_line, const char *body, s
 void amp__lex_diagnostic(strbuf *out, const char *file, const char *file_text, int line, int column,
                          const char *severity, const char *message, size_t length);
 
-/* The ordinal, among the tokens of line (a line of laid-out output), of
- * the token at the 1-based column; the last token when column is past it. */
-int amp__lex_token_at_column(const char *line, size_t length, int column);
-
 #endif

@@ -32,11 +32,11 @@ void amp__parse_expect(reader *r, const char *s)
 
 int amp__parse_enter(reader *r)
 {
-    if (++r->depth > BODY_MAX_NESTING) {
+    if (++r->depth > AMP_MAX_NESTING) {
         amp__body_fail(r->b, cur(r), AMP_ERROR_KERNEL_BUILD,
                        "statements, braces, parentheses or brackets nest more than %d deep;"
                        " split the body into helper functions (AMP_FUNCTION)",
-                       BODY_MAX_NESTING);
+                       AMP_MAX_NESTING);
         return 0;
     }
     return 1;
@@ -314,9 +314,9 @@ void amp__parse_use_value_type(reader *r, body_type t)
     for (int i = 0; i < b->nvalue_types; i++)
         if (b->value_types[i].elem == t.elem && b->value_types[i].rank == t.rank)
             return;
-    if (b->nvalue_types == BODY_MAX_VALUE_TYPES) {
+    if (b->nvalue_types == AMP_MAX_VIEW_VALUE_TYPES) {
         amp__body_fail(b, cur(r), AMP_ERROR_KERNEL_BUILD,
-                       "more than %d kinds of view values in one kernel", BODY_MAX_VALUE_TYPES);
+                       "more than %d kinds of view values in one kernel", AMP_MAX_VIEW_VALUE_TYPES);
         return;
     }
     t.kind = TYPE_VIEW_VALUE;

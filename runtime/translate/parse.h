@@ -110,7 +110,7 @@ static inline long last_consumed(const reader *r)
 /* Consume the token s, or fail saying it was expected. */
 void amp__parse_expect(reader *r, const char *s);
 
-/* Enter a statement or bracket: refused past BODY_MAX_NESTING, where the
+/* Enter a statement or bracket: refused past AMP_MAX_NESTING, where the
  * recursion stops before the stack is at risk. Returns 0 when refused. */
 int amp__parse_enter(reader *r);
 void amp__parse_leave(reader *r);

@@ -98,8 +98,8 @@ static int ends_here(const reader *r, const char *const *terminators)
  * flat on a stack, and an unmatched closing one ends the walk. */
 static void flat(reader *r, const char *const *terminators)
 {
-    char open[BODY_MAX_NESTING + 1];
-    uint8_t macro_args[BODY_MAX_NESTING + 1];
+    char open[AMP_MAX_NESTING + 1];
+    uint8_t macro_args[AMP_MAX_NESTING + 1];
     int depth = 0, in_macro = 0;
     const lex_token *prev = &amp__parse_eof;
     while (!at_end(r)) {
@@ -379,7 +379,7 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
         }
-        const body_type *param = params && out->n < nparams && out->n < BODY_MAX_PARAMS
+        const body_type *param = params && out->n < nparams && out->n < AMP_MAX_FUNCTION_PARAMS
                                      ? &params[out->n]
                                      : NULL;
         /* A helper's tiled_index parameter takes the tiled index itself. */

@@ -644,12 +644,12 @@ static void read_parameters(reader *r)
             /* Images cannot be struct members: the texture is its image and
              * its extent, side by side. */
             amp__parse_note(r, C_TEXTURE_PARAMETER, s.type, 0, 0, name, -1, -1);
-            if (b->ntextures < BODY_MAX_PARAMS) {
+            if (b->ntextures < AMP_MAX_FUNCTION_PARAMS) {
                 b->texture_names[b->ntextures] = (uint32_t)name;
                 b->texture_types[b->ntextures++] = s.type;
             }
         }
-        if (b->nparams < BODY_MAX_PARAMS)
+        if (b->nparams < AMP_MAX_FUNCTION_PARAMS)
             b->params[b->nparams] = id >= 0 ? b->decls[id].type : BODY_TYPE_OTHER;
         b->nparams++;
         if (!is(r, 0, ","))

@@ -13,7 +13,7 @@
  * names resolved, declarations, types, roles, constructs, the tile_static
  * declarations of blocks, a helper's parameters and result. A text it
  * cannot bound (braces that do not balance, nesting past
- * BODY_MAX_NESTING, C++ that C cannot take) fails b with
+ * AMP_MAX_NESTING, C++ that C cannot take) fails b with
  * AMP_ERROR_KERNEL_BUILD and a message at the place.
  */
 void amp__parse_body(kbody *b);

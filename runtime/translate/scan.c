@@ -106,10 +106,10 @@ static void find_directives(kbody *b)
                 nest++;
             else if (amp__lex_is(&tok[i], ")"))
                 nest--;
-            if (nest > BODY_MAX_NESTING) {
+            if (nest > AMP_MAX_NESTING) {
                 amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
                                "parentheses in a preprocessor line nest more than %d deep",
-                               BODY_MAX_NESTING);
+                               AMP_MAX_NESTING);
                 return;
             }
             b->flags[i] |= TOK_IN_DIRECTIVE;
@@ -139,7 +139,7 @@ static void find_directives(kbody *b)
  * bracket with none keeps -1: the grammar says where it went wrong). */
 static void pair_brackets(kbody *b)
 {
-    uint32_t open[BODY_MAX_NESTING];
+    uint32_t open[AMP_MAX_NESTING];
     size_t depth = 0;
     for (size_t k = 0; k < b->norder; k++) {
         uint32_t i = b->order[k];
@@ -148,7 +148,7 @@ static void pair_brackets(kbody *b)
             continue;
         char c = t->text[0];
         if (c == '(' || c == '[' || c == '{') {
-            if (depth == BODY_MAX_NESTING)
+            if (depth == AMP_MAX_NESTING)
                 return; /* the grammar refuses the nesting */
             open[depth++] = i;
         } else if (c == ')' || c == ']' || c == '}') {

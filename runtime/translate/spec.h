@@ -11,6 +11,7 @@
 
 #include "amp/kernel.h"
 #include "amp/struct_type.h"
+#include "core/limits.h"
 
 /* What the generated code depends on, besides the body text. Two calls with
  * equal specs (and the same body) share one compiled kernel. */
@@ -51,9 +52,6 @@ typedef enum cg_image_kind {
     CG_IMAGE_3D
 } cg_image_kind;
 
-/* The most struct types one kernel can know. */
-#define CG_MAX_STRUCTS 64
-
 /* A registered struct element type (AMP_STRUCT). */
 typedef struct cg_struct {
     amp_elem_type type;
@@ -69,10 +67,10 @@ typedef struct tr_spec {
     cg_spec call;    /* its captures' image_kind a cg_image_kind */
     int spare_bytes; /* what every device buffer holds past a view's data */
     int nstructs;
-    cg_struct structs[CG_MAX_STRUCTS]; /* every registered struct type */
-    uint32_t force_written;            /* bit i: capture i passed writable, whatever the
-                                          write analysis says */
-    int blind_analysis;                /* for tests: the analysis as if it missed every write */
+    cg_struct structs[AMP_MAX_STRUCT_TYPES]; /* every registered struct type */
+    uint32_t force_written; /* bit i: capture i passed writable, whatever the write analysis
+                               says */
+    int blind_analysis;     /* for tests: the analysis as if it missed every write */
 } tr_spec;
 
 /*
@@ -89,7 +87,7 @@ typedef struct tr_spec {
  * order. An
  * index is a long, kept as two words (low, high).
  */
-#define CG_CHECK_SLOTS 32
+#define CG_CHECK_SLOTS LIMIT_CHECK_PLACES
 #define CG_CHECK_WORDS 36
 enum {
     CG_REC_SITE = 0,

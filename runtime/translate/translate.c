@@ -33,12 +33,13 @@ typedef struct gen {
     int helper_read[AMP_MAX_CAPTURES];
     uint32_t ranks;      /* bit r: the body or a helper uses index functions of rank r */
     uint32_t view_ranks; /* bit r: a captured view or a view value of rank r */
-    char texture_names[BODY_MAX_PARAMS][64]; /* a helper's texture parameters, as C strings */
-    int checked;                             /* AMP_CHECK, and the kernel has views */
-    int read_body;                           /* body holds a reading */
-    int nstructs; /* the struct types the kernel knows: its views' and those it names */
-    const char *struct_names[CG_MAX_STRUCTS];
-    amp_elem_type struct_ids[CG_MAX_STRUCTS];
+    /* a helper's texture parameters, as C strings */
+    char texture_names[AMP_MAX_FUNCTION_PARAMS][64];
+    int checked;   /* AMP_CHECK, and the kernel has views */
+    int read_body; /* body holds a reading */
+    int nstructs;  /* the struct types the kernel knows: its views' and those it names */
+    const char *struct_names[AMP_MAX_STRUCT_TYPES];
+    amp_elem_type struct_ids[AMP_MAX_STRUCT_TYPES];
 } gen;
 
 /* A registered struct type, or NULL. */
@@ -223,11 +224,11 @@ static amp_status know_struct(gen *g, amp_elem_type t)
     for (int j = 0; j < g->nstructs; j++)
         if (g->struct_ids[j] == t)
             return AMP_OK;
-    if (g->nstructs == CG_MAX_STRUCTS)
+    if (g->nstructs == AMP_MAX_STRUCT_TYPES)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "parallel_for_each at %s:%d: the kernel names more than %d struct"
                             " types; split it.",
-                            g->spec->source->file, g->spec->source->line, CG_MAX_STRUCTS);
+                            g->spec->source->file, g->spec->source->line, AMP_MAX_STRUCT_TYPES);
     const cg_struct *s = struct_of(g->tr, t);
     if (!s)
         return AMP_OK;
@@ -541,7 +542,7 @@ static void emit_constants(gen *g)
 static void emit_view_values(gen *g)
 {
     for (int rank = 1; rank <= AMP_MAX_RANK; rank++) {
-        amp_elem_type done[BODY_MAX_VALUE_TYPES * (AMP_MAX_CAPTURES + 1)];
+        amp_elem_type done[AMP_MAX_VIEW_VALUE_TYPES * (AMP_MAX_CAPTURES + 1)];
         int ndone = 0;
         for (int k = -1; k < g->spec->ncaptures; k++) {
             const kbody *b = k < 0 ? &g->body : g->helper_read[k] ? &g->helpers[k] : NULL;
@@ -671,7 +672,7 @@ static void emit_helpers(gen *g)
         /* A texture parameter is read as a captured texture is, through
          * macros of its name, defined for this helper only. */
         const kbody *h = &g->helpers[i];
-        cg_capture textures[BODY_MAX_PARAMS];
+        cg_capture textures[AMP_MAX_FUNCTION_PARAMS];
         for (int k = 0; k < h->ntextures; k++) {
             const lex_token *name = &h->tokens.items[h->texture_names[k]];
             snprintf(g->texture_names[k], sizeof g->texture_names[k], "%.*s", (int)name->length,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "translate/cl.h"
 #include "translate/lexer.h"
 
@@ -32,13 +33,11 @@ typedef struct vocab_entry {
     size_t length;
 } vocab_entry;
 
-#define VOCAB_MAX_ENTRIES 256
-
 /* The groups' headings and entries, read once from the pieces. */
 static struct {
     const char *heading[GROUPS]; /* what a group needs once, before its first entry */
     size_t heading_length[GROUPS];
-    vocab_entry entries[VOCAB_MAX_ENTRIES];
+    vocab_entry entries[LIMIT_VOCABULARY];
     size_t nentries;
 } vocab;
 
@@ -71,7 +70,7 @@ static void split_group(int group, const char *text)
     const char *at = blank ? blank + 1 : text + strlen(text);
     vocab.heading[group] = text;
     vocab.heading_length[group] = (size_t)(at - text);
-    while (*at && vocab.nentries < VOCAB_MAX_ENTRIES) {
+    while (*at && vocab.nentries < LIMIT_VOCABULARY) {
         while (*at == '\n')
             at++;
         const char *first = at;

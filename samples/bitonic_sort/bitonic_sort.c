@@ -43,8 +43,8 @@ static const int TRANSPOSE_TILE_SIZE = 16;
 static void bitonic_sort_tiles(amp_array_view *data, unsigned level, unsigned level_mask)
 {
     amp_tiled_extent domain = amp_extent_tile_1d(amp_array_view_get_extent(data), BITONIC_TILE_SIZE);
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                      AMP_CAPTURE(data, level, level_mask, AMP_CONST(BITONIC_TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                AMP_CAPTURE(data, level, level_mask, AMP_CONST(BITONIC_TILE_SIZE)), {
         tile_static int sh_data[BITONIC_TILE_SIZE];
         unsigned local_idx = t_idx.local[0];
         unsigned global_idx = t_idx.global[0];
@@ -79,9 +79,9 @@ static void transpose(amp_array_view *data_in, amp_array_view *data_out, int wid
 {
     amp_tiled_extent domain =
         amp_extent_tile_2d(amp_extent_2d(height, width), TRANSPOSE_TILE_SIZE, TRANSPOSE_TILE_SIZE);
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                      AMP_CAPTURE(data_in, data_out, width, height,
-                                                  AMP_CONST(TRANSPOSE_TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                AMP_CAPTURE(data_in, data_out, width, height,
+                                            AMP_CONST(TRANSPOSE_TILE_SIZE)), {
         tile_static int transpose_shared_data[TRANSPOSE_TILE_SIZE][TRANSPOSE_TILE_SIZE];
         transpose_shared_data[t_idx.local[1]][t_idx.local[0]] =
             data_in(t_idx.global[0] * width + t_idx.global[1]);

@@ -303,12 +303,12 @@ int main(void)
         check(amp_texture_create_bits(AMP_UINT, 4, e, 8, NULL, 0, NULL, &frames[f]));
         check(amp_texture_view_create(frames[f], AMP_TEXTURE_WRITE, &writers[f]));
     }
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
 
     /* Up once, into the original; copied on the device into the first
      * frame. */
     amp_completion *uploaded;
-    check(amp_texture_copy_from_async(amp_data_host(picture), writers[ORIGINAL], &uploaded));
+    check(amp_texture_copy_from_async(amp_data_of(picture), writers[ORIGINAL], &uploaded));
     check(amp_completion_wait(uploaded));
     check(amp_completion_release(uploaded));
     check(amp_texture_copy(frames[ORIGINAL], frames[CURRENT]));
@@ -324,7 +324,7 @@ int main(void)
     /* Down once. */
     check(amp_texture_copy_to_host(frames[next], result, sizeof result));
     amp_transfer_stats moved;
-    check(amp_get_transfers(&moved));
+    check(amp_transfer_get_stats(&moved));
 
     /* The CPU: the same frames, ping-pong and filters. */
     memcpy(cpu[ORIGINAL], picture, sizeof picture);

@@ -51,9 +51,9 @@ void convolution_simple(amp_array_view *image, amp_array_view *filter, amp_array
 void convolution_tiled(amp_array_view *image, amp_array_view *filter, amp_array_view *result)
 {
     amp_tiled_extent domain = amp_extent_tile_2d(amp_array_view_get_extent(result), TILE_SIZE, TILE_SIZE);
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                      AMP_CAPTURE(image, filter, result, AMP_CONST(RADIUS),
-                                                  AMP_CONST(FILTER_SIZE), AMP_CONST(TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                AMP_CAPTURE(image, filter, result, AMP_CONST(RADIUS),
+                                            AMP_CONST(FILTER_SIZE), AMP_CONST(TILE_SIZE)), {
         // The tile's pixels and the halo around them.
         tile_static int region[TILE_SIZE + 2 * RADIUS][TILE_SIZE + 2 * RADIUS];
 

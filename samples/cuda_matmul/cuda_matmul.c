@@ -81,8 +81,8 @@ static void naive(amp_array_view *A, amp_array_view *B, amp_array_view *C, int n
 static void tiled(amp_array_view *A, amp_array_view *B, amp_array_view *C, int m, int n, int s)
 {
     amp_extent padded = amp_extent_2d((m + TS - 1) / TS * TS, (s + TS - 1) / TS * TS);
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(padded, TS, TS), t_idx,
-                                      AMP_CAPTURE(A, B, C, m, n, s, AMP_CONST(TS)), {
+    check(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(padded, TS, TS), t_idx,
+                                AMP_CAPTURE(A, B, C, m, n, s, AMP_CONST(TS)), {
         const int row = t_idx.local[0];
         const int col = t_idx.local[1];
         const int globalRow = t_idx.global[0];

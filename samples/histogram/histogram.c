@@ -50,9 +50,9 @@ void histogram_tiled(amp_array_view *data, amp_array_view *histogram)
     int element_count = ELEMENT_COUNT;
     int thread_count = element_count / ITEMS_PER_THREAD;
     amp_tiled_extent domain = amp_extent_tile_1d(amp_extent_1d(thread_count), TILE_SIZE);
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                      AMP_CAPTURE(data, histogram, element_count, thread_count,
-                                                  AMP_CONST(BIN_COUNT), AMP_CONST(TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                AMP_CAPTURE(data, histogram, element_count, thread_count,
+                                            AMP_CONST(BIN_COUNT), AMP_CONST(TILE_SIZE)), {
         tile_static unsigned tile_histogram[BIN_COUNT];
 
         // tile_static memory starts undefined: the tile clears its bins,

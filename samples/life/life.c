@@ -36,7 +36,7 @@ static void step(amp_array_view *src, amp_array_view *dst)
     amp_tiled_extent domain =
         amp_tiled_extent_pad(amp_extent_tile_2d(amp_array_view_get_extent(src), TS, TS));
     check(amp_array_view_discard_data(dst));
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TS)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TS)), {
         // The tile's cells and a halo of one cell on each side; the
         // threads load it in steps of the tile's size, so each loads one
         // to four cells. Cells outside the grid are dead.
@@ -111,7 +111,7 @@ int main(void)
     check(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), grid_a, &src));
     check(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), grid_b, &dst));
     int *cpu_src = cpu_a, *cpu_dst = cpu_b;
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
 
     printf("Game of Life, %d x %d cells, tiles of %d x %d\n", ROWS, COLS, TS, TS);
     printf("generation   0: %3d alive\n", population(grid_a));
@@ -138,7 +138,7 @@ int main(void)
 
     // One upload (the first grid), one download per report: nothing else.
     amp_transfer_stats moved;
-    check(amp_get_transfers(&moved));
+    check(amp_transfer_get_stats(&moved));
     printf("transfers: %llu uploads, %llu downloads of %d bytes\n",
            (unsigned long long)moved.uploads, (unsigned long long)moved.downloads,
            (int)(ROWS * COLS * sizeof(int)));

@@ -84,8 +84,8 @@ void MultiplyWithTiling(void)
     check(amp_array_view_create(AMP_INT, amp_extent_2d(4, 4), productMatrix, &product));
 
     // Call parallel_for_each by using 2x2 tiles.
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_array_view_get_extent(product), TS, TS),
-                                      t_idx, AMP_CAPTURE(a, b, product, AMP_CONST(TS)), {
+    check(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_array_view_get_extent(product), TS, TS),
+                                t_idx, AMP_CAPTURE(a, b, product, AMP_CONST(TS)), {
         // Get the location of the thread relative to the tile (row, col)
         // and the entire array_view (rowGlobal, colGlobal).
         int row = t_idx.local[0];

@@ -81,7 +81,7 @@ static amp_status matmul_tiled(amp_array_view *A, amp_array_view *B, amp_array_v
     amp_extent domain = amp_extent_2d(round_up(N, TS), round_up(M, TS));
     printf("work-groups: %d x %d, each %d x %d\n", domain.dims[1] / TS, domain.dims[0] / TS, TS, TS);
 
-    return (AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(domain, TS, TS), t_idx,
+    return (AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(domain, TS, TS), t_idx,
                                       AMP_CAPTURE(A, B, C, m, n, k, AMP_CONST(TS)), {
         // Thread identifiers
         const int row = t_idx.local[1];                  // Local row ID (max: TS)

@@ -39,7 +39,7 @@ static void reduce_pass(enum tree tree, amp_array_view *src, amp_array_view *dst
     amp_tiled_extent domain = amp_extent_tile_1d(amp_extent_1d(element_count), TILE_SIZE);
 
     if (tree == INTERLEAVED) {
-        check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TILE_SIZE)), {
+        check(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TILE_SIZE)), {
             // Use tile_static memory as the tile's scratchpad.
             tile_static int tile_data[TILE_SIZE];
             int local_idx = t_idx.local[0];
@@ -61,7 +61,7 @@ static void reduce_pass(enum tree tree, amp_array_view *src, amp_array_view *dst
             }
         }));
     } else {
-        check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TILE_SIZE)), {
+        check(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(src, dst, AMP_CONST(TILE_SIZE)), {
             tile_static int tile_data[TILE_SIZE];
             int local_idx = t_idx.local[0];
             tile_data[local_idx] = src(t_idx.global[0]);

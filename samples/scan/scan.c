@@ -44,7 +44,7 @@ static void scan_tiled(amp_array_view *in, amp_array_view *out, int n, int level
 
     // 1. Scan within each tile.
     amp_tiled_extent domain = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(n), TILE_SIZE));
-    check(AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(in, out, tile_sums, n, AMP_CONST(TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(in, out, tile_sums, n, AMP_CONST(TILE_SIZE)), {
         tile_static int tile_data[TILE_SIZE];
         int local_idx = t_idx.local[0];
         int global_idx = t_idx.global[0];

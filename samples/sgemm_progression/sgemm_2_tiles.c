@@ -22,7 +22,7 @@ amp_status sgemm_2_tiles(const sgemm_operands *op)
     amp_array_view *a = op->a, *b = op->b, *c = op->c;
     int M = op->M, N = op->N, K = op->K;
     amp_tiled_extent domain = amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(M, N), TS, TS));
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx, AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS)), {
         int row = t_idx.local[0];
         int col = t_idx.local[1];
         int globalRow = t_idx.global[0];

@@ -26,9 +26,9 @@ amp_status sgemm_3_work_per_thread(const sgemm_operands *op)
     int threadRows = (M + TS - 1) / TS * RTS;
     amp_tiled_extent domain =
         amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(threadRows, N), RTS, TS));
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WPT),
-                                                   AMP_CONST(RTS)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                 AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WPT),
+                                             AMP_CONST(RTS)), {
         int row = t_idx.local[0];             // 0 .. RTS-1
         int col = t_idx.local[1];             // 0 .. TS-1
         int rowBase = t_idx.tile[0] * TS;     // the first row of this block of C

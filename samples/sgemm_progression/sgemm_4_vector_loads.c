@@ -30,8 +30,8 @@ amp_status sgemm_4_vector_loads(const sgemm_operands *op)
     int rows = (M + TS - 1) / TS * TS;
     int cols = (N + TS - 1) / TS * (TS / WIDTH); // one thread per float4 of C
     amp_tiled_extent domain = amp_extent_tile_2d(amp_extent_2d(rows, cols), TS, TS / WIDTH);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WIDTH)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                 AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TS), AMP_CONST(WIDTH)), {
         int row = t_idx.local[0];                 // 0 .. TS-1
         int vcol = t_idx.local[1];                // 0 .. TS/WIDTH-1: which float4 of the row
         int globalRow = t_idx.global[0];

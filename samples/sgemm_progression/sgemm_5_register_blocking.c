@@ -32,9 +32,9 @@ amp_status sgemm_5_register_blocking(const sgemm_operands *op)
     int cols = (N + TSN - 1) / TSN * (TSN / WPTN);
     amp_tiled_extent domain =
         amp_extent_tile_2d(amp_extent_2d(rows, cols), TSM / WPTM, TSN / WPTN);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TSM), AMP_CONST(TSN),
-                                                   AMP_CONST(TSK), AMP_CONST(WPTM), AMP_CONST(WPTN)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                 AMP_CAPTURE(a, b, c, M, N, K, AMP_CONST(TSM), AMP_CONST(TSN),
+                                             AMP_CONST(TSK), AMP_CONST(WPTM), AMP_CONST(WPTN)), {
         AMP_DEFINE(RTSM (TSM / WPTM))             // threads per tile, down
         AMP_DEFINE(RTSN (TSN / WPTN))             // threads per tile, across
         AMP_DEFINE(THREADS (RTSM * RTSN))

@@ -112,7 +112,7 @@ static amp_status pack_b_on_cpu(const sgemm_operands *op, amp_array_view *bp, in
     int N = op->N, K = op->K;
     const int NBW = p->tx * p->nv * p->vw;
     int blocks = (Kp + PACK_K - 1) / PACK_K;
-    return AMP_PARALLEL_FOR_EACH_TILED(
+    return AMP_PARALLEL_FOR_EACH(
         amp_extent_tile_2d(amp_extent_2d(Np / NBW, blocks), 1, 1), t_idx,
         AMP_CAPTURE(b, bp, N, K, Kp, AMP_CONST(NBW), AMP_CONST(PACK_K)), {
         int q = t_idx.global[0], k0 = t_idx.global[1] * PACK_K;
@@ -149,11 +149,11 @@ static amp_status pack_on_gpu(const sgemm_operands *op, amp_array_view *ap, amp_
     int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
     amp_tiled_extent domain = amp_extent_tile_2d(
         amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
-                                                   a_tiles, b_cols, AMP_CONST(MBW),
-                                                   AMP_CONST(NBW), AMP_CONST(PACK_TS),
-                                                   AMP_CONST(PACK_ROWS)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                 AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
+                                             a_tiles, b_cols, AMP_CONST(MBW),
+                                             AMP_CONST(NBW), AMP_CONST(PACK_TS),
+                                             AMP_CONST(PACK_ROWS)), {
         int t = t_idx.tile[0];
         int y = t_idx.local[0], x = t_idx.local[1];
         if (t < a_tiles) {
@@ -195,12 +195,12 @@ static amp_status product(amp_array_view *a, amp_array_view *ap, amp_array_view 
     const int MBW = TY * RM, NBW = TX * NV * VW;
     amp_tiled_extent domain =
         amp_extent_tile_3d(amp_extent_3d(splits, CB * TY, MB * TX), 1, TY, TX);
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t_idx,
-                                       AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part,
-                                                   AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
-                                                   AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),
-                                                   AMP_CONST(STAGED), AMP_CONST(SPLIT),
-                                                   AMP_CONST(MBW), AMP_CONST(NBW)), {
+    return AMP_PARALLEL_FOR_EACH(domain, t_idx,
+                                 AMP_CAPTURE(a, ap, bp, c, part, M, N, Kp, per_part,
+                                             AMP_CONST(TY), AMP_CONST(TX), AMP_CONST(RM),
+                                             AMP_CONST(NV), AMP_CONST(VW), AMP_CONST(BK),
+                                             AMP_CONST(STAGED), AMP_CONST(SPLIT),
+                                             AMP_CONST(MBW), AMP_CONST(NBW)), {
         AMP_IF(VW == 16)
         AMP_DEFINE(floatV float16)
         AMP_DEFINE(vloadV vload16)

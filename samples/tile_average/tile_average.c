@@ -38,8 +38,8 @@ void SamplingExample(const int SAMPLESIZE)
 
     // Use tiles that are SAMPLESIZE x SAMPLESIZE.
     // Find the average of the values in each tile.
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE), t_idx,
-                                      AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE), t_idx,
+                                AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
         tile_static float tileValues[SAMPLESIZE][SAMPLESIZE];
         tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
@@ -92,8 +92,8 @@ void SamplingExampleWithTileStaticFence(const int SAMPLESIZE)
                                 &averages));
 
     // Using a tile_static memory fence.
-    check(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE), t_idx,
-                                      AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(dataExtent, SAMPLESIZE, SAMPLESIZE), t_idx,
+                                AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
         // Copy the values of the tile into a tile-sized array.
         tile_static float tileValues[SAMPLESIZE][SAMPLESIZE];
         tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];

@@ -66,8 +66,8 @@ static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawDa
 
     if (mode == RACE) {
         // Do not do this: every thread adds to the same tile_static total.
-        check(AMP_PARALLEL_FOR_EACH_TILED(tiles, t_idx,
-                                          AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+        check(AMP_PARALLEL_FOR_EACH(tiles, t_idx,
+                                    AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
             // tile_static variables cannot have an initializer: one thread sets it.
             tile_static int total;
             if (t_idx.local[0] == 0 && t_idx.local[1] == 0)
@@ -83,8 +83,8 @@ static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawDa
     } else if (mode == WRONG_FENCE) {
         // The tile's values are shared in tile_static memory, but the
         // barrier fences only global memory.
-        check(AMP_PARALLEL_FOR_EACH_TILED(tiles, t_idx,
-                                          AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+        check(AMP_PARALLEL_FOR_EACH(tiles, t_idx,
+                                    AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
             tile_static int tileValues[SAMPLESIZE][SAMPLESIZE];
             tileValues[t_idx.local[0]][t_idx.local[1]] = matrix[t_idx];
             t_idx.barrier.wait_with_global_memory_fence();
@@ -99,8 +99,8 @@ static void tile_averages(enum mode mode, const int SAMPLESIZE, const int *rawDa
         }));
     } else {
         // The same total, added to with an atomic: no addition is lost.
-        check(AMP_PARALLEL_FOR_EACH_TILED(tiles, t_idx,
-                                          AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
+        check(AMP_PARALLEL_FOR_EACH(tiles, t_idx,
+                                    AMP_CAPTURE(matrix, averages, AMP_CONST(SAMPLESIZE)), {
             tile_static int total;
             if (t_idx.local[0] == 0 && t_idx.local[1] == 0)
                 total = 0;

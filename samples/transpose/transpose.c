@@ -39,7 +39,7 @@ void transpose_tiled_pad(amp_array_view *A, amp_array_view *At)
     amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_2d(e, TILE_SIZE, TILE_SIZE));
     printf("padded extent: %d x %d\n", padded.extent.dims[0], padded.extent.dims[1]);
 
-    check(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(A, At, rows, cols, AMP_CONST(TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(padded, t_idx, AMP_CAPTURE(A, At, rows, cols, AMP_CONST(TILE_SIZE)), {
         tile_static float t1[TILE_SIZE][TILE_SIZE];
         // Store the element transposed: t1[c][r] holds A(row r, column c)
         // of this tile. A thread past the matrix is guarded: what it reads
@@ -75,7 +75,7 @@ void transpose_tiled_truncate(amp_array_view *A, amp_array_view *At)
     printf("truncated extent: %d x %d\n", rows_done, cols_done);
 
     // Whole tiles only: no thread is past the matrix, so no guards.
-    check(AMP_PARALLEL_FOR_EACH_TILED(truncated, t_idx, AMP_CAPTURE(A, At, AMP_CONST(TILE_SIZE)), {
+    check(AMP_PARALLEL_FOR_EACH(truncated, t_idx, AMP_CAPTURE(A, At, AMP_CONST(TILE_SIZE)), {
         tile_static float t2[TILE_SIZE][TILE_SIZE];
         t2[t_idx.local[1]][t_idx.local[0]] = A(t_idx.global);
         t_idx.barrier.wait();

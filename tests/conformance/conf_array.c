@@ -45,7 +45,7 @@ static void array_5_1_2_made_with_an_extent_moves_nothing(void **state)
     (void)state;
     static int out[5 * 7];
     amp_array *a;
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(5, 7), NULL, &a));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.uploads + s.downloads + s.device_copies, 0);
@@ -72,7 +72,7 @@ static void array_5_1_2_made_from_host_data_copies_it_once(void **state)
     static int host[24], out[24];
     iota(host, 24, 10);
     amp_array *a;
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_3d(2, 3, 4), host, NULL, &a));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 1);
@@ -127,7 +127,7 @@ static void array_5_1_2_copy_constructor_is_a_deep_copy(void **state)
     iota(host, 32, 0);
     amp_array *a, *b;
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(32), host, NULL, &a));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_create_from_array(a, NULL, &b));
     assert_true(amp_array_get_accelerator_view(a) == amp_array_get_accelerator_view(b));
     amp_transfer_stats s = transfers_now();
@@ -253,7 +253,7 @@ static void array_5_1_3_kernels_use_arrays_in_place(void **state)
     amp_array *a, *b;
     assert_amp_ok(amp_array_create_from_host(AMP_FLOAT, amp_extent_1d(256), host, NULL, &a));
     assert_amp_ok(amp_array_create(AMP_FLOAT, amp_extent_1d(256), NULL, &b));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     for (int round = 0; round < 3; round++) {
         assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(256), idx, AMP_CAPTURE(a, b),
                                             { b[idx] = a[idx] + 1.0f; }));
@@ -286,7 +286,7 @@ static void array_5_1_4_view_of_an_array(void **state)
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(10), host, NULL, &a));
     assert_amp_ok(amp_array_view_create_from_array(a, &v));
     assert_true(amp_extent_equal(amp_array_view_get_extent(v), amp_extent_1d(10)));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(10), idx, AMP_CAPTURE(v),
                                         { v[idx] *= 3; }));
     assert_int_equal(transfers_now().uploads + transfers_now().downloads, 0);

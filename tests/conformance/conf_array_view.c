@@ -179,7 +179,7 @@ static void array_view_5_2_2_const_view_is_never_copied_back(void **state)
     /* writing it does not compile */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(c), { c[idx] = 0; }),
                      AMP_ERROR_KERNEL_BUILD, "");
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_release(c));
     assert_int_equal(transfers_now().downloads, 0);
     assert_amp_ok(amp_array_view_release(o));
@@ -251,7 +251,7 @@ static void array_view_5_2_3_extent_rank_and_element_type(void **state)
     assert_true(amp_extent_equal(amp_array_view_get_extent(flat), amp_extent_1d(24)));
     assert_int_equal(amp_array_view_get_type(v), AMP_FLOAT);
     assert_int_equal(amp_array_view_get_type(s), AMP_FLOAT);
-    assert_int_equal(amp_elem_size(amp_array_view_get_type(row)), sizeof(float));
+    assert_int_equal(amp_elem_type_size(amp_array_view_get_type(row)), sizeof(float));
     amp_array_view *views[] = {flat, row, s, v};
     for (size_t k = 0; k < 4; k++)
         assert_amp_ok(amp_array_view_release(views[k]));
@@ -517,7 +517,7 @@ static void array_view_5_2_3_destructor_copies_back(void **state)
     assert_amp_ok(amp_array_view_section(v, amp_index_2d(1, 1), amp_extent_2d(2, 2), &s));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 3), idx, AMP_CAPTURE(v),
                                         { v[idx] *= 10; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_release(v)); /* s still views the data */
     assert_int_equal(transfers_now().downloads, 0);
     assert_amp_ok(amp_array_view_release(s));
@@ -539,7 +539,7 @@ static void array_view_5_2_3_destructor_of_a_view_only_read_moves_nothing(void *
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), out, &o));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(v, o),
                                         { o[idx] = v[idx] + v[(idx + 1) % 16]; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_release(v));
     assert_int_equal(transfers_now().downloads, 0);
     assert_amp_ok(amp_array_view_release(o));

@@ -51,7 +51,7 @@ static void copy_5_3_2_array_to_array(void **state)
     amp_array *a, *b;
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(R, C), host, NULL, &a));
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(R, C), NULL, &b));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(a, b));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_ON_DEVICE][AMP_REASON_COPY], 1);
@@ -75,7 +75,7 @@ static void copy_5_3_2_array_to_array_view(void **state)
     amp_array_view *v;
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(R, C), host, NULL, &a));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), dest, &v));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(a, v));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);
@@ -98,7 +98,7 @@ static void copy_5_3_2_array_view_to_array(void **state)
     amp_array *a;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), src, &v));
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(R, C), NULL, &a));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(v, a));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 1);
@@ -125,7 +125,7 @@ static void copy_5_3_2_array_view_newest_on_the_device_to_array(void **state)
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(R, C), NULL, &a));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v),
                                         { v[idx] *= 3; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(v, a));
     assert_int_equal(transfers_now().downloads, 0);
     assert_amp_ok(AMP_COPY(a, out));
@@ -203,7 +203,7 @@ static void copy_5_3_3_host_to_array(void **state)
         host[k] = 0.25f * (float)k;
     amp_array *a;
     assert_amp_ok(amp_array_create(AMP_FLOAT, amp_extent_2d(R, C), NULL, &a));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(host, a));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_DEVICE][AMP_REASON_COPY], 1);
@@ -250,7 +250,7 @@ static void copy_5_3_4_array_to_host(void **state)
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_3d(2, 3, 5), NULL, &a));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_3d(2, 3, 5), idx, AMP_CAPTURE(a),
                                         { a[idx] = idx[0] * 100 + idx[1] * 10 + idx[2]; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(a, out));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);
@@ -331,7 +331,7 @@ static void copy_5_3_1_two_host_ends_are_refused(void **state)
 {
     (void)state;
     static int a[4] = {1, 2, 3, 4}, b[4] = {0};
-    assert_amp_fails(amp_copy(amp_data_host(a), amp_data_host(b)), AMP_ERROR_INVALID_ARGUMENT, "");
+    assert_amp_fails(amp_copy(amp_data_of(a), amp_data_of(b)), AMP_ERROR_INVALID_ARGUMENT, "");
     assert_int_equal(b[0], 0);
 }
 

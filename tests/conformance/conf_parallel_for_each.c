@@ -137,8 +137,8 @@ static void parallel_for_each_7_tiled_every_index_once_rank_1(void **state)
     amp_array_view *c, *t;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), count, &c));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), tiles, &t));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
-                                              AMP_CAPTURE(c, t), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                        AMP_CAPTURE(c, t), {
         atomic_fetch_add(&c[t_idx.global], 1);
         t[t_idx.global] = t_idx.tile[0] * 100 + t_idx.local[0];
     }));
@@ -161,8 +161,8 @@ static void parallel_for_each_7_tiled_every_index_once_rank_2(void **state)
     amp_array_view *c, *t;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), count, &c));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), tiles, &t));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), T0, T1),
-                                              t_idx, AMP_CAPTURE(c, t), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), T0, T1),
+                                        t_idx, AMP_CAPTURE(c, t), {
         atomic_fetch_add(&c[t_idx], 1);
         t[t_idx.global] = t_idx.tile[0] * 10 + t_idx.tile[1];
     }));
@@ -186,8 +186,8 @@ static void parallel_for_each_7_tiled_every_index_once_rank_3(void **state)
     amp_array_view *c, *t;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), count, &c));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), tiles, &t));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 3, 4),
-                                              t_idx, AMP_CAPTURE(c, t), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 3, 4),
+                                        t_idx, AMP_CAPTURE(c, t), {
         atomic_fetch_add(&c[t_idx.global], 1);
         t[t_idx] = t_idx.tile[0] * 100 + t_idx.tile[1] * 10 + t_idx.tile[2];
     }));
@@ -220,7 +220,7 @@ static void parallel_for_each_7_padded_domain_runs_whole_tiles(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), members, &mv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), grid, &gv));
     amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(N), T));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(tv, mv, AMP_CONST(N)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(padded, t_idx, AMP_CAPTURE(tv, mv, AMP_CONST(N)), {
         tile_static int present;
         if (t_idx.local[0] == 0)
             present = 0;
@@ -232,8 +232,8 @@ static void parallel_for_each_7_padded_domain_runs_whole_tiles(void **state)
             mv[t_idx.global] = present;
     }));
     amp_tiled_extent padded2 = amp_tiled_extent_pad(amp_extent_tile_2d(amp_extent_2d(R, C), 4, 4));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded2, t_idx,
-                                              AMP_CAPTURE(tv, gv, AMP_CONST(R), AMP_CONST(C)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(padded2, t_idx,
+                                        AMP_CAPTURE(tv, gv, AMP_CONST(R), AMP_CONST(C)), {
         atomic_fetch_add(&tv[1], 1);
         if (t_idx.global[0] < R && t_idx.global[1] < C)
             gv[t_idx.global] += 1;
@@ -268,11 +268,11 @@ static void parallel_for_each_7_truncated_domain_leaves_the_rest(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(1), total, &tv));
     amp_tiled_extent t1 = amp_tiled_extent_truncate(amp_extent_tile_1d(amp_extent_1d(N), 4));
     amp_tiled_extent t2 = amp_tiled_extent_truncate(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 3));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(t1, t_idx, AMP_CAPTURE(lv, tv), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(t1, t_idx, AMP_CAPTURE(lv, tv), {
         lv[t_idx.global] = 1;
         atomic_fetch_add(&tv[0], 1);
     }));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(t2, t_idx, AMP_CAPTURE(gv), { gv[t_idx] = 1; }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(t2, t_idx, AMP_CAPTURE(gv), { gv[t_idx] = 1; }));
     assert_amp_ok(amp_array_view_synchronize(lv));
     assert_amp_ok(amp_array_view_synchronize(gv));
     assert_amp_ok(amp_array_view_synchronize(tv));
@@ -305,8 +305,8 @@ static void parallel_for_each_7_2_extents_not_positive_are_invalid(void **state)
             fail_msg("extent %zu gave %s: %s", k, amp_status_name(st), amp_last_error());
         assert_true(strlen(amp_last_error()) > 0);
     }
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(0), 4), t_idx,
-                                                 AMP_CAPTURE(v), { v[0] = 99; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(0), 4), t_idx,
+                                           AMP_CAPTURE(v), { v[0] = 99; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
     assert_int_equal(ledger_of(v).uploads, 0);
     assert_amp_ok(amp_array_view_synchronize(v));
@@ -325,13 +325,13 @@ static void parallel_for_each_7_2_tiles_that_do_not_divide_are_invalid(void **st
     memset(data, 0, sizeof data);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(32, 32), data, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(32, 32), 6, 6),
-                                                 t_idx, AMP_CAPTURE(v), { v[t_idx] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(32, 32), 6, 6),
+                                           t_idx, AMP_CAPTURE(v), { v[t_idx] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "6");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(10), 4), t_idx,
-                                                 AMP_CAPTURE(v), { v[0][t_idx.global[0]] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(10), 4), t_idx,
+                                           AMP_CAPTURE(v), { v[0][t_idx.global[0]] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "10");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(
                          amp_extent_tile_3d(amp_extent_3d(4, 4, 6), 2, 2, 4), t_idx,
                          AMP_CAPTURE(v), { v[t_idx.global[0]][t_idx.global[1]] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
@@ -352,12 +352,12 @@ static void parallel_for_each_7_2_tile_rank_and_size_must_fit(void **state)
     amp_tiled_extent wrong_rank = amp_extent_tile_2d(amp_extent_1d(16), 4, 4);
     amp_tiled_extent zero_tile = amp_extent_tile_1d(amp_extent_1d(16), 0);
     amp_tiled_extent negative_tile = amp_extent_tile_2d(amp_extent_2d(4, 4), -2, 2);
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(wrong_rank, t_idx, AMP_CAPTURE(v), { v[0] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(wrong_rank, t_idx, AMP_CAPTURE(v), { v[0] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(zero_tile, t_idx, AMP_CAPTURE(v), { v[0] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(zero_tile, t_idx, AMP_CAPTURE(v), { v[0] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(negative_tile, t_idx, AMP_CAPTURE(v),
-                                                 { v[0] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(negative_tile, t_idx, AMP_CAPTURE(v),
+                                           { v[0] = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
     assert_int_equal(ledger_of(v).uploads, 0);
     assert_amp_ok(amp_array_view_release(v));
@@ -373,7 +373,7 @@ static void parallel_for_each_7_2_a_domain_truncated_to_nothing_is_invalid(void 
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(3), data, &v));
     amp_tiled_extent none = amp_tiled_extent_truncate(amp_extent_tile_1d(amp_extent_1d(3), 4));
     assert_int_equal(none.extent.dims[0], 0);
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(none, t_idx, AMP_CAPTURE(v), { v[t_idx] = 0; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(none, t_idx, AMP_CAPTURE(v), { v[t_idx] = 0; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "");
     assert_amp_ok(amp_array_view_synchronize(v));
     assert_int_equal(data[0] + data[1] + data[2], 6);
@@ -394,8 +394,8 @@ static void parallel_for_each_7_2_a_tile_over_the_device_limit(void **state)
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(1), data, &v));
     amp_tiled_extent one_big_tile = amp_extent_tile_1d(amp_extent_1d(too_many), too_many);
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(one_big_tile, t_idx, AMP_CAPTURE(v),
-                                                 { if (t_idx.global[0] == 0) v[0] = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(one_big_tile, t_idx, AMP_CAPTURE(v),
+                                           { if (t_idx.global[0] == 0) v[0] = 1; }),
                      AMP_ERROR_DEVICE_LIMIT, "");
     assert_amp_ok(amp_array_view_release(v));
 }
@@ -483,9 +483,9 @@ static void parallel_for_each_7_runs_on_a_chosen_accelerator_view(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(mine, amp_extent_1d(N), idx, AMP_CAPTURE(v),
                                            { v[idx] = idx[0]; }));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED_ON(mine, amp_extent_tile_1d(amp_extent_1d(N), 16),
-                                                 t_idx, AMP_CAPTURE(v),
-                                                 { v[t_idx.global] += t_idx.tile[0] * 1000; }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(mine, amp_extent_tile_1d(amp_extent_1d(N), 16),
+                                           t_idx, AMP_CAPTURE(v),
+                                           { v[t_idx.global] += t_idx.tile[0] * 1000; }));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(def, amp_extent_1d(N), idx, AMP_CAPTURE(v),
                                            { v[idx] *= 2; }));
     assert_amp_ok(amp_accelerator_view_wait(mine));
@@ -538,7 +538,7 @@ static void parallel_for_each_7_a_failed_launch_moves_no_data(void **state)
     static int data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v),
                                            { v[idx] = no_such_name * 2; }),
                      AMP_ERROR_KERNEL_BUILD, "no_such_name");

@@ -52,7 +52,7 @@ static amp_texture *half_texture(int channels, amp_extent e, const void *data, s
 static amp_transfer_stats ledger_now(void)
 {
     amp_transfer_stats s;
-    assert_amp_ok(amp_get_transfers(&s));
+    assert_amp_ok(amp_transfer_get_stats(&s));
     return s;
 }
 
@@ -1246,7 +1246,7 @@ static void copy_10_6_texture_to_texture_on_the_device(void **state)
         data[i] = (uint8_t)(i * 5);
     amp_texture *a = texture_of(AMP_UNORM, 4, amp_extent_2d(ROWS, COLS), 8, data, sizeof data);
     amp_texture *b = texture_of(AMP_UNORM, 4, amp_extent_2d(ROWS, COLS), 8, NULL, 0);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_texture_copy(a, b));
     amp_transfer_stats s = ledger_now();
     assert_int_equal(s.device_copies, 1);
@@ -1294,7 +1294,7 @@ static void copy_10_6_texture_to_array_on_the_device(void **state)
     amp_texture *t = texture_of(AMP_UINT, 4, amp_extent_2d(ROWS, COLS), 8, data, sizeof data);
     amp_array *a;
     assert_amp_ok(amp_array_create(AMP_UINT, amp_extent_2d(ROWS, COLS), NULL, &a));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_texture_copy_to(t, amp_data_of(a)));
     amp_transfer_stats s = ledger_now();
     assert_int_equal(s.device_copies, 1);
@@ -1315,7 +1315,7 @@ static void copy_10_6_array_to_texture_on_the_device(void **state)
     amp_array *a;
     assert_amp_ok(amp_array_create_from_host(AMP_FLOAT, amp_extent_1d(N), data, NULL, &a));
     amp_texture *t = texture_of(AMP_FLOAT, 1, amp_extent_2d(ROWS, COLS), 32, NULL, 0);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_texture_copy_from(amp_data_of(a), t));
     amp_transfer_stats s = ledger_now();
     assert_int_equal(s.device_copies, 1);
@@ -1336,7 +1336,7 @@ static void copy_10_6_texture_to_a_view(void **state)
     amp_texture *t = texture_of(AMP_INT, 1, amp_extent_2d(ROWS, COLS), 32, data, sizeof data);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), out, &v));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_texture_copy_to(t, amp_data_of(v)));
     assert_amp_ok(amp_array_view_synchronize(v));
     amp_transfer_stats s = ledger_now();
@@ -1358,7 +1358,7 @@ static void copy_10_6_a_view_to_a_texture(void **state)
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
     amp_texture *t = texture_of(AMP_INT, 1, amp_extent_2d(ROWS, COLS), 32, NULL, 0);
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_texture_copy_from(amp_data_of(v), t));
     amp_transfer_stats s = ledger_now();
     assert_int_equal(s.uploads, 1);
@@ -1378,8 +1378,8 @@ static void copy_10_6_to_and_from_host_memory_as_stored(void **state)
     for (int i = 0; i < 2 * N; i++)
         data[i] = (int16_t)(i * 1000 - 30000);
     amp_texture *t = texture_of(AMP_INT, 2, amp_extent_2d(ROWS, COLS), 16, NULL, 0);
-    assert_amp_ok(amp_texture_copy_from(amp_data_host(data), t));
-    assert_amp_ok(amp_texture_copy_to(t, amp_data_host(out)));
+    assert_amp_ok(amp_texture_copy_from(amp_data_of(data), t));
+    assert_amp_ok(amp_texture_copy_to(t, amp_data_of(out)));
     assert_memory_equal(out, data, sizeof data);
     memset(out, 0, sizeof out);
     assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
@@ -1423,7 +1423,7 @@ static void copy_10_6_async_through_an_array(void **state)
     amp_texture *b = texture_of(AMP_INT, 1, amp_extent_1d(N), 32, NULL, 0);
     amp_array *arr;
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &arr));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     amp_completion *to, *from;
     assert_amp_ok(amp_texture_copy_to_async(a, amp_data_of(arr), &to));
     assert_amp_ok(amp_completion_wait(to));

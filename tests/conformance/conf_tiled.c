@@ -143,8 +143,8 @@ static void tiled_index_4_4_3_members_of_rank_1(void **state)
     memset(out, -1, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, 4), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
-                                              AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                        AMP_CAPTURE(v), {
         int g = t_idx.global[0];
         v(g, 0) = t_idx.global[0];
         v(g, 1) = t_idx.local[0];
@@ -168,8 +168,8 @@ static void tiled_index_4_4_3_members_of_rank_2(void **state)
     memset(out, -1, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, 8), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), T0, T1),
-                                              t_idx, AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), T0, T1),
+                                        t_idx, AMP_CAPTURE(v), {
         int i = t_idx.global[0], j = t_idx.global[1];
         v(i, j, 0) = t_idx.global[0];
         v(i, j, 1) = t_idx.global[1];
@@ -198,7 +198,7 @@ static void tiled_index_4_4_3_members_of_rank_3(void **state)
     memset(out, -1, sizeof out);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(A * B * C, 12), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(
         amp_extent_tile_3d(amp_extent_3d(A, B, C), T0, T1, T2), t_idx,
         AMP_CAPTURE(v, AMP_CONST(B), AMP_CONST(C)), {
             int row = (t_idx.global[0] * B + t_idx.global[1]) * C + t_idx.global[2];
@@ -236,8 +236,8 @@ static void tiled_index_4_4_3_members_are_index_values(void **state)
     static int out[R * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 3, 2), t_idx,
-                                              AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), 3, 2), t_idx,
+                                        AMP_CAPTURE(v), {
         index<2> local = t_idx.local;
         index<2> origin = t_idx.tile_origin;
         int ok = t_idx.global == origin + local;
@@ -263,8 +263,8 @@ static void tiled_index_4_4_3_tile_extent_is_an_extent(void **state)
     static int out[R * C * 5];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, 5), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 3, 4), t_idx,
-                                              AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), 3, 4), t_idx,
+                                        AMP_CAPTURE(v), {
         extent<2> te = t_idx.tile_extent;
         int i = t_idx.global[0], j = t_idx.global[1];
         v(i, j, 0) = te[0];
@@ -289,8 +289,8 @@ static void tiled_index_4_4_3_tile_dims(void **state)
     static int out[A * B * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 3, 4),
-                                              t_idx, AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 3, 4),
+                                        t_idx, AMP_CAPTURE(v), {
         v[t_idx.global] = t_idx.tile_dim0 * 100 + t_idx.tile_dim1 * 10 + t_idx.tile_dim2;
     }));
     assert_amp_ok(amp_array_view_synchronize(v));
@@ -308,8 +308,8 @@ static void tiled_index_4_4_3_tile_dims_are_constants(void **state)
     static int out[N];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
-                                              AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                        AMP_CAPTURE(v), {
         tile_static int buffer[t_idx.tile_dim0];
         buffer[t_idx.local[0]] = t_idx.global[0];
         t_idx.barrier.wait();
@@ -333,8 +333,8 @@ static void tiled_index_4_4_3_converts_to_its_global_index(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), a, &av));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), b, &bv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, 3), c, &cv));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 3), t_idx,
-                                              AMP_CAPTURE(av, bv, cv), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 3), t_idx,
+                                        AMP_CAPTURE(av, bv, cv), {
         index<2> g = t_idx;
         index<2> h = index<2>(0, 0);
         h = t_idx;
@@ -370,8 +370,8 @@ static void tiled_index_4_4_3_converts_to_its_global_index_rank_1(void **state)
     amp_array_view *av, *bv;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &av));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &bv));
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
-                                                AMP_CAPTURE(av, bv), {
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                          AMP_CAPTURE(av, bv), {
         index<1> g = t_idx;
         av[t_idx] = g[0] * 10;
         bv(t_idx) = (t_idx == index<1>(3)) + 2 * (g == t_idx.global);
@@ -403,9 +403,9 @@ static void tiled_index_4_4_passed_to_a_restrict_amp_function(void **state)
     static int out[R * C];
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), out, &v));
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 4),
-                                                t_idx, AMP_CAPTURE(v, tile_code),
-                                                { v[t_idx.global] = tile_code(t_idx); });
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 4),
+                                          t_idx, AMP_CAPTURE(v, tile_code),
+                                          { v[t_idx.global] = tile_code(t_idx); });
     if (st == AMP_OK)
         st = amp_array_view_synchronize(v);
     assert_amp_ok(amp_array_view_release(v));
@@ -428,8 +428,8 @@ static void tile_barrier_4_5_3_wait_shares_tile_static_memory(void **state)
     iota(data, N, 0);
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
-                                              AMP_CAPTURE(v, AMP_CONST(TS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
+                                        AMP_CAPTURE(v, AMP_CONST(TS)), {
         tile_static int buffer[TS];
         buffer[t_idx.local[0]] = v[t_idx.global];
         t_idx.barrier.wait();
@@ -452,8 +452,8 @@ static void tile_barrier_4_5_3_wait_with_all_memory_fence(void **state)
     amp_array_view *iv, *ov;
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_2d(N, N), in, &iv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(N, N), out, &ov));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), TS, TS),
-                                              t_idx, AMP_CAPTURE(iv, ov, AMP_CONST(TS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(N, N), TS, TS),
+                                        t_idx, AMP_CAPTURE(iv, ov, AMP_CONST(TS)), {
         tile_static int tile[TS][TS];
         int r = t_idx.local[0], c = t_idx.local[1];
         tile[r][c] = iv[t_idx.global];
@@ -483,8 +483,8 @@ static void tile_barrier_4_5_3_wait_with_global_memory_fence(void **state)
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_1d(N), in, &iv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), scratch, &sv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &ov));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
-                                              AMP_CAPTURE(iv, sv, ov, AMP_CONST(TS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
+                                        AMP_CAPTURE(iv, sv, ov, AMP_CONST(TS)), {
         sv[t_idx.global] = iv[t_idx.global] * 3;
         t_idx.barrier.wait_with_global_memory_fence();
         int next = t_idx.tile_origin[0] + (t_idx.local[0] + 1) % TS;
@@ -512,8 +512,8 @@ static void tile_barrier_4_5_3_wait_with_tile_static_memory_fence(void **state)
     amp_array_view *iv, *sv;
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_1d(N), in, &iv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N / TS), sums, &sv));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
-                                              AMP_CAPTURE(iv, sv, AMP_CONST(TS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
+                                        AMP_CAPTURE(iv, sv, AMP_CONST(TS)), {
         tile_static int partial[TS];
         int l = t_idx.local[0];
         partial[l] = iv[t_idx.global];
@@ -549,8 +549,8 @@ static void tile_barrier_4_5_4_fences_without_a_barrier(void **state)
     amp_array_view *sv, *ov;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), scratch, &sv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &ov));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
-                                              AMP_CAPTURE(sv, ov, AMP_CONST(TS)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
+                                        AMP_CAPTURE(sv, ov, AMP_CONST(TS)), {
         tile_static int mine[TS];
         int l = t_idx.local[0];
         mine[l] = l * 10;
@@ -581,8 +581,8 @@ static void tile_barrier_4_5_3_tiles_of_rank_3_share_memory(void **state)
     amp_array_view *iv, *ov;
     assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_3d(A, B, C), in, &iv));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), out, &ov));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 2, 4),
-                                              t_idx, AMP_CAPTURE(iv, ov), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(A, B, C), 2, 2, 4),
+                                        t_idx, AMP_CAPTURE(iv, ov), {
         tile_static int cube[2][2][4];
         cube[t_idx.local[0]][t_idx.local[1]][t_idx.local[2]] = iv[t_idx.global];
         t_idx.barrier.wait();

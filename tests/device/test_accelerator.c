@@ -11,8 +11,7 @@
 
 #include "test_util.h"
 
-#include "device/accel.h"
-#include "core/clapi.h"
+#include "core/testing.h"
 
 /* Each test starts from a fresh runtime, so that the default is chosen
  * again under the environment the test sets. */
@@ -21,10 +20,10 @@ static int fresh(void **state)
     (void)state;
     unsetenv("AMP_DEVICE");
     unsetenv("AMP_SPLIT_CPU");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp_set_error_callback(NULL, NULL);
     amp_shutdown();
-    amp_reset_transfers(); /* the process ledger outlives a shutdown */
+    amp_transfer_reset_stats(); /* the process ledger outlives a shutdown */
     return 0;
 }
 
@@ -62,7 +61,7 @@ static void compute_units_are_the_devices(void **state)
         assert_amp_ok(amp_accelerator_get(i, &acc));
         assert_amp_ok(amp_accelerator_get_info(acc, &info));
         cl_uint units = 0;
-        assert_int_equal(clGetDeviceInfo(acc->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units,
+        assert_int_equal(clGetDeviceInfo(amp__test_cl_of_accelerator(acc).device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units,
                                          &units, NULL),
                          CL_SUCCESS);
         assert_true(info.compute_units >= 1);
@@ -174,7 +173,7 @@ static void amp_device_pocl_finds_pocl_by_its_other_names(void **state)
         amp_accelerator *acc;
         assert_amp_ok(amp_accelerator_get(i, &acc));
         char vendor[256] = "";
-        clGetPlatformInfo(acc->platform, CL_PLATFORM_VENDOR, sizeof vendor - 1, vendor, NULL);
+        clGetPlatformInfo(amp__test_cl_of_accelerator(acc).platform, CL_PLATFORM_VENDOR, sizeof vendor - 1, vendor, NULL);
         amp_accelerator_info info;
         assert_amp_ok(amp_accelerator_get_info(acc, &info));
         if (strstr(vendor, "pocl") && !strstr(info.platform, "pocl") &&
@@ -196,7 +195,7 @@ static void amp_device_pocl_finds_pocl_by_its_other_names(void **state)
         assert_string_equal(chosen.device_path, path);
         char reason[32];
         snprintf(reason, sizeof reason, "AMP_DEVICE=%s", spellings[k]);
-        assert_string_equal(amp_accelerator_default_reason(), reason);
+        assert_string_equal(amp_accelerator_get_default_reason(), reason);
     }
 }
 
@@ -260,9 +259,9 @@ static void set_default_works_only_before_first_use(void **state)
     (void)state;
     amp_accelerator *a, *b, *def;
     two_accelerators(&a, &b);
-    assert_string_equal(amp_accelerator_default_reason(), "");
+    assert_string_equal(amp_accelerator_get_default_reason(), "");
     assert_amp_ok(amp_accelerator_set_default(a));
-    assert_string_equal(amp_accelerator_default_reason(), "set by amp_accelerator_set_default");
+    assert_string_equal(amp_accelerator_get_default_reason(), "set by amp_accelerator_set_default");
     /* Not used yet: a later call replaces the choice. */
     assert_amp_ok(amp_accelerator_set_default(b));
     assert_amp_ok(amp_accelerator_set_default(b)); /* the same one again: fine */
@@ -313,7 +312,7 @@ static void the_default_says_why_it_was_chosen(void **state)
     (void)state;
     amp_accelerator *def;
     assert_amp_ok(amp_accelerator_get_default(&def));
-    const char *why = amp_accelerator_default_reason();
+    const char *why = amp_accelerator_get_default_reason();
     assert_true(strstr(why, "GPU") || strstr(why, "CPU") || strstr(why, "AMP_DEVICE"));
 }
 
@@ -332,10 +331,10 @@ static void no_device_says_how_to_install_pocl(void **state)
 {
     (void)state;
     /* What the ICD loader answers when no platform is installed. */
-    amp__clapi_inject_fault(1, CL_PLATFORM_NOT_FOUND_KHR);
+    amp__test_inject_fault(1, CL_PLATFORM_NOT_FOUND_KHR);
     size_t n = 9;
     assert_amp_fails(amp_accelerator_count(&n), AMP_ERROR_NO_DEVICE, "No OpenCL device was found");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_equal(n, 0);
     assert_non_null(strstr(amp_last_error(), "apt-get install pocl-opencl-icd"));
     amp_accelerator *acc;
@@ -377,8 +376,8 @@ static void each_cause_of_an_invalid_compute_domain(void **state)
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(-16), i, AMP_CAPTURE(v), { v(i) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is -16");
     /* An extent its tile does not divide. */
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(16), 5), t,
-                                                 AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(16), 5), t,
+                                           AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                      "the extent 16 is not divisible by the tile 5");
     /* More threads than the device can index: 2^93 on any device... */
@@ -387,11 +386,12 @@ static void each_cause_of_an_invalid_compute_domain(void **state)
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "threads are more than");
     /* ...and 2^32 on a device of 32-bit addresses (this one, for the test). */
     amp_accelerator *acc = default_acc();
-    cl_uint bits = acc->address_bits;
-    acc->address_bits = 32;
+    test_device_caps caps = amp__test_device_caps(acc), narrow = caps;
+    narrow.address_bits = 32;
+    amp__test_set_device_caps(acc, narrow);
     amp_clear_error();
     amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(65536, 65536), i, AMP_CAPTURE(v), { v(0) = i[0]; });
-    acc->address_bits = bits;
+    amp__test_set_device_caps(acc, caps);
     assert_int_equal(st, AMP_ERROR_INVALID_COMPUTE_DOMAIN);
     assert_non_null(strstr(amp_last_error(), "4294967296 threads are more than"));
     assert_non_null(strstr(amp_last_error(), "(32-bit addresses)"));
@@ -405,26 +405,28 @@ static void double_and_atomics_missing_are_unsupported_features(void **state)
     (void)state;
     /* PoCL has both: the accelerator is told it has neither, for the test. */
     amp_accelerator *acc = default_acc();
-    int fp64 = acc->fp64, atomics = acc->atomics;
+    test_device_caps caps = amp__test_device_caps(acc), without = caps;
     int data[8] = {0};
     double scale = 2.0;
     amp_array_view *v;
     amp_array *d = NULL;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v));
-    acc->fp64 = 0;
+    without.fp64 = 0;
+    amp__test_set_device_caps(acc, without);
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v, scale),
                                            { v(i) = (int)scale; }),
                      AMP_ERROR_UNSUPPORTED_FEATURE, "'scale' is double");
     assert_non_null(strstr(amp_last_error(), "has no double precision"));
     assert_amp_fails(amp_array_create(AMP_DOUBLE, amp_extent_1d(8), NULL, &d),
                      AMP_ERROR_UNSUPPORTED_FEATURE, "cannot hold an array of double");
-    acc->fp64 = fp64;
-    acc->atomics = 0;
+    without.fp64 = caps.fp64;
+    without.atomics = 0;
+    amp__test_set_device_caps(acc, without);
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v),
                                            { atomic_fetch_add(&v(0), 1); }),
                      AMP_ERROR_UNSUPPORTED_FEATURE, "uses atomics");
     assert_non_null(strstr(amp_last_error(), "cl_khr_global_int32_base_atomics"));
-    acc->atomics = atomics;
+    amp__test_set_device_caps(acc, caps);
     amp_accelerator_info info;
     assert_amp_ok(amp_accelerator_get_info(acc, &info));
     assert_int_equal(info.supports_atomics, 1);
@@ -439,36 +441,39 @@ static void device_limits_each_get_their_own_message(void **state)
 {
     (void)state;
     amp_accelerator *acc = default_acc();
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
     float out[16] = {0};
     amp_array_view *o, *m;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(16), out, &o));
     /* A tile over the largest work-group. */
     int side = 1;
-    while ((size_t)side * (size_t)side <= acc->max_work_group)
+    while ((size_t)side * (size_t)side <= info.max_tile_size)
         side *= 2;
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
-                                                 t, AMP_CAPTURE(o), { o(0) = t.local[0]; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
+                                           t, AMP_CAPTURE(o), { o(0) = t.local[0]; }),
                      AMP_ERROR_DEVICE_LIMIT, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
     /* tile_static memory over the device's local memory: twice it. */
-    const long long WORDS = (long long)(acc->local_mem / sizeof(float)) * 2;
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
-                                                 AMP_CAPTURE(o, AMP_CONST(WORDS)), {
-                                                     tile_static float big[WORDS];
-                                                     big[t.local[0]] = 1.0f;
-                                                     t.barrier.wait();
-                                                     o(t.global[0]) = big[WORDS - 1 - t.local[0]];
-                                                 }),
+    const long long WORDS = (long long)(info.tile_static_size / sizeof(float)) * 2;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
+                                           AMP_CAPTURE(o, AMP_CONST(WORDS)), {
+                                               tile_static float big[WORDS];
+                                               big[t.local[0]] = 1.0f;
+                                               t.barrier.wait();
+                                               o(t.global[0]) = big[WORDS - 1 - t.local[0]];
+                                           }),
                      AMP_ERROR_DEVICE_LIMIT, "bytes of tile_static memory");
     /* Arguments over CL_DEVICE_MAX_PARAMETER_SIZE (47 bytes here, for the
      * test): a rank-2 view passes 8 + 4 + 4 + 2 x 4 bytes (buffer, offset,
      * stride, extent), a rank-1 view 8 + 4 + 4, and the domain 2 x 4. */
     float grid[16] = {0};
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(4, 4), grid, &m));
-    size_t limit = acc->max_arg_bytes;
-    acc->max_arg_bytes = 47;
+    test_device_caps caps = amp__test_device_caps(acc), small = caps;
+    small.max_arg_bytes = 47;
+    amp__test_set_device_caps(acc, small);
     amp_clear_error();
     amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), i, AMP_CAPTURE(m, o), { m(i) = o(i[0]); });
-    acc->max_arg_bytes = limit;
+    amp__test_set_device_caps(acc, caps);
     assert_int_equal(st, AMP_ERROR_DEVICE_LIMIT);
     assert_non_null(strstr(amp_last_error(), "the kernel's 2 captures take 48 bytes of arguments"));
     assert_non_null(strstr(amp_last_error(), "more than the 47 bytes"));
@@ -489,10 +494,10 @@ static void a_lost_device_removes_the_accelerator_until_shutdown(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), data, &v));
     /* A wait that ends in CL_OUT_OF_RESOURCES: NVIDIA's answer after a
      * kernel aborted. */
-    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp__test_inject_fault(1, CL_OUT_OF_RESOURCES);
     assert_amp_fails(amp_accelerator_view_wait(av), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "clFinish failed with CL_OUT_OF_RESOURCES");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_non_null(strstr(amp_last_error(), "is no longer usable"));
     /* From now on, every call on the accelerator says so. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 0; }),
@@ -506,10 +511,10 @@ static void a_lost_device_removes_the_accelerator_until_shutdown(void **state)
     /* A device that is no longer available, seen at a flush. */
     amp_shutdown();
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
-    amp__clapi_inject_fault(1, CL_DEVICE_NOT_AVAILABLE);
+    amp__test_inject_fault(1, CL_DEVICE_NOT_AVAILABLE);
     assert_amp_fails(amp_accelerator_view_flush(av), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "clFlush failed with CL_DEVICE_NOT_AVAILABLE");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     assert_amp_ok(amp_accelerator_view_wait(av));
@@ -520,10 +525,10 @@ static void other_opencl_failures_are_runtime_errors(void **state)
     (void)state;
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
-    amp__clapi_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
+    amp__test_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
     assert_amp_fails(amp_accelerator_view_flush(av), AMP_ERROR_RUNTIME,
                      "Submitting the queue: clFlush failed with CL_INVALID_COMMAND_QUEUE (-36)");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     /* Not a removal: the view goes on. */
     assert_amp_ok(amp_accelerator_view_wait(av));
 }
@@ -572,8 +577,8 @@ static void the_callback_hears_each_failed_call_once(void **state)
     int data[4] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), 3), t,
-                                                 AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(4), 3), t,
+                                           AMP_CAPTURE(v), { v(t.global[0]) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "not divisible");
     assert_int_equal(seen.calls, 2);
     assert_int_equal(seen.status, AMP_ERROR_INVALID_COMPUTE_DOMAIN);
@@ -587,10 +592,10 @@ static void the_callback_hears_each_failed_call_once(void **state)
     amp_completion *c;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), other, &w));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), { v(idx) = 7; }));
-    amp__clapi_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
+    amp__test_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
     assert_amp_ok(AMP_COPY_ASYNC(v, w, &c));
     amp_status failed = amp_completion_wait(c);
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_equal(failed, AMP_ERROR_OUT_OF_MEMORY);
     assert_int_equal(seen.calls, 3);
     assert_true(pthread_equal(seen.thread, pthread_self()));

@@ -80,8 +80,8 @@ static void a_shared_tile_static_total_is_a_race(void **state)
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N / 2, N / 2), averages_data,
                                         &averages));
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2),
-                                                t_idx, AMP_CAPTURE(matrix, averages), {
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2),
+                                          t_idx, AMP_CAPTURE(matrix, averages), {
         tile_static float total;
         total = 0;
         t_idx.barrier.wait();
@@ -110,8 +110,8 @@ static void a_missing_barrier_is_a_race(void **state)
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N / 2, N / 2), averages_data,
                                         &averages));
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2),
-                                                t_idx, AMP_CAPTURE(matrix, averages), {
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2),
+                                          t_idx, AMP_CAPTURE(matrix, averages), {
         tile_static float values[2][2];
         values[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global); /* WRITE: tile */
         if (t_idx.local[0] == 0 && t_idx.local[1] == 0) {
@@ -148,8 +148,8 @@ static void every_thread_writing_a_tile_static_scalar_is_a_race_with_its_fix(voi
     amp_array_view *a, *b;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), in, &a));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), out, &b));
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(64), 16), t_idx,
-                                                AMP_CAPTURE(a, b), {
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(64), 16), t_idx,
+                                          AMP_CAPTURE(a, b), {
         tile_static int scanBaseValue;
         tile_static int values[16];
         scanBaseValue = 0; /* SHARED: every thread */
@@ -177,8 +177,8 @@ static void a_barrier_in_a_branch_is_reported(void **state)
     fill();
     amp_array_view *matrix;
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), data, &matrix));
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), 4), t_idx,
-                                                AMP_CAPTURE(matrix), {
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), 4), t_idx,
+                                          AMP_CAPTURE(matrix), {
         if (t_idx.local[0] < 2) {
             t_idx.barrier.wait(); /* DIVERGENT */
         }
@@ -381,7 +381,7 @@ static void a_padded_domain_reports_writes_past_the_extent(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(LEN), out_data, &out));
     amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(LEN), 4));
     /* Threads 6 and 7 read past the end, unguarded, and write nothing. */
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(in, out), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(padded, t_idx, AMP_CAPTURE(in, out), {
         int value = in(t_idx.global) + 1;
         if (t_idx.global[0] < out_extent[0])
             out(t_idx.global) = value;
@@ -391,7 +391,7 @@ static void a_padded_domain_reports_writes_past_the_extent(void **state)
         assert_int_equal(out_data[i], 11 + i);
 
     /* Threads 6 and 7 write past the end. */
-    amp_status st = AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(in, out), {
+    amp_status st = AMP_PARALLEL_FOR_EACH(padded, t_idx, AMP_CAPTURE(in, out), {
         out(t_idx.global[0]) = in(t_idx.global) + 1; /* PADDED, UNGUARDED */
     });
     assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
@@ -401,7 +401,7 @@ static void a_padded_domain_reports_writes_past_the_extent(void **state)
     assert_message_has("Guard the write");
 
     /* Thread 5 is inside the extent, and reads in(6). */
-    st = AMP_PARALLEL_FOR_EACH_TILED(padded, t_idx, AMP_CAPTURE(in, out), {
+    st = AMP_PARALLEL_FOR_EACH(padded, t_idx, AMP_CAPTURE(in, out), {
         if (t_idx.global[0] < in_extent[0])
             out(t_idx.global[0]) = in(t_idx.global[0] + 1); /* PADDED, INSIDE */
     });
@@ -423,8 +423,8 @@ static void a_correct_tiled_kernel_is_silent(void **state)
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N, N), data, &matrix));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(N / 2, N / 2), averages_data,
                                         &averages));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2), t_idx,
-                                              AMP_CAPTURE(matrix, averages), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(N, N), 2, 2), t_idx,
+                                        AMP_CAPTURE(matrix, averages), {
         tile_static float values[2][2];
         values[t_idx.local[0]][t_idx.local[1]] = matrix(t_idx.global);
         t_idx.barrier.wait();

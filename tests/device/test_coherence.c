@@ -9,7 +9,7 @@
 static int reset(void **state)
 {
     (void)state;
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     return 0;
 }
 

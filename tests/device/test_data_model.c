@@ -9,7 +9,7 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
+#include "core/testing.h"
 
 #define R 8
 #define C 8
@@ -276,7 +276,7 @@ static void arrays_live_on_the_device_and_copy_every_way(void **state)
     int host[64], back[64] = {0};
     for (int i = 0; i < 64; i++)
         host[i] = i;
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     amp_array *a, *b;
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(8, 8), host, NULL, &a));
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(8, 8), NULL, &b));
@@ -321,7 +321,7 @@ static void arrays_live_on_the_device_and_copy_every_way(void **state)
     amp_array *small;
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(4), NULL, &small));
     assert_amp_fails(AMP_COPY(a, small), AMP_ERROR_INVALID_ARGUMENT, "must be equal");
-    assert_amp_fails(amp_copy(amp_data_host(host), amp_data_host(back)),
+    assert_amp_fails(amp_copy(amp_data_of(host), amp_data_of(back)),
                      AMP_ERROR_INVALID_ARGUMENT, "both ends");
     assert_amp_fails(amp_array_view_release(NULL) == AMP_OK ? amp_array_release(small)
                                                             : AMP_OK,
@@ -363,7 +363,7 @@ static void async_copies_and_synchronize_complete(void **state)
     assert_int_equal(back[1023], 2 * 1024);
     /* A copy whose ends are wrong is refused at the call, with no handle. */
     done = NULL;
-    assert_amp_fails(amp_copy_async(amp_data_host(NULL), amp_data_array(a), &done),
+    assert_amp_fails(amp_copy_async(amp_data_of(NULL), amp_data_of(a), &done),
                      AMP_ERROR_INVALID_ARGUMENT, "amp_copy_async: the source host pointer is NULL");
     assert_null(done);
     assert_amp_ok(amp_array_view_release(v));
@@ -505,9 +505,9 @@ static void a_failed_copy_keeps_newer_device_data(void **state)
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v),
                                         { v(idx) = idx[0] * 7; }));
     /* The copy's first OpenCL call, the read into the host memory, fails. */
-    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
-    amp_status st = amp_copy(amp_data_array(src), amp_data_view(v));
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp_status st = amp_copy(amp_data_of(src), amp_data_of(v));
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_not_equal(st, AMP_OK);
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < N; i++)
@@ -576,7 +576,7 @@ static void a_view_copied_into_an_array_moves_only_its_bytes(void **state)
     assert_amp_ok(amp_array_view_create_from_array(a, &va)); /* for the array's ledger */
 
     /* Current on the host: one upload of its bytes, into the array. */
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(m, a));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.uploads, 1);
@@ -593,7 +593,7 @@ static void a_view_copied_into_an_array_moves_only_its_bytes(void **state)
     /* A section: its 3 x 4 elements and no others. */
     assert_amp_ok(amp_array_view_section(m, amp_index_2d(2, 1), amp_extent_2d(3, 4), &sec));
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(3, 4), NULL, &part));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(sec, part));
     s = transfers_now();
     assert_int_equal(s.uploads, 1);
@@ -609,7 +609,7 @@ static void a_view_copied_into_an_array_moves_only_its_bytes(void **state)
      * to buffer; nothing crosses to the host. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(m),
                                         { m(idx) = -m(idx); }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(m, a));
     s = transfers_now();
     assert_int_equal(s.device_copies, 1);
@@ -629,7 +629,7 @@ static void a_view_copied_into_an_array_moves_only_its_bytes(void **state)
     host[0] = 99;
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(3, 4), idx, AMP_CAPTURE(sec),
                                         { sec(idx) = 8; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(m, a));
     s = transfers_now();
     assert_int_equal(s.downloads, 3);
@@ -671,7 +671,7 @@ static void an_array_copied_into_a_view_makes_its_host_memory_current(void **sta
     assert_amp_ok(amp_array_view_discard_data(v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(v),
                                         { v(idx) = -1; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(a, v));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.downloads, 1);
@@ -703,7 +703,7 @@ static void an_array_copied_into_a_view_makes_its_host_memory_current(void **sta
     amp_array_view *sec;
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(2, 4), two_rows, NULL, &b));
     assert_amp_ok(amp_array_view_section(v, amp_index_2d(5, 2), amp_extent_2d(2, 4), &sec));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(b, sec));
     s = transfers_now();
     assert_int_equal(s.downloads, 1);
@@ -726,7 +726,7 @@ static void an_array_copied_into_a_view_makes_its_host_memory_current(void **sta
                                              &whole));
     assert_amp_ok(amp_array_view_create_from_array(whole, &vw));
     assert_amp_ok(amp_array_view_section(vw, amp_index_2d(1, 4), amp_extent_2d(2, 4), &top));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(b, top));
     s = transfers_now();
     assert_int_equal(s.device_copies, 1);

@@ -17,10 +17,9 @@
 
 #include "test_util.h"
 
-#include "device/queue.h"
-#include "core/clapi.h"
-#include "kernel/diskcache.h"
 #include "core/sha256.h"
+#include "core/testing.h"
+#include "kernel/diskcache.h"
 
 static char test_dir[64];
 
@@ -65,7 +64,7 @@ static int fresh_dir(void **state)
 static int remove_dir(void **state)
 {
     (void)state;
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp__dc_reset();
     remove_tree(test_dir);
     return 0;
@@ -210,6 +209,15 @@ static void hex_of(const uint8_t digest[32], char out[65])
         snprintf(out + 2 * i, 3, "%02x", digest[i]);
 }
 
+/* The digest of n bytes of data, through the streaming calls in one go. */
+static void sha256_of(const void *data, size_t n, uint8_t out[SHA256_DIGEST_SIZE])
+{
+    sha256_ctx ctx;
+    amp__sha256_init(&ctx);
+    amp__sha256_update(&ctx, data, n);
+    amp__sha256_final(&ctx, out);
+}
+
 static void sha256_matches_the_fips_vectors(void **state)
 {
     (void)state;
@@ -225,7 +233,7 @@ static void sha256_matches_the_fips_vectors(void **state)
     uint8_t d[32];
     char hex[65];
     for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
-        amp__sha256(vectors[i].message, strlen(vectors[i].message), d);
+        sha256_of(vectors[i].message, strlen(vectors[i].message), d);
         hex_of(d, hex);
         assert_string_equal(hex, vectors[i].digest);
         /* The same, a byte at a time, through the streaming calls. */
@@ -242,7 +250,7 @@ static void sha256_matches_the_fips_vectors(void **state)
     char *a = malloc(1000000);
     assert_non_null(a);
     memset(a, 'a', 1000000);
-    amp__sha256(a, 1000000, d);
+    sha256_of(a, 1000000, d);
     hex_of(d, hex);
     assert_string_equal(hex, million);
     sha256_ctx ctx;
@@ -359,17 +367,19 @@ static void device_key_is_the_key_of_its_strings(void **state)
         skip();
     /* The key is made of what the accelerator read from the device when
      * the devices were listed: no OpenCL call per kernel. */
-    dc_key_parts parts = {"src", "-DX", acc->name, acc->version, acc->platform_name,
+    amp_accelerator_info info;
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    dc_key_parts parts = {"src", "-DX", info.description, info.version, info.platform,
                           AMP_VERSION_STRING};
     dc_key want, got;
     amp__dc_key_from_parts(&parts, &want);
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_int_equal(amp__dc_make_key("src", "-DX", acc, &got), 1);
-    assert_int_equal(amp__clapi_calls_counted(), 0);
+    assert_int_equal(amp__test_calls_counted(), 0);
     assert_memory_equal(got.digest, want.digest, 32);
     /* The accelerator's version string holds both versions, so a new
      * driver changes the key. */
-    assert_non_null(strstr(acc->version, "driver"));
+    assert_non_null(strstr(info.version, "driver"));
 
     /* Source and options reach the key through amp__dc_make_key too. */
     dc_key other;
@@ -510,7 +520,7 @@ static void garbage_misses_and_is_removed(void **state)
      * binary is never a program. */
     memset(file + 44, 0, 8);
     file[8] = 1;
-    amp__sha256(key.digest, sizeof key.digest, file + 52);
+    sha256_of(key.digest, sizeof key.digest, file + 52);
     write_file(path, file, 84);
     assert_true(misses(&key));
     assert_false(exists(path));
@@ -559,7 +569,7 @@ static void directory_is_created_owner_only_with_its_parents(void **state)
     setenv("AMP_CACHE_DIR", nested, 1);
     amp__dc_reset();
     assert_true(amp__dc_enabled());
-    assert_string_equal(amp__dc_directory(), nested);
+    assert_string_equal(amp__test_disk_cache_directory(), nested);
     struct stat st;
     assert_int_equal(stat(nested, &st), 0);
     assert_true(S_ISDIR(st.st_mode));
@@ -585,17 +595,17 @@ static void default_directory_is_xdg_cache_home_then_home(void **state)
     setenv("HOME", "/nonexistent-home", 1);
     amp__dc_reset();
     snprintf(want, sizeof want, "%s/amp", test_dir);
-    assert_string_equal(amp__dc_directory(), want);
+    assert_string_equal(amp__test_disk_cache_directory(), want);
 
     /* A relative XDG_CACHE_HOME is ignored, as the specification says. */
     setenv("XDG_CACHE_HOME", "relative/path", 1);
     setenv("HOME", test_dir, 1);
     amp__dc_reset();
     snprintf(want, sizeof want, "%s/.cache/amp", test_dir);
-    assert_string_equal(amp__dc_directory(), want);
+    assert_string_equal(amp__test_disk_cache_directory(), want);
     unsetenv("XDG_CACHE_HOME");
     amp__dc_reset();
-    assert_string_equal(amp__dc_directory(), want);
+    assert_string_equal(amp__test_disk_cache_directory(), want);
 
     /* No home at all: off, quietly. */
     unsetenv("HOME");
@@ -627,7 +637,7 @@ static void a_directory_others_can_write_is_refused_with_one_warning(void **stat
     assert_false(on);
     assert_false(on_again);
     assert_true(missed);
-    assert_null(amp__dc_directory());
+    assert_null(amp__test_disk_cache_directory());
     assert_int_equal(count_lines(text), 1);
     assert_non_null(strstr(text, test_dir));
     assert_non_null(strstr(text, "writable by group or others"));
@@ -761,7 +771,7 @@ static void switches_turn_the_cache_off(void **state)
     setenv("AMP_CACHE_DIR", "", 1);
     amp__dc_reset();
     assert_false(amp__dc_enabled());
-    assert_null(amp__dc_directory());
+    assert_null(amp__test_disk_cache_directory());
     amp__dc_store(&key, (const unsigned char *)"abc", 3);
     assert_int_equal(entries(), 0);
 }
@@ -906,7 +916,7 @@ static int cl_env_open(cl_env *env)
     env->acc = NULL;
     if (amp_accelerator_get_default(&env->acc) != AMP_OK || !env->acc)
         return 0;
-    env->device = env->acc->device;
+    env->device = amp__test_cl_of_accelerator(env->acc).device;
     env->context = amp__clapi.CreateContext(NULL, 1, &env->device, NULL, NULL, &rc);
     assert_non_null(env->context);
     env->queue = amp__clapi.CreateCommandQueue(env->context, env->device, 0, &rc);
@@ -985,9 +995,9 @@ static void a_cached_program_binary_builds_and_runs(void **state)
     setenv("AMP_CACHE", "0", 1);
     amp__dc_reset();
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp__dc_store_program((cl_program)NULL, &key);
-    assert_int_equal(amp__clapi_calls_counted(), 0);
+    assert_int_equal(amp__test_calls_counted(), 0);
     cl_env_close(&env);
 }
 
@@ -1031,25 +1041,25 @@ static void a_bad_cached_binary_falls_back_to_null(void **state)
     /* A failure for want of resources keeps the file; a rejection removes
      * it. The calls: 1 clCreateProgramWithBinary, 2 clBuildProgram. */
     write_file(path, good, n);
-    amp__clapi_inject_fault(2, CL_OUT_OF_RESOURCES);
+    amp__test_inject_fault(2, CL_OUT_OF_RESOURCES);
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_true(exists(path));
-    amp__clapi_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
+    amp__test_inject_fault(1, CL_OUT_OF_HOST_MEMORY);
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_true(exists(path));
-    amp__clapi_inject_fault(1, CL_INVALID_BINARY);
+    amp__test_inject_fault(1, CL_INVALID_BINARY);
     assert_null(amp__dc_program_from_cache(env.context, env.device, &key, options));
     assert_false(exists(path));
 
     /* Storing fails quietly when the driver's answers fail. */
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     built = build_from_source(&env, options);
     for (long call = 1; call <= 3; call++) {
-        amp__clapi_inject_fault(call, CL_OUT_OF_HOST_MEMORY);
+        amp__test_inject_fault(call, CL_OUT_OF_HOST_MEMORY);
         amp__dc_store_program(built, &key);
         assert_false(exists(path));
     }
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
 
     /* And the good file still works after all that. */
     amp__dc_store_program(built, &key);

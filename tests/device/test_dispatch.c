@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
+#include "core/testing.h"
 
 static void rank_1_covers_an_odd_sized_extent_exactly_once(void **state)
 {
@@ -58,8 +58,8 @@ static void tiled_index_members_match_cpp_amp(void **state)
     int out[R * C * F] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(R, C, F), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 4), t_idx,
-                                              AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(R, C), 2, 4), t_idx,
+                                        AMP_CAPTURE(v), {
         int r = t_idx.global[0];
         int c = t_idx.global[1];
         v(r, c, 0) = t_idx.local[0];
@@ -98,8 +98,8 @@ static void tiled_rank_1_and_3_reduce_within_tiles(void **state)
     amp_array_view *vin, *vsum;
     assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(N), in, &vin));
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N / T), sums, &vsum));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
-                                              AMP_CAPTURE(vin, vsum, AMP_CONST(T)), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
+                                        AMP_CAPTURE(vin, vsum, AMP_CONST(T)), {
         tile_static float part[T];
         part[t_idx.local[0]] = vin(t_idx.global[0]);
         t_idx.barrier.wait_with_tile_static_memory_fence();
@@ -122,8 +122,8 @@ static void tiled_rank_1_and_3_reduce_within_tiles(void **state)
     int cube[4 * 4 * 4] = {0};
     amp_array_view *vc;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(4, 4, 4), cube, &vc));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(4, 4, 4), 2, 2, 2),
-                                              t, AMP_CAPTURE(vc), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(4, 4, 4), 2, 2, 2),
+                                        t, AMP_CAPTURE(vc), {
         tile_static int count;
         if (t.local[0] == 0 && t.local[1] == 0 && t.local[2] == 0)
             count = 0;
@@ -388,8 +388,8 @@ static void a_kernel_source_rewritten_in_place_runs_its_new_body(void **state)
 
 static amp_status count_tiles(amp_array_view *v, amp_tiled_extent domain)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t, AMP_CAPTURE(v),
-                                       { v(t.global[0]) = t.tile[0] * 100 + t.local[0]; });
+    return AMP_PARALLEL_FOR_EACH(domain, t, AMP_CAPTURE(v),
+                                 { v(t.global[0]) = t.tile[0] * 100 + t.local[0]; });
 }
 
 static void each_launch_gets_its_own_domain(void **state)
@@ -627,10 +627,10 @@ static void a_repeated_launch_after_its_device_is_lost_is_refused(void **state)
     assert_int_equal(a[7], 6);
     /* A wait that ends in CL_OUT_OF_RESOURCES: NVIDIA's answer after a
      * kernel aborted. */
-    amp__clapi_inject_fault(1, CL_OUT_OF_RESOURCES);
+    amp__test_inject_fault(1, CL_OUT_OF_RESOURCES);
     assert_amp_fails(amp_accelerator_view_wait(named), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "CL_OUT_OF_RESOURCES");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_amp_fails(add_to_8(NULL, v, 1), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
     assert_amp_fails(add_to_8(named, v, 1), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "was removed");
     assert_amp_ok(amp_array_view_release(v));

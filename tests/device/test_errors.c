@@ -10,8 +10,8 @@ static void extent_not_divisible_by_tile_names_both(void **state)
     int data[6 * 4] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(6, 4), data, &v));
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(6, 4), 4, 2), t,
-                                                 AMP_CAPTURE(v), { v(t.global) = 1; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(6, 4), 4, 2), t,
+                                           AMP_CAPTURE(v), { v(t.global) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                      "the extent 6x4 is not divisible by the tile 4x2: dimension 0 has 6 elements,"
                      " which is not a multiple of 4");
@@ -29,8 +29,8 @@ static void tile_over_the_work_group_limit_is_a_device_limit(void **state)
     int side = 1;
     while ((size_t)side * (size_t)side <= info.max_tile_size)
         side *= 2;
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
-                                                 t, AMP_NO_CAPTURE, { (void)t; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(side, side), side, side),
+                                           t, AMP_NO_CAPTURE, { (void)t; }),
                      AMP_ERROR_DEVICE_LIMIT, "CL_DEVICE_MAX_WORK_GROUP_SIZE");
 }
 
@@ -45,10 +45,10 @@ static void bad_domains_are_invalid_compute_domains(void **state)
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(rank9, i, AMP_NO_CAPTURE, { (void)i; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "rank 9");
     amp_tiled_extent mismatch = amp_extent_tile_1d(amp_extent_2d(4, 4), 2);
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(mismatch, t, AMP_NO_CAPTURE, { (void)t; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(mismatch, t, AMP_NO_CAPTURE, { (void)t; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "the tile has rank 1 and the extent rank 2");
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), 0), t,
-                                                 AMP_NO_CAPTURE, { (void)t; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(4), 0), t,
+                                           AMP_NO_CAPTURE, { (void)t; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "every tile dimension must be > 0");
 }
 
@@ -292,8 +292,8 @@ static void bad_view_arguments_are_refused(void **state)
     assert_amp_fails(amp_array_view_data(NULL, (void **)&v), AMP_ERROR_INVALID_ARGUMENT, "NULL");
     assert_amp_fails(amp_array_view_discard_data(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
     assert_amp_fails(amp_array_view_refresh(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
-    assert_amp_fails(amp_get_transfers(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
-    assert_amp_fails(amp_get_kernel_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_transfer_get_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
+    assert_amp_fails(amp_kernel_get_stats(NULL), AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
     assert_int_equal(amp_array_view_get_extent(NULL).rank, 0);
     assert_int_equal(amp_array_view_get_type(NULL), 0);
 }

@@ -137,8 +137,8 @@ static void a_tile_static_size_may_be_an_amp_define(void **state)
     int out[8] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
-                                              AMP_CAPTURE(v), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
+                                        AMP_CAPTURE(v), {
         AMP_DEFINE(N 4)
         AMP_DEFINE(ELEMENT int)
         for (int pass = 0; pass < 1; pass++) {
@@ -163,8 +163,8 @@ static void a_tile_static_size_defined_under_amp_if_is_the_branch_taken(void **s
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
     for (int WIDE = 0; WIDE <= 1; WIDE++) {
-        assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
-                                                  AMP_CAPTURE(v, AMP_CONST(WIDE)), {
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
+                                            AMP_CAPTURE(v, AMP_CONST(WIDE)), {
             AMP_IF(WIDE)
             AMP_DEFINE(N 8)
             AMP_ELSE

@@ -8,19 +8,14 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
-#include "core/lock.h"
-#include "device/queue.h"
+#include "core/testing.h"
 
 /* The default accelerator's context, made on first use. */
 static cl_context default_context(void)
 {
-    amp__lock_acquire();
     amp_accelerator_view *av = NULL;
-    amp_status st = amp__queue_resolve(NULL, &av);
-    amp__lock_release();
-    assert_int_equal(st, AMP_OK);
-    return av->acc->context;
+    assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
+    return amp__test_cl_of_view(av).context;
 }
 
 static void every_memory_object_made_through_the_table_is_counted(void **state)
@@ -46,7 +41,7 @@ static void every_memory_object_made_through_the_table_is_counted(void **state)
      * pointed at an implementation again (as AMP_CHECK does). */
     clapi_table saved = amp__clapi;
     amp__clapi_install(&saved);
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     before = amp__clapi_mems_made();
     mem = amp__clapi.CreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL, &rc);
     assert_non_null(mem);
@@ -58,7 +53,7 @@ static void every_memory_object_made_through_the_table_is_counted(void **state)
 /* One call site of a tiled kernel. */
 static amp_status tiled_site(amp_tiled_extent domain, amp_array_view *v)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(domain, t, AMP_CAPTURE(v), { v(t.global) += 1; });
+    return AMP_PARALLEL_FOR_EACH(domain, t, AMP_CAPTURE(v), { v(t.global) += 1; });
 }
 
 static void a_tile_rank_unlike_the_extents_is_refused_after_a_good_launch_of_its_site(void **state)

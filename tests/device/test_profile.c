@@ -1,14 +1,13 @@
 /*
  * tests/device/test_profile.c - AMP_PROFILE: per-kernel calls, device time and
  * bytes moved, read from the launches' events without a wait per launch;
- * amp_get_profile and amp_reset_profile; nothing of it when it is off.
+ * amp_profile_get_entries and amp_profile_reset_entries; nothing of it when it is off.
  */
 #include <stdlib.h>
 
 #include "test_util.h"
 
-#include "device/profile.h"
-#include "device/queue.h"
+#include "core/testing.h"
 
 static int profiling_on(void **state)
 {
@@ -16,8 +15,8 @@ static int profiling_on(void **state)
     unsetenv("AMP_SPLIT_CPU");
     setenv("AMP_PROFILE", "1", 1);
     amp_shutdown();
-    amp_reset_profile();
-    amp_reset_transfers();
+    amp_profile_reset_entries();
+    amp_transfer_reset_stats();
     return 0;
 }
 
@@ -62,7 +61,7 @@ static void each_kernel_gets_its_calls_time_and_bytes(void **state)
     }
     size_t n = 0;
     amp_profile_entry e[4];
-    assert_amp_ok(amp_get_profile(e, 4, &n));
+    assert_amp_ok(amp_profile_get_entries(e, 4, &n));
     assert_int_equal(n, 2);
     /* In the order of their first launch. */
     assert_string_equal(e[0].kernel, entry_at(e, n, line_a).kernel);
@@ -97,18 +96,18 @@ static void events_are_read_when_the_queue_is_waited_on_not_at_launch(void **sta
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     cl_command_queue_properties props = 0;
-    clGetCommandQueueInfo(av->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(av).queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
     assert_true(props & CL_QUEUE_PROFILING_ENABLE);
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), a, &v));
     for (int k = 0; k < 5; k++)
         assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(64), i, AMP_CAPTURE(v), { v(i) += 1; }));
     /* Five launches, five events, none read yet. */
-    assert_int_equal(amp__prof_pending(), 5);
+    assert_int_equal(amp__test_profile_pending(), 5);
     assert_amp_ok(amp_accelerator_view_wait(av));
-    assert_int_equal(amp__prof_pending(), 0);
+    assert_int_equal(amp__test_profile_pending(), 0);
     size_t n = 0;
     amp_profile_entry e;
-    assert_amp_ok(amp_get_profile(&e, 1, &n));
+    assert_amp_ok(amp_profile_get_entries(&e, 1, &n));
     assert_int_equal(n, 1);
     assert_int_equal(e.calls, 5);
     assert_true(e.device_ns > 0);
@@ -123,15 +122,15 @@ static void reset_starts_every_figure_from_zero(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), a, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), i, AMP_CAPTURE(v), { v(i) = 1; }));
     size_t n = 0;
-    assert_amp_ok(amp_get_profile(NULL, 0, &n));
+    assert_amp_ok(amp_profile_get_entries(NULL, 0, &n));
     assert_int_equal(n, 1);
-    amp_reset_profile();
-    assert_amp_ok(amp_get_profile(NULL, 0, &n));
+    amp_profile_reset_entries();
+    assert_amp_ok(amp_profile_get_entries(NULL, 0, &n));
     assert_int_equal(n, 0);
     int line = __LINE__ + 1;
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), i, AMP_CAPTURE(v), { v(i) += 2; }));
     amp_profile_entry e[2];
-    assert_amp_ok(amp_get_profile(e, 2, &n));
+    assert_amp_ok(amp_profile_get_entries(e, 2, &n));
     assert_int_equal(n, 1);
     assert_int_equal(e[0].line, line);
     assert_int_equal(e[0].calls, 1);
@@ -152,12 +151,14 @@ static void fewer_entries_than_kernels_are_filled_and_all_counted(void **state)
     amp_profile_entry e[2];
     memset(e, 0, sizeof e);
     size_t n = 0;
-    assert_amp_ok(amp_get_profile(e, 1, &n));
+    assert_amp_ok(amp_profile_get_entries(e, 1, &n));
     assert_int_equal(n, 3);
     assert_non_null(e[0].kernel);
     assert_null(e[1].kernel);
-    assert_amp_fails(amp_get_profile(e, 2, NULL), AMP_ERROR_INVALID_ARGUMENT, "count is NULL");
-    assert_amp_fails(amp_get_profile(NULL, 2, &n), AMP_ERROR_INVALID_ARGUMENT, "entries is NULL");
+    assert_amp_fails(amp_profile_get_entries(e, 2, NULL), AMP_ERROR_INVALID_ARGUMENT,
+                     "count is NULL");
+    assert_amp_fails(amp_profile_get_entries(NULL, 2, &n), AMP_ERROR_INVALID_ARGUMENT,
+                     "entries is NULL");
     assert_amp_ok(amp_array_view_release(v));
     assert_int_equal(a[7], 10);
 }
@@ -186,7 +187,7 @@ static void data_from_another_accelerator_counts_as_bytes_to_host(void **state)
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(v1, amp_extent_1d(32), i, AMP_CAPTURE(v), { v(i) += 1; }));
     amp_profile_entry e[2];
     size_t n = 0;
-    assert_amp_ok(amp_get_profile(e, 2, &n));
+    assert_amp_ok(amp_profile_get_entries(e, 2, &n));
     assert_int_equal(n, 2);
     amp_profile_entry k = entry_at(e, n, line);
     assert_int_equal(k.bytes_to_host, sizeof a);
@@ -201,16 +202,16 @@ static void with_profiling_off_nothing_is_kept(void **state)
     int a[8] = {0};
     amp_array_view *v;
     amp_accelerator_view *av;
-    assert_int_equal(amp_profile_enabled(), 0);
+    assert_int_equal(amp_profile_is_enabled(), 0);
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     cl_command_queue_properties props = CL_QUEUE_PROFILING_ENABLE;
-    clGetCommandQueueInfo(av->queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(av).queue, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
     assert_int_equal(props & CL_QUEUE_PROFILING_ENABLE, 0);
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), a, &v));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), i, AMP_CAPTURE(v), { v(i) = 2; }));
-    assert_int_equal(amp__prof_pending(), 0);
+    assert_int_equal(amp__test_profile_pending(), 0);
     size_t n = 7;
-    assert_amp_fails(amp_get_profile(NULL, 0, &n), AMP_ERROR_INVALID_OPERATION,
+    assert_amp_fails(amp_profile_get_entries(NULL, 0, &n), AMP_ERROR_INVALID_OPERATION,
                      "Set AMP_PROFILE=1 in the environment");
     assert_int_equal(n, 0);
     assert_amp_ok(amp_array_view_release(v));

@@ -13,17 +13,16 @@
 
 #include "test_util.h"
 
-#include "device/queue.h"
-#include "core/clapi.h"
+#include "core/testing.h"
 
 static int fresh(void **state)
 {
     (void)state;
     unsetenv("AMP_SPLIT_CPU");
     unsetenv("AMP_DEVICE");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     return 0;
 }
 
@@ -48,8 +47,8 @@ static void a_created_view_is_a_new_queue_of_its_accelerator(void **state)
     assert_int_equal(amp_accelerator_view_is_default(imm), 0);
     /* The views share the accelerator's context. */
     cl_context c1, c2;
-    clGetCommandQueueInfo(imm->queue, CL_QUEUE_CONTEXT, sizeof c1, &c1, NULL);
-    clGetCommandQueueInfo(def->queue, CL_QUEUE_CONTEXT, sizeof c2, &c2, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(imm).queue, CL_QUEUE_CONTEXT, sizeof c1, &c1, NULL);
+    clGetCommandQueueInfo(amp__test_cl_of_view(def).queue, CL_QUEUE_CONTEXT, sizeof c2, &c2, NULL);
     assert_ptr_equal(c1, c2);
     assert_amp_ok(amp_accelerator_view_flush(imm));
     assert_amp_ok(amp_accelerator_view_wait(aut));
@@ -112,11 +111,12 @@ static void bad_view_arguments_are_refused(void **state)
  * the queue does meanwhile is then certain, not a matter of timing. */
 static cl_event hold_queue(amp_accelerator_view *av)
 {
+    test_cl_objects cl = amp__test_cl_of_view(av);
     cl_int rc;
-    cl_event gate = clCreateUserEvent(av->acc->context, &rc);
+    cl_event gate = clCreateUserEvent(cl.context, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    assert_int_equal(clEnqueueBarrierWithWaitList(av->queue, 1, &gate, NULL), CL_SUCCESS);
-    assert_int_equal(clFlush(av->queue), CL_SUCCESS);
+    assert_int_equal(clEnqueueBarrierWithWaitList(cl.queue, 1, &gate, NULL), CL_SUCCESS);
+    assert_int_equal(clFlush(cl.queue), CL_SUCCESS);
     return gate;
 }
 
@@ -166,7 +166,7 @@ static void a_queue_holds_a_bounded_number_of_launches(void **state)
         AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1; }));
     assert_amp_ok(amp_accelerator_view_wait(av));
 
-    gate_keeper k = {hold_queue(av), 3 * QUEUE_SPAN, -1};
+    gate_keeper k = {hold_queue(av), 3 * LIMIT_QUEUE_SPAN, -1};
     atomic_store(&returned_launches, 0);
     pthread_t keeper;
     assert_int_equal(pthread_create(&keeper, NULL, open_when_stalled, &k), 0);
@@ -181,9 +181,9 @@ static void a_queue_holds_a_bounded_number_of_launches(void **state)
                   k.total);
     /* Held, the queue ran nothing: the launches stopped at the bound, and
      * went on once it ran again. */
-    if (k.at_stall < QUEUE_SPAN || k.at_stall > 2 * QUEUE_SPAN)
+    if (k.at_stall < LIMIT_QUEUE_SPAN || k.at_stall > 2 * LIMIT_QUEUE_SPAN)
         fail_msg("%ld launches returned while the queue ran nothing; the bound is %d", k.at_stall,
-                 2 * QUEUE_SPAN);
+                 2 * LIMIT_QUEUE_SPAN);
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < N; i++)
         assert_int_equal(data[i], k.total + 1);
@@ -238,8 +238,8 @@ static void work_on_two_views_is_ordered_on_the_device(void **state)
                                            { arr(i) = arr(i) * 10; }));
     amp__clapi.EnqueueMarkerWithWaitList = real_marker;
     amp__clapi.EnqueueBarrierWithWaitList = real_barrier;
-    assert_ptr_equal(marked_queue, a->queue);
-    assert_ptr_equal(barrier_queue, b->queue);
+    assert_ptr_equal(marked_queue, amp__test_cl_of_view(a).queue);
+    assert_ptr_equal(barrier_queue, amp__test_cl_of_view(b).queue);
     assert_int_equal(barrier_waits, 1);
     amp_completion *on_b;
     assert_amp_ok(amp_accelerator_view_create_marker(b, &on_b));
@@ -507,10 +507,10 @@ static void a_marker_after_a_failed_command_says_the_view_was_removed(void **sta
     /* The wait reports a command before the marker that failed, as after
      * an aborted kernel. (Failing a user event the marker waits for would
      * be closer, but PoCL 3.1 aborts the process on it.) */
-    amp__clapi_inject_fault(1, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    amp__test_inject_fault(1, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     assert_amp_fails(amp_completion_wait(m), AMP_ERROR_ACCELERATOR_VIEW_REMOVED,
                      "a command queued before the marker failed");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_non_null(strstr(amp_last_error(), "Waiting for a marker on "));
     assert_non_null(strstr(amp_last_error(), "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"));
     /* The marker itself is fine on PoCL: released, it is waited for again. */
@@ -618,7 +618,7 @@ static void a_copy_across_accelerators_goes_through_the_host(void **state)
     assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(N), in, v0, &a0));
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), v1, &a1));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH_ON(v0, amp_extent_1d(N), i, AMP_CAPTURE(a0), { a0(i) *= 2; }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(AMP_COPY(a0, a1));
     amp_transfer_stats s = transfers_now();
     assert_int_equal(s.count[AMP_TO_HOST][AMP_REASON_COPY], 1);

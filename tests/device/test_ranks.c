@@ -121,7 +121,7 @@ static void a_tiled_extent_of_rank_4_is_refused(void **state)
     (void)state;
     int dims[4] = {2, 2, 2, 2};
     amp_tiled_extent t = {amp_extent_nd(4, dims), 3, {2, 2, 2}, 0, {0, {0}}};
-    assert_amp_fails(AMP_PARALLEL_FOR_EACH_TILED(t, t_idx, AMP_NO_CAPTURE, { (void)t_idx; }),
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(t, t_idx, AMP_NO_CAPTURE, { (void)t_idx; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN, "tiles have rank 1 to 3");
 }
 

@@ -20,9 +20,7 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
-#include "core/lock.h"
-#include "data/staging.h"
+#include "core/testing.h"
 
 /* Under ThreadSanitizer or valgrind the fault loops, which restart the
  * library for every call, try every 17th call only: the threads and the
@@ -44,26 +42,11 @@
  * wider than a chunk. */
 #define SLOT 4096
 
-static void set_path(stg_path path, size_t slot, size_t min)
-{
-    amp__lock_acquire();
-    amp__stg_set_policy(path, slot, min);
-    amp__lock_release();
-}
-
-static stg_path last_path(void)
-{
-    amp__lock_acquire();
-    stg_path p = amp__stg_last_path();
-    amp__lock_release();
-    return p;
-}
-
 static int restore_policy(void **state)
 {
     (void)state;
-    amp__clapi_inject_fault(0, CL_SUCCESS);
-    set_path(STG_AUTO, 0, 0);
+    amp__test_inject_fault(0, CL_SUCCESS);
+    amp__test_set_transfer_path(TEST_PATH_AUTO, 0, 0);
     return 0;
 }
 
@@ -180,7 +163,7 @@ static void large_views_over_either_memory_move_exactly(void **state)
         assert_amp_ok(amp_accelerator_get_default(&acc));
         assert_amp_ok(amp_accelerator_get_info(acc, &info));
         if (info.is_emulated)
-            assert_int_equal(last_path(), STG_MAPPED);
+            assert_int_equal(amp__test_last_transfer_path(), TEST_PATH_MAPPED);
         for (size_t i = 0; i < n; i++)
             if (p[i] != (int)(i * 7u) + 3)
                 fail_msg("element %zu of the %s view is %d, not %d", i, k ? "malloc" : "pinned",
@@ -200,7 +183,7 @@ static void large_views_over_either_memory_move_exactly(void **state)
 static void page_locked_memory_goes_direct_where_others_are_staged(void **state)
 {
     (void)state;
-    set_path(STG_STAGED, SLOT, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, SLOT, 0);
     const int n = 5000;
     int *pinned, *plain = malloc(2 * n * sizeof *plain);
     assert_non_null(plain);
@@ -210,21 +193,21 @@ static void page_locked_memory_goes_direct_where_others_are_staged(void **state)
     struct {
         int *data;
         int count;
-        stg_path path;
-    } cases[] = {{pinned, 2 * n, STG_DIRECT},
-                 {pinned + n / 2, n, STG_DIRECT},
-                 {plain, 2 * n, STG_STAGED}};
+        test_transfer_path path;
+    } cases[] = {{pinned, 2 * n, TEST_PATH_DIRECT},
+                 {pinned + n / 2, n, TEST_PATH_DIRECT},
+                 {plain, 2 * n, TEST_PATH_STAGED}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         amp_array_view *v;
         assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(cases[k].count), cases[k].data,
                                             &v));
         assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(cases[k].count), idx, AMP_CAPTURE(v),
                                             { v(idx) = v(idx) * 2; }));
-        if (last_path() != cases[k].path)
-            fail_msg("case %zu: the upload took path %d, not %d", k, (int)last_path(),
+        if (amp__test_last_transfer_path() != cases[k].path)
+            fail_msg("case %zu: the upload took path %d, not %d", k, (int)amp__test_last_transfer_path(),
                      (int)cases[k].path);
         assert_amp_ok(amp_array_view_synchronize(v));
-        assert_int_equal(last_path(), cases[k].path);
+        assert_int_equal(amp__test_last_transfer_path(), cases[k].path);
         assert_int_equal(of(v).upload_bytes, cases[k].count * sizeof(int));
         assert_int_equal(of(v).download_bytes, cases[k].count * sizeof(int));
         assert_amp_ok(amp_array_view_release(v));
@@ -262,7 +245,7 @@ typedef struct workload {
  * result checked exactly. Returns the process's ledger for it. */
 static amp_transfer_stats run_workload(workload *w, const char *path)
 {
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     for (int i = 0; i < ROWS * COLS; i++)
         w->m[i] = i;
     for (int i = 0; i < D0 * D1 * D2; i++)
@@ -393,26 +376,26 @@ static void every_path_gives_the_same_results_and_ledger(void **state)
     (void)state;
     workload *w = malloc(sizeof *w);
     assert_non_null(w);
-    set_path(STG_DIRECT, 0, 0);
+    amp__test_set_transfer_path(TEST_PATH_DIRECT, 0, 0);
     amp_transfer_stats direct = run_workload(w, "direct");
     assert_true(direct.uploads > 200 && direct.downloads > 5);
 
-    set_path(STG_STAGED, SLOT, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, SLOT, 0);
     amp_transfer_stats staged = run_workload(w, "staged");
-    assert_int_equal(last_path(), STG_STAGED);
+    assert_int_equal(amp__test_last_transfer_path(), TEST_PATH_STAGED);
     assert_same_ledger(&direct, &staged, "staged");
 
     /* Chunks larger than some rows and smaller than others. */
-    set_path(STG_STAGED, 65536 + 12, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, 65536 + 12, 0);
     staged = run_workload(w, "staged, 64 KiB buffers");
     assert_same_ledger(&direct, &staged, "staged, 64 KiB buffers");
 
-    set_path(STG_MAPPED, 0, 0);
+    amp__test_set_transfer_path(TEST_PATH_MAPPED, 0, 0);
     amp_transfer_stats mapped = run_workload(w, "mapped");
-    assert_int_equal(last_path(), STG_MAPPED);
+    assert_int_equal(amp__test_last_transfer_path(), TEST_PATH_MAPPED);
     assert_same_ledger(&direct, &mapped, "mapped");
 
-    set_path(STG_AUTO, 0, 0);
+    amp__test_set_transfer_path(TEST_PATH_AUTO, 0, 0);
     amp_transfer_stats chosen = run_workload(w, "the library's choice");
     assert_same_ledger(&direct, &chosen, "the library's choice");
     free(w);
@@ -426,7 +409,7 @@ static void every_path_gives_the_same_results_and_ledger(void **state)
 static void uploads_on_the_transfer_queue_keep_the_order_of_work(void **state)
 {
     (void)state;
-    set_path(STG_STAGED, SLOT, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, SLOT, 0);
     const int n = 1 << 16;
     int *twos = malloc(n * sizeof *twos), *out = malloc(n * sizeof *out);
     assert_non_null(twos);
@@ -501,14 +484,14 @@ static amp_status upload_with_fault(fault_run *r, long n, cl_int code, long *cal
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
     amp_clear_error();
-    amp__clapi_inject_fault(n, code);
+    amp__test_inject_fault(n, code);
     amp_status st = amp_array_view_synchronize_to(v, NULL);
-    *calls = amp__clapi_calls_counted();
+    *calls = amp__test_calls_counted();
     if (n == 0)
         for (long k = 1; k <= *calls && k < MAX_CALLS; k++)
-            upload_call_names[k] = amp__clapi_call_name(k);
-    const char *failed = n > 0 ? amp__clapi_call_name(n) : NULL;
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+            upload_call_names[k] = amp__test_call_name(k);
+    const char *failed = n > 0 ? amp__test_call_name(n) : NULL;
+    amp__test_inject_fault(0, CL_SUCCESS);
     if (st != AMP_OK) {
         if (!failed || !strstr(amp_last_error(), failed))
             fail_msg("upload, call %ld (%s) failing: the message does not name it: %s", n,
@@ -550,11 +533,11 @@ static amp_status download_with_fault(fault_run *r, long n, cl_int code, long *c
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(FAULT_N), idx, AMP_CAPTURE(v),
                                         { v(idx) = 5 * idx[0] - 2; }));
     amp_clear_error();
-    amp__clapi_inject_fault(n, code);
+    amp__test_inject_fault(n, code);
     amp_status st = amp_array_view_synchronize(v);
-    *calls = amp__clapi_calls_counted();
-    const char *failed = n > 0 ? amp__clapi_call_name(n) : NULL;
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    *calls = amp__test_calls_counted();
+    const char *failed = n > 0 ? amp__test_call_name(n) : NULL;
+    amp__test_inject_fault(0, CL_SUCCESS);
     if (st != AMP_OK) {
         if (!failed || !strstr(amp_last_error(), failed))
             fail_msg("download, call %ld (%s) failing: the message does not name it: %s", n,
@@ -607,21 +590,21 @@ static void every_call_of(const char *what, faulty_fn fn, cl_int code, long min_
 static void a_staged_upload_fails_cleanly_at_every_call(void **state)
 {
     (void)state;
-    set_path(STG_STAGED, SLOT, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, SLOT, 0);
     every_call_of("staged upload", upload_with_fault, CL_OUT_OF_RESOURCES, 200);
 }
 
 static void a_staged_download_fails_cleanly_at_every_call(void **state)
 {
     (void)state;
-    set_path(STG_STAGED, SLOT, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, SLOT, 0);
     every_call_of("staged download", download_with_fault, CL_OUT_OF_RESOURCES, 200);
 }
 
 static void a_mapped_transfer_fails_cleanly_at_every_call(void **state)
 {
     (void)state;
-    set_path(STG_MAPPED, 0, 0);
+    amp__test_set_transfer_path(TEST_PATH_MAPPED, 0, 0);
     every_call_of("mapped upload", upload_with_fault, CL_OUT_OF_RESOURCES, 3);
     every_call_of("mapped download", download_with_fault, CL_OUT_OF_RESOURCES, 3);
 }
@@ -632,7 +615,7 @@ static void a_mapped_transfer_fails_cleanly_at_every_call(void **state)
 static void staging_memory_that_cannot_be_made_is_not_an_error(void **state)
 {
     (void)state;
-    set_path(STG_STAGED, SLOT, 0);
+    amp__test_set_transfer_path(TEST_PATH_STAGED, SLOT, 0);
     fault_run *r = malloc(sizeof *r);
     assert_non_null(r);
     long calls = 0;
@@ -663,10 +646,10 @@ static void host_alloc_fails_cleanly_at_every_call(void **state)
     amp_shutdown();
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_get_default_view(NULL, &av));
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     void *p;
     assert_amp_ok(amp_host_alloc(1 << 20, av, &p));
-    long calls = amp__clapi_calls_counted();
+    long calls = amp__test_calls_counted();
     assert_amp_ok(amp_host_free(p));
     assert_true(calls >= 3);
     for (long n = 1; n <= calls; n++) {
@@ -674,10 +657,10 @@ static void host_alloc_fails_cleanly_at_every_call(void **state)
         for (int k = 0; k < 2; k++) {
             p = (void *)1;
             amp_clear_error();
-            amp__clapi_inject_fault(n, codes[k]);
+            amp__test_inject_fault(n, codes[k]);
             amp_status st = amp_host_alloc(1 << 20, av, &p);
-            const char *call = amp__clapi_call_name(n);
-            amp__clapi_inject_fault(0, CL_SUCCESS);
+            const char *call = amp__test_call_name(n);
+            amp__test_inject_fault(0, CL_SUCCESS);
             assert_int_not_equal(st, AMP_OK);
             assert_null(p);
             if (!call || !strstr(amp_last_error(), call))

@@ -24,7 +24,7 @@ static void a_view_of_structs_moves_its_members_in_a_kernel(void **state)
     (void)state;
     amp_elem_type type = registered(AMP_STRUCT_DESC(particle));
     assert_true((int)type >= 64);
-    assert_int_equal(amp_elem_size(type), sizeof(particle));
+    assert_int_equal(amp_elem_type_size(type), sizeof(particle));
     assert_string_equal(amp_elem_type_name(type), "particle");
     assert_ptr_equal(amp_struct_of(type), AMP_STRUCT_DESC(particle));
     assert_null(amp_struct_of(AMP_INT));
@@ -76,8 +76,8 @@ static void sections_and_tile_static_arrays_of_structs(void **state)
     assert_amp_ok(amp_array_view_create(type, amp_extent_2d(R, C), grid, &all));
     /* Rows 1 and 2, columns 8 to 23: offsets and strides count structs. */
     assert_amp_ok(amp_array_view_section(all, amp_index_2d(1, 8), amp_extent_2d(2, 16), &rows));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(2, 16), 1, 16),
-                                              t_idx, AMP_CAPTURE(rows), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 16), 1, 16),
+                                        t_idx, AMP_CAPTURE(rows), {
         tile_static tally line[16];
         int j = t_idx.local[1];
         line[j] = rows(t_idx.global);
@@ -143,11 +143,13 @@ static amp_status first_member_to_int(amp_array_view *v, amp_array_view *out)
 static void the_kernel_cache_tells_struct_types_apart(void **state)
 {
     (void)state;
-    /* Two structs whose first members are both called first. */
-    amp_struct_member a_members[] = {{"int", "first", 0, 4}, {"int", "second", 4, 4}};
-    amp_struct_member b_members[] = {{"float", "first", 0, 4}};
-    amp_struct_desc a_desc = {"pair_a", 8, 2, a_members};
-    amp_struct_desc b_desc = {"pair_b", 4, 1, b_members};
+    /* Two structs whose first members are both called first. Their
+     * descriptions live as long as the process, as registration asks: the
+     * kernels of later tests know every registered type. */
+    static amp_struct_member a_members[] = {{"int", "first", 0, 4}, {"int", "second", 4, 4}};
+    static amp_struct_member b_members[] = {{"float", "first", 0, 4}};
+    static amp_struct_desc a_desc = {"pair_a", 8, 2, a_members};
+    static amp_struct_desc b_desc = {"pair_b", 4, 1, b_members};
     amp_elem_type ta = registered(&a_desc), tb = registered(&b_desc);
     assert_int_not_equal(ta, tb);
     int a_data[2] = {-7, 3};
@@ -233,6 +235,38 @@ static void registration_is_idempotent_and_refuses_what_could_differ(void **stat
                      AMP_ERROR_INVALID_ARGUMENT, "element type 200");
 }
 
+/* Runs last: the types it registers stay for the rest of the process. */
+static void a_process_registers_at_most_amp_max_struct_types(void **state)
+{
+    (void)state;
+    static char names[AMP_MAX_STRUCT_TYPES + 1][16];
+    static amp_struct_member members[AMP_MAX_STRUCT_TYPES + 1][1];
+    static amp_struct_desc descs[AMP_MAX_STRUCT_TYPES + 1];
+    amp_elem_type last = (amp_elem_type)0;
+    amp_status st = AMP_OK;
+    for (int i = 0; i <= AMP_MAX_STRUCT_TYPES && st == AMP_OK; i++) {
+        snprintf(names[i], sizeof names[i], "filler%d", i);
+        members[i][0] = (amp_struct_member){"int", "x", 0, 4};
+        descs[i] = (amp_struct_desc){names[i], 4, 1, members[i]};
+        amp_elem_type type;
+        amp_clear_error();
+        st = amp_struct_register(&descs[i], &type);
+        if (st == AMP_OK)
+            last = type;
+    }
+    assert_int_equal(st, AMP_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(amp_last_error(), "64 struct types are registered"));
+    assert_non_null(strstr(amp_last_error(), "AMP_MAX_STRUCT_TYPES"));
+    /* The last one registered is a type a kernel knows. */
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(last, amp_extent_1d(4), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                        { v(idx).x = idx[0] * 2; }));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_int_equal(data[3], 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +275,7 @@ int main(void)
         cmocka_unit_test(arrays_of_structs_and_double_members),
         cmocka_unit_test(the_kernel_cache_tells_struct_types_apart),
         cmocka_unit_test(registration_is_idempotent_and_refuses_what_could_differ),
+        cmocka_unit_test(a_process_registers_at_most_amp_max_struct_types),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();

@@ -14,13 +14,12 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "test_util.h"
 
-#include "core/clapi.h"
-#include "data/texture.h"
-#include "device/queue.h"
+#include "core/testing.h"
 
 enum { ROWS = 64, COLS = 48, N = ROWS * COLS };
 
@@ -28,9 +27,9 @@ static int fresh(void **state)
 {
     (void)state;
     unsetenv("AMP_SPLIT_CPU");
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     amp_shutdown();
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     return 0;
 }
 
@@ -51,8 +50,10 @@ static void split_cpu(void)
     int found = 0;
     for (size_t i = 0; i < n && found < 2; i++) {
         amp_accelerator *acc;
+        amp_accelerator_info info;
         assert_amp_ok(amp_accelerator_get(i, &acc));
-        if (acc->sub_device)
+        assert_amp_ok(amp_accelerator_get_info(acc, &info));
+        if (info.is_emulated && strrchr(info.device_path, '.')) /* "opencl:0/0.1" */
             part[found++] = acc;
     }
     if (found < 2) {
@@ -65,11 +66,12 @@ static void split_cpu(void)
  * av after it runs until the event completes. */
 static cl_event hold_queue(amp_accelerator_view *av)
 {
+    test_cl_objects cl = amp__test_cl_of_view(av);
     cl_int rc;
-    cl_event gate = clCreateUserEvent(av->acc->context, &rc);
+    cl_event gate = clCreateUserEvent(cl.context, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    assert_int_equal(clEnqueueBarrierWithWaitList(av->queue, 1, &gate, NULL), CL_SUCCESS);
-    assert_int_equal(clFlush(av->queue), CL_SUCCESS);
+    assert_int_equal(clEnqueueBarrierWithWaitList(cl.queue, 1, &gate, NULL), CL_SUCCESS);
+    assert_int_equal(clFlush(cl.queue), CL_SUCCESS);
     return gate;
 }
 
@@ -328,7 +330,7 @@ static void a_ping_pong_of_two_textures_at_one_call_site_is_ordered(void **state
         assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), start, NULL, &t[k]));
         assert_amp_ok(amp_texture_view_create(t[k], AMP_TEXTURE_WRITE, &w[k]));
     }
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     enum { STEPS = 12 };
     for (int s = 0; s < STEPS; s++)
         assert_amp_ok(step(t[s % 2], w[(s + 1) % 2]));
@@ -341,7 +343,7 @@ static void a_ping_pong_of_two_textures_at_one_call_site_is_ordered(void **state
     }
     /* The kernels moved nothing; the one copy back, one download. */
     amp_transfer_stats st;
-    assert_amp_ok(amp_get_transfers(&st));
+    assert_amp_ok(amp_transfer_get_stats(&st));
     assert_int_equal(st.uploads, 0);
     assert_int_equal(st.downloads, 1);
     for (int k = 0; k < 2; k++) {
@@ -367,11 +369,11 @@ static void copies_between_the_parts_go_through_the_host(void **state)
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), NULL, v1, &t1));
     amp_array *a1;
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(ROWS, COLS), v1, &a1));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_texture_copy(t0, t1));
     assert_amp_ok(amp_texture_copy_to(t0, amp_data_of(a1)));
     amp_transfer_stats s;
-    assert_amp_ok(amp_get_transfers(&s));
+    assert_amp_ok(amp_transfer_get_stats(&s));
     assert_int_equal(s.device_copies, 0);
     assert_int_equal(s.downloads, 2); /* t0 read twice */
     assert_int_equal(s.uploads, 2);   /* into t1, and into the array */
@@ -398,20 +400,20 @@ static void every_failing_call_of_a_device_copy_gives_a_status(void **state)
     amp_array *a;
     assert_amp_ok(amp_array_create(AMP_INT, amp_extent_2d(ROWS, COLS), NULL, &a));
     for (int which = 0; which < 3; which++) {
-        amp__clapi_inject_fault(0, CL_SUCCESS);
+        amp__test_inject_fault(0, CL_SUCCESS);
         amp_status st = which == 0   ? amp_texture_copy(t, u)
                         : which == 1 ? amp_texture_copy_to(t, amp_data_of(a))
                                      : amp_texture_copy_from(amp_data_of(a), u);
-        long calls = amp__clapi_calls_counted();
+        long calls = amp__test_calls_counted();
         assert_amp_ok(st);
         assert_true(calls >= 1);
         for (long n = 1; n <= calls; n++) {
-            amp__clapi_inject_fault(n, CL_OUT_OF_RESOURCES);
+            amp__test_inject_fault(n, CL_OUT_OF_RESOURCES);
             amp_clear_error();
             st = which == 0   ? amp_texture_copy(t, u)
                  : which == 1 ? amp_texture_copy_to(t, amp_data_of(a))
                               : amp_texture_copy_from(amp_data_of(a), u);
-            amp__clapi_inject_fault(0, CL_SUCCESS);
+            amp__test_inject_fault(0, CL_SUCCESS);
             if (st == AMP_OK)
                 fail_msg("copy %d: call %ld of %ld failed and the copy said AMP_OK", which, n,
                          calls);

@@ -14,7 +14,6 @@
 
 #include "test_util.h"
 
-#include "core/strbuf.h"
 
 enum { N = 16, PROGRAMS = 40, MAX_NODES = 256 };
 
@@ -112,40 +111,40 @@ static int gen_stmt(program *p, int depth)
 
 /* ---- Printing, as OpenCL C ---- */
 
-static void print_expr(const program *p, int e, strbuf *sb)
+static void print_expr(const program *p, int e, FILE *out)
 {
     const node *n = &p->nodes[e];
     static const char *const reads_v[] = {"v(i)", "(v(i))", "v(idx)", "((v(i)))"};
     static const char *const reads_w[] = {"w(i)", "(w(i))", "w(idx)", "w(idx[0])"};
     switch (n->kind) {
-    case E_LITERAL: amp__sb_printf(sb, "%d", n->value); break;
-    case E_INDEX: amp__sb_append(sb, n->spelling % 2 ? "i" : "idx[0]"); break;
-    case E_LOCAL: amp__sb_printf(sb, "t%d", n->value); break;
-    case E_READ_V: amp__sb_append(sb, reads_v[n->spelling % 4]); break;
-    case E_READ_W: amp__sb_append(sb, reads_w[n->spelling % 4]); break;
+    case E_LITERAL: fprintf(out, "%d", n->value); break;
+    case E_INDEX: fputs(n->spelling % 2 ? "i" : "idx[0]", out); break;
+    case E_LOCAL: fprintf(out, "t%d", n->value); break;
+    case E_READ_V: fputs(reads_v[n->spelling % 4], out); break;
+    case E_READ_W: fputs(reads_w[n->spelling % 4], out); break;
     case E_ADD:
     case E_SUB:
     case E_XOR:
-        amp__sb_append(sb, "((");
-        print_expr(p, n->a, sb);
-        amp__sb_append(sb, n->kind == E_ADD ? " + " : n->kind == E_SUB ? " - " : " ^ ");
-        print_expr(p, n->b, sb);
-        amp__sb_append(sb, ") & 1023)");
+        fputs("((", out);
+        print_expr(p, n->a, out);
+        fputs(n->kind == E_ADD ? " + " : n->kind == E_SUB ? " - " : " ^ ", out);
+        print_expr(p, n->b, out);
+        fputs(") & 1023)", out);
         break;
     case E_LESS_CHOICE:
-        amp__sb_append(sb, "(");
-        print_expr(p, n->a, sb);
-        amp__sb_append(sb, " < 10 ? ");
-        print_expr(p, n->b, sb);
-        amp__sb_append(sb, " : ");
-        print_expr(p, n->c, sb);
-        amp__sb_append(sb, ")");
+        fputs("(", out);
+        print_expr(p, n->a, out);
+        fputs(" < 10 ? ", out);
+        print_expr(p, n->b, out);
+        fputs(" : ", out);
+        print_expr(p, n->c, out);
+        fputs(")", out);
         break;
     default: break;
     }
 }
 
-static void print_stmt(const program *p, int s, strbuf *sb)
+static void print_stmt(const program *p, int s, FILE *out)
 {
     const node *n = &p->nodes[s];
     static const char *const assigns[] = {
@@ -161,44 +160,48 @@ static void print_stmt(const program *p, int s, strbuf *sb)
     static const char *const downs[] = {"--(v(i));", "(v(i))--;", "v(i)--;", "--v(idx);",
                                         "atomic_dec(&(v(i)));", "atomic_fetch_dec(&v(i));",
                                         "v(i) -= 1;", "STEP(v(i), -1);"};
-    strbuf e = STRBUF_INIT;
+    /* The text of the statement's expression, printed first. */
+    char *e = NULL;
+    size_t e_length = 0;
+    FILE *expr = open_memstream(&e, &e_length);
+    assert_non_null(expr);
+    if (n->kind == S_SET_LOCAL || n->kind == S_ASSIGN_V || n->kind == S_ADD_V || n->kind == S_IF)
+        print_expr(p, n->a, expr);
+    assert_int_equal(fclose(expr), 0);
     switch (n->kind) {
     case S_SET_LOCAL:
-        print_expr(p, n->a, &e);
-        amp__sb_printf(sb, "t%d = %s;\n", n->value, e.data);
+        fprintf(out, "t%d = %s;\n", n->value, e);
         break;
     case S_ASSIGN_V:
     case S_ADD_V:
-        print_expr(p, n->a, &e);
-        amp__sb_printf(sb, (n->kind == S_ASSIGN_V ? assigns : adds)[n->spelling], e.data);
-        amp__sb_append(sb, "\n");
+        fprintf(out, (n->kind == S_ASSIGN_V ? assigns : adds)[n->spelling], e);
+        fputs("\n", out);
         break;
     case S_STEP_V:
-        amp__sb_append(sb, (n->value > 0 ? ups : downs)[n->spelling]);
-        amp__sb_append(sb, "\n");
+        fputs((n->value > 0 ? ups : downs)[n->spelling], out);
+        fputs("\n", out);
         break;
     case S_IF:
-        print_expr(p, n->a, &e);
-        amp__sb_printf(sb, "if (%s < 10) {\n", e.data);
-        print_stmt(p, n->b, sb);
-        amp__sb_append(sb, "} else {\n");
-        print_stmt(p, n->c, sb);
-        amp__sb_append(sb, "}\n");
+        fprintf(out, "if (%s < 10) {\n", e);
+        print_stmt(p, n->b, out);
+        fputs("} else {\n", out);
+        print_stmt(p, n->c, out);
+        fputs("}\n", out);
         break;
     case S_BLOCK:
-        amp__sb_append(sb, "{\n");
-        print_stmt(p, n->a, sb);
-        print_stmt(p, n->b, sb);
-        amp__sb_append(sb, "}\n");
+        fputs("{\n", out);
+        print_stmt(p, n->a, out);
+        print_stmt(p, n->b, out);
+        fputs("}\n", out);
         break;
     case S_LOOP:
-        amp__sb_printf(sb, "for (int k%d = 0; k%d < %d; k%d++) {\n", s, s, n->value, s);
-        print_stmt(p, n->a, sb);
-        amp__sb_append(sb, "}\n");
+        fprintf(out, "for (int k%d = 0; k%d < %d; k%d++) {\n", s, s, n->value, s);
+        print_stmt(p, n->a, out);
+        fputs("}\n", out);
         break;
     default: break;
     }
-    amp__sb_free(&e);
+    free(e);
 }
 
 /* ---- Running it as C ---- */
@@ -267,14 +270,17 @@ static void random_bodies_give_what_c_computes(void **state)
         int first = gen_stmt(&p, 3), second = gen_stmt(&p, 3);
         if (first < 0 || second < 0)
             continue; /* too large: the next one */
-        strbuf sb = STRBUF_INIT;
-        amp__sb_append(&sb, "{\nAMP_DEFINE(SET(e, x) (e) = (x))\nAMP_DEFINE(ADD(e, x) ((e) += (x)))\n"
-                            "AMP_DEFINE(STEP(e, d) (e) += (d))\nint i = idx[0];\n"
-                            "int t0 = 1, t1 = 2, t2 = 3;\n");
-        print_stmt(&p, first, &sb);
-        print_stmt(&p, second, &sb);
-        amp__sb_append(&sb, "}\n");
-        bodies[k] = amp__sb_take(&sb);
+        size_t length = 0;
+        FILE *body = open_memstream(&bodies[k], &length);
+        assert_non_null(body);
+        fputs("{\nAMP_DEFINE(SET(e, x) (e) = (x))\nAMP_DEFINE(ADD(e, x) ((e) += (x)))\n"
+              "AMP_DEFINE(STEP(e, d) (e) += (d))\nint i = idx[0];\n"
+              "int t0 = 1, t1 = 2, t2 = 3;\n",
+              body);
+        print_stmt(&p, first, body);
+        print_stmt(&p, second, body);
+        fputs("}\n", body);
+        assert_int_equal(fclose(body), 0);
         assert_non_null(bodies[k]);
 
         int v[N], w[N], want_v[N];

@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 
-#include "kernel/codegen.h"
+#include "core/testing.h"
 
 enum { N = 8 };
 
@@ -35,8 +35,8 @@ static void an_inner_tile_static_shadows_the_private_array_only_in_its_block(voi
     amp_array_view *ov, *pv;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), o, &ov));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(16), p, &pv));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
-                                              AMP_CAPTURE(ov, pv), {
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
+                                        AMP_CAPTURE(ov, pv), {
         int buf[16];
         buf[0] = -1;
         {
@@ -68,7 +68,7 @@ static void a_padded_thread_never_writes_inside_real_data(void **state)
     assert_amp_ok(amp_array_view_section(iv, amp_index_1d(0), amp_extent_1d(2), &pair));
     assert_amp_ok(amp_array_view_reinterpret_as(pair, AMP_DOUBLE, &dv));
     amp_tiled_extent te = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(1), 4));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(te, t, AMP_CAPTURE(dv), { dv(t.global[0]) = 0.0; }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(te, t, AMP_CAPTURE(dv), { dv(t.global[0]) = 0.0; }));
     assert_amp_ok(amp_array_view_synchronize(iv));
     assert_int_equal(h3[0], 0);
     assert_int_equal(h3[1], 0);
@@ -272,7 +272,7 @@ static void the_host_sees_every_write_of_every_form_through_every_kind_of_view(v
 static amp_status padded_write(amp_array_view *v)
 {
     amp_tiled_extent te = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(N - 2), 4));
-    return AMP_PARALLEL_FOR_EACH_TILED(te, t, AMP_CAPTURE(v, AMP_CONST(N)), {
+    return AMP_PARALLEL_FOR_EACH(te, t, AMP_CAPTURE(v, AMP_CONST(N)), {
         int i = t.global[0];
         v(i) = 3 * i + 7;
         atomic_add(&v(i + N), 1);
@@ -315,14 +315,14 @@ static void a_write_the_analysis_missed_builds_again_and_arrives(void **state)
     amp_array_view *av, *bv;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), a, &av));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), b, &bv));
-    amp__cg_test_blind_analysis(1);
+    amp__test_blind_analysis(1);
     amp_kernel_stats before = kernels_now();
     amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(av, bv), {
         av(idx) = bv(idx) * 2;
         atomic_add(&(bv(idx)), 1);
     });
     amp_kernel_stats after = kernels_now();
-    amp__cg_test_blind_analysis(0);
+    amp__test_blind_analysis(0);
     assert_amp_ok(st);
     assert_int_equal(after.builds - before.builds, 1); /* the one that compiled */
     assert_amp_ok(amp_array_view_synchronize(av));
@@ -349,7 +349,7 @@ static void a_view_only_read_is_not_copied_back(void **state)
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(iv, ov), {
         ov(idx) = (iv(idx)) + (iv(idx[0] == 0 ? 0 : idx[0] - 1)) & 0xff;
     }));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     assert_amp_ok(amp_array_view_synchronize(iv));
     assert_amp_ok(amp_array_view_synchronize(ov));
     amp_transfer_stats s = transfers_now();

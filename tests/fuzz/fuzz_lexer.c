@@ -41,7 +41,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; pos && i < toks.count; i++)
             if (pos[i].line < 1 || pos[i].column < 1)
                 abort();
-        (void)amp__lex_token_at_column(text, size, (int)(size % 97));
         (void)amp__lex_text_uses(text, size, "atomic_", 1);
         free(pos);
     }

@@ -24,3 +24,19 @@ int amp__internal(void);
 
 /* A public macro must be listed too. */
 #define AMP_UNLISTED_MACRO(x) (x)
+
+/* Deprecated: amp_listed(). Listed among the deprecated spellings. */
+AMP__DEPRECATED("amp_listed") int amp_old_listed(int x);
+
+/* Deprecated: amp_listed(), but the compiler is not told. */
+int amp_old_unmarked(int x);
+
+/* The compiler is told, but the comment does not say so. */
+AMP__DEPRECATED("amp_listed")
+int amp_marked_only(int x);
+
+/* Deprecated: amp_listed(). Listed among the current spellings. */
+AMP__DEPRECATED("amp_listed") int amp_old_among_current(int x);
+
+/* Current, but listed only among the deprecated spellings. */
+int amp_current_among_old(void);

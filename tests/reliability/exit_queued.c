@@ -63,7 +63,7 @@ static int child(const char *mode)
         st = amp_accelerator_view_wait(av);
     amp_tiled_extent tiled = amp_extent_tile_1d(amp_extent_1d(N), TILE);
     if (st == AMP_OK)
-        st = AMP_PARALLEL_FOR_EACH_TILED(tiled, t_idx, AMP_CAPTURE(view, AMP_CONST(TILE)), {
+        st = AMP_PARALLEL_FOR_EACH(tiled, t_idx, AMP_CAPTURE(view, AMP_CONST(TILE)), {
             tile_static float tile[TILE];
             tile[t_idx.local[0]] = view(t_idx.global[0]);
             t_idx.barrier.wait();

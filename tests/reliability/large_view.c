@@ -20,8 +20,6 @@
 
 #include <amp/amp.h>
 
-#include "device/accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
-
 #define ROWS 65536
 #define COLS 32784
 #define ELEMENTS ((int64_t)ROWS * COLS)
@@ -56,8 +54,7 @@ int main(void)
     amp_accelerator_info info;
     CHECK(amp_accelerator_get_default(&acc));
     CHECK(amp_accelerator_get_info(acc, &info));
-    cl_ulong max_alloc = 0;
-    clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    uint64_t max_alloc = info.max_allocation;
     printf("device: %s, %llu bytes of memory, at most %llu in one allocation\n",
            info.description, (unsigned long long)info.dedicated_memory,
            (unsigned long long)max_alloc);
@@ -80,7 +77,7 @@ int main(void)
         data[i] = (float)(i % 1024);
     amp_array_view *v, *last;
     CHECK(amp_array_view_create(AMP_FLOAT, amp_extent_2d(ROWS, COLS), data, &v));
-    amp_reset_transfers();
+    amp_transfer_reset_stats();
     double t1 = seconds();
     CHECK(AMP_PARALLEL_FOR_EACH(amp_array_view_get_extent(v), idx, AMP_CAPTURE(v),
                                 { v(idx) = v(idx) * 2.0f + 1.0f; }));
@@ -92,7 +89,7 @@ int main(void)
     double t2 = seconds();
 
     amp_transfer_stats t;
-    CHECK(amp_get_transfers(&t));
+    CHECK(amp_transfer_get_stats(&t));
     int failed = 0;
     if (t.upload_bytes != bytes || t.download_bytes != bytes) {
         printf("FAILED: the ledger moved %llu bytes up and %llu down; the view has %zu\n",

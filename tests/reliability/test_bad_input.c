@@ -30,10 +30,6 @@
 
 #include "test_util.h"
 
-/* Internals, only to ask the device for CL_DEVICE_MAX_MEM_ALLOC_SIZE, which
- * the public accelerator info does not give. */
-#include "device/accel.h"
-
 /* What a value row returns when the value was not the documented one. */
 #define WRONG_VALUE ((amp_status)1000)
 
@@ -91,7 +87,7 @@ static fixture F;
  * to the library, and the rows about AMP_DEVICE restart it. */
 static struct {
     uint64_t memory;     /* dedicated_memory */
-    uint64_t max_alloc;  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+    uint64_t max_alloc;  /* max_allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE) */
     uint64_t local_mem;  /* tile_static_size */
     size_t max_tile;     /* max_tile_size */
     int fp64;            /* supports_double */
@@ -389,12 +385,12 @@ static amp_status null_view_transfers_out(void)
 
 static amp_status null_process_transfers_out(void)
 {
-    return amp_get_transfers(NULL);
+    return amp_transfer_get_stats(NULL);
 }
 
 static amp_status null_kernel_stats_out(void)
 {
-    return amp_get_kernel_stats(NULL);
+    return amp_kernel_get_stats(NULL);
 }
 
 static amp_status null_view_release_is_a_no_op(void)
@@ -739,13 +735,13 @@ static amp_status null_copy_source_host(void)
 
 static amp_status null_profile_count(void)
 {
-    return amp_get_profile(NULL, 0, NULL);
+    return amp_profile_get_entries(NULL, 0, NULL);
 }
 
 static amp_status null_profile_entries(void)
 {
     size_t count;
-    return amp_get_profile(NULL, 4, &count);
+    return amp_profile_get_entries(NULL, 4, &count);
 }
 
 static amp_status null_struct_desc(void)
@@ -887,12 +883,12 @@ static amp_status null_texture_copy_destination(void)
 
 static amp_status null_texture_copy_to_end(void)
 {
-    return amp_texture_copy_to(texture_of(AMP_INT, 1), amp_data_host(NULL));
+    return amp_texture_copy_to(texture_of(AMP_INT, 1), amp_data_of(NULL));
 }
 
 static amp_status null_texture_copy_from_array(void)
 {
-    return amp_texture_copy_from(amp_data_array(NULL), texture_of(AMP_INT, 1));
+    return amp_texture_copy_from(amp_data_of((amp_array *)NULL), texture_of(AMP_INT, 1));
 }
 
 static amp_status null_texture_copy_async_out(void)
@@ -1022,14 +1018,14 @@ static amp_status domain_rank_9(void)
 
 static amp_status tiled_domain_2d_zero(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(4, 0), 2, 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 0), 2, 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tiled_domain_3d_negative(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(2, 2, -4), 2, 2, 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(2, 2, -4), 2, 2, 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status domain_over_2_to_the_64_threads(void)
@@ -1096,14 +1092,14 @@ static amp_status rank_1_view_given_a_rank_2_index(void)
 
 static amp_status tile_rank_1_on_extent_rank_2(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_2d(4, 4), 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_2d(4, 4), 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_rank_3_on_extent_rank_2(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_2d(4, 4), 2, 2, 1), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_2d(4, 4), 2, 2, 1), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status padded_original_of_another_rank(void)
@@ -1111,7 +1107,7 @@ static amp_status padded_original_of_another_rank(void)
     amp_tiled_extent t = amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 2);
     t.padded = 1;
     t.original = amp_extent_1d(3);
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status padded_original_larger_than_padded(void)
@@ -1119,7 +1115,7 @@ static amp_status padded_original_larger_than_padded(void)
     amp_tiled_extent t = amp_extent_tile_1d(amp_extent_1d(8), 4);
     t.padded = 1;
     t.original = amp_extent_1d(9);
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status tiled_index_members_in_untiled_kernel(void)
@@ -1158,10 +1154,10 @@ static amp_status const_view_type_unknown(void)
 
 static amp_status type_helpers_of_unknown_type(void)
 {
-    if (amp_elem_size((amp_elem_type)42) != 0 ||
+    if (amp_elem_type_size((amp_elem_type)42) != 0 ||
         strcmp(amp_elem_type_name((amp_elem_type)42), "unknown") != 0) {
-        snprintf(F.note, sizeof F.note, "size %zu, name \"%s\"", amp_elem_size((amp_elem_type)42),
-                 amp_elem_type_name((amp_elem_type)42));
+        snprintf(F.note, sizeof F.note, "size %zu, name \"%s\"",
+                 amp_elem_type_size((amp_elem_type)42), amp_elem_type_name((amp_elem_type)42));
         return WRONG_VALUE;
     }
     return AMP_OK;
@@ -1346,32 +1342,32 @@ static int device_has_fp64(void)
 
 static amp_status tile_not_dividing_1d(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(10), 4), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(10), 4), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_not_dividing_2d(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(8, 6), 2, 4), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(8, 6), 2, 4), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_not_dividing_3d(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_3d(amp_extent_3d(4, 4, 5), 2, 2, 2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_3d(amp_extent_3d(4, 4, 5), 2, 2, 2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_dimension_zero(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 0), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 0), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_dimension_negative(void)
 {
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(4), -2), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(4), -2), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 /* The smallest power of two over the device's threads per tile. */
@@ -1386,8 +1382,8 @@ static int over_max_tile(void)
 static amp_status tile_over_work_group_limit_1d(void)
 {
     int n = over_max_tile();
-    return AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_1d(amp_extent_1d(n), n), t,
-                                       AMP_NO_CAPTURE, { (void)t; });
+    return AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(n), n), t,
+                                 AMP_NO_CAPTURE, { (void)t; });
 }
 
 static amp_status tile_over_work_group_limit_3d(void)
@@ -1396,7 +1392,7 @@ static amp_status tile_over_work_group_limit_3d(void)
     int side = 1;
     while ((size_t)side * (size_t)side * (size_t)side <= dev.max_tile)
         side *= 2;
-    return AMP_PARALLEL_FOR_EACH_TILED(
+    return AMP_PARALLEL_FOR_EACH(
         amp_extent_tile_3d(amp_extent_3d(side, side, side), side, side, side), t, AMP_NO_CAPTURE,
         { (void)t; });
 }
@@ -1407,7 +1403,7 @@ static amp_status tile_static_over_local_memory(void)
      * cannot drop the array. */
     const long long WORDS = (long long)(dev.local_mem / sizeof(float)) * 2;
     amp_array_view *out = view_of(AMP_FLOAT, amp_extent_1d(16), F.floats);
-    return AMP_PARALLEL_FOR_EACH_TILED(one_tile(), t, AMP_CAPTURE(out, AMP_CONST(WORDS)), {
+    return AMP_PARALLEL_FOR_EACH(one_tile(), t, AMP_CAPTURE(out, AMP_CONST(WORDS)), {
         tile_static float big[WORDS];
         big[t.local[0]] = 1.0f;
         t.barrier.wait();
@@ -1459,7 +1455,7 @@ static amp_status build_negative_array_bound(void)
 {
     const int LEN = -1;
     expect_line(__LINE__ + 1);
-    return AMP_PARALLEL_FOR_EACH_TILED(one_tile(), t, AMP_CAPTURE(AMP_CONST(LEN)), { tile_static int a[LEN]; a[0] = t.local[0]; });
+    return AMP_PARALLEL_FOR_EACH(one_tile(), t, AMP_CAPTURE(AMP_CONST(LEN)), { tile_static int a[LEN]; a[0] = t.local[0]; });
 }
 
 static amp_status build_call_site_file_unreadable(void)
@@ -1712,8 +1708,8 @@ static amp_status capture_released(void)
 static amp_status capture_released_tiled(void)
 {
     amp_array_view *gone = released_view();
-    return AMP_PARALLEL_FOR_EACH_TILED(one_tile(), t, AMP_CAPTURE(gone),
-                                       { gone(t.global[0]) = 1; });
+    return AMP_PARALLEL_FOR_EACH(one_tile(), t, AMP_CAPTURE(gone),
+                                 { gone(t.global[0]) = 1; });
 }
 
 static amp_status release_never_created(void)
@@ -1914,7 +1910,7 @@ static amp_status run_rounded(amp_tiled_extent before, int pad, int unchanged)
                  pad ? "pad" : "truncate");
         return WRONG_VALUE;
     }
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status pad_tile_rank_mismatch(void)
@@ -1941,7 +1937,7 @@ static amp_status pad_rank_4(void)
 static amp_status pad_past_int_max(void)
 {
     amp_tiled_extent t = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(INT_MAX), 1024));
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 static amp_status truncate_tile_zero(void)
@@ -1957,7 +1953,7 @@ static amp_status truncate_tile_rank_mismatch(void)
 static amp_status truncate_below_one_tile(void)
 {
     amp_tiled_extent t = amp_tiled_extent_truncate(amp_extent_tile_2d(amp_extent_2d(3, 8), 4, 4));
-    return AMP_PARALLEL_FOR_EACH_TILED(t, q, AMP_NO_CAPTURE, { (void)q; });
+    return AMP_PARALLEL_FOR_EACH(t, q, AMP_NO_CAPTURE, { (void)q; });
 }
 
 /* ==== Accelerators ==== */
@@ -2402,8 +2398,8 @@ static const bad_case table[] = {
     ROW("null", null_view_refresh, IA, "amp_array_view_refresh: the view is NULL"),
     ROW("null", null_view_transfers, IA, "amp_array_view_get_transfers: the view is NULL"),
     ROW("null", null_view_transfers_out, IA, "amp_array_view_get_transfers: out is NULL"),
-    ROW("null", null_process_transfers_out, IA, "amp_get_transfers: out is NULL"),
-    ROW("null", null_kernel_stats_out, IA, "amp_get_kernel_stats: out is NULL"),
+    ROW("null", null_process_transfers_out, IA, "amp_transfer_get_stats: out is NULL"),
+    ROW("null", null_kernel_stats_out, IA, "amp_kernel_get_stats: out is NULL"),
     ROW("null", null_view_release_is_a_no_op, AMP_OK, NULL),
     ROW("null", null_view_getters, AMP_OK, NULL),
     ROW("null", null_kernel_file_path, IA, "must not be NULL"),
@@ -2456,8 +2452,8 @@ static const bad_case table[] = {
     ROW("null", null_copy_source_array, IA, "amp_copy: the source array is NULL"),
     ROW("null", null_copy_destination_view, IA, "amp_copy: the destination view is NULL"),
     ROW("null", null_copy_source_host, IA, "amp_copy: the source host pointer is NULL"),
-    ROW("null", null_profile_count, IA, "amp_get_profile: count is NULL"),
-    ROW("null", null_profile_entries, IA, "amp_get_profile: entries is NULL"),
+    ROW("null", null_profile_count, IA, "amp_profile_get_entries: count is NULL"),
+    ROW("null", null_profile_entries, IA, "amp_profile_get_entries: entries is NULL"),
     ROW("null", null_struct_desc, IA, "amp_struct_register: desc is NULL"),
     ROW("null", null_struct_out, IA, "amp_struct_register: out is NULL"),
     ROW("null", null_struct_name, IA, "amp_struct_register: desc->name is NULL"),
@@ -2891,9 +2887,7 @@ static int group_setup(void **state)
     dev.local_mem = info.tile_static_size;
     dev.max_tile = info.max_tile_size;
     dev.fp64 = info.supports_double;
-    cl_ulong max_alloc = 0;
-    clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
-    dev.max_alloc = max_alloc;
+    dev.max_alloc = info.max_allocation;
     return 0;
 }
 

@@ -36,8 +36,7 @@
 
 #include "test_util.h"
 
-#include "core/clapi.h"
-#include "core/error.h"
+#include "core/testing.h"
 
 /* ---- The work ---- */
 
@@ -159,8 +158,8 @@ static amp_status multiply_tiled(work *w)
     STEP(make_view(w, amp_extent_2d(4, 4), w->ta, &a));
     STEP(make_view(w, amp_extent_2d(4, 4), w->tb, &b));
     STEP(make_view(w, amp_extent_2d(4, 4), w->tproduct, &product));
-    STEP(AMP_PARALLEL_FOR_EACH_TILED(amp_extent_tile_2d(amp_extent_2d(4, 4), TS, TS), t,
-                                     AMP_CAPTURE(a, b, product, AMP_CONST(TS)), {
+    STEP(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 4), TS, TS), t,
+                               AMP_CAPTURE(a, b, product, AMP_CONST(TS)), {
         int row = t.local[0];
         int col = t.local[1];
         int sum = 0;
@@ -347,6 +346,17 @@ typedef int (*status_check)(const char *call, amp_status st, const char *msg, ch
 static status_check check_status;
 static int allocations_named; /* faults at calls that allocate that named what */
 
+/* The name of a code the test makes a call fail with. */
+static const char *code_name(cl_int code)
+{
+    switch (code) {
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+    default: return "an OpenCL error";
+    }
+}
+
 /* The work with the nth call failing with code, from a fresh library; then
  * again without a fault. Fails the test with the reason when a check does
  * not hold. */
@@ -355,11 +365,11 @@ static enum outcome one_fault(long n, cl_int code)
     static work w;
     char why[512] = "";
     amp_shutdown();
-    amp__clapi_inject_fault(n, code);
+    amp__test_inject_fault(n, code);
     work_init(&w);
     amp_clear_error();
     amp_status st = work_run(&w);
-    const char *call = amp__clapi_call_name(n);
+    const char *call = amp__test_call_name(n);
     injected++;
     if (!call || strcmp(call, call_names[n]) != 0)
         fail_msg("call %ld was %s when counted and is %s now: the work's calls must not change"
@@ -369,35 +379,35 @@ static enum outcome one_fault(long n, cl_int code)
     enum outcome out = st != AMP_OK ? FAILED_CLEANLY : RECOVERED;
     if (st != AMP_OK && amp_last_error()[0] == '\0')
         fail_msg("call %ld (%s) failing with %s: %s returned %s with no message", n, call,
-                 amp__err_cl_name(code), w.failed_step, amp_status_name(st));
+                 code_name(code), w.failed_step, amp_status_name(st));
     if (check_status && check_status(call, st, amp_last_error(), why, sizeof why))
-        fail_msg("call %ld (%s) failing with %s: %s returned %s: %s", n, call, amp__err_cl_name(code),
+        fail_msg("call %ld (%s) failing with %s: %s returned %s: %s", n, call, code_name(code),
                  st != AMP_OK ? w.failed_step : "no call failed", amp_status_name(st), why);
     int wrong = finish_after_failure(&w, why, sizeof why) ||
                 check_host(&w, out == RECOVERED, why, sizeof why);
     if (wrong)
-        fail_msg("call %ld (%s) failing with %s (%s: %s): %s", n, call, amp__err_cl_name(code),
+        fail_msg("call %ld (%s) failing with %s (%s: %s): %s", n, call, code_name(code),
                  st != AMP_OK ? w.failed_step : "no call failed", amp_status_name(st), why);
 
     /* The library is still sound: the same work, without a fault. */
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     work_init(&w);
     st = work_run(&w);
     if (st != AMP_OK)
         fail_msg("after call %ld (%s) failed with %s, the work without a fault: %s returned %s:"
                  " %s",
-                 n, call, amp__err_cl_name(code), w.failed_step, amp_status_name(st),
+                 n, call, code_name(code), w.failed_step, amp_status_name(st),
                  amp_last_error());
     if (check_host(&w, 1, why, sizeof why))
         fail_msg("after call %ld (%s) failed with %s, the work without a fault: %s", n, call,
-                 amp__err_cl_name(code), why);
+                 code_name(code), why);
 
     if (out == FAILED_CLEANLY) {
         failed_cleanly++;
     } else {
         recovered++;
         print_message("%s: call %ld (%s) failing with %s: recovered from, every result right\n",
-                      mode, n, call, amp__err_cl_name(code));
+                      mode, n, call, code_name(code));
     }
     return out;
 }
@@ -414,7 +424,7 @@ static void count_calls(const char *mode_name, int disk_cache)
      * kernel from it, as every later run will. */
     for (int run = 0; run < 1 + disk_cache; run++) {
         amp_shutdown();
-        amp__clapi_inject_fault(0, CL_SUCCESS);
+        amp__test_inject_fault(0, CL_SUCCESS);
         work_init(&w);
         amp_status st = work_run(&w);
         if (st != AMP_OK)
@@ -423,12 +433,12 @@ static void count_calls(const char *mode_name, int disk_cache)
         if (check_host(&w, 1, why, sizeof why))
             fail_msg("%s", why);
     }
-    ncalls = amp__clapi_calls_counted();
+    ncalls = amp__test_calls_counted();
     print_message("%s: the work makes %ld OpenCL calls\n", mode, ncalls);
     assert_true(ncalls > 20);
     assert_true(ncalls < (long)(sizeof call_names / sizeof call_names[0]));
     for (long n = 1; n <= ncalls; n++) {
-        call_names[n] = amp__clapi_call_name(n);
+        call_names[n] = amp__test_call_name(n);
         assert_non_null(call_names[n]);
     }
 }
@@ -543,7 +553,7 @@ static void calls_of_a_kind_fail(int (*kind)(const char *), const char *what, cl
         }
     check_status = NULL;
     print_message("%s: %d of the %d calls that %s, failing with %s\n", mode, tried, seen, what,
-                  amp__err_cl_name(code));
+                  code_name(code));
     assert_true(seen > 5 && tried > 0);
 }
 
@@ -567,7 +577,7 @@ static void queue_calls_fail_with_invalid_queue(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     print_message("%d faults injected: %d gave a status and a message, %d were recovered from"
                   " with every result right\n",
                   injected, failed_cleanly, recovered);

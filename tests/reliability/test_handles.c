@@ -21,8 +21,7 @@
 
 /* Internals, only to hold a queue back behind a user event and to make an
  * OpenCL call fail. */
-#include "core/clapi.h"
-#include "device/queue.h"
+#include "core/testing.h"
 
 #define IA AMP_ERROR_INVALID_ARGUMENT
 #define REMOVED AMP_ERROR_ACCELERATOR_VIEW_REMOVED
@@ -115,10 +114,11 @@ static void a_completion_released_while_another_thread_waits(void **state)
      * progress when the release comes. */
     amp_accelerator_view *av;
     assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &av));
+    test_cl_objects cl = amp__test_cl_of_view(av);
     cl_int rc;
-    cl_event gate = clCreateUserEvent(av->acc->context, &rc);
+    cl_event gate = clCreateUserEvent(cl.context, &rc);
     assert_int_equal(rc, CL_SUCCESS);
-    assert_int_equal(clEnqueueBarrierWithWaitList(av->queue, 1, &gate, NULL), CL_SUCCESS);
+    assert_int_equal(clEnqueueBarrierWithWaitList(cl.queue, 1, &gate, NULL), CL_SUCCESS);
     amp_completion *c = NULL;
     assert_amp_ok(amp_accelerator_view_create_marker(av, &c));
     waiter w = {c, AMP_ERROR_RUNTIME};
@@ -397,7 +397,7 @@ static void an_array_copied_after_shutdown_says_its_data_is_lost(void **state)
     for (int i = 0; i < 16; i++)
         assert_int_equal(out[i], -1);
     assert_amp_fails(AMP_COPY(in, arr), REMOVED, "the destination array's data was lost");
-    assert_amp_fails(amp_copy(amp_data_view(of_array), amp_data_host(out)), REMOVED,
+    assert_amp_fails(amp_copy(amp_data_of(of_array), amp_data_of(out)), REMOVED,
                      "the source view's data was lost");
     for (int i = 0; i < 16; i++)
         assert_int_equal(out[i], -1);
@@ -444,9 +444,9 @@ static void shutdown_reports_a_copy_back_that_failed(void **state)
     /* The shutdown's first read of the kernel's result fails, and the
      * second try, as the device copies go, succeeds: the data is home, and
      * the status says so. */
-    amp__clapi_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
+    amp__test_inject_fault(1, CL_INVALID_COMMAND_QUEUE);
     amp_status st = amp_shutdown();
-    amp__clapi_inject_fault(0, CL_SUCCESS);
+    amp__test_inject_fault(0, CL_SUCCESS);
     assert_amp_ok(st);
     for (int i = 0; i < 16; i++)
         assert_int_equal(data[i], 3 * i);

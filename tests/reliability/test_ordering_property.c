@@ -475,10 +475,10 @@ static int pick_end(end *e, int write, int len, int not1, int not2)
 static amp_data data_of_end(const end *e, int32_t *host)
 {
     if (e->kind == END_VIEW)
-        return amp_data_view(W.views[e->idx].v);
+        return amp_data_of(W.views[e->idx].v);
     if (e->kind == END_ARRAY)
-        return amp_data_array(W.ds[e->ds].array);
-    return amp_data_host(host);
+        return amp_data_of(W.ds[e->ds].array);
+    return amp_data_of(host);
 }
 
 /* A capture of a view or an array under the kernel's name for it, made by
@@ -1320,7 +1320,7 @@ static int op_use_released(void)
         st = amp_array_view_synchronize(W.gone[k].handle);
     } else if (W.gone[k].kind == GONE_ARRAY) {
         call = "amp_copy from an array";
-        st = amp_copy(amp_data_array(W.gone[k].handle), amp_data_host(buf));
+        st = amp_copy(amp_data_of(W.gone[k].handle), amp_data_of(buf));
     } else {
         call = "amp_texture_copy_to_host";
         st = amp_texture_copy_to_host(W.gone[k].handle, buf, sizeof buf);
@@ -1438,7 +1438,7 @@ static void finish_run(void)
         if (W.ds[d].kind != DS_ARRAY || !W.ds[d].array)
             continue;
         int32_t buf[N];
-        OK(amp_copy(amp_data_array(W.ds[d].array), amp_data_host(buf)));
+        OK(amp_copy(amp_data_of(W.ds[d].array), amp_data_of(buf)));
         check_ds("an array copied to the host at the end", buf, d, 0, W.ds[d].len);
     }
     for (int k = 0; k < MAX_TEX; k++) {

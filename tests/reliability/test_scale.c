@@ -18,8 +18,6 @@
 
 #include "test_util.h"
 
-#include "device/accel.h" /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, which the public info lacks */
-
 /* 65536 x 32769 = 2^31 + 2^16 elements. */
 #define ROWS 65536
 #define COLS 32769
@@ -76,7 +74,7 @@ static void tiled_domain_of_more_than_2_to_the_31_threads_runs_every_tile(void *
     memset(first_of_row, 0, sizeof first_of_row);
     amp_array_view *f;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(TROWS), first_of_row, &f));
-    assert_amp_ok(AMP_PARALLEL_FOR_EACH_TILED(
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(
         amp_extent_tile_2d(amp_extent_2d(TROWS, TCOLS), 1, TILE), t, AMP_CAPTURE(f), {
             /* The last thread of the last tile of each row. */
             if (t.tile[1] == TCOLS / TILE - 1 && t.local[1] == TILE - 1)
@@ -119,9 +117,10 @@ static void view_of_more_than_2_to_the_31_elements(void **state)
     /* A kernel reads the last row through the whole view: v(i, j) with
      * 64-bit offsets. */
     amp_accelerator *acc;
+    amp_accelerator_info info;
     assert_amp_ok(amp_accelerator_get_default(&acc));
-    cl_ulong max_alloc = 0;
-    clGetDeviceInfo(acc->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    assert_amp_ok(amp_accelerator_get_info(acc, &info));
+    uint64_t max_alloc = info.max_allocation;
     static int out[COLS];
     amp_array_view *o;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(COLS), out, &o));

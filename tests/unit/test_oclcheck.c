@@ -13,6 +13,7 @@
 
 #include "test_util.h"
 
+#include "core/testing.h"
 #include "device/oclcheck.h"
 
 /* ---- Without Oclgrind ------------------------------------------------- */
@@ -195,13 +196,13 @@ static void a_missing_library_says_how_to_install_it(void **state)
 {
     (void)state;
     clapi_table before = amp__clapi;
-    assert_amp_fails(amp__ock_install_library("/nonexistent/liboclgrind-rt-icd.so"),
+    assert_amp_fails(amp__test_install_oclgrind("/nonexistent/liboclgrind-rt-icd.so"),
                      AMP_ERROR_UNSUPPORTED_FEATURE, "apt-get install oclgrind");
     assert_non_null(strstr(amp_last_error(), "/nonexistent/liboclgrind-rt-icd.so"));
     assert_memory_equal(&before, &amp__clapi, sizeof amp__clapi);
     assert_false(amp__ock_installed());
     assert_null(getenv("OCLGRIND_LOG"));
-    assert_amp_fails(amp__ock_install_library(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
+    assert_amp_fails(amp__test_install_oclgrind(NULL), AMP_ERROR_INVALID_ARGUMENT, "NULL");
 }
 
 /* ---- On Oclgrind ------------------------------------------------------ */

@@ -1749,7 +1749,7 @@ def page(run, source_name):
                      " ran.</p>")
     parts.append("<h3>The transfer ledger</h3><p class=\"explain\">Transfers and bytes by"
                  " direction and reason, as <code>amp_array_view_get_transfers</code> counts"
-                 " them for each data and <code>amp_get_transfers</code> for the run.</p>")
+                 " them for each data and <code>amp_transfer_get_stats</code> for the run.</p>")
     parts.append(ledger_table(run))
     parts.append("</section>")
     # Findings.
