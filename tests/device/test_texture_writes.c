@@ -2,10 +2,10 @@
  * tests/device/test_texture_writes.c - kernels that write textures, and
  * what comes after them: a kernel on another view of the accelerator, a
  * copy to the host, a refill, a copy to another texture or to a view, each
- * waits for the write on the device; a kernel that writes waits for one
- * that reads. Each case holds the first queue behind a gate (a user event
- * opened a fifth of a second later), so that work not ordered after it runs
- * first and sees the texture as it was. Each runs on the default
+ * waits for the write on the device; a kernel that writes, and a copy from
+ * a view, wait for a kernel that reads. Each case holds the first queue
+ * behind a gate (a user event opened a fifth of a second later), so that
+ * work not ordered after it runs first and sees the texture as it was. Each runs on the default
  * accelerator and on a part of a CPU split in two (AMP_SPLIT_CPU=2), where
  * the image lives in the texture's host memory. Also: a view keeps its
  * texture's data, a ping-pong of two textures at one call site, a
@@ -101,11 +101,36 @@ static void release_gate(gated g)
     clReleaseEvent(g.gate);
 }
 
-/* Two new views of acc (NULL: the default accelerator). */
+static amp_status write_all_on(amp_accelerator_view *av, amp_texture_view *w, int seed);
+static amp_status read_all_on(amp_accelerator_view *av, amp_texture *t, amp_array_view *o);
+
+/* Build the cases' two kernels for av's accelerator on a texture of their
+ * own, so that a launch behind a gate only queues: a build that outlasted
+ * the gate would let the kernel run in order by chance. */
+static void build_kernels(amp_accelerator_view *av)
+{
+    static int out[ROWS * COLS];
+    amp_texture *t;
+    amp_texture_view *w;
+    amp_array_view *o;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), NULL, av, &t));
+    assert_amp_ok(amp_texture_view_create(t, AMP_TEXTURE_WRITE, &w));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), out, &o));
+    assert_amp_ok(write_all_on(av, w, 0));
+    assert_amp_ok(read_all_on(av, t, o));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_view_release(w));
+    assert_amp_ok(amp_texture_release(t));
+}
+
+/* Two new views of acc (NULL: the default accelerator), its kernels
+ * built. */
 static void two_views(amp_accelerator *acc, amp_accelerator_view **a, amp_accelerator_view **b)
 {
     assert_amp_ok(amp_accelerator_create_view(acc, AMP_QUEUING_AUTOMATIC, a));
     assert_amp_ok(amp_accelerator_create_view(acc, AMP_QUEUING_AUTOMATIC, b));
+    build_kernels(*a);
 }
 
 /* The texels a kernel writes: i * 7 + seed. */
@@ -118,8 +143,7 @@ static int written(int i, int seed)
 static amp_status write_all_on(amp_accelerator_view *av, amp_texture_view *w, int seed)
 {
     return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_2d(ROWS, COLS), idx,
-                                    AMP_CAPTURE(w, seed, AMP_CONST(COLS)), {
-        w.set(idx, (idx[0] * COLS + idx[1]) * 7 + seed);
+                                    AMP_CAPTURE(w, seed, AMP_CONST(COLS)), { w.set(idx, (idx[0] * COLS + idx[1]) * 7 + seed);
     });
 }
 
@@ -218,29 +242,75 @@ static void refill_comes_after_the_write(amp_accelerator *acc)
     release_all(t, w, a, b);
 }
 
-static void copies_of_the_texture_wait_for_the_write(amp_accelerator *acc)
+static void a_copy_to_another_texture_waits_for_the_write(amp_accelerator *acc)
 {
-    static int out[N], viewed[N];
+    static int out[N];
     amp_accelerator_view *a, *b;
     two_views(acc, &a, &b);
     amp_texture *t, *copy;
     amp_texture_view *w;
     writable_texture(a, &t, &w);
     assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), NULL, a, &copy));
-    amp_array_view *v;
-    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), viewed, &v));
     gated g = hold(b);
     assert_amp_ok(write_all_on(b, w, 23));
     assert_amp_ok(amp_texture_copy(t, copy));
-    assert_amp_ok(amp_texture_copy_to(t, amp_data_of(v)));
     release_gate(g);
     assert_amp_ok(amp_texture_copy_to_host(copy, out, sizeof out));
     expect_written(out, 23, "the copy to another texture");
-    assert_amp_ok(amp_array_view_synchronize(v));
-    expect_written(viewed, 23, "the copy to a view");
-    assert_amp_ok(amp_array_view_release(v));
     assert_amp_ok(amp_texture_release(copy));
     release_all(t, w, a, b);
+}
+
+static void a_copy_to_a_view_waits_for_the_write(amp_accelerator *acc)
+{
+    static int viewed[N];
+    amp_accelerator_view *a, *b;
+    two_views(acc, &a, &b);
+    amp_texture *t;
+    amp_texture_view *w;
+    writable_texture(a, &t, &w);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), viewed, &v));
+    gated g = hold(b);
+    assert_amp_ok(write_all_on(b, w, 29));
+    assert_amp_ok(amp_texture_copy_to(t, amp_data_of(v)));
+    release_gate(g);
+    assert_amp_ok(amp_array_view_synchronize(v));
+    expect_written(viewed, 29, "the copy to a view");
+    assert_amp_ok(amp_array_view_release(v));
+    release_all(t, w, a, b);
+}
+
+/* A copy into the texture after a kernel on another view that reads it:
+ * the kernel reads the texels from before the copy. */
+static void a_copy_from_a_view_waits_for_an_earlier_read(amp_accelerator *acc)
+{
+    static int first[N], refill[N], out[N];
+    for (int i = 0; i < N; i++) {
+        first[i] = written(i, 40);
+        refill[i] = written(i, 41);
+    }
+    amp_accelerator_view *a, *b;
+    two_views(acc, &a, &b);
+    amp_texture *t;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), first, a, &t));
+    amp_array_view *o, *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), out, &o));
+    assert_amp_ok(amp_array_view_discard_data(o));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(ROWS, COLS), refill, &v));
+    gated g = hold(b);
+    assert_amp_ok(read_all_on(b, t, o));
+    assert_amp_ok(amp_texture_copy_from(amp_data_of(v), t));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    release_gate(g);
+    expect_written(out, 40, "the read before the copy");
+    assert_amp_ok(amp_texture_copy_to_host(t, out, sizeof out));
+    expect_written(out, 41, "the copy after the read");
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(t));
+    assert_amp_ok(amp_accelerator_view_release(a));
+    assert_amp_ok(amp_accelerator_view_release(b));
 }
 
 static void a_write_waits_for_an_earlier_read(amp_accelerator *acc)
@@ -271,7 +341,7 @@ static void a_write_waits_for_an_earlier_read(amp_accelerator *acc)
 
 /* Each case on the default accelerator, and on a part of a split CPU. */
 #define ON_BOTH(name)                                                                              \
-    static void name##_on_the_default_accelerator(void **state)                                   \
+    static void name##_on_the_default_accelerator(void **state)                                    \
     {                                                                                              \
         (void)state;                                                                               \
         name(NULL);                                                                                \
@@ -285,7 +355,9 @@ static void a_write_waits_for_an_earlier_read(amp_accelerator *acc)
 ON_BOTH(kernel_on_another_view_reads_the_write)
 ON_BOTH(copy_to_the_host_waits_for_the_write)
 ON_BOTH(refill_comes_after_the_write)
-ON_BOTH(copies_of_the_texture_wait_for_the_write)
+ON_BOTH(a_copy_to_another_texture_waits_for_the_write)
+ON_BOTH(a_copy_to_a_view_waits_for_the_write)
+ON_BOTH(a_copy_from_a_view_waits_for_an_earlier_read)
 ON_BOTH(a_write_waits_for_an_earlier_read)
 
 /* ---- Lifetimes and repeated launches ---- */
@@ -327,7 +399,8 @@ static void a_ping_pong_of_two_textures_at_one_call_site_is_ordered(void **state
     amp_texture *t[2];
     amp_texture_view *w[2];
     for (int k = 0; k < 2; k++) {
-        assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), start, NULL, &t[k]));
+        assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(ROWS, COLS), start, NULL,
+                                         &t[k]));
         assert_amp_ok(amp_texture_view_create(t[k], AMP_TEXTURE_WRITE, &w[k]));
     }
     amp_transfer_reset_stats();
@@ -451,8 +524,7 @@ static void read_write_is_refused_without_read_write_images(void **state)
     amp_texture *t = NULL;
     amp_texture_view *v = (amp_texture_view *)&t;
     amp_status made = amp_texture_create(AMP_FLOAT, 1, amp_extent_2d(4, 4), NULL, NULL, &t);
-    amp_status st = made == AMP_OK ? amp_texture_view_create(t, AMP_TEXTURE_READ_WRITE, &v)
-                                   : made;
+    amp_status st = made == AMP_OK ? amp_texture_view_create(t, AMP_TEXTURE_READ_WRITE, &v) : made;
     char message[512];
     snprintf(message, sizeof message, "%s", amp_last_error());
     amp__clapi.GetDeviceInfo = real_get_device_info;
@@ -474,13 +546,19 @@ int main(void)
         cmocka_unit_test_setup(copy_to_the_host_waits_for_the_write_on_the_default_accelerator,
                                fresh),
         cmocka_unit_test_setup(refill_comes_after_the_write_on_the_default_accelerator, fresh),
-        cmocka_unit_test_setup(copies_of_the_texture_wait_for_the_write_on_the_default_accelerator,
+        cmocka_unit_test_setup(
+            a_copy_to_another_texture_waits_for_the_write_on_the_default_accelerator, fresh),
+        cmocka_unit_test_setup(a_copy_to_a_view_waits_for_the_write_on_the_default_accelerator,
                                fresh),
+        cmocka_unit_test_setup(
+            a_copy_from_a_view_waits_for_an_earlier_read_on_the_default_accelerator, fresh),
         cmocka_unit_test_setup(a_write_waits_for_an_earlier_read_on_the_default_accelerator, fresh),
         cmocka_unit_test_setup(kernel_on_another_view_reads_the_write_on_a_split_cpu, fresh),
         cmocka_unit_test_setup(copy_to_the_host_waits_for_the_write_on_a_split_cpu, fresh),
         cmocka_unit_test_setup(refill_comes_after_the_write_on_a_split_cpu, fresh),
-        cmocka_unit_test_setup(copies_of_the_texture_wait_for_the_write_on_a_split_cpu, fresh),
+        cmocka_unit_test_setup(a_copy_to_another_texture_waits_for_the_write_on_a_split_cpu, fresh),
+        cmocka_unit_test_setup(a_copy_to_a_view_waits_for_the_write_on_a_split_cpu, fresh),
+        cmocka_unit_test_setup(a_copy_from_a_view_waits_for_an_earlier_read_on_a_split_cpu, fresh),
         cmocka_unit_test_setup(a_write_waits_for_an_earlier_read_on_a_split_cpu, fresh),
         cmocka_unit_test_setup(a_view_keeps_its_released_texture_data, fresh),
         cmocka_unit_test_setup(a_ping_pong_of_two_textures_at_one_call_site_is_ordered, fresh),
