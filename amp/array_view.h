@@ -52,14 +52,20 @@ typedef enum amp_elem_type {
     AMP_FLOAT_4 = 13,
     AMP_DOUBLE_2 = 14,
     AMP_DOUBLE_3 = 15,
-    AMP_DOUBLE_4 = 16
+    AMP_DOUBLE_4 = 16,
+    /* Textures only (amp/texture.h): C++ AMP's norm and unorm, floats kept in
+     * [-1, 1] and [0, 1], stored in 8 or 16 bits. A view of them holds float.
+     * Numbered apart from the types views hold. */
+    AMP_NORM = 32,
+    AMP_UNORM = 33
 } amp_elem_type;
 
-/* The size in bytes of one element of the type, 0 for an unknown type. */
+/* The size in bytes of one element of the type, 0 for an unknown type and
+ * for AMP_NORM and AMP_UNORM, which are no view's element type. */
 size_t amp_elem_type_size(amp_elem_type type);
 
 /* The name of the type as kernels spell it ("int", "uint", "float",
- * "double", "float_3" ..., a struct's name), or "unknown". */
+ * "double", "float_3" ..., a struct's name; "norm", "unorm"), or "unknown". */
 const char *amp_elem_type_name(amp_elem_type type);
 
 typedef struct amp_array_view amp_array_view;

@@ -426,7 +426,17 @@ static inline amp_capture amp__capture_constant(const char *name, amp_constant k
 }
 static inline amp_capture amp__capture_function(const char *name, amp_function f)
 {
-    amp_capture c = {f.name, AMP_CAPTURE_FUNCTION, (amp_elem_type)0, {.function = f}};
+    /* Field by field into a zeroed item, not f's padding (after line): the
+     * launch record compares items byte for byte. */
+    amp_capture c;
+    memset(&c, 0, sizeof c);
+    c.name = f.name;
+    c.kind = AMP_CAPTURE_FUNCTION;
+    c.value.function.name = f.name;
+    c.value.function.source = f.source;
+    c.value.function.file = f.file;
+    c.value.function.line = f.line;
+    c.value.function.host = f.host;
     (void)name;
     return c;
 }

@@ -105,8 +105,8 @@ static const char *data_of_one(const call *c, const amp_accelerator_set *set, si
         const amp_capture *cap = &c->captures.items[i];
         const amp_accelerator *acc = NULL;
         if (cap->kind == AMP_CAPTURE_TEXTURE && amp__tex_is_live(cap->value.texture) &&
-            cap->value.texture->av)
-            acc = cap->value.texture->av->acc;
+            cap->value.texture->d->av)
+            acc = cap->value.texture->d->av->acc;
         if (cap->kind == AMP_CAPTURE_VIEW && amp__view_is_live(cap->value.view))
             acc = amp__coh_source_home(cap->value.view->src);
         if (acc) {

@@ -176,22 +176,25 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
             return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                    "texture '%s' is %s.", name,
                                    t ? "released (or was never created)" : "NULL");
-        if (!t->av)
+        if (!t->d->av)
             return amp__err_launch(AMP_ERROR_ACCELERATOR_VIEW_REMOVED, k->file, k->line,
                                    "texture '%s' lost its data with its accelerator (amp_shutdown)."
                                    " Make the texture again.",
                                    name);
-        if (t->av->acc != acc)
+        if (t->d->av->acc != acc)
             return amp__err_launch(AMP_ERROR_INVALID_OPERATION, k->file, k->line,
                                    "texture '%s' lives on %s (%s), and this kernel runs on a view"
-                                   " of %s (%s). Make a texture there (amp_texture_create on that"
-                                   " accelerator's view, from amp_texture_copy_to_host's data).",
-                                   name, t->av->acc->name, t->av->acc->path, acc->name, acc->path);
-        g->type = t->type;
-        g->rank = t->extent.rank;
-        g->is_const = 1;
-        g->channels = t->channels;
-        g->image_kind = (int)t->kind;
+                                   " of %s (%s). Make a texture there and copy this one into it"
+                                   " (amp_texture_copy, which goes through the host; or from"
+                                   " amp_texture_copy_to_host's data).",
+                                   name, t->d->av->acc->name, t->d->av->acc->path, acc->name,
+                                   acc->path);
+        g->type = t->d->type;
+        g->rank = t->d->extent.rank;
+        g->is_const = t->access == AMP_TEXTURE_READ;
+        g->channels = t->d->channels;
+        g->image_kind = (int)t->d->kind;
+        g->access = (int)t->access;
         /* The image. */
         *arg_bytes += acc->address_bits / 8;
     } else if (cap->kind == AMP_CAPTURE_SCALAR) {

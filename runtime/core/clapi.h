@@ -89,6 +89,22 @@
       (cl_command_queue q, cl_mem m, cl_bool b, const size_t *o, const size_t *r, size_t rp,       \
        size_t sp, void *p, cl_uint ne, const cl_event *w, cl_event *e),                            \
       (q, m, b, o, r, rp, sp, p, ne, w, e))                                                        \
+    X(EnqueueCopyImage,                                                                            \
+      (cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *dO,                 \
+       const size_t *r, cl_uint ne, const cl_event *w, cl_event *e),                               \
+      (q, s, d, so, dO, r, ne, w, e))                                                              \
+    X(EnqueueCopyImageToBuffer,                                                                    \
+      (cl_command_queue q, cl_mem s, cl_mem d, const size_t *so, const size_t *r, size_t off,      \
+       cl_uint ne, const cl_event *w, cl_event *e),                                                \
+      (q, s, d, so, r, off, ne, w, e))                                                             \
+    X(EnqueueCopyBufferToImage,                                                                    \
+      (cl_command_queue q, cl_mem s, cl_mem d, size_t off, const size_t *dO, const size_t *r,      \
+       cl_uint ne, const cl_event *w, cl_event *e),                                                \
+      (q, s, d, off, dO, r, ne, w, e))                                                             \
+    X(EnqueueFillImage,                                                                            \
+      (cl_command_queue q, cl_mem m, const void *c, const size_t *o, const size_t *r, cl_uint ne,  \
+       const cl_event *w, cl_event *e),                                                            \
+      (q, m, c, o, r, ne, w, e))                                                                   \
     X(EnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint ne, const cl_event *w, cl_event *e), \
       (q, ne, w, e))                                                                               \
     X(EnqueueBarrierWithWaitList,                                                                  \

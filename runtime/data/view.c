@@ -70,6 +70,8 @@ amp_status amp__view_check_data(const char *fn, const char *which, const amp_arr
 
 size_t amp_elem_type_size(amp_elem_type type)
 {
+    if (type == AMP_NORM || type == AMP_UNORM)
+        return 0; /* textures only */
     /* A scalar, or a short vector of them: C++ AMP's float_3 is 12 bytes. */
     if (amp__elem_lanes(type))
         return (size_t)amp__elem_lanes(type) * amp__elem_scalar_size(type);
@@ -85,6 +87,10 @@ const char *amp_elem_type_name(amp_elem_type type)
         return amp__elem_scalar_name(type);
     if (amp__elem_is_vector(type))
         return vectors[type - AMP_INT_2];
+    if (type == AMP_NORM)
+        return "norm";
+    if (type == AMP_UNORM)
+        return "unorm";
     const char *name = amp__st_name(type);
     return name ? name : "unknown";
 }
@@ -181,6 +187,11 @@ amp_status amp__view_unmake(amp_array_view *v)
 amp_status amp__view_check_shape(const char *fn, amp_elem_type type, amp_extent extent, int64_t *n)
 {
     size_t esize = amp_elem_type_size(type);
+    if (type == AMP_NORM || type == AMP_UNORM)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: %s is a texture's element type (amp_texture_create); a view of"
+                            " such values holds AMP_FLOAT.",
+                            fn, amp_elem_type_name(type));
     if (esize == 0)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: element type %d is not one of AMP_INT, AMP_UINT, AMP_FLOAT,"

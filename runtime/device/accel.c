@@ -90,6 +90,25 @@ static void acc_free(amp_accelerator *a)
     amp__handle_free(a);
 }
 
+/* OpenCL 2.0's CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, which the 1.2 headers
+ * the library builds with do not name. */
+#define ACC_MAX_READ_WRITE_IMAGE_ARGS 0x104C
+
+/* The OpenCL C in which kernels may read and write one image, as a build
+ * option, or NULL: a device of OpenCL 2.0 or later that takes read-write
+ * image arguments (optional in 3.0; a 1.2 device does not know the query,
+ * which then fails). */
+static const char *read_write_images(const amp_accelerator *a, const char *version)
+{
+    cl_uint n = 0;
+    int major = 0, minor = 0;
+    if (amp__clapi.GetDeviceInfo(a->device, ACC_MAX_READ_WRITE_IMAGE_ARGS, sizeof n, &n, NULL) !=
+            CL_SUCCESS ||
+        n == 0 || !version || sscanf(version, "OpenCL %d.%d", &major, &minor) != 2)
+        return NULL;
+    return major >= 3 ? "-cl-std=CL3.0" : major == 2 ? "-cl-std=CL2.0" : NULL;
+}
+
 /* "OpenCL 1.0 ..." and older lack the 32-bit atomics in the core. */
 static int has_atomics(const char *version, const char *extensions)
 {
@@ -158,6 +177,8 @@ static cl_int read_limits(amp_accelerator *a, const char *dev_version, const cha
      * extension; either one is enough. */
     a->fp64 = fp64 != 0 || (extensions && strstr(extensions, "cl_khr_fp64"));
     a->atomics = has_atomics(dev_version, extensions);
+    a->image3d_writes = extensions && strstr(extensions, "cl_khr_3d_image_writes");
+    a->rw_images_std = read_write_images(a, dev_version);
     if (a->address_bits == 0)
         a->address_bits = 32;
     for (int d = 0; d < 3; d++)

@@ -34,6 +34,14 @@ struct amp_accelerator {
     cl_uint address_bits;
     int fp64;
     int atomics;        /* 32-bit global and local atomics */
+    int image3d_writes; /* kernels may write 3D images (cl_khr_3d_image_writes) */
+    /* Kernels may read and write one image (OpenCL 2.0's __read_write): the
+     * build option of the OpenCL C that has them ("-cl-std=CL2.0" or
+     * "-cl-std=CL3.0"), or NULL where the device has none. */
+    const char *rw_images_std;
+    /* Kernels read images of half floats right: 0 not known yet, 1 yes, -1
+     * no (PoCL 3.1 reads every texel of one as 234; data/texture.c asks). */
+    int half_image_reads;
     int sub_device;     /* device is a part of a CPU device (AMP_SPLIT_CPU), kept for the process */
     int removed;        /* a wait found the device lost or a kernel aborted */
     cl_context context; /* made on first use */

@@ -332,13 +332,12 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
                 st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
             }
         } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
-            /* A texture's image is current since it was made: kernels
-             * cannot write it, and its copies upload as they are made.
-             * mems[i] is the image the kernel was ordered on. */
+            /* A texture's image is its one copy: nothing moves for a
+             * kernel. mems[i] is the image the kernel was ordered on. */
             const amp_texture *t = cap->value.texture;
             st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
-            for (int k = 0; k < t->extent.rank && st == AMP_OK; k++) {
-                cl_int dim = t->extent.dims[k];
+            for (int k = 0; k < t->d->extent.rank && st == AMP_OK; k++) {
+                cl_int dim = t->d->extent.dims[k];
                 st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
             }
         } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {

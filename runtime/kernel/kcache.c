@@ -85,8 +85,10 @@ static int spec_words(const cg_spec *s, int64_t *w)
     for (int i = 0; i < s->ncaptures; i++) {
         const cg_capture *c = &s->captures[i];
         w[n++] = (int64_t)(uintptr_t)c->name;
-        w[n++] = (int64_t)c->kind | (int64_t)c->rank << 4 | (int64_t)c->is_const << 7 |
-                 (int64_t)c->channels << 8 | (int64_t)c->image_kind << 12 | (int64_t)c->type << 16;
+        /* Each field its own bits: a rank up to 8 takes four. */
+        w[n++] = (int64_t)c->kind | (int64_t)c->rank << 4 | (int64_t)c->is_const << 8 |
+                 (int64_t)c->channels << 9 | (int64_t)c->image_kind << 12 |
+                 (int64_t)c->access << 16 | (int64_t)c->type << 20;
         w[n++] = c->constant;
     }
     return n;
@@ -321,8 +323,19 @@ static amp_status compile(const cg_spec *spec, amp_accelerator *acc, const char 
         return st;
     dump_source(name, c->gen.source);
     /* Under AMP_CHECK the simulator compiles with its own options, and its
-     * "binaries" are not worth keeping. */
-    const char *options = amp__ock_build_options();
+     * "binaries" are not worth keeping. A texture read and written in one
+     * kernel is a __read_write image, which needs OpenCL C 2.0 or later
+     * (a texture view of that access is made only on a device that has it,
+     * data/texture.c). */
+    char options[96];
+    snprintf(options, sizeof options, "%s", amp__ock_build_options());
+    for (int i = 0; i < spec->ncaptures; i++)
+        if (spec->captures[i].kind == AMP_CAPTURE_TEXTURE &&
+            spec->captures[i].access == AMP_TEXTURE_READ_WRITE && acc->rw_images_std) {
+            snprintf(options, sizeof options, "%s%s%s", amp__ock_build_options(),
+                     *amp__ock_build_options() ? " " : "", acc->rw_images_std);
+            break;
+        }
     int disk = !amp__ock_installed() && amp__dc_enabled();
     c->have_key = disk && amp__dc_make_key(c->gen.source, options, acc, &c->key);
     if (load && c->have_key &&

@@ -10,7 +10,8 @@
 
 #include "translate/cl.h"
 
-/* A texel's type: int, uint or float. */
+/* The class of a texel's values: int, uint, or float (float, norm and
+ * unorm texels are read and written as floats). */
 static const char *texel_name(amp_elem_type t)
 {
     return t == AMP_INT ? "int" : t == AMP_UINT ? "uint" : "float";
@@ -29,11 +30,125 @@ static const char *read_function(amp_elem_type t)
     return t == AMP_INT ? "read_imagei" : t == AMP_UINT ? "read_imageui" : "read_imagef";
 }
 
+/* The function name suffix of a class: i, ui or f. */
+static const char *class_suffix(amp_elem_type t)
+{
+    return t == AMP_INT ? "i" : t == AMP_UINT ? "ui" : "f";
+}
+
+static const char *const image_types[] = {"image1d_t", "image2d_t", "image3d_t"};
+static const char *const coord_types[] = {"int", "int2", "int4"};
+
+/* Whether a texture of rank (folded or not) is read and written through a
+ * __read_write image, or written through a __write_only one. */
+static unsigned need_of(const cg_capture *c)
+{
+    unsigned need = 0;
+    if (c->access == AMP_TEXTURE_READ_WRITE)
+        need |= TEXTURE_NEED_READ_WRITE;
+    if (c->access != AMP_TEXTURE_READ && c->rank == 3)
+        need |= TEXTURE_NEED_3D_WRITES;
+    return need;
+}
+
+unsigned amp__accessors_texture_needs(const cg_capture *c)
+{
+    return c->kind == AMP_CAPTURE_TEXTURE ? need_of(c) : 0;
+}
+
+/* The functions through which kernels write 3D images, which need the
+ * extension's pragma first. */
+static void stores_3d(strbuf *sb)
+{
+    static const amp_elem_type classes[] = {AMP_INT, AMP_UINT, AMP_FLOAT};
+    amp__sb_append(sb, "#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable\n");
+    for (int k = 0; k < 3; k++) {
+        const char *t = texel_name(classes[k]);
+        amp__sb_printf(
+            sb,
+            "void __attribute__((overloadable)) amp_store(__write_only image3d_t image,"
+            " int4 c, %s4 value)\n"
+            "{\n"
+            "    if (c.x >= 0 && c.y >= 0 && c.z >= 0 && c.x < get_image_width(image) &&\n"
+            "        c.y < get_image_height(image) && c.z < get_image_depth(image))\n"
+            "        write_image%s(image, c, value);\n"
+            "}\n",
+            t, class_suffix(classes[k]));
+    }
+}
+
+/* The inside test of coordinates c of an image of dimension d (0, 1, 2:
+ * 1D, 2D, 3D). */
+static void inside(strbuf *sb, int d)
+{
+    if (d == 0)
+        amp__sb_append(sb, "c >= 0 && c < get_image_width(image)");
+    else if (d == 1)
+        amp__sb_append(sb, "c.x >= 0 && c.y >= 0 && c.x < get_image_width(image) &&"
+                           " c.y < get_image_height(image)");
+    else
+        amp__sb_append(sb, "c.x >= 0 && c.y >= 0 && c.z >= 0 && c.x < get_image_width(image) &&"
+                           " c.y < get_image_height(image) && c.z < get_image_depth(image)");
+}
+
+/* The functions of textures read and written in one kernel (OpenCL C
+ * 2.0's __read_write images): a read, 0 outside; a write, dropped outside,
+ * then the fence after which this thread's later reads see it. Those of 3D
+ * images only with_3d (they need cl_khr_3d_image_writes' pragma first). */
+static void read_write(strbuf *sb, int with_3d)
+{
+    static const amp_elem_type classes[] = {AMP_INT, AMP_UINT, AMP_FLOAT};
+    for (int d = 0; d < (with_3d ? 3 : 2); d++)
+        for (int k = 0; k < 3; k++) {
+            const char *t = texel_name(classes[k]), *f = class_suffix(classes[k]);
+            amp__sb_printf(sb,
+                           "%s4 __attribute__((overloadable)) amp_load_%s(__read_write %s image,"
+                           " %s c)\n{\n    return ",
+                           t, f, image_types[d], coord_types[d]);
+            inside(sb, d);
+            amp__sb_printf(sb, " ? read_image%s(image, c) : (%s4)(0);\n}\n", f, t);
+            amp__sb_printf(
+                sb,
+                "void __attribute__((overloadable)) amp_store(__read_write %s image, %s c,"
+                " %s4 value)\n{\n    if (",
+                image_types[d], coord_types[d], t);
+            inside(sb, d);
+            amp__sb_printf(sb,
+                           ")\n        write_image%s(image, c, value);\n"
+                           "    atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel,"
+                           " memory_scope_work_item);\n}\n",
+                           f);
+        }
+    for (int k = 0; k < 3; k++) {
+        const char *t = texel_name(classes[k]), *f = class_suffix(classes[k]);
+        amp__sb_printf(sb,
+                       "%s4 __attribute__((overloadable)) amp_load_folded_%s(__read_write image2d_t"
+                       " image, int i, int n)\n"
+                       "{\n"
+                       "    return (uint)i < (uint)n ? read_image%s(image, AMP_FOLDED(image, i))"
+                       " : (%s4)(0);\n"
+                       "}\n"
+                       "void __attribute__((overloadable)) amp_store_folded(__read_write image2d_t"
+                       " image, int i, int n, %s4 value)\n"
+                       "{\n"
+                       "    if ((uint)i < (uint)n)\n"
+                       "        write_image%s(image, AMP_FOLDED(image, i), value);\n"
+                       "    atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel,"
+                       " memory_scope_work_item);\n"
+                       "}\n",
+                       t, f, f, t, t, f);
+    }
+}
+
 /* The definitions every kernel that captures a texture needs, once. */
-void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec)
+void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec, unsigned needs)
 {
     amp__sb_append(sb, "\n");
     amp__sb_append(sb, amp__cl_textures);
+    if (needs & TEXTURE_NEED_3D_WRITES)
+        stores_3d(sb);
+    if (needs & TEXTURE_NEED_READ_WRITE)
+        read_write(sb, (needs & TEXTURE_NEED_3D_WRITES) != 0);
     /* A rank-1 texture wider than a 1D image is folded into the rows of a
      * 2D image: texel i is at (i % width, i / width). The last row's unused
      * end is inside the image, so reads past the texture are checked here,
@@ -43,8 +158,9 @@ void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec)
         int used = 0;
         for (int i = 0; i < spec->ncaptures; i++) {
             const cg_capture *c = &spec->captures[i];
+            amp_elem_type type = c->type == AMP_INT || c->type == AMP_UINT ? c->type : AMP_FLOAT;
             used |= c->kind == AMP_CAPTURE_TEXTURE && c->image_kind == CG_IMAGE_1D_FOLDED &&
-                    c->type == types[k];
+                    c->access == AMP_TEXTURE_READ && type == types[k];
         }
         if (!used)
             continue;
@@ -61,17 +177,64 @@ void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec)
     }
 }
 
-/* The accessor macros of texture c. */
+/* value (of the texture's element type) as the four channels a store
+ * takes: the texture's own, then zeros. A norm is clamped to [-1, 1] first,
+ * as Direct3D stores it (OpenCL alone stores -2.0 as -128, not -127). */
+static void widened(strbuf *sb, const cg_capture *c)
+{
+    const char *t = texel_name(c->type);
+    const char *zero = c->type == AMP_INT ? "0" : c->type == AMP_UINT ? "0u" : "0.0f";
+    if (c->type == AMP_NORM)
+        amp__sb_append(sb, "clamp(");
+    if (c->channels == 1)
+        amp__sb_printf(sb, "(%s4)((%s)(value), %s, %s, %s)", t, t, zero, zero, zero);
+    else if (c->channels == 2)
+        amp__sb_printf(sb, "(%s4)((%s2)(value), %s, %s)", t, t, zero, zero);
+    else
+        amp__sb_printf(sb, "(%s4)(value)", t);
+    if (c->type == AMP_NORM)
+        amp__sb_append(sb, ", -1.0f, 1.0f)");
+}
+
+static const char *access_words(int access)
+{
+    return access == AMP_TEXTURE_WRITE        ? "written only"
+           : access == AMP_TEXTURE_READ_WRITE ? "read and written"
+                                              : "read only";
+}
+
+/* The accessor macros of texture c: reads, writes and samples, each as
+ * the kernel's access to it allows; what it does not allow is a name that
+ * does not compile, and says why. */
 void amp__accessors_texture(strbuf *sb, const cg_capture *c)
 {
     static const char *const args[] = {"", "i", "i, j", "i, j, k"};
-    static const char *const float_coords[] = {"", "(float)", "(float2)", "(float4)"};
     const char *n = c->name;
     const char *suffix = channel_suffix(c->channels);
-    amp__sb_printf(sb, "\n/* %s(%s) or %s(index) is a texel of texture %s (read only). */\n", n,
-                   args[c->rank], n, n);
+    int folded = c->image_kind == CG_IMAGE_1D_FOLDED;
+    int readable = c->access != AMP_TEXTURE_WRITE, writable = c->access != AMP_TEXTURE_READ;
+    if (readable)
+        amp__sb_printf(
+            sb, "\n/* %s(%s), %s[index] or %s.get(index) is a texel of texture %s (%s)%s. */\n", n,
+            args[c->rank], n, n, n, access_words(c->access),
+            writable ? "; .set(index, value) writes one" : "");
+    else
+        amp__sb_printf(sb, "\n/* %s.set(index, value) writes a texel of texture %s (%s). */\n", n,
+                       n, access_words(c->access));
     amp__sb_printf(sb, "#define %s(...) AMP_TEXEL_%d(%s, __VA_ARGS__)\n", n, c->rank, n);
-    if (c->image_kind == CG_IMAGE_1D_FOLDED)
+    amp__sb_printf(sb, "#define AMP_GET_%s(index) %s(index)\n", n, n);
+    if (!readable)
+        amp__sb_printf(sb, "#define AMP_READ_%s(coord) amp_read_needs_a_texture_view_that_reads\n",
+                       n);
+    else if (c->access == AMP_TEXTURE_READ_WRITE && folded)
+        amp__sb_printf(sb,
+                       "#define AMP_READ_%s(coord) (amp_load_folded_%s(amp_%s_image, coord,"
+                       " %s_extent[0])%s)\n",
+                       n, class_suffix(c->type), n, n, suffix);
+    else if (c->access == AMP_TEXTURE_READ_WRITE)
+        amp__sb_printf(sb, "#define AMP_READ_%s(coord) (amp_load_%s(amp_%s_image, coord)%s)\n", n,
+                       class_suffix(c->type), n, suffix);
+    else if (folded)
         amp__sb_printf(
             sb,
             "#define AMP_READ_%s(coord) (amp_folded_texel_%s(amp_%s_image, coord, %s_extent[0])%s)\n",
@@ -80,18 +243,50 @@ void amp__accessors_texture(strbuf *sb, const cg_capture *c)
         amp__sb_printf(
             sb, "#define AMP_READ_%s(coord) (%s(amp_%s_image, amp_texel_sampler, coord)%s)\n", n,
             read_function(c->type), n, suffix);
-    if (c->type != AMP_FLOAT)
-        amp__sb_printf(sb, "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_float_texture\n", n);
-    else if (c->image_kind == CG_IMAGE_1D_FOLDED)
-        amp__sb_printf(
-            sb,
-            "#define AMP_SAMPLE_%s(...) amp_sample_needs_a_texture_within_the_1d_image_width_limit\n",
-            n);
-    else
+    if (!writable) {
+        amp__sb_printf(sb, "#define AMP_SET_%s(...) amp_set_needs_a_texture_view_that_writes\n", n);
+    } else {
+        amp__sb_printf(sb, "#define AMP_SET_%s(index, value) \\\n    ", n);
+        if (folded)
+            amp__sb_printf(
+                sb, "amp_store_folded(amp_%s_image, AMP_IMAGE_COORD_1(index), %s_extent[0], ", n,
+                n);
+        else
+            amp__sb_printf(sb, "amp_store(amp_%s_image, AMP_IMAGE_COORD_%d(index), ", n, c->rank);
+        widened(sb, c);
+        amp__sb_append(sb, ")\n");
+    }
+    /* Sampling and gathering: textures of floats a kernel only reads. */
+    const char *no_sample = c->type == AMP_INT || c->type == AMP_UINT
+                                ? "amp_sample_needs_a_float_texture"
+                            : c->access != AMP_TEXTURE_READ
+                                ? "amp_sample_needs_a_texture_view_that_only_reads"
+                            : folded ? "amp_sample_needs_a_texture_within_the_1d_image_width_limit"
+                                     : NULL;
+    if (no_sample) {
+        amp__sb_printf(sb, "#define AMP_SAMPLE_%s(...) %s\n", n, no_sample);
+        amp__sb_printf(sb, "#define AMP_SAMPLE_WITH_%s(...) %s\n", n, no_sample);
+        amp__sb_printf(sb, "#define AMP_GATHER_%s(...) %s\n", n, no_sample);
+        return;
+    }
+    static const char *const float_coords[] = {"", "(float)", "(float2)", "(float4)"};
+    amp__sb_printf(sb,
+                   "#define AMP_SAMPLE_%s(...) \\\n"
+                   "    (read_imagef(amp_%s_image, amp_linear_sampler, %s(__VA_ARGS__%s))%s)\n",
+                   n, n, float_coords[c->rank], c->rank == 3 ? ", 0.0f" : "", suffix);
+    amp__sb_printf(sb,
+                   "#define AMP_SAMPLE_WITH_%s(sampler, coord) \\\n"
+                   "    (read_imagef(amp_%s_image, AMP_SAMPLER_OF(sampler),"
+                   " AMP_SAMPLE_COORD_%d(coord))%s)\n",
+                   n, n, c->rank, suffix);
+    if (c->rank == 2)
         amp__sb_printf(sb,
-                       "#define AMP_SAMPLE_%s(...) \\\n"
-                       "    (read_imagef(amp_%s_image, amp_linear_sampler, %s(__VA_ARGS__%s))%s)\n",
-                       n, n, float_coords[c->rank], c->rank == 3 ? ", 0.0f" : "", suffix);
+                       "#define AMP_GATHER_%s(channel, sampler, coord) \\\n"
+                       "    amp_gather(amp_%s_image, AMP_POINT_SAMPLER_OF(sampler),"
+                       " AMP_SAMPLE_COORD_2(coord), channel)\n",
+                       n, n);
+    else
+        amp__sb_printf(sb, "#define AMP_GATHER_%s(...) amp_gather_needs_a_rank_2_texture\n", n);
 }
 
 /* AMP_CHECK's offsets, in place of the prelude's (and of a padded

@@ -10,10 +10,20 @@
 #include "core/strbuf.h"
 #include "translate/spec.h"
 
-/* The samplers and macros that every kernel with textures needs, once. */
-void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec);
+/* What a kernel's textures need of the vocabulary besides what every
+ * kernel with textures gets (amp__accessors_texture_needs): */
+enum {
+    TEXTURE_NEED_READ_WRITE = 1, /* a texture read and written (__read_write, OpenCL C 2.0) */
+    TEXTURE_NEED_3D_WRITES = 2   /* a rank-3 texture written (cl_khr_3d_image_writes) */
+};
+unsigned amp__accessors_texture_needs(const cg_capture *c);
 
-/* The reading macros of texture c. */
+/* The samplers, macros and functions that every kernel with textures
+ * needs, once, and those needs names. */
+void amp__accessors_texture_vocabulary(strbuf *sb, const cg_spec *spec, unsigned needs);
+
+/* The macros of texture c: its reads, writes, samples and gathers, each
+ * as its access allows. */
 void amp__accessors_texture(strbuf *sb, const cg_capture *c);
 
 /* AMP_CHECK: view offsets tested against each view's extent, an access

@@ -72,9 +72,10 @@ typedef struct body_type {
     uint8_t packed;   /* vectors: a 3-vector in memory as C++ AMP lays it out (12 bytes, an
                          amp_packed_T3 in the kernel), which is read and written whole
                          through functions (a view's element, a struct's member) */
+    uint8_t access;   /* textures: what the kernel may do with it, an amp_texture_access */
 } body_type;
 
-#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0})
+#define BODY_TYPE_OTHER ((body_type){TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0, 0})
 
 /* The call the body belongs to: where it was written, the names the
  * kernel gives it, and the struct types it may use as type names. */
@@ -220,6 +221,10 @@ typedef enum construct_kind {
                             operator, 2 b's last; form 1 for != */
     C_SWIZZLE            /* a short vector's member: 0 the member's name, 1 '(' and 2 ')' of
                             get_xy() (-1 for none); form: SWIZZLE_* */
+    ,
+    C_TEXTURE_CALL /* t.set(...), t.get(...), t.sample(...), t.gather_red(...) of a
+                            texture: 0 t, 1 '.', 2 the member, 3 a template's '<' or -1, 4 its
+                            '>', 5 '('; form: a TEXTURE_* below */
 } construct_kind;
 
 /* The variants of some constructs (body_construct.form). */
@@ -243,7 +248,14 @@ enum {
     SWIZZLE_NAME = 1,     /* C_SWIZZLE: .xy, .rgb: C++ AMP's letters as OpenCL 1.2's (xyzw) */
     SWIZZLE_GET,          /* .get_xy(): the components */
     SWIZZLE_SET,          /* .set_xy(v): the components assigned */
-    SWIZZLE_REF           /* .ref_x(): the component */
+    SWIZZLE_REF,          /* .ref_x(): the component */
+    TEXTURE_SET = 1,      /* C_TEXTURE_CALL: t.set(index, value) */
+    TEXTURE_GET,          /* t.get(index) */
+    TEXTURE_SAMPLE,       /* t.sample(sampler, coord), t.sample<filter, address>(coord) */
+    TEXTURE_GATHER_RED,   /* t.gather_red(sampler, coord), t.gather_red<address>(coord); */
+    TEXTURE_GATHER_GREEN, /* and the same of the other channels, in order */
+    TEXTURE_GATHER_BLUE,
+    TEXTURE_GATHER_ALPHA
 };
 
 typedef struct body_construct {

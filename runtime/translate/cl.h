@@ -18,6 +18,7 @@ extern const char amp__cl_fences[];
 extern const char amp__cl_fast_math[];
 extern const char amp__cl_precise_math[];
 extern const char amp__cl_short_vectors[];
+extern const char amp__cl_norm[];
 
 /* The accessors (accessors.c): of textures; of AMP_CHECK, where the
  * record's layout is written as the names of spec.h's constants

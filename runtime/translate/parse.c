@@ -77,7 +77,11 @@ int amp__parse_is_specifier(const lex_token *t)
 
 int amp__parse_is_short_vector(const lex_token *t)
 {
-    static const char *const amp_bases[] = {"int_", "uint_", "float_", "double_", NULL};
+    static const char *const amp_bases[] = {"int_",  "uint_",  "float_", "double_",
+                                            "norm_", "unorm_", NULL};
+    /* C++ AMP's norm and unorm are zero when default-constructed too. */
+    if (amp__lex_is(t, "norm") || amp__lex_is(t, "unorm"))
+        return 1;
     static const char *const cl_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
                                            "long", "ulong", "float", "double", "half", NULL};
     if (t->kind != LEX_IDENT || t->length < 2)
@@ -138,10 +142,19 @@ int amp__parse_names_type(reader *r, const lex_token *t)
     return 0;
 }
 
+const char *amp__parse_texture_access_words(int access)
+{
+    return access == AMP_TEXTURE_WRITE        ? "written only (writeonly_texture_view)"
+           : access == AMP_TEXTURE_READ_WRITE ? "read and written (texture_view<T, N>)"
+                                              : "read only (texture_view<const T, N>)";
+}
+
 int amp__parse_template_name(reader *r, size_t k)
 {
-    static const char *const templates[] = {"index", "extent",  "tiled_index", "array_view",
-                                            "array", "texture", NULL};
+    static const char *const templates[] = {
+        "index", "extent",  "tiled_index",  "array_view",
+        "array", "texture", "texture_view", "writeonly_texture_view",
+        NULL};
     const lex_token *t = peek(r, k);
     return amp__lex_is_any(t, templates) && is(r, k + 1, "<") &&
            amp__parse_lookup(r, t) == BODY_UNRESOLVED;
@@ -187,8 +200,6 @@ static const struct {
     {"parallel_for_each", "(",
      "a kernel cannot start another: run the two parallel_for_each calls one after the"
      " other on the host"},
-    {"unorm", NULL, "unorm is not offered: use float, clamped to 0..1 with clamp(x, 0.0f, 1.0f)"},
-    {"norm", NULL, "norm is not offered: use float, clamped to -1..1 with clamp(x, -1.0f, 1.0f)"},
     {"completion_future", NULL, "completion_future is the host's (amp_completion)"},
     {"accelerator_view", NULL,
      "accelerators are the host's: a kernel runs on the one it was given"},

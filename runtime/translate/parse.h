@@ -124,13 +124,18 @@ int amp__parse_is_specifier(const lex_token *t);
 /* Qualifiers that may stand among a declarator's '*'s. */
 extern const char *const amp__parse_pointer_qualifiers[];
 /* A short vector type: C++ AMP's (float_3, uint_2, ...) or OpenCL's
- * (float3, int16, ...). */
+ * (float3, int16, ...); and C++ AMP's norm and unorm, which are zero when
+ * default-constructed as short vectors are. */
 int amp__parse_is_short_vector(const lex_token *t);
 /* A scalar type's word, or one of OpenCL's vector types (float4): what
  * C++ writes as a function-style cast, float(x). */
 int amp__parse_is_arithmetic_type(const lex_token *t);
 /* The short vector type the name t names (amp__body_vector_named), or 0. */
 amp_elem_type amp__parse_vector_type(const lex_token *t);
+
+/* What a kernel may do with a texture of access (an amp_texture_access),
+ * in words, for messages. */
+const char *amp__parse_texture_access_words(int access);
 /* A name of a type here: a typedef in scope, or a struct type the kernel
  * knows. */
 int amp__parse_names_type(reader *r, const lex_token *t);

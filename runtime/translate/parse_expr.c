@@ -47,11 +47,11 @@
 
 typedef body_value value;
 
-static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1, -1};
+static const value nothing = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0, 0}, -1, -1, -1, -1, -1};
 
 static value other(long first, long last)
 {
-    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0}, first, last, -1, -1, -1};
+    value v = {{TYPE_OTHER, 0, 0, 0, 0, 0, 0, 0, 0}, first, last, -1, -1, -1};
     return v;
 }
 
@@ -474,6 +474,18 @@ static void texture_argument(reader *r, const body_type *param, value a)
                      "the texture has more texels than the device's 1D images hold, so it is"
                      " kept in the rows of a 2D image, which a helper cannot take: read it in"
                      " the kernel's body");
+        else if (a.type.access != param->access)
+            snprintf(why, sizeof why,
+                     "the texture is %s here, and the parameter %s: declare it %s<%s%s%s, %d>",
+                     amp__parse_texture_access_words(a.type.access),
+                     amp__parse_texture_access_words(param->access),
+                     a.type.access == AMP_TEXTURE_WRITE ? "writeonly_texture_view" : "texture_view",
+                     a.type.access == AMP_TEXTURE_READ ? "const " : "",
+                     amp__body_elem_name(r->ctx, a.type.elem),
+                     a.type.channels == 1   ? ""
+                     : a.type.channels == 2 ? "_2"
+                                            : "_4",
+                     a.type.rank);
         what = why[0] ? why : NULL;
     }
     if (what) {
@@ -718,7 +730,7 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
         .type = v.type,
         .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)open, (int32_t)close, -1}};
     amp__body_note(r->b, &c);
-    return typed((body_type){TYPE_EXTENT, v.type.rank, 0, 0, 0, 0, 0, 0}, v.first,
+    return typed((body_type){TYPE_EXTENT, v.type.rank, 0, 0, 0, 0, 0, 0, 0}, v.first,
                  call ? close : name);
 }
 
@@ -740,9 +752,9 @@ static value tiled_member(reader *r, value v, long dot, long name)
     value out = other(v.first, name);
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
         amp__lex_is(m, "tile_origin"))
-        out = typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
+        out = typed((body_type){TYPE_INDEX, (uint8_t)rank, 0, 0, 0, 0, 0, 0, 0}, v.first, name);
     if (amp__lex_is(m, "tile_extent"))
-        out = typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0, 0}, v.first, name);
+        out = typed((body_type){TYPE_EXTENT, (uint8_t)rank, 0, 0, 0, 0, 0, 0, 0}, v.first, name);
     out.access = v.access; /* t_idx.global[0] = 1 changes the index */
     return out;
 }
@@ -768,8 +780,66 @@ static int reshaped_on_the_host(reader *r, const lex_token *m, long name)
     return 1;
 }
 
+/* t.set(...), t.get(...), t.sample(...) or a gather (form, a TEXTURE_*)
+ * of a texture; a sample's or gather's modes may come as a template's
+ * arguments (t.sample<filter_linear, address_wrap>(coord)), which the
+ * kernel's names of them read. What the kernel's access to the texture
+ * allows is for the generated accessors to say. */
+static value texture_call(reader *r, value v, long dot, long name, int form)
+{
+    long lt = -1, gt = -1;
+    if (is(r, 0, "<")) {
+        lt = cur(r);
+        mark(r, BODY_NOT_A_USE);
+        advance(r);
+        while (!at_end(r) && !is(r, 0, ">") && !is(r, 0, "(") && !is(r, 0, ";")) {
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
+        }
+        gt = cur(r);
+        expect(r, ">");
+        if (r->b->status != AMP_OK)
+            return nothing;
+        if (!is(r, 0, "(")) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'(' and the coordinates were expected");
+            return nothing;
+        }
+    }
+    long open = cur(r);
+    call_args a;
+    arguments(r, 1, 0, NULL, 0, &a);
+    if (r->b->status != AMP_OK)
+        return nothing;
+    amp__parse_role(r, v.first, ROLE_READ);
+    body_construct c = {.kind = C_TEXTURE_CALL,
+                        .form = (uint8_t)form,
+                        .type = v.type,
+                        .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)lt,
+                                (int32_t)gt, (int32_t)open}};
+    amp__body_note(r->b, &c);
+    return other(v.first, last_consumed(r));
+}
+
+/* t[idx] of a texture: the texel t(idx) reads. */
+static value texture_subscript(reader *r, value v)
+{
+    long open = cur(r);
+    expect(r, "[");
+    if (r->b->status != AMP_OK || !enter(r))
+        return nothing;
+    as_index(r, comma_expression(r));
+    leave(r);
+    long close = cur(r);
+    expect(r, "]");
+    if (r->b->status != AMP_OK)
+        return nothing;
+    amp__parse_note(r, C_VIEW_SUBSCRIPT, v.type, SUBSCRIPT_INDEX, 0, open, close, -1);
+    amp__parse_role(r, v.first, ROLE_READ);
+    return other(v.first, close);
+}
+
 /* A member of a captured view or texture (or a helper's texture
- * parameter): its extent; a view's section. */
+ * parameter): its extent; a view's section; a texture's calls. */
 static value capture_member(reader *r, value v, long dot, long name)
 {
     const lex_token *m = &r->tok[name];
@@ -781,10 +851,19 @@ static value capture_member(reader *r, value v, long dot, long name)
         return extent_member(r, v, C_EXTENT_OF_CAPTURE, dot, name, call);
     }
     if (texture) {
+        static const char *const calls[] = {
+            "set",          "get",         "sample",       "gather_red",
+            "gather_green", "gather_blue", "gather_alpha", NULL};
+        int form = 0;
+        for (int k = 0; calls[k] && !form; k++)
+            form = amp__lex_is(m, calls[k]) ? k + 1 : 0;
+        if (form && (is(r, 0, "(") || (form >= TEXTURE_SAMPLE && is(r, 0, "<"))))
+            return texture_call(r, v, dot, name, form);
         fail(r, name, AMP_ERROR_KERNEL_BUILD,
              "a texture's %.*s is not offered inside kernels; there a texture has its"
-             " extent (t.extent, t.get_extent()) and its texels (t(i, j), t(idx),"
-             " amp_sample(t, x, y))",
+             " extent (t.extent, t.get_extent()), its texels (t[idx], t(i, j), t.get(idx),"
+             " t.set(idx, value)), t.sample(sampler, coord), t.sample<filter, address>(coord),"
+             " t.gather_red(sampler, coord) and the other gathers",
              (int)m->length, m->text);
         return nothing;
     }
@@ -1054,6 +1133,9 @@ static value postfix(reader *r)
         if (amp__lex_is(t, "[")) {
             if (v.type.kind == TYPE_VIEW && !v.type.array) {
                 v = view_subscripts(r, v);
+            } else if ((v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE) &&
+                       !v.type.array && v.first == v.last) {
+                v = texture_subscript(r, v);
             } else if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
                 long open = cur(r);
                 expect(r, "[");

@@ -86,16 +86,20 @@ static void view_template(reader *r, long name, body_type *type)
     }
     if (is(r, 0, "&"))
         skip(r); /* C++'s reference: a view value is already a reference to its data */
-    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0, 0};
+    *type = (body_type){TYPE_VIEW_VALUE, (uint8_t)rank, 0, (uint8_t)is_const, elem, 0, 0, 0, 0};
     amp__parse_use_value_type(r, *type);
     amp__parse_note(r, C_VIEW_TYPE, *type, 0, 0, name, last_consumed(r), -1);
 }
 
-/* texture<T, N> (a parameter's '&' after it dropped), T one of int, uint,
- * float and their vectors of 2 and 4 (int2 or C++ AMP's int_2): a helper's
+/* texture<T, N>, texture_view<[const] T, N> or writeonly_texture_view<T,
+ * N> (a parameter's '&' after it dropped), T one of int, uint, float, norm,
+ * unorm and their vectors of 2 and 4 (int2 or C++ AMP's int_2): a helper's
  * texture parameter, given its image's type; the parameter's name becomes
- * the image and the extent (C_TEXTURE_PARAMETER). */
-static void texture_template(reader *r, long name, body_type *type)
+ * the image and the extent (C_TEXTURE_PARAMETER). What the helper may do
+ * with it is C++ AMP's: read a texture or a texture_view<const T, N>,
+ * write a writeonly_texture_view, and read and write a texture_view<T, N>
+ * of one int, uint or float channel (write one of other texels). */
+static void texture_template(reader *r, long name, const lex_token *word, body_type *type)
 {
     static const struct {
         const char *word;
@@ -107,27 +111,37 @@ static void texture_template(reader *r, long name, body_type *type)
         {"unsigned", AMP_UINT, 1}, {"uint2", AMP_UINT, 2},    {"uint_2", AMP_UINT, 2},
         {"uint4", AMP_UINT, 4},    {"uint_4", AMP_UINT, 4},   {"float", AMP_FLOAT, 1},
         {"float2", AMP_FLOAT, 2},  {"float_2", AMP_FLOAT, 2}, {"float4", AMP_FLOAT, 4},
-        {"float_4", AMP_FLOAT, 4},
+        {"float_4", AMP_FLOAT, 4}, {"norm", AMP_NORM, 1},     {"norm2", AMP_NORM, 2},
+        {"norm_2", AMP_NORM, 2},   {"norm4", AMP_NORM, 4},    {"norm_4", AMP_NORM, 4},
+        {"unorm", AMP_UNORM, 1},   {"unorm2", AMP_UNORM, 2},  {"unorm_2", AMP_UNORM, 2},
+        {"unorm4", AMP_UNORM, 4},  {"unorm_4", AMP_UNORM, 4},
     };
+    int is_view = amp__lex_is(word, "texture_view");
+    int write_only = amp__lex_is(word, "writeonly_texture_view");
     if (!r->in_parameters) {
         fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "a texture<T, N> is a helper's parameter only; in a kernel, use the captured"
-             " texture by its name");
+             "a %.*s<T, N> is a helper's parameter only; in a kernel, use the captured"
+             " texture or texture view by its name",
+             (int)word->length, word->text);
         return;
     }
     skip(r); /* '<' */
+    int is_const = is(r, 0, "const");
+    if (is_const)
+        skip(r);
     int k = 0, n = (int)(sizeof texels / sizeof texels[0]);
     while (k < n && !amp__lex_is(peek(r, 0), texels[k].word))
         k++;
     if (k == n) {
         fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
-             "a texture's texels are int, uint or float, or their vectors of 2 or 4 (float4,"
-             " float_4)");
+             "a texture's texels are int, uint, float, norm or unorm, or their vectors of 2 or 4"
+             " (float4, float_4, unorm_4)");
         return;
     }
     skip(r);
     if (!is(r, 0, ",") || peek(r, 1)->kind != LEX_NUMBER || !is(r, 2, ">")) {
-        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write texture<T, N> with the rank N as a number");
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "write %.*s<T, N> with the rank N as a number",
+             (int)word->length, word->text);
         return;
     }
     skip(r);
@@ -140,14 +154,21 @@ static void texture_template(reader *r, long name, body_type *type)
     }
     if (is(r, 0, "&"))
         skip(r);
+    int one_32 = texels[k].channels == 1 && texels[k].elem != AMP_NORM &&
+                 texels[k].elem != AMP_UNORM;
+    amp_texture_access access = write_only             ? AMP_TEXTURE_WRITE
+                                : !is_view || is_const ? AMP_TEXTURE_READ
+                                : one_32               ? AMP_TEXTURE_READ_WRITE
+                                                       : AMP_TEXTURE_WRITE;
     *type = (body_type){TYPE_TEXTURE_VALUE,
                         (uint8_t)rank,
                         0,
-                        1,
+                        access == AMP_TEXTURE_READ,
                         (uint16_t)texels[k].elem,
                         (uint8_t)texels[k].channels,
                         0,
-                        0};
+                        0,
+                        (uint8_t)access};
     amp__parse_note(r, C_TEXTURE_TYPE, *type, 0, 0, name, last_consumed(r), -1);
 }
 
@@ -163,8 +184,9 @@ int amp__parse_template_type(reader *r, body_type *type)
         view_template(r, name, type);
         return 1;
     }
-    if (amp__lex_is(t, "texture")) {
-        texture_template(r, name, type);
+    if (amp__lex_is(t, "texture") || amp__lex_is(t, "texture_view") ||
+        amp__lex_is(t, "writeonly_texture_view")) {
+        texture_template(r, name, t, type);
         return 1;
     }
     int tiled = amp__lex_is(t, "tiled_index");
@@ -207,6 +229,7 @@ int amp__parse_template_type(reader *r, body_type *type)
                                   : is_index ? TYPE_INDEX
                                              : TYPE_EXTENT),
                         (uint8_t)rank,
+                        0,
                         0,
                         0,
                         0,

@@ -24,6 +24,7 @@ typedef struct cg_capture {
     int channels;       /* textures: 1, 2 or 4 values per element */
     int image_kind;     /* textures: how the image is kept (a tex_image_kind of texture.h in
                            a cg_spec, a cg_image_kind in a tr_spec) */
+    int access;         /* textures: what the kernel may do, an amp_texture_access */
     long long constant; /* AMP_CONST values; for functions, their source's address */
     const char *function_source;
     const char *function_file; /* where the function is defined */

@@ -25,6 +25,8 @@
  *                                amp_add_assign_float3(&p, (float3)(x))
  *   float_3 v(x, y, z)           float_3 v = (float3)(x, y, z)
  *   tile_barrier&, const tiled_index<...>&   amp_tile_barrier, amp_tiled_index
+ *   t.set(i, v), t.get(i)        AMP_SET_t(i, v), AMP_GET_t(i)
+ *   t.sample(s, c), t[i]         AMP_SAMPLE_WITH_t(s, c), t(i)
  */
 #include "translate/spell.h"
 
@@ -224,6 +226,45 @@ static void swizzle(kbody *b, const body_construct *c)
     rewrite(b, c->tok[2], "");
 }
 
+/* t.set(i, v) as AMP_SET_t(i, v), t.get(i) as AMP_GET_t(i),
+ * t.sample(s, c) as AMP_SAMPLE_WITH_t(s, c), t.gather_red(s, c) as
+ * AMP_GATHER_t(0, s, c) (1 green, 2 blue, 3 alpha); modes as a template's
+ * arguments become the sampler AMP_SAMPLER_PAIR(filter, address), or for a
+ * gather AMP_SAMPLER_ADDRESS(address). The texture's accessors define the
+ * macros (accessors.c). */
+static void texture_call(kbody *b, const body_construct *c)
+{
+    const int32_t *t = c->tok;
+    const lex_token *name = &b->tokens.items[t[0]];
+    int gather = c->form >= TEXTURE_GATHER_RED, channel = c->form - TEXTURE_GATHER_RED;
+    const char *macro = c->form == TEXTURE_SET      ? "AMP_SET_"
+                        : c->form == TEXTURE_GET    ? "AMP_GET_"
+                        : c->form == TEXTURE_SAMPLE ? "AMP_SAMPLE_WITH_"
+                                                    : "AMP_GATHER_";
+    char text[160];
+    rewrite(b, t[1], "");
+    rewrite(b, t[2], "");
+    if (t[3] < 0) {
+        snprintf(text, sizeof text, "%s%.*s", macro, (int)name->length, name->text);
+        rewrite(b, t[0], text);
+        if (gather) {
+            snprintf(text, sizeof text, "(%d, ", channel);
+            rewrite(b, t[5], text);
+        }
+        return;
+    }
+    if (gather)
+        snprintf(text, sizeof text, "%s%.*s(%d, AMP_SAMPLER_ADDRESS", macro, (int)name->length,
+                 name->text, channel);
+    else
+        snprintf(text, sizeof text, "%s%.*s(AMP_SAMPLER_PAIR", macro, (int)name->length,
+                 name->text);
+    rewrite(b, t[0], text);
+    rewrite(b, t[3], "(");
+    rewrite(b, t[4], "),");
+    rewrite(b, t[5], "");
+}
+
 static void spell(kbody *b, const body_construct *c)
 {
     const int32_t *t = c->tok;
@@ -257,9 +298,14 @@ static void spell(kbody *b, const body_construct *c)
         break;
     case C_TEXTURE_TYPE:
         blank_after(b, t[0], t[1]);
-        snprintf(text, sizeof text, "__read_only image%dd_t", rank);
+        snprintf(text, sizeof text, "%s image%dd_t",
+                 c->type.access == AMP_TEXTURE_WRITE        ? "__write_only"
+                 : c->type.access == AMP_TEXTURE_READ_WRITE ? "__read_write"
+                                                            : "__read_only",
+                 rank);
         rewrite(b, t[0], text);
         break;
+    case C_TEXTURE_CALL: texture_call(b, c); break;
     case C_TEXTURE_PARAMETER:
         /* Images cannot be struct members: the texture is its image and
          * its extent, side by side. */

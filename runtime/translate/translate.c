@@ -65,6 +65,10 @@ static const char *elem_name(const tr_spec *tr, amp_elem_type t)
         return packed[amp__elem_scalar(t) - AMP_INT];
     if (amp__elem_lanes(t))
         return amp__body_elem_name(NULL, (uint16_t)t);
+    if (t == AMP_NORM)
+        return "norm";
+    if (t == AMP_UNORM)
+        return "unorm";
     const cg_struct *s = struct_of(tr, t);
     return s ? s->desc->name : "unknown";
 }
@@ -335,6 +339,8 @@ static body_type capture_type(const cg_capture *c)
         t.elem = (uint16_t)c->type;
         t.channels = (uint8_t)c->channels;
         t.folded = c->image_kind == CG_IMAGE_1D_FOLDED;
+        t.access = (uint8_t)c->access;
+        t.is_const = c->access == AMP_TEXTURE_READ;
     }
     return t;
 }
@@ -463,9 +469,12 @@ static void describe_capture(gen *g, int i)
                        c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank);
         break;
     case AMP_CAPTURE_TEXTURE:
-        amp__sb_printf(sb, " *   %-12s %s texture of rank %d, %d channel%s, read only (%s%s)\n",
-                       c->name, elem_cl_name(g, c->type), c->rank, c->channels,
-                       c->channels == 1 ? "" : "s", image_type_name(c->image_kind),
+        amp__sb_printf(sb, " *   %-12s %s texture of rank %d, %d channel%s, %s (%s%s)\n", c->name,
+                       elem_cl_name(g, c->type), c->rank, c->channels, c->channels == 1 ? "" : "s",
+                       c->access == AMP_TEXTURE_WRITE        ? "written only"
+                       : c->access == AMP_TEXTURE_READ_WRITE ? "read and written"
+                                                             : "read only",
+                       image_type_name(c->image_kind),
                        c->image_kind == CG_IMAGE_1D_FOLDED ? ", folded into rows" : "");
         break;
     default: break;
@@ -706,16 +715,38 @@ static void emit_accessors(gen *g)
             amp__accessors_texture(sb, &spec->captures[i]);
 }
 
-/* What reading textures takes, once, before the helpers that may take one. */
+/* A helper's texture parameter k as the accessors take a capture. */
+static cg_capture texture_parameter(const kbody *h, int k, const char *name)
+{
+    const body_type *type = &h->texture_types[k];
+    return (cg_capture){.name = name,
+                        .kind = AMP_CAPTURE_TEXTURE,
+                        .type = (amp_elem_type)type->elem,
+                        .rank = type->rank,
+                        .channels = type->channels,
+                        .image_kind = type->rank == 1   ? CG_IMAGE_1D
+                                      : type->rank == 2 ? CG_IMAGE_2D
+                                                        : CG_IMAGE_3D,
+                        .access = type->access};
+}
+
+/* What using textures takes, once, before the helpers that may take one. */
 static void emit_texture_vocabulary(gen *g)
 {
     const cg_spec *spec = g->spec;
     int any = 0;
-    for (int i = 0; i < spec->ncaptures; i++)
+    unsigned needs = 0;
+    for (int i = 0; i < spec->ncaptures; i++) {
         any |= spec->captures[i].kind == AMP_CAPTURE_TEXTURE ||
                (g->helper_read[i] && g->helpers[i].ntextures > 0);
+        needs |= amp__accessors_texture_needs(&spec->captures[i]);
+        for (int k = 0; g->helper_read[i] && k < g->helpers[i].ntextures; k++) {
+            cg_capture p = texture_parameter(&g->helpers[i], k, "");
+            needs |= amp__accessors_texture_needs(&p);
+        }
+    }
     if (any)
-        amp__accessors_texture_vocabulary(&g->sb, spec);
+        amp__accessors_texture_vocabulary(&g->sb, spec, needs);
 }
 
 static int count_lines(const char *s)
@@ -768,17 +799,9 @@ static void emit_helpers(gen *g)
         cg_capture textures[AMP_MAX_FUNCTION_PARAMS];
         for (int k = 0; k < h->ntextures; k++) {
             const lex_token *name = &h->tokens.items[h->texture_names[k]];
-            const body_type *type = &h->texture_types[k];
             snprintf(g->texture_names[k], sizeof g->texture_names[k], "%.*s", (int)name->length,
                      name->text);
-            textures[k] = (cg_capture){.name = g->texture_names[k],
-                                       .kind = AMP_CAPTURE_TEXTURE,
-                                       .type = (amp_elem_type)type->elem,
-                                       .rank = type->rank,
-                                       .channels = type->channels,
-                                       .image_kind = type->rank == 1   ? CG_IMAGE_1D
-                                                     : type->rank == 2 ? CG_IMAGE_2D
-                                                                       : CG_IMAGE_3D};
+            textures[k] = texture_parameter(h, k, g->texture_names[k]);
             amp__accessors_texture(&g->sb, &textures[k]);
         }
         int first_line = 1 + count_lines(g->sb.data);
@@ -789,10 +812,16 @@ static void emit_helpers(gen *g)
         amp__layout_body(h, 0, &g->sb, &moved, &map);
         amp__sb_free(&moved);
         for (size_t k = 0; k < t->ntokens; k++)
-            t->token_line[k] = t->token_line[k] >= 0 ? t->token_line[k] + first_line : -1;
-        for (int k = 0; k < h->ntextures; k++)
-            amp__sb_printf(&g->sb, "#undef %s\n#undef AMP_READ_%s\n#undef AMP_SAMPLE_%s\n",
-                           textures[k].name, textures[k].name, textures[k].name);
+            if (t->token_line[k] >= 0)
+                t->token_line[k] += first_line;
+        for (int k = 0; k < h->ntextures; k++) {
+            const char *n = textures[k].name;
+            amp__sb_printf(
+                &g->sb,
+                "#undef %s\n#undef AMP_READ_%s\n#undef AMP_GET_%s\n#undef AMP_SET_%s\n"
+                "#undef AMP_SAMPLE_%s\n#undef AMP_SAMPLE_WITH_%s\n#undef AMP_GATHER_%s\n",
+                n, n, n, n, n, n, n);
+        }
     }
 }
 
@@ -845,7 +874,10 @@ static void emit_signature(gen *g)
             amp__sb_printf(sb, "    const amp_%s_%d %s",
                            c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank, c->name);
         } else {
-            amp__sb_printf(sb, "    __read_only %s amp_%s_image,\n    ",
+            amp__sb_printf(sb, "    %s %s amp_%s_image,\n    ",
+                           c->access == AMP_TEXTURE_WRITE        ? "__write_only"
+                           : c->access == AMP_TEXTURE_READ_WRITE ? "__read_write"
+                                                                 : "__read_only",
                            image_type_name(c->image_kind), c->name);
             for (int d = 0; d < c->rank; d++)
                 amp__sb_printf(sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
@@ -1212,9 +1244,11 @@ amp_status amp__translate(const tr_spec *tr, const char *name, cg_kernel *out)
         emit_header(&g);
         emit_prelude(&g);
         emit_types(&g);
+        /* The textures' functions before the constants: an AMP_CONST may
+         * have the name of one of their parameters. */
+        emit_texture_vocabulary(&g);
         emit_constants(&g);
         emit_view_values(&g);
-        emit_texture_vocabulary(&g);
         emit_helpers(&g);
         emit_accessors(&g);
         emit_signature(&g);

@@ -23,7 +23,7 @@ const char *amp__vocab_prelude(void)
 
 /* The groups of the vocabulary, in the order a kernel gets them: each a
  * piece of runtime/translate/cl/ (cl.h). */
-enum { ATOMICS, FENCES, FAST_MATH, PRECISE_MATH, SHORT_VECTORS, GROUPS };
+enum { ATOMICS, FENCES, FAST_MATH, PRECISE_MATH, SHORT_VECTORS, NORMS, GROUPS };
 
 /* An entry: the text that defines name, which a kernel gets when one of
  * its texts uses the name. */
@@ -435,8 +435,9 @@ static void collect(const char *text, size_t cap)
 
 static void build_vocabulary(void)
 {
-    static const char *const pieces[GROUPS] = {amp__cl_atomics, amp__cl_fences, amp__cl_fast_math,
-                                               amp__cl_precise_math, amp__cl_short_vectors};
+    static const char *const pieces[GROUPS] = {amp__cl_atomics,       amp__cl_fences,
+                                               amp__cl_fast_math,     amp__cl_precise_math,
+                                               amp__cl_short_vectors, amp__cl_norm};
     for (int g = 0; g < GROUPS; g++)
         split_group(g, pieces[g]);
     size_t cap = 16384;

@@ -409,9 +409,23 @@ static void bad_input_gets_a_status_and_a_message(void **state)
     amp_extent e = amp_extent_1d(8);
     assert_amp_fails(amp_texture_create(AMP_INT, 1, e, data, NULL, NULL),
                      AMP_ERROR_INVALID_ARGUMENT, "out is NULL");
-    assert_amp_fails(amp_texture_create(AMP_INT, 1, e, NULL, NULL, &t), AMP_ERROR_INVALID_ARGUMENT,
-                     "data is NULL");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 12, data, sizeof data, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "12 bits per scalar element");
     assert_null(t);
+    assert_amp_fails(amp_texture_create_bits(AMP_UNORM, 1, e, 32, NULL, 0, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "a texture of unorm takes 8 or 16");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 8, data, sizeof data, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "data_bytes is 32, and 8 texels of 1 channel of 8 bits take 8");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 8, NULL, 8, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "without data it is 0");
+    assert_amp_fails(amp_texture_create_bits(AMP_INT, 1, e, 200, NULL, 0, NULL, &t),
+                     AMP_ERROR_INVALID_ARGUMENT, "200 bits per scalar element");
+    /* 0 bits: the type's default, 16 for unorm. */
+    assert_amp_ok(amp_texture_create_bits(AMP_UNORM, 1, e, 0, NULL, 0, NULL, &t));
+    assert_int_equal(amp_texture_get_bits(t), 16);
+    assert_amp_ok(amp_texture_release(t));
+    t = (amp_texture *)data;
     assert_amp_fails(amp_texture_create((amp_elem_type)0, 1, e, data, NULL, &t),
                      AMP_ERROR_INVALID_ARGUMENT, "element type 0");
     assert_amp_fails(amp_texture_create((amp_elem_type)9, 1, e, data, NULL, &t),
@@ -623,7 +637,7 @@ static void a_format_the_device_lacks_is_stored_in_four_channels(void **state)
 
     /* No format at all: refused, by name. */
     assert_int_equal(st, AMP_ERROR_UNSUPPORTED_FEATURE);
-    assert_non_null(strstr(message, "no image1d_t image of float, with 1 channel or with 4"));
+    assert_non_null(strstr(message, "no image1d_t image of 32-bit float, with 1 channel or with 4"));
     assert_null(none);
 
     /* RGBA only: the one-channel texture is stored in four, and reads and

@@ -790,7 +790,8 @@ static amp_status null_struct_member_type(void)
 static amp_status null_texture_data(void)
 {
     amp_texture *t = NULL;
-    return amp_texture_create(AMP_INT, 1, amp_extent_1d(N), NULL, NULL, &t);
+    return amp_texture_create_bits(AMP_INT, 1, amp_extent_1d(N), 32, NULL, sizeof F.ints, NULL,
+                                   &t);
 }
 
 static amp_status null_texture_out(void)
@@ -851,6 +852,56 @@ static amp_status null_texture_captured(void)
     amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
     return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(none, v),
                                  { v(i[0]) = none(i[0]); });
+}
+
+static amp_status null_texture_view_of(void)
+{
+    amp_texture_view *v = NULL;
+    return amp_texture_view_create(NULL, AMP_TEXTURE_WRITE, &v);
+}
+
+static amp_status null_texture_view_out(void)
+{
+    return amp_texture_view_create(texture_of(AMP_INT, 1), AMP_TEXTURE_WRITE, NULL);
+}
+
+static amp_status texture_view_access_unknown(void)
+{
+    amp_texture_view *v = NULL;
+    return amp_texture_view_create(texture_of(AMP_INT, 1), (amp_texture_access)7, &v);
+}
+
+static amp_status null_texture_copy_source(void)
+{
+    return amp_texture_copy(NULL, texture_of(AMP_INT, 1));
+}
+
+static amp_status null_texture_copy_destination(void)
+{
+    return amp_texture_copy(texture_of(AMP_INT, 1), NULL);
+}
+
+static amp_status null_texture_copy_to_end(void)
+{
+    return amp_texture_copy_to(texture_of(AMP_INT, 1), amp_data_of(NULL));
+}
+
+static amp_status null_texture_copy_from_array(void)
+{
+    return amp_texture_copy_from(amp_data_of((amp_array *)NULL), texture_of(AMP_INT, 1));
+}
+
+static amp_status null_texture_copy_async_out(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 1);
+    return amp_texture_copy_async(t, texture_of(AMP_INT, 1), NULL);
+}
+
+static amp_status texture_copy_section_outside(void)
+{
+    amp_texture *t = texture_of(AMP_INT, 1);
+    return amp_texture_copy_section(t, amp_index_1d(0), texture_of(AMP_INT, 1), amp_index_1d(2),
+                                    amp_extent_1d(N));
 }
 
 static int callback_calls;
@@ -1084,6 +1135,11 @@ static amp_status view_type_zero(void)
 static amp_status view_type_past_the_last(void)
 {
     return create(0, (amp_elem_type)(AMP_DOUBLE_4 + 1), amp_extent_1d(N), F.ints);
+}
+
+static amp_status view_type_texture_only(void)
+{
+    return create(0, AMP_UNORM, amp_extent_1d(N), F.ints);
 }
 
 static amp_status view_type_negative(void)
@@ -2407,7 +2463,7 @@ static const bad_case table[] = {
         "amp_struct_register: member 0 of struct one has a NULL name"),
     ROW("null", null_struct_member_type, IA,
         "amp_struct_register: member 'a' of struct one has a NULL type"),
-    ROW("null", null_texture_data, IA, "amp_texture_create: data is NULL"),
+    ROW("null", null_texture_data, IA, "amp_texture_create_bits: data is NULL"),
     ROW("null", null_texture_out, IA, "amp_texture_create: out is NULL"),
     ROW("null", null_texture_release_is_a_no_op, AMP_OK, NULL),
     ROW("null", null_texture_getters, AMP_OK, NULL),
@@ -2420,6 +2476,17 @@ static const bad_case table[] = {
     ROW("null", null_texture_transfers, IA, "amp_texture_get_transfers: the texture is NULL"),
     ROW("null", null_texture_transfers_out, IA, "amp_texture_get_transfers: out is NULL"),
     ROW("null", null_texture_captured, IA, "texture 'none' is NULL"),
+    ROW("null", null_texture_view_of, IA, "amp_texture_view_create: the texture is NULL"),
+    ROW("null", null_texture_view_out, IA, "amp_texture_view_create: out is NULL"),
+    ROW("type", texture_view_access_unknown, IA, "access 7 is not one of AMP_TEXTURE_READ"),
+    ROW("null", null_texture_copy_source, IA, "amp_texture_copy: the source texture is NULL"),
+    ROW("null", null_texture_copy_destination, IA,
+        "amp_texture_copy: the destination texture is NULL"),
+    ROW("null", null_texture_copy_to_end, IA,
+        "amp_texture_copy_to: the destination host pointer is NULL"),
+    ROW("null", null_texture_copy_from_array, IA, "amp_texture_copy_from: the source array is NULL"),
+    ROW("null", null_texture_copy_async_out, IA, "amp_texture_copy_async: out is NULL"),
+    ROW("range", texture_copy_section_outside, IA, "does not fit in the destination texture"),
     ROW("null", null_error_callback_switches_it_off, AMP_OK, NULL),
 
     /* Zero, negative and out-of-range extents, of each rank. */
@@ -2463,6 +2530,7 @@ static const bad_case table[] = {
     /* Element types. */
     ROW("type", view_type_zero, IA, "element type 0 is not one of"),
     ROW("type", view_type_past_the_last, IA, "element type 17 is not one of"),
+    ROW("type", view_type_texture_only, IA, "unorm is a texture's element type"),
     ROW("type", view_type_negative, IA, "element type -1 is not one of"),
     ROW("type", const_view_type_unknown, IA, "element type 42 is not one of"),
     ROW("type", type_helpers_of_unknown_type, AMP_OK, NULL),
