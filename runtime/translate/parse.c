@@ -117,6 +117,10 @@ int amp__parse_is_arithmetic_type(const lex_token *t)
         return 0;
     if (amp__lex_is_any(t, words))
         return 1;
+    /* norm(x) and unorm(x) are C++ AMP's constructions, which clamp
+     * (spell.c), not casts. */
+    if (amp__lex_is(t, "norm") || amp__lex_is(t, "unorm"))
+        return 0;
     /* OpenCL's vectors (float4), not C++ AMP's (float_4), which are made
      * as float_4(x, y, z, w). */
     return amp__parse_is_short_vector(t) && memchr(t->text, '_', t->length) == NULL;
