@@ -24,12 +24,27 @@ enum { ROWS = 6, COLS = 5, N = ROWS * COLS };
 
 /* ---- Helpers ---- */
 
-/* A texture of bits per channel, made from raw host data. */
+/* Whether st is the library's refusal of a format the device has no
+ * image of (NVIDIA's has no 1D image of 8-bit norm, for one), said as
+ * such: C++ AMP's format, which this device cannot hold. */
+static int device_lacks_format(amp_status st)
+{
+    if (st != AMP_ERROR_UNSUPPORTED_FEATURE || !strstr(amp_last_error(), " has no "))
+        return 0;
+    print_message("[  NOTE    ] %s\n", amp_last_error());
+    return 1;
+}
+
+/* A texture of bits per channel, made from raw host data; a skip where
+ * the device has no image of that format. */
 static amp_texture *texture_of(amp_elem_type type, int channels, amp_extent e, unsigned bits,
                                const void *data, size_t bytes)
 {
     amp_texture *t = NULL;
-    assert_amp_ok(amp_texture_create_bits(type, channels, e, bits, data, bytes, NULL, &t));
+    amp_status st = amp_texture_create_bits(type, channels, e, bits, data, bytes, NULL, &t);
+    if (device_lacks_format(st))
+        skip();
+    assert_amp_ok(st);
     return t;
 }
 
@@ -409,8 +424,11 @@ static void texture_10_1_bits_per_scalar_element(void **state)
         assert_int_equal(amp_texture_get_bytes(t), 4 * rows[r].default_bits / 8);
         assert_amp_ok(amp_texture_release(t));
         for (int k = 0; k < 3; k++) {
-            assert_amp_ok(amp_texture_create_bits(rows[r].type, 4, amp_extent_1d(4), rows[r].ok[k],
-                                                  NULL, 0, NULL, &t));
+            amp_status st = amp_texture_create_bits(rows[r].type, 4, amp_extent_1d(4),
+                                                    rows[r].ok[k], NULL, 0, NULL, &t);
+            if (device_lacks_format(st))
+                continue;
+            assert_amp_ok(st);
             assert_int_equal(amp_texture_get_bits(t), rows[r].ok[k]);
             assert_int_equal(amp_texture_get_bytes(t), 16 * rows[r].ok[k] / 8);
             assert_amp_ok(amp_texture_release(t));
