@@ -295,23 +295,13 @@ static void fail_run(const char *fmt, ...)
             fail_run("%s returned %s: %s", #call, amp_status_name(st_), amp_last_error());         \
     } while (0)
 
-/* Whether the value the host got differs from the model's. Not inlined:
- * where the model defines no value, the host's may be bytes nothing wrote
- * (an array made without data), and a loop the compiler vectorized would
- * compare them too, which valgrind reports as a use of uninitialised
- * memory. A call made only for defined values reads only those. */
-__attribute__((noinline)) static int differs(const int32_t *got, const uint32_t *val, int k)
-{
-    return (uint32_t)got[k] != val[k];
-}
-
 /* Compare len values the host got with the model's, where it defines them. */
 static void check_values(const char *what, const int32_t *got, const uint32_t *val,
                          const unsigned char *def, int len)
 {
     int bad = 0, first = -1;
     for (int k = 0; k < len; k++) {
-        if (def[k] && differs(got, val, k)) {
+        if (def[k] && (uint32_t)got[k] != val[k]) {
             if (first < 0)
                 first = k;
             bad++;
