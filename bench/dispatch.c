@@ -7,7 +7,7 @@
  * generated (dumped through AMP_DUMP_KERNELS) and passes the arguments the
  * generated kernel declares: the view's buffer, offset and extent, then
  * the domain. Every side launches 1024 threads in groups of 256, as the
- * runtime chooses for this extent. Five sides:
+ * runtime chooses for this extent. Six sides:
  *   amp         - amp_parallel_for_each over the extent, known to the
  *                 program as the raw side knows its global size;
  *   amp, getter - the same, with the extent read from the view each time
@@ -19,7 +19,12 @@
  *                 as a program must when the data changes;
  *   raw, library's queue - a raw launch in the library's own context and
  *                 on its default queue: the driver's cost there, without
- *                 the library's steps.
+ *                 the library's steps;
+ *   raw, event each - a raw launch on a profiling queue of its own that
+ *                 asks for the kernel's event, whose status and two times
+ *                 are read and which is released after the block: what
+ *                 timing every kernel on the device costs the driver (the
+ *                 floor of AMP_PROFILE's and the timeline's device times).
  * Two ways:
  *   pipelined  - launches back to back, one wait at the end of a block;
  *   wait each  - a launch and a wait (clFinish) each time.
@@ -47,10 +52,13 @@
 
 #define ELEMS 1024
 #define GROUP 256
-#define SIDES 5
+#define SIDES 6
 #define MAX_BLOCKS 400
 
-enum { AMP_SIDE, RAW, RAW_ARGS, RAW_LIB, AMP_GETTER };
+enum { AMP_SIDE, RAW, RAW_ARGS, RAW_LIB, AMP_GETTER, RAW_EVENTS };
+
+/* The most launches of a block (pipelined blocks are the longest). */
+#define MAX_PER_BLOCK 2000
 
 /* The generated source of the tiny kernel, and its kernel name. */
 static char *find_generated(const char *dir, char *name, size_t size)
@@ -93,6 +101,7 @@ typedef struct raw_kernel {
     cl_kernel kernel;
     cl_mem buffer;
     long launches;
+    cl_event *events; /* the event side's, one a launch of a block */
 } raw_kernel;
 
 /* The generated kernel's four arguments: the view's buffer, its offset
@@ -110,13 +119,16 @@ static cl_int set_args(raw_kernel *r)
     return rc;
 }
 
-/* The raw side's kernel and buffer; on_library_queue: in the library's
- * context and on its default queue, else on a context of its own. */
-static int raw_open(const bench_options *o, const char *source, const char *name,
-                    int on_library_queue, raw_kernel *r)
+enum { OWN_QUEUE, LIBRARY_QUEUE, PROFILED_QUEUE };
+
+/* The raw side's kernel and buffer, on `where`: a context and queue of its
+ * own; the library's context and default queue; or a context of its own
+ * with a profiling queue, whose launches each ask for their event. */
+static int raw_open(const bench_options *o, const char *source, const char *name, int where,
+                    raw_kernel *r)
 {
     memset(r, 0, sizeof *r);
-    if (on_library_queue) {
+    if (where == LIBRARY_QUEUE) {
         amp_accelerator_view *av = NULL;
         bench_check(amp_accelerator_get_default_view(NULL, &av), "default view");
         test_cl_objects cl = amp__test_cl_of_view(av);
@@ -127,7 +139,17 @@ static int raw_open(const bench_options *o, const char *source, const char *name
         clRetainCommandQueue(r->cl.queue);
     } else if (bench_cl_open(&o->info, &r->cl) != 0)
         return -1;
-    cl_int rc;
+    cl_int rc = CL_SUCCESS;
+    if (where == PROFILED_QUEUE) {
+        clReleaseCommandQueue(r->cl.queue);
+        r->cl.queue = clCreateCommandQueue(r->cl.context, r->cl.device, CL_QUEUE_PROFILING_ENABLE,
+                                           &rc);
+        r->events = rc == CL_SUCCESS ? calloc(MAX_PER_BLOCK, sizeof *r->events) : NULL;
+        if (!r->events) {
+            fprintf(stderr, "raw OpenCL: no profiling queue: error %d\n", rc);
+            return -1;
+        }
+    }
     r->program = clCreateProgramWithSource(r->cl.context, 1, &source, NULL, &rc);
     if (rc == CL_SUCCESS)
         rc = clBuildProgram(r->program, 1, &r->cl.device, "", NULL, NULL);
@@ -158,6 +180,7 @@ static int raw_open(const bench_options *o, const char *source, const char *name
 
 static void raw_close(raw_kernel *r)
 {
+    free(r->events);
     if (r->buffer)
         clReleaseMemObject(r->buffer);
     if (r->kernel)
@@ -177,12 +200,38 @@ static int raw_counted(raw_kernel *r)
     return back[0] == (float)r->launches && back[ELEMS - 1] == (float)r->launches;
 }
 
+/* The event side's events of a block: each one's status and two times read,
+ * as a profiler reads them, and released. */
+static void read_events(raw_kernel *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        cl_int status = CL_QUEUED;
+        cl_ulong start = 0, end = 0;
+        if (clGetEventInfo(r->events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           NULL) != CL_SUCCESS ||
+            status != CL_COMPLETE ||
+            clGetEventProfilingInfo(r->events[i], CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                    NULL) != CL_SUCCESS ||
+            clGetEventProfilingInfo(r->events[i], CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                    NULL) != CL_SUCCESS ||
+            end < start) {
+            fprintf(stderr, "raw OpenCL: a kernel's event has no times\n");
+            exit(EXIT_FAILURE);
+        }
+        clReleaseEvent(r->events[i]);
+    }
+}
+
 /* Seconds per launch over n launches; wait_each: clFinish after each;
  * with_args: set the four arguments before each launch too, as a program
  * that launches a kernel on changing data must (the library does). */
 static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
 {
     size_t global = ELEMS, local = GROUP;
+    if (n > MAX_PER_BLOCK) {
+        fprintf(stderr, "raw OpenCL: a block of %d launches; at most %d\n", n, MAX_PER_BLOCK);
+        exit(EXIT_FAILURE);
+    }
     double t0 = bench_now();
     for (int i = 0; i < n; i++) {
         if (with_args && set_args(r) != CL_SUCCESS) {
@@ -190,7 +239,7 @@ static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
             exit(EXIT_FAILURE);
         }
         if (clEnqueueNDRangeKernel(r->cl.queue, r->kernel, 1, NULL, &global, &local, 0, NULL,
-                                   NULL) != CL_SUCCESS) {
+                                   r->events ? &r->events[i] : NULL) != CL_SUCCESS) {
             fprintf(stderr, "raw OpenCL: clEnqueueNDRangeKernel failed\n");
             exit(EXIT_FAILURE);
         }
@@ -198,6 +247,8 @@ static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
             clFinish(r->cl.queue);
     }
     clFinish(r->cl.queue);
+    if (r->events)
+        read_events(r, n);
     r->launches += n;
     return (bench_now() - t0) / n;
 }
@@ -224,7 +275,7 @@ typedef struct sides {
     const bench_options *o;
     amp_array_view *v;
     long amp_launches;
-    raw_kernel own, lib; /* the raw side on its own context; on the library's */
+    raw_kernel own, lib, evt; /* on a context of its own; the library's; with events */
 } sides;
 
 /* One side's block: seconds per launch of n launches. */
@@ -236,6 +287,7 @@ static double side_round(sides *s, int side, int n, int wait_each)
         return amp_round(s->o, s->v, &s->amp_launches, n, wait_each, side == AMP_GETTER);
     case RAW: return raw_round(&s->own, n, wait_each, 0);
     case RAW_ARGS: return raw_round(&s->own, n, wait_each, 1);
+    case RAW_EVENTS: return raw_round(&s->evt, n, wait_each, 0);
     case RAW_LIB:
     default: return raw_round(&s->lib, n, wait_each, 0);
     }
@@ -278,13 +330,15 @@ void bench_dispatch(const bench_options *o)
 
     char name[256];
     char *source = find_generated(o->dump_dir, name, sizeof name);
-    if (!source || raw_open(o, source, name, 0, &s.own) != 0 ||
-        raw_open(o, source, name, 1, &s.lib) != 0) {
+    if (!source || raw_open(o, source, name, OWN_QUEUE, &s.own) != 0 ||
+        raw_open(o, source, name, LIBRARY_QUEUE, &s.lib) != 0 ||
+        raw_open(o, source, name, PROFILED_QUEUE, &s.evt) != 0) {
         printf("Not measured: the generated kernel could not be %s.\n",
                source ? "built through raw OpenCL" : "found (AMP_DUMP_KERNELS)");
         free(source);
         raw_close(&s.own);
         raw_close(&s.lib);
+        raw_close(&s.evt);
         amp_array_view_release(s.v);
         return;
     }
@@ -304,25 +358,28 @@ void bench_dispatch(const bench_options *o)
     /* Every side did what it was asked: every element counts its launches. */
     bench_check(amp_array_view_synchronize(s.v), "synchronize");
     int ok = host[0] == (float)s.amp_launches && host[ELEMS - 1] == (float)s.amp_launches &&
-             raw_counted(&s.own) && raw_counted(&s.lib);
+             raw_counted(&s.own) && raw_counted(&s.lib) && raw_counted(&s.evt);
 
     FILE *csv = bench_csv_open(o, "dispatch.csv",
                                "device,mode,launches,amp_us_median,raw_us_median,amp_us_best,"
                                "raw_us_best,ratio_median,raw_args_us_median,raw_args_us_best,"
                                "ratio_q1,ratio_q3,raw_lib_us_median,raw_lib_us_best,"
-                               "ratio_lib_median,amp_getter_us_median,amp_getter_us_best");
+                               "ratio_lib_median,amp_getter_us_median,amp_getter_us_best,"
+                               "raw_events_us_median,raw_events_us_best");
     printf("- microseconds per launch, the median over blocks (best block in brackets); the\n"
            "  sides take turns block by block (pipelined: %d blocks of %d launches, one wait at\n"
            "  the end of each; with a wait each: %d blocks of %d)\n"
            "- amp / raw: the median of the block-by-block ratios, with its quartiles\n"
            "- raw: a context and queue of its own; library's queue: the library's context and\n"
            "  default queue, without its steps; amp, getter: the extent read with\n"
-           "  amp_array_view_get_extent before each launch\n"
+           "  amp_array_view_get_extent before each launch; raw, event each: a profiling queue,\n"
+           "  each launch's event read (status, start, end) and released after the block\n"
            "- results %s: every element counts its launches\n\n",
            blocks[0], per_block[0], blocks[1], per_block[1], ok ? "checked" : "WRONG");
-    printf("| mode | amp_parallel_for_each | raw clEnqueueNDRangeKernel | amp / raw (quartiles) | "
-           "raw, clSetKernelArg x4 each time | raw, library's queue | amp / raw, library's "
-           "queue | amp, getter |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf(
+        "| mode | amp_parallel_for_each | raw clEnqueueNDRangeKernel | amp / raw (quartiles) | "
+        "raw, clSetKernelArg x4 each time | raw, library's queue | amp / raw, library's "
+        "queue | amp, getter | raw, event each |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int m = 0; m < 2; m++) {
         int n = blocks[m];
         double q[3], ql[3];
@@ -334,21 +391,23 @@ void bench_dispatch(const bench_options *o)
             med[k] = bench_median(t[m][k], n) * 1e6;
         }
         printf("| %s | %.2f (%.2f) | %.2f (%.2f) | %.3f (%.3f to %.3f) | %.2f (%.2f) | %.2f "
-               "(%.2f) | %.3f | %.2f (%.2f) |\n",
+               "(%.2f) | %.3f | %.2f (%.2f) | %.2f (%.2f) |\n",
                mode_names[m], med[AMP_SIDE], best[AMP_SIDE], med[RAW], best[RAW], q[1], q[0], q[2],
                med[RAW_ARGS], best[RAW_ARGS], med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER],
-               best[AMP_GETTER]);
+               best[AMP_GETTER], med[RAW_EVENTS], best[RAW_EVENTS]);
         if (csv)
             fprintf(csv,
                     "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,%.3f,%.3f,%.4f,%.4f,%.3f,%.3f,%.4f,%.3f,"
-                    "%.3f\n",
+                    "%.3f,%.3f,%.3f\n",
                     o->info.description, mode_names[m], n * per_block[m], med[AMP_SIDE], med[RAW],
                     best[AMP_SIDE], best[RAW], q[1], med[RAW_ARGS], best[RAW_ARGS], q[0], q[2],
-                    med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER], best[AMP_GETTER]);
+                    med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER], best[AMP_GETTER],
+                    med[RAW_EVENTS], best[RAW_EVENTS]);
     }
     if (csv)
         fclose(csv);
     raw_close(&s.own);
     raw_close(&s.lib);
+    raw_close(&s.evt);
     bench_check(amp_array_view_release(s.v), "release");
 }
