@@ -19,9 +19,15 @@ typedef struct call {
                   that the parts run at the same time (domain.part_lo, part_hi) */
 } call;
 
-/* A launch of a call, as dispatch.c runs it: the kernel's event is stored
- * in *event when event is not NULL (the timeline's), and *queued is set to
- * the kernel when it was queued (else left as it was). */
-typedef amp_status (*launch_fn)(call *c, cl_event *event, const kc_entry **queued);
+/* What a launch tells the timeline: the kernel's event, when it asks for
+ * one, and whether the kernel was queued. */
+typedef struct launch_out {
+    cl_event *event;       /* in: where the kernel's event goes, or NULL for none */
+    const kc_entry *entry; /* out: the kernel found or built, else left NULL */
+    int queued;            /* out: 1 once the kernel is queued */
+} launch_out;
+
+/* A launch of a call, as dispatch.c runs it. */
+typedef amp_status (*launch_fn)(call *c, launch_out *out);
 
 #endif

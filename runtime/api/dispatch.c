@@ -139,7 +139,7 @@ static amp_status mark_written(const call *c, const record_known *known, const k
 
 /* The launch, under the lock: each step that the record knows the answer
  * of is skipped. */
-static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
+static amp_status launch(call *c, launch_out *out)
 {
     record_known known;
     kb_launch planned;
@@ -164,8 +164,9 @@ static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
     AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
     if (st == AMP_OK) {
-        *queued = l->entry;
-        st = amp__queue_launch(c->av, &l->run, moved, event);
+        out->entry = l->entry;
+        st = amp__queue_launch(c->av, &l->run, moved, out->event);
+        out->queued = st == AMP_OK;
     }
     /* 6. An immediate view submits each kernel as it is queued. */
     if (st == AMP_OK && !known.data)
@@ -188,8 +189,8 @@ static amp_status launch(call *c, cl_event *event, const kc_entry **queued)
 amp_status amp__dispatch_launch(call *c)
 {
     /* The one test of the timeline on the launch path. */
-    const kc_entry *queued;
-    return amp__tl_active ? amp__timeline_launch(c, launch) : launch(c, NULL, &queued);
+    launch_out out = {NULL, NULL, 0};
+    return amp__tl_active ? amp__timeline_launch(c, launch) : launch(c, &out);
 }
 
 static amp_status dispatch(call *c)

@@ -12,6 +12,7 @@
 #include "data/view.h"
 #include "device/devtime.h"
 #include "device/oclcheck.h"
+#include "device/profile.h"
 #include "device/queue.h"
 
 /* Whether the call's kernel source may be read: a live handle, or a
@@ -22,10 +23,11 @@ static int source_readable(const amp_kernel_source *k)
     return k && (state == HD_LIVE || (state == HD_FOREIGN && k->file));
 }
 
-/* The kernel c queued, as ev, during the call's launch, which began at
- * `began`: what it runs over, and which views it reads and may write (a
- * kernel was queued: its captures were checked, every view is live). The
- * timeline names the transfers of the launch after these views. */
+/* The kernel c queued during the call's launch, which began at `began`,
+ * with its event ev when the launch asked for one: what it runs over, and
+ * which views it reads and may write (a kernel was queued: its captures
+ * were checked, every view is live). The timeline names the transfers of
+ * the launch after these views. */
 static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t began)
 {
     tl_ref refs[AMP_MAX_CAPTURES];
@@ -59,15 +61,16 @@ static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t
                    began};
     int profiled = 0;
     k.queue = amp__queue_timeline(c->av, &profiled);
+    tl_timing timing = !profiled ? TL_HOST_TIMED : ev ? TL_DEVICE_TIMED : TL_NOT_SAMPLED;
     /* Timed on the device, it is placed by the device's clock, never
      * before the launch began; else it is shown at the moment the launch
      * had queued it. */
-    if (!profiled)
+    if (timing != TL_DEVICE_TIMED)
         k.queued = amp__tl_now();
-    uint32_t record = k.queue ? amp__tl_kernel(&k, profiled) : TL_NO_RECORD;
-    if (profiled)
+    uint32_t record = k.queue ? amp__tl_kernel(&k, timing) : TL_NO_RECORD;
+    if (timing == TL_DEVICE_TIMED)
         amp__dtime_kernel(ev, record);
-    else
+    else if (ev)
         amp__clapi.ReleaseEvent(ev);
 }
 
@@ -76,14 +79,17 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
     LOCK_ASSERT_HELD();
     tl_call tc;
     amp__tl_call_begin(&tc);
+    /* The kernel's event is what timing it on the device costs: asked for
+     * as devtime.h's sampling allows, and always while AMP_PROFILE makes
+     * one anyway. */
     cl_event ev = NULL;
-    const kc_entry *queued = NULL;
+    launch_out out = {amp__prof_on() || amp__dtime_wanted() ? &ev : NULL, NULL, 0};
     int64_t began = amp__tl_now();
-    amp_status st = launch(c, &ev, &queued);
-    if (ev)
-        record_kernel(c, queued, ev, began);
-    tl_about about = {NULL, NULL, "unknown", 0, queued ? queued->name : "(not built)"};
-    if (queued || source_readable(c->kernel)) {
+    amp_status st = launch(c, &out);
+    if (out.queued)
+        record_kernel(c, out.entry, ev, began);
+    tl_about about = {NULL, NULL, "unknown", 0, out.entry ? out.entry->name : "(not built)"};
+    if (out.entry || source_readable(c->kernel)) {
         about.site_file = c->kernel->file;
         about.site_line = c->kernel->line;
     }

@@ -206,6 +206,17 @@ long long amp__env_timeline_max_events(long long def)
     return n;
 }
 
+int amp__env_timeline_kernels(void)
+{
+    const char *v = non_empty(getenv("AMP_TIMELINE_KERNELS"));
+    if (!v || strcmp(v, "sampled") == 0)
+        return 0;
+    if (strcmp(v, "all") == 0)
+        return 1;
+    warn_unknown("AMP_TIMELINE_KERNELS", v, "sampled or all", "kernels are sampled");
+    return 0;
+}
+
 int amp__env_leaks(void)
 {
     return amp__env_flag("AMP_LEAKS", 0);

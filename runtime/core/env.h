@@ -39,6 +39,11 @@ int amp__env_check(void);
 /* AMP_TIMELINE: the file the timeline is written to, or NULL (read once,
  * as the library is loaded: core/timeline.c). */
 const char *amp__env_timeline(void);
+/* AMP_TIMELINE_KERNELS: 1 for "all" (every kernel timed on the device), 0
+ * for "sampled" or unset (device/devtime.h); another value is warned of and
+ * taken as "sampled". */
+int amp__env_timeline_kernels(void);
+
 /* AMP_TIMELINE_MAX_EVENTS: the bound on the timeline's events; def when
  * unset or empty, and (with a warning) when it is not a number >= 1. */
 long long amp__env_timeline_max_events(long long def);

@@ -645,7 +645,7 @@ void amp__tl_data_end(const void *data)
 
 /* ---- Work on queues ---- */
 
-uint32_t amp__tl_kernel(const tl_kernel *k, int device_timed)
+uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing)
 {
     LOCK_ASSERT_HELD();
     if (!amp__tl_active)
@@ -663,7 +663,9 @@ uint32_t amp__tl_kernel(const tl_kernel *k, int device_timed)
     r->call_id = current ? current->id : 0;
     r->call_tid = current ? (uint16_t)thread_track() : 0;
     r->tid = (uint16_t)k->queue;
-    r->flags = device_timed ? TLF_PENDING | TLF_DEVICE : 0;
+    r->flags = timing == TL_DEVICE_TIMED  ? TLF_PENDING | TLF_DEVICE
+               : timing == TL_NOT_SAMPLED ? TLF_UNSAMPLED
+                                          : 0;
     r->u.kernel.desc = desc;
     uint32_t self = index_of(r);
     for (size_t i = 0; i < unclaimed_count; i++) {

@@ -136,11 +136,16 @@ typedef struct tl_kernel {
 
 #define TL_NO_RECORD UINT32_MAX
 
-/* Record a kernel; its device times follow (amp__tl_kernel_span), unless
- * device_timed is 0 (a queue without profiling: it is shown where it was
- * queued, without a duration). Returns the record, or TL_NO_RECORD when
- * the timeline is full. */
-uint32_t amp__tl_kernel(const tl_kernel *k, int device_timed);
+/* How a kernel is timed: on the device (its times follow through
+ * amp__tl_kernel_span); on the host, its queue having no profiling; or on
+ * the host because the device times were not asked for (device/devtime.h's
+ * sampling). The last two are shown where they were queued, without a
+ * duration. */
+typedef enum { TL_DEVICE_TIMED, TL_HOST_TIMED, TL_NOT_SAMPLED } tl_timing;
+
+/* Record a kernel, timed as `timing` says. Returns the record, or
+ * TL_NO_RECORD when the timeline is full. */
+uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing);
 
 /* A kernel's times on its device's clock (CL_PROFILING_COMMAND_START and
  * _END); ok 0 when they could not be read (it is shown where it was

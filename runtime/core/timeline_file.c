@@ -309,6 +309,10 @@ static void kernel_event(strbuf *sb, const tl_rec *r, int64_t ts)
     }
     amp__json_key(sb, &first, "timed");
     amp__json_string(sb, (r->flags & TLF_DEVICE) ? "device" : "host");
+    if (r->flags & TLF_UNSAMPLED) {
+        amp__json_key(sb, &first, "sampled");
+        amp__sb_append(sb, "false");
+    }
     if (d->checked) {
         amp__json_key(sb, &first, "check");
         amp__sb_append(sb, "true");

@@ -56,10 +56,11 @@ typedef struct tl_desc {
 enum { TL_CALL, TL_KERNEL, TL_TRANSFER, TL_CREATED, TL_RELEASED, TL_WHERE, TL_CHECK, TL_MARK };
 
 enum {
-    TLF_PENDING = 1, /* a kernel whose device times are not read yet */
-    TLF_RAW = 2,     /* ts is the device's clock: placed when written */
-    TLF_DEVICE = 4,  /* timed on the device */
-    TLF_LAST = 8     /* a release that ended its data */
+    TLF_PENDING = 1,   /* a kernel whose device times are not read yet */
+    TLF_RAW = 2,       /* ts is the device's clock: placed when written */
+    TLF_DEVICE = 4,    /* timed on the device */
+    TLF_LAST = 8,      /* a release that ended its data */
+    TLF_UNSAMPLED = 16 /* a kernel on a profiled queue not timed on the device (sampling) */
 };
 
 typedef struct tl_rec {

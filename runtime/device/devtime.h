@@ -29,6 +29,16 @@
 #include "core/clapi.h"
 #include "core/timeline.h"
 
+/* Whether the kernel about to be launched should be timed on the device.
+ * An event is what that costs, and on some drivers it costs more than the
+ * launch (NVIDIA's: some 8 us against 4): so kernels are timed on the
+ * device in a burst of the first DT_BURST, then at most one in each
+ * DT_SPACING_NS of the run, the allowance refilling while no kernel is
+ * timed, up to a burst again; the others are shown where they were queued
+ * (core/timeline.h's TL_NOT_SAMPLED). AMP_TIMELINE_KERNELS=all times every
+ * kernel, at the driver's price. */
+int amp__dtime_wanted(void);
+
 /* The timeline's number for the queue q of the accelerator view key (the
  * tid of its track: core/timeline.h's amp__tl_queue says what the other
  * facts name), registered on first sight; *profiled: whether its work is

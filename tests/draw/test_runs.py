@@ -7,7 +7,9 @@ same bytes, direction and reason. The samples' output is compared with
 their expected_output.txt byte for byte: the timeline changes no result,
 beside AMP_TRACE and AMP_PROFILE too. tile_race runs under AMP_CHECK, and
 its finding is checked down to the racy element. A run past
-AMP_TIMELINE_MAX_EVENTS keeps the bound and says what it dropped.
+AMP_TIMELINE_MAX_EVENTS keeps the bound and says what it dropped. A loop of
+tiny launches has its kernels sampled for device times, as docs/timeline.md
+says, and all of them with AMP_TIMELINE_KERNELS=all.
 
 Needs the samples built (SAMPLES, set by CTest, is their folder) and a
 device.
@@ -244,6 +246,63 @@ class TestPrograms(unittest.TestCase):
 
     def test_queues_and_markers(self):
         self.timeline_of("test_queues")
+
+
+class Sampling(unittest.TestCase):
+    """A loop of 3000 tiny launches (tests/draw/timeline_launches.c): the
+    first 64 kernels timed on the device, then at most one per 0.5 ms of
+    the run; the others where they were queued, "sampled": false."""
+
+    def run_launches(self, kernels=None):
+        program = os.environ.get("LAUNCHES")
+        if not program or not os.path.exists(program):
+            self.skipTest("timeline_launches is not built")
+        timeline = os.path.join(work_dir(), "launches-%s.json" % (kernels or "default"))
+        e = dict(os.environ)
+        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+        e.pop("AMP_TIMELINE_KERNELS", None)
+        e.pop("AMP_PROFILE", None)
+        if kernels:
+            e["AMP_TIMELINE_KERNELS"] = kernels
+        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=600)
+        self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
+        data = check_timeline.load(timeline)
+        self.assertEqual(check_timeline.check(data), [])
+        kernels = events(data, "amp.kernel")
+        self.assertEqual(len(kernels), 3000)
+        return data, kernels, r.stderr
+
+    def test_the_first_kernels_are_timed_on_the_device_then_a_few(self):
+        data, kernels, _ = self.run_launches()
+        device = [k for k in kernels if k["args"]["timed"] == "device"]
+        passed = [k for k in kernels if k["args"].get("sampled") is False]
+        self.assertEqual(len(device) + len(passed), len(kernels))
+        self.assertGreaterEqual(len(device), 64)
+        for k in passed:
+            self.assertEqual((k["args"]["timed"], k["dur"]), ("host", 0))
+        # The first 64 in order of their ids, then no more than the launches'
+        # time allows: one per 0.5 ms (ts in microseconds, on the host's
+        # clock for the calls), with one to spare.
+        by_id = sorted(kernels, key=lambda k: k["args"]["id"])
+        self.assertTrue(all(k["args"]["timed"] == "device" for k in by_id[:64]))
+        calls = [c for c in events(data, "amp.call") if c["name"] == "amp_parallel_for_each"]
+        self.assertEqual(len(calls), 3000)
+        # From the second call: the first compiles its kernel, a time the
+        # allowance, at its burst already, cannot use.
+        calls.sort(key=lambda c: c["ts"])
+        span = max(c["ts"] + c["dur"] for c in calls) - calls[1]["ts"]
+        self.assertLessEqual(len(device), 64 + span / 500.0 + 1)
+
+    def test_all_times_every_kernel_on_the_device(self):
+        _, kernels, _ = self.run_launches("all")
+        self.assertTrue(all(k["args"]["timed"] == "device" and "sampled" not in k["args"]
+                            for k in kernels))
+
+    def test_another_value_is_said_and_kernels_are_sampled(self):
+        _, kernels, err = self.run_launches("every")
+        self.assertIn("AMP_TIMELINE_KERNELS=\"every\"", err)
+        self.assertGreaterEqual(sum(k["args"]["timed"] == "device" for k in kernels), 64)
 
 
 class Bound(unittest.TestCase):

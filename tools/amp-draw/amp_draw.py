@@ -817,8 +817,12 @@ def event_detail(run, e):
                                              if "site" in c["args"] else ""))
         if "path" in a:
             lines.append("path: %s" % a["path"])
-    lines.append("start %s, took %s (timed on the %s)" % (
-        fmt_time(e["ts"]), fmt_time(e["dur"]), a.get("timed", "host")))
+    if a.get("sampled") is False:
+        lines.append("queued at %s; not timed on the device (the timeline samples kernels:"
+                     " AMP_TIMELINE_KERNELS=all times them all)" % fmt_time(e["ts"]))
+    else:
+        lines.append("start %s, took %s (timed on the %s)" % (
+            fmt_time(e["ts"]), fmt_time(e["dur"]), a.get("timed", "host")))
     return "\n".join(lines)
 
 

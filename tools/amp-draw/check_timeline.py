@@ -550,7 +550,10 @@ class Contract:
         if av is not None and av != ev["tid"]:
             self.add(i, "rule 16: accelerator_view %d is not the tid %d of its queue"
                      % (av, ev["tid"]))
-        a.str("timed", choices=("device", "host"))
+        timed = a.str("timed", choices=("device", "host"))
+        sampled = a.bool("sampled", optional=True)
+        if sampled is not None and (sampled or timed != "host"):
+            self.add(i, "rule 16: \"sampled\" is only ever false, on a kernel timed on the host")
         a.bool("check", optional=True)
         for key in ("reads", "writes"):
             refs = a.get(key, lambda v: isinstance(v, list) and all(view_ref_ok(r) for r in v),

@@ -1,0 +1,38 @@
+/*
+ * tests/draw/timeline_launches.c - a loop of tiny launches, back to back,
+ * for the timeline's sampling test (test_runs.py): its first kernels are
+ * timed on the device, then one now and then (device/devtime.h). Launches
+ * COUNT (argv[1], default 3000) kernels that add 1 to each element, then
+ * checks the data. Run it with AMP_TIMELINE set; prints "ok" and returns 0
+ * when the data is right.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <amp/amp.h>
+
+#define N 256
+
+int main(int argc, char **argv)
+{
+    int count = argc > 1 ? atoi(argv[1]) : 3000;
+    static float x[N];
+    amp_array_view *v = NULL;
+    amp_status st = amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), x, &v);
+    for (int k = 0; st == AMP_OK && k < count; k++)
+        st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1.0f; });
+    if (st == AMP_OK)
+        st = amp_array_view_synchronize(v);
+    if (st != AMP_OK) {
+        fprintf(stderr, "%s\n", amp_last_error());
+        return 1;
+    }
+    for (int i = 0; i < N; i++)
+        if (x[i] != (float)count) {
+            fprintf(stderr, "x[%d] = %g, not %d\n", i, x[i], count);
+            return 1;
+        }
+    amp_array_view_release(v);
+    printf("ok\n");
+    return 0;
+}
