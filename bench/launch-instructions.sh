@@ -30,7 +30,7 @@ cat >"$work/launch_loop.c" <<'EOF'
 static amp_accelerator_set *set;
 static amp_status tiny(amp_extent domain, amp_array_view *v)
 {
-    return AMP_PARALLEL_FOR_EACH_ON_SET(set, domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
+    return AMP_PARALLEL_FOR_EACH_ON(set, domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }
 #else
 static amp_status tiny(amp_extent domain, amp_array_view *v)

@@ -36,10 +36,11 @@ static size_t pending_count, pending_capacity;
 #define DT_POLL_AT 256
 
 /* Sampling (devtime.h): a burst of kernels timed in a row, then one per
- * spacing. At one event of 8 to 12 us per 0.5 ms, the events cost at most
- * 2.5% of a run's time, however short its kernels. */
-#define DT_BURST 64
-#define DT_SPACING_NS 500000
+ * spacing. At one event of 8 to 12 us per millisecond, the events cost
+ * about 1% of a run's time, however short its kernels; a burst of 16 after
+ * each pause, as in a program that launches a few kernels and waits. */
+#define DT_BURST 16
+#define DT_SPACING_NS 1000000
 
 static int every_kernel = -1; /* AMP_TIMELINE_KERNELS=all, read on first use */
 static double allowance = DT_BURST;

@@ -32,8 +32,8 @@
 /* Whether the kernel about to be launched should be timed on the device.
  * An event is what that costs, and on some drivers it costs more than the
  * launch (NVIDIA's: some 8 us against 4): so kernels are timed on the
- * device in a burst of the first DT_BURST, then at most one in each
- * DT_SPACING_NS of the run, the allowance refilling while no kernel is
+ * device in a burst of the first 16, then at most one in each millisecond
+ * of the run, the allowance refilling while no kernel is
  * timed, up to a burst again; the others are shown where they were queued
  * (core/timeline.h's TL_NOT_SAMPLED). AMP_TIMELINE_KERNELS=all times every
  * kernel, at the driver's price. */
