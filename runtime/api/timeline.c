@@ -28,7 +28,8 @@ static int source_readable(const amp_kernel_source *k)
  * which views it reads and may write (a kernel was queued: its captures
  * were checked, every view is live). The timeline names the transfers of
  * the launch after these views. */
-static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t began)
+static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t began,
+                          int64_t queued)
 {
     tl_ref refs[AMP_MAX_CAPTURES];
     int n = 0;
@@ -66,7 +67,7 @@ static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t
      * before the launch began; else it is shown at the moment the launch
      * had queued it. */
     if (timing != TL_DEVICE_TIMED)
-        k.queued = amp__tl_now();
+        k.queued = queued;
     uint32_t record = k.queue ? amp__tl_kernel(&k, timing) : TL_NO_RECORD;
     if (timing == TL_DEVICE_TIMED)
         amp__dtime_kernel(ev, record);
@@ -79,16 +80,20 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
     LOCK_ASSERT_HELD();
     tl_call tc;
     amp__tl_call_begin(&tc);
+    /* Two readings of the clock a launch, the call's begin and end: on a
+     * machine whose clock is a system call they are much of what the
+     * timeline costs a launch. */
+    int64_t began = tc.id ? tc.began : amp__tl_now();
     /* The kernel's event is what timing it on the device costs: asked for
      * as devtime.h's sampling allows, and always while AMP_PROFILE makes
      * one anyway. */
     cl_event ev = NULL;
-    launch_out out = {amp__prof_on() || amp__dtime_wanted() ? &ev : NULL, NULL, 0};
-    int64_t began = amp__tl_now();
+    launch_out out = {amp__prof_on() || amp__dtime_wanted(began) ? &ev : NULL, NULL, 0};
     amp_status st = launch(c, &out);
+    int64_t ended = amp__tl_now();
     if (out.queued)
-        record_kernel(c, out.entry, ev, began);
-    tl_about about = {NULL, NULL, "unknown", 0, out.entry ? out.entry->name : "(not built)"};
+        record_kernel(c, out.entry, ev, began, ended);
+    tl_about about = {NULL, NULL, "unknown", 0, out.entry ? out.entry->name : "(not built)", ended};
     if (out.entry || source_readable(c->kernel)) {
         about.site_file = c->kernel->file;
         about.site_line = c->kernel->line;

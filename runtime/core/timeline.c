@@ -537,7 +537,7 @@ void amp__tl_call_end(tl_call *c, const char *fn, amp_status st, const tl_about 
     current = c->outer;
     if (!amp__tl_active)
         return;
-    int64_t end = amp__tl_now();
+    int64_t end = about && about->ended ? about->ended : amp__tl_now();
     tl_rec *r = new_rec(TL_CALL, 1, c->began);
     if (!r)
         return;

@@ -57,6 +57,7 @@ typedef struct tl_about {
     const char *site_file;
     int site_line;
     const char *kernel;
+    int64_t ended; /* when the call ended, read by the caller; 0: read now */
 } tl_about;
 
 /* Start recording the call on this thread: the transfers and kernels

@@ -37,7 +37,7 @@ void amp__view_call_begin(tl_call *c, const amp_array_view *v)
 
 void amp__view_call_end(tl_call *c, const char *fn, amp_status st, const amp_array_view *v)
 {
-    tl_about about = {v, NULL, NULL, 0, NULL};
+    tl_about about = {v, NULL, NULL, 0, NULL, 0};
     amp__tl_call_end(c, fn, st, &about);
 }
 

@@ -46,14 +46,13 @@ static int every_kernel = -1; /* AMP_TIMELINE_KERNELS=all, read on first use */
 static double allowance = DT_BURST;
 static int64_t allowance_at;
 
-int amp__dtime_wanted(void)
+int amp__dtime_wanted(int64_t now)
 {
     LOCK_ASSERT_HELD();
     if (every_kernel < 0)
         every_kernel = amp__env_timeline_kernels();
     if (every_kernel)
         return 1;
-    int64_t now = amp__tl_now();
     if (allowance_at)
         allowance += (double)(now - allowance_at) / DT_SPACING_NS;
     allowance_at = now;

@@ -29,7 +29,8 @@
 #include "core/clapi.h"
 #include "core/timeline.h"
 
-/* Whether the kernel about to be launched should be timed on the device.
+/* Whether the kernel about to be launched, now (amp__tl_now()), should be
+ * timed on the device.
  * An event is what that costs, and on some drivers it costs more than the
  * launch (NVIDIA's: some 8 us against 4): so kernels are timed on the
  * device in a burst of the first 16, then at most one in each millisecond
@@ -37,7 +38,7 @@
  * timed, up to a burst again; the others are shown where they were queued
  * (core/timeline.h's TL_NOT_SAMPLED). AMP_TIMELINE_KERNELS=all times every
  * kernel, at the driver's price. */
-int amp__dtime_wanted(void);
+int amp__dtime_wanted(int64_t now);
 
 /* The timeline's number for the queue q of the accelerator view key (the
  * tid of its track: core/timeline.h's amp__tl_queue says what the other
