@@ -16,6 +16,8 @@
 #               splits by rows of tiles; a tiny launch over a set of one
 #               against the plain launch
 #   pinned      the SGEMM rows again with A, B and C in page-locked memory
+#   links       host memory to one GPU alone and to every GPU at once, both
+#               ways, page-locked for each GPU, for the first, and malloc's
 #   sample      samples/multi_device at its sizes (checked, bit for bit)
 #   mpi         samples/mpi_stencil with 2 ranks against 1, where mpirun is
 #               there (a GPU per rank)
@@ -72,6 +74,7 @@ tile=${TILE_SIZE:-16384}
 rows=${STENCIL_ROWS:-4096}
 step bench 200 "$build/bench/multi_bench" --sgemm "$sgemm" --tile "$tile" --repeat 5
 step pinned 90 "$build/bench/multi_bench" --only sgemm --sgemm "$sgemm" --repeat 5 --pinned
+step links 150 "$build/bench/multi_bench" --only links --repeat 5
 step sample 60 "$build/samples/multi_device"
 if command -v mpirun >/dev/null && [ -x "$build/samples/mpi_stencil" ]; then
   step mpi-2 60 mpirun -np 2 --oversubscribe --allow-run-as-root "$build/samples/mpi_stencil" \
@@ -88,6 +91,8 @@ fi
   grep -h '^|\|^(a set' "$out/bench.md"
   echo
   grep -h '^| SGEMM' "$out/pinned.md"
+  echo
+  grep -h '^| .*MiB' "$out/links.md"
   echo
   grep -h -A1 '^Tile\|^SGEMM' "$out/sample.md"
   for n in 2 1; do

@@ -17,8 +17,15 @@
  *              launch, the two in turns by blocks of 2000 launches, the
  *              ratio the median of the blocks' ratios
  *
- *   multi_bench [--only sgemm,tile,dispatch] [--sgemm n|MxNxK] [--tile N]
- *               [--repeat R] [--pinned]
+ *   links      the bandwidth of host memory to one accelerator alone, and
+ *              to each of the set at once (an amp_copy_async each, MiB per
+ *              accelerator, default 256), both ways, from memory
+ *              page-locked for each accelerator, for the first only, and
+ *              from malloc: what bounds SGEMM's transfers (not run unless
+ *              asked)
+ *
+ *   multi_bench [--only sgemm,tile,dispatch,links] [--sgemm n|MxNxK]
+ *               [--tile N] [--links MiB] [--repeat R] [--pinned]
  *
  * The set is every accelerator of the default's kind (every GPU; the parts
  * of the CPU under AMP_SPLIT_CPU=N). Each figure is the median of R runs
@@ -250,6 +257,87 @@ static void bench_tile(int n, int repeat)
     free(out[1]);
 }
 
+/* ---- The links: host memory to each accelerator, one alone and all at once ---- */
+
+enum { OWN_PINNED, FIRST_PINNED, PAGEABLE };
+
+/* Seconds to copy bytes from hosts[k] into arrays[k] (back: the other way)
+ * for the first n views at once: an asynchronous copy each, then every
+ * wait. */
+static double copies(amp_array **arrays, void **hosts, size_t n, int back)
+{
+    amp_completion *done[MAX_VIEWS];
+    double t0 = bench_now();
+    for (size_t k = 0; k < n; k++)
+        bench_check(back ? AMP_COPY_ASYNC(arrays[k], hosts[k], &done[k])
+                         : AMP_COPY_ASYNC(hosts[k], arrays[k], &done[k]),
+                    "amp_copy_async");
+    for (size_t k = 0; k < n; k++) {
+        bench_check(amp_completion_wait(done[k]), "a copy");
+        amp_completion_release(done[k]);
+    }
+    return bench_now() - t0;
+}
+
+/* What bounds SGEMM's transfers on the set: the host-to-device and
+ * device-to-host bandwidth of one accelerator alone against that of all at
+ * once, from memory page-locked for each accelerator, from memory
+ * page-locked for the first only (one amp_host_alloc, as a program that
+ * gives a set one matrix has), and from malloc memory. */
+static void bench_links(int mib, int repeat)
+{
+    size_t bytes = (size_t)mib << 20, count = bytes / sizeof(float);
+    amp_array *arrays[MAX_VIEWS];
+    void *mem[3][MAX_VIEWS];
+    for (size_t k = 0; k < views; k++) {
+        bench_check(amp_array_create(AMP_FLOAT, amp_extent_1d((int)count), view[k], &arrays[k]),
+                    "an array");
+        bench_check(amp_host_alloc(bytes, view[k], &mem[OWN_PINNED][k]), "amp_host_alloc");
+        bench_check(amp_host_alloc(bytes, view[0], &mem[FIRST_PINNED][k]), "amp_host_alloc");
+        mem[PAGEABLE][k] = host_alloc(bytes, 0);
+    }
+    static const char *const kinds[3] = {"page-locked for each", "page-locked for the first",
+                                         "malloc"};
+    static const char *const ways[2] = {"host to device", "device to host"};
+    float value = 0;
+    int ok = 1;
+    for (int kind = 0; kind < 3; kind++)
+        for (int back = 0; back < 2; back++) {
+            double samples[2][64];
+            int runs = repeat < 64 ? repeat : 64;
+            for (int r = 0; r < runs; r++)
+                for (int all = 0; all < 2; all++) {
+                    size_t n = all ? views : 1;
+                    /* Uploads write a new value first; downloads overwrite
+                     * the host's copy, to find the last value uploaded. */
+                    value += back ? 0 : 1;
+                    for (size_t k = 0; k < n; k++)
+                        for (size_t i = 0; i < count; i++)
+                            ((float *)mem[kind][k])[i] = back ? -1.0f : value;
+                    samples[all][r] = copies(arrays, mem[kind], n, back) / (double)n;
+                    for (size_t k = 0; back && k < n; k++)
+                        ok &= ((float *)mem[kind][k])[0] == value &&
+                              ((float *)mem[kind][k])[count - 1] == value;
+                }
+            /* Per accelerator's bytes: one alone, and all at once. */
+            double one = bench_median(samples[0], runs), each = bench_median(samples[1], runs);
+            printf("| %d MiB %s, %s: GB/s of one alone, and of all %zu at once | %.1f GB/s | %.1f "
+                   "GB/s | **%.2fx** |\n",
+                   mib, ways[back], kinds[kind], views, bytes / one / 1e9, bytes / each / 1e9,
+                   one / each);
+        }
+    if (!ok) {
+        fprintf(stderr, "error: a copy did not move what it was given\n");
+        exit(EXIT_FAILURE);
+    }
+    for (size_t k = 0; k < views; k++) {
+        bench_check(amp_array_release(arrays[k]), "release");
+        bench_check(amp_host_free(mem[OWN_PINNED][k]), "amp_host_free");
+        bench_check(amp_host_free(mem[FIRST_PINNED][k]), "amp_host_free");
+        host_free(mem[PAGEABLE][k], 0);
+    }
+}
+
 /* ---- A set of one against a plain launch ---- */
 
 /* clang-format off */
@@ -320,6 +408,7 @@ static void bench_dispatch_set(int repeat)
 int main(int argc, char **argv)
 {
     const char *only = "sgemm,tile,dispatch";
+    int link_mib = 256;
     int M = 8192, N = 8192, K = 8192, n_tile = 16384, repeat = 5, pinned = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
@@ -330,19 +419,22 @@ int main(int argc, char **argv)
                 N = K = M;
         } else if (strcmp(argv[i], "--tile") == 0 && i + 1 < argc) {
             n_tile = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--links") == 0 && i + 1 < argc) {
+            link_mib = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             repeat = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--pinned") == 0) {
             pinned = 1;
         } else {
             fprintf(stderr,
-                    "usage: %s [--only sgemm,tile,dispatch] [--sgemm n|MxNxK] [--tile N]"
-                    " [--repeat R] [--pinned]\n",
+                    "usage: %s [--only sgemm,tile,dispatch,links] [--sgemm n|MxNxK] [--tile N]"
+                    " [--links MiB] [--repeat R] [--pinned]\n",
                     argv[0]);
             return EXIT_FAILURE;
         }
     }
-    if (repeat < 1 || n_tile < TILE || n_tile % TILE || M < 1 || N < 1 || K < 1)
+    if (repeat < 1 || link_mib < 1 || link_mib > 4096 || n_tile < TILE || n_tile % TILE || M < 1 ||
+        N < 1 || K < 1)
         return EXIT_FAILURE;
     bench_check(amp_accelerator_set_create(NULL, 0, NULL, &set), "the set");
     views = amp_accelerator_set_size(set);
@@ -365,6 +457,8 @@ int main(int argc, char **argv)
         bench_tile(n_tile, repeat);
     if (strstr(only, "dispatch"))
         bench_dispatch_set(repeat);
+    if (strstr(only, "links"))
+        bench_links(link_mib, repeat);
     for (size_t k = 0; k < views; k++)
         sgemm_workspace_release(&workspaces[k]);
     sgemm_workspace_release(&alone_workspace);
