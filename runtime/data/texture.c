@@ -368,8 +368,10 @@ int amp__tex_regions(const tex_data *d, size_t origin[2][3], size_t region[2][3]
 
 void amp__tex_count(tex_data *d, amp_transfer_direction dir, size_t bytes, int64_t began)
 {
-    /* On the timeline, timed on the host: the copies are blocking calls. */
-    ledger_move move = {NULL, d, "texture", d->av, 0, began ? began : amp__tl_now(), 0, 0, 0, NULL};
+    /* On the timeline, timed on the host: the copies are blocking calls.
+     * Off, the clock is not read. */
+    int64_t at = began || !amp__tl_active ? began : amp__tl_now();
+    ledger_move move = {NULL, d, "texture", d->av, 0, at, 0, 0, 0, NULL};
     amp__ledger_add(&d->stats, dir, AMP_REASON_COPY, bytes, d->av->acc, "texture", NULL, NULL,
                     amp__tl_active ? &move : NULL);
 }
