@@ -42,22 +42,8 @@ step() {
   return "$rc"
 }
 
-# NVIDIA's OpenCL driver, registered with the ICD loader (needs root), and
-# the .deb files of .deps/ unpacked for uthash: as scripts/gpu-run.sh does.
-icd=/etc/OpenCL/vendors/nvidia.icd
-if [ ! -f "$icd" ]; then
-  for lib in /usr/lib/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1; do
-    if [ -f "$lib" ]; then
-      mkdir -p /etc/OpenCL/vendors && echo "$lib" >"$icd"
-      break
-    fi
-  done
-fi
-deps=/tmp/deps
-if [ -d .deps ]; then
-  for f in .deps/*.deb; do dpkg -x "$f" "$deps"; done
-fi
-export AMP_DEVICE="${AMP_DEVICE:-NVIDIA}"
+# NVIDIA's driver registered, .deps/ unpacked for uthash.
+. scripts/gpu-env.sh
 export AMP_CACHE_DIR="${AMP_CACHE_DIR:-$PWD/build-gpu/amp-cache}"
 mkdir -p "$AMP_CACHE_DIR"
 build=build-gpu-multi

@@ -57,29 +57,9 @@ step() {
   return "$rc"
 }
 
-# The set-up of scripts/gpu-run.sh: NVIDIA's OpenCL driver registered with
-# the ICD loader, the .deb files of .deps/ unpacked (uthash; CLBlast for the
-# CLBlast column).
-icd=/etc/OpenCL/vendors/nvidia.icd
-if [ ! -f "$icd" ]; then
-  for lib in /usr/lib/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1; do
-    if [ -f "$lib" ]; then
-      mkdir -p /etc/OpenCL/vendors
-      echo "$lib" >"$icd"
-      break
-    fi
-  done
-fi
-deps=/tmp/deps
-if [ -d .deps ]; then
-  for f in .deps/*.deb; do dpkg -x "$f" "$deps"; done
-fi
-inc="$deps/usr/include"
-lib="$deps/usr/lib/x86_64-linux-gnu"
-export LD_LIBRARY_PATH="$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export AMP_DEVICE="${AMP_DEVICE:-NVIDIA}"
-cuda=()
-[ -d /usr/local/cuda ] && cuda=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+# NVIDIA's driver registered, .deps/ unpacked (uthash; CLBlast for the
+# CLBlast column), the paths a build needs.
+. scripts/gpu-env.sh
 
 log "build"
 if ! cmake -S . -B build-gpu-sgemm -G Ninja -DCMAKE_BUILD_TYPE=Release -DAMP_BUILD_TESTS=OFF \

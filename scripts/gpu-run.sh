@@ -86,30 +86,8 @@ elif [ "${1:-}" = "--perf" ]; then
   shift $(( $# < 4 ? $# : 4 ))
 fi
 
-icd=/etc/OpenCL/vendors/nvidia.icd
-if [ ! -f "$icd" ]; then
-  for lib in /usr/lib/libnvidia-opencl.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1; do
-    if [ -f "$lib" ]; then
-      mkdir -p /etc/OpenCL/vendors
-      echo "$lib" > "$icd"
-      break
-    fi
-  done
-fi
-
-deps=/tmp/deps
-if [ -d .deps ]; then
-  for f in .deps/*.deb; do dpkg -x "$f" "$deps"; done
-fi
-inc="$deps/usr/include"
-lib="$deps/usr/lib/x86_64-linux-gnu"
-
-export AMP_DEVICE="${AMP_DEVICE:-NVIDIA}"
-cuda=()
-[ -d /usr/local/cuda ] && cuda=(-DCUDAToolkit_ROOT=/usr/local/cuda)
-# OpenBLAS unpacked from its .debs lives in a directory of its own, and
-# needs the Fortran runtime beside it, at link time too.
-export LD_LIBRARY_PATH="$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# NVIDIA's driver registered, .deps/ unpacked, the paths a build needs.
+. scripts/gpu-env.sh
 if [ "$perf" = 1 ]; then
   # The steps in turn, each under its limit; a step that fails or runs out
   # of time leaves its output and the next one runs.
