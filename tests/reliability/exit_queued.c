@@ -290,11 +290,12 @@ static int child_launcher_exits(void)
 static amp_accelerator_view *worker_view;
 static float worker_data[N];
 static int worker_failed;
-/* main's long kernel, and whether it had ended when the thread's own wait
- * returned: a device that runs one queue's kernels only after another's
- * (NVIDIA's may) made the thread wait for it before its end began. */
+/* main's long kernel, and whether it had ended when the thread's function
+ * returned: a driver that finishes one queue's work only after another's
+ * (NVIDIA's may, for a kernel or a download) made the thread's own calls
+ * wait for it before its end began. */
 static amp_completion *main_kernel;
-static int main_done_before_end = 0;
+static int main_done_at_return = 0;
 
 /* One call site: main() builds it, the thread runs it. */
 static amp_status fill(amp_array_view *v)
@@ -315,9 +316,9 @@ static void *launch_and_end(void *unused)
     if (st == AMP_OK)
         st = amp_accelerator_view_wait(worker_view);
     if (st == AMP_OK)
-        st = amp_completion_is_done(main_kernel, &main_done_before_end);
-    if (st == AMP_OK)
         st = amp_array_view_release(v);
+    if (st == AMP_OK)
+        st = amp_completion_is_done(main_kernel, &main_done_at_return);
     if (st != AMP_OK) {
         fprintf(stderr, "thread_ends: the thread's launch: %s\n", amp_last_error());
         worker_failed = 1;
@@ -375,11 +376,13 @@ static int child_thread_ends(void)
            main_done);
     if (worker_failed || st != AMP_OK)
         return 2;
-    if (done_at_join && main_done_before_end) {
-        /* The device ran the thread's kernel after main's: its own wait
-         * took the time, and the end's cannot be told apart. */
-        printf("thread_ends: the device ran the thread's kernel only after main's (%.0f ms);"
-               " nothing to tell of the thread's end here\n",
+    if (done_at_join && main_done_at_return) {
+        /* The driver finished the thread's own work (its kernel, or its
+         * view's download) only after main's kernel, on another queue:
+         * the thread's calls took the time, and its end cannot be told
+         * apart from them. */
+        printf("thread_ends: the driver ended the thread's own work only after main's kernel"
+               " (%.0f ms); nothing to tell of the thread's end here\n",
                joined);
     } else if (done_at_join) {
         fprintf(stderr,
