@@ -144,9 +144,13 @@ static int raw_open(const bench_options *o, const char *source, const char *name
         clReleaseCommandQueue(r->cl.queue);
         r->cl.queue = clCreateCommandQueue(r->cl.context, r->cl.device, CL_QUEUE_PROFILING_ENABLE,
                                            &rc);
-        r->events = rc == CL_SUCCESS ? calloc(MAX_PER_BLOCK, sizeof *r->events) : NULL;
-        if (!r->events) {
+        if (rc != CL_SUCCESS) {
             fprintf(stderr, "raw OpenCL: no profiling queue: error %d\n", rc);
+            return -1;
+        }
+        r->events = calloc(MAX_PER_BLOCK, sizeof *r->events);
+        if (!r->events) {
+            fprintf(stderr, "raw OpenCL: out of memory for the events of a block\n");
             return -1;
         }
     }

@@ -26,5 +26,8 @@ inc="$deps/usr/include"
 lib="$deps/usr/lib/x86_64-linux-gnu"
 export LD_LIBRARY_PATH="$lib:$lib/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export AMP_DEVICE="${AMP_DEVICE:-NVIDIA}"
+# (an if, not a test and &&: a file sourced under set -e must end with 0)
 cuda=()
-[ -d /usr/local/cuda ] && cuda=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+if [ -d /usr/local/cuda ]; then
+  cuda=(-DCUDAToolkit_ROOT=/usr/local/cuda)
+fi

@@ -154,6 +154,8 @@ static amp_status launch(call *c, launch_out *out)
     /* 2. */
     if (st == AMP_OK && !l)
         st = find_kernel(c, &known, &planned, &l);
+    if (st == AMP_OK && l)
+        out->entry = l->entry;
     /* 3. */
     if (st == AMP_OK && !known.data)
         st = make_data_current(c, l, mems, moved);
@@ -164,7 +166,6 @@ static amp_status launch(call *c, launch_out *out)
     AMP__PROBE("4 arguments set (or as set)");
     /* 5. */
     if (st == AMP_OK) {
-        out->entry = l->entry;
         st = amp__queue_launch(c->av, &l->run, moved, out->event);
         out->queued = st == AMP_OK;
     }

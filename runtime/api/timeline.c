@@ -70,7 +70,7 @@ static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t
         k.queued = queued;
     uint32_t record = k.queue ? amp__tl_kernel(&k, timing) : TL_NO_RECORD;
     if (timing == TL_DEVICE_TIMED)
-        amp__dtime_kernel(ev, record);
+        amp__dtime_kernel(ev, record, k.queue);
     else if (ev)
         amp__clapi.ReleaseEvent(ev);
 }

@@ -4,7 +4,6 @@
 #include "device/devtime.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/env.h"
 #include "core/lock.h"
@@ -20,10 +19,11 @@ typedef struct dt_queue {
     int64_t before, after; /* the host's clock around the marker's enqueue */
 } dt_queue;
 
-/* A kernel whose event is not read yet. */
+/* A kernel whose event is not read yet, and its queue's number. */
 typedef struct dt_kernel {
     cl_event event;
     uint32_t record;
+    int queue;
 } dt_kernel;
 
 static dt_queue *queues;
@@ -170,32 +170,51 @@ static void read_clock(dt_queue *q, int wait)
     q->marker = NULL;
 }
 
-/* The pending kernels, oldest first, are read while they have completed;
- * a poll stops at the first that has not, so that a long queue is not
- * asked about again and again (each question is a driver call), and a
- * wait reads them all. */
+/* Whether queue number q is among the n of busy. */
+static int is_busy(const int *busy, size_t n, int q)
+{
+    for (size_t i = 0; i < n; i++)
+        if (busy[i] == q)
+            return 1;
+    return 0;
+}
+
+/* The pending kernels are read, oldest first, while they have completed.
+ * A queue runs its kernels in order: a poll stops asking about a queue at
+ * its first kernel not completed, so that a long queue is not asked about
+ * again and again (each question is a driver call), while the other
+ * queues' completed kernels are still read; a wait reads them all. */
 void amp__dtime_collect(int wait)
 {
     LOCK_ASSERT_HELD();
     for (size_t i = 0; i < queue_count; i++)
         read_clock(&queues[i], wait);
-    size_t done = 0;
-    for (; done < pending_count; done++) {
-        dt_kernel *k = &pending[done];
+    int busy[64];
+    size_t busy_count = 0, kept = 0;
+    for (size_t i = 0; i < pending_count; i++) {
+        dt_kernel *k = &pending[i];
+        if (!wait && is_busy(busy, busy_count, k->queue)) {
+            pending[kept++] = *k;
+            continue;
+        }
         cl_int status = status_of(k->event);
-        if (status > CL_COMPLETE && !wait)
-            break;
-        if (status > CL_COMPLETE) {
+        if (status > CL_COMPLETE && wait) {
             (void)amp__clapi.WaitForEvents(1, &k->event);
             status = status_of(k->event);
         }
-        read_kernel(k, status);
+        if (status <= CL_COMPLETE) {
+            read_kernel(k, status);
+            continue;
+        }
+        pending[kept++] = *k;
+        /* Past 64 busy queues, each of the rest is asked about. */
+        if (busy_count < sizeof busy / sizeof busy[0])
+            busy[busy_count++] = k->queue;
     }
-    memmove(pending, pending + done, (pending_count - done) * sizeof *pending);
-    pending_count -= done;
+    pending_count = kept;
 }
 
-void amp__dtime_kernel(cl_event ev, uint32_t record)
+void amp__dtime_kernel(cl_event ev, uint32_t record, int queue)
 {
     LOCK_ASSERT_HELD();
     if (!ev)
@@ -216,7 +235,7 @@ void amp__dtime_kernel(cl_event ev, uint32_t record)
         amp__clapi.ReleaseEvent(ev);
         return;
     }
-    pending[pending_count++] = (dt_kernel){ev, record};
+    pending[pending_count++] = (dt_kernel){ev, record, queue};
 }
 
 void amp__dtime_shutdown(void)

@@ -48,9 +48,10 @@ int amp__dtime_wanted(int64_t now);
 int amp__dtime_queue(const void *key, cl_command_queue q, size_t acc_index, const char *acc_name,
                      const char *kind, int transfer, int *profiled);
 
-/* The kernel of the timeline's record ran as ev (owned from now on): its
- * device times go to the record once ev has completed. */
-void amp__dtime_kernel(cl_event ev, uint32_t record);
+/* The kernel of the timeline's record ran as ev (owned from now on) on the
+ * timeline's queue number queue: its device times go to the record once ev
+ * has completed. */
+void amp__dtime_kernel(cl_event ev, uint32_t record, int queue);
 
 /* The device times of a completed command: 1, or 0 when its event has
  * none (a queue without profiling, a failed command). */

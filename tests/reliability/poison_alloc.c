@@ -1,7 +1,8 @@
 /*
  * tests/reliability/poison_alloc.c - preloaded under a test
- * (LD_PRELOAD), it fills every block that posix_memalign() returns with
- * 0xAB bytes, and says at exit how many it filled. PoCL allocates the
+ * (LD_PRELOAD, through run_poisoned.sh), it fills every block that
+ * posix_memalign() returns in the process with 0xAB bytes, and says at exit
+ * how many it filled. PoCL allocates the
  * storage of buffers and images with posix_memalign(), usually on a heap
  * that held something else, which may even be the right answer: a result
  * that depends on device memory nobody wrote then reads 0xABABABAB and
