@@ -46,6 +46,10 @@ double bench_warm_seconds(const amp_accelerator_info *info);
 /* Median and minimum of n samples (sorts them). */
 double bench_median(double *samples, int n);
 double bench_min(const double *samples, int n);
+/* The median (q[1]) and quartiles (q[0], q[2]) of the n ratios a[i] / b[i]:
+ * blocks of two sides timed in turns, compared block by block; 0s when n is
+ * 0 or there is no memory. */
+void bench_ratio_quartiles(const double *a, const double *b, int n, double q[3]);
 
 /* The SGEMM sizes of a list such as "1024,1000x2000x500" into sizes: n
  * alone stands for n x n x n. Returns how many, or -1 for a list that is

@@ -36,6 +36,20 @@ double bench_median(double *samples, int n)
     return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
 }
 
+void bench_ratio_quartiles(const double *a, const double *b, int n, double q[3])
+{
+    q[0] = q[1] = q[2] = 0;
+    double *r = n > 0 ? malloc((size_t)n * sizeof *r) : NULL;
+    if (!r)
+        return;
+    for (int i = 0; i < n; i++)
+        r[i] = a[i] / b[i];
+    q[1] = bench_median(r, n); /* sorts r */
+    q[0] = r[n / 4];
+    q[2] = r[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
+    free(r);
+}
+
 double bench_min(const double *samples, int n)
 {
     double m = n > 0 ? samples[0] : 0;

@@ -310,17 +310,6 @@ static void take_turns(sides *s, int blocks, int n, int wait_each, double t[SIDE
         }
 }
 
-/* The median and quartiles of the block-by-block ratio a / b. */
-static void ratio_quartiles(const double *a, const double *b, int blocks, double q[3])
-{
-    double r[MAX_BLOCKS];
-    for (int i = 0; i < blocks; i++)
-        r[i] = a[i] / b[i];
-    q[1] = bench_median(r, blocks); /* sorts r */
-    q[0] = r[blocks / 4];
-    q[2] = r[(3 * blocks) / 4 < blocks ? (3 * blocks) / 4 : blocks - 1];
-}
-
 void bench_dispatch(const bench_options *o)
 {
     printf("\n## Dispatch overhead: a tiny kernel (%d threads, v(i) += 1)\n\n", ELEMS);
@@ -387,8 +376,8 @@ void bench_dispatch(const bench_options *o)
     for (int m = 0; m < 2; m++) {
         int n = blocks[m];
         double q[3], ql[3];
-        ratio_quartiles(t[m][AMP_SIDE], t[m][RAW], n, q);
-        ratio_quartiles(t[m][AMP_SIDE], t[m][RAW_LIB], n, ql);
+        bench_ratio_quartiles(t[m][AMP_SIDE], t[m][RAW], n, q);
+        bench_ratio_quartiles(t[m][AMP_SIDE], t[m][RAW_LIB], n, ql);
         double best[SIDES], med[SIDES];
         for (int k = 0; k < SIDES; k++) {
             best[k] = bench_min(t[m][k], n) * 1e6;

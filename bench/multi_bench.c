@@ -392,16 +392,14 @@ static void bench_dispatch_set(int repeat)
         fprintf(stderr, "error: the tiny launches counted %g, not %ld\n", data[0], launches);
         exit(EXIT_FAILURE);
     }
-    double r[MAX_BLOCKS];
-    for (int b = 0; b < blocks; b++)
-        r[b] = t[1][b] / t[0][b];
-    double ratio = bench_median(r, blocks); /* sorts r */
+    double q[3];
+    bench_ratio_quartiles(t[1], t[0], blocks, q);
     double plain = bench_median(t[0], blocks), one = bench_median(t[1], blocks);
     row("a tiny launch over a set of one view, pipelined (us per launch; plain | set)", "us", plain,
         one, 1e6);
     printf("(a set of one costs %.3fx a plain launch: the median of %d block-by-block ratios, "
            "quartiles %.3f to %.3f)\n",
-           ratio, blocks, r[blocks / 4], r[(3 * blocks) / 4]);
+           q[1], blocks, q[0], q[2]);
     bench_check(amp_array_view_release(v), "release");
 }
 

@@ -190,8 +190,10 @@ static amp_status launch(call *c, launch_out *out)
 amp_status amp__dispatch_launch(call *c)
 {
     /* The one test of the timeline on the launch path. */
+    if (amp__tl_active)
+        return amp__timeline_launch(c, launch);
     launch_out out = {NULL, NULL, 0};
-    return amp__tl_active ? amp__timeline_launch(c, launch) : launch(c, &out);
+    return launch(c, &out);
 }
 
 static amp_status dispatch(call *c)
