@@ -110,6 +110,15 @@ run_one() {
   while IFS= read -r kv; do
     [ -n "$kv" ] && env_args+=("$kv")
   done <<< "${envs[i]}"
+  # The property test's views run takes a new seed each run; with some
+  # seeds memcheck loses track of what PoCL's kernels wrote, as with the
+  # devices run (skip_reason), and reads right values as uninitialised
+  # (seeds 1 and 284115939; the same seeds pass with PoCL's fresh buffers
+  # filled with 0xAB). Under memcheck it runs one seed it follows, so that
+  # the pass is the same every time; ctest runs new seeds.
+  if [ "${names[i]}" = test_ordering_property_views ]; then
+    env_args+=("AMP_PROPERTY_SEED=2")
+  fi
   local -a run=()
   if [[ ${cmd[0]} == "$build"/* ]]; then
     run=("${tool[@]}" "${cmd[@]}")
