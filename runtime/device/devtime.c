@@ -35,15 +35,19 @@ static size_t pending_count, pending_capacity;
  * program that never waits does not pile events up. */
 #define DT_POLL_AT 256
 
-/* Sampling (devtime.h): a burst of kernels timed in a row, then one per
- * spacing. At one event of 8 to 12 us per millisecond, the events cost
- * about 1% of a run's time, however short its kernels; a burst of 16 after
- * each pause, as in a program that launches a few kernels and waits. */
-#define DT_BURST 16
+/* Sampling (devtime.h): the first kernels of the run timed in a row, then
+ * one per spacing, with a short burst after a pause. At one event of 8 to
+ * 12 us per millisecond the events cost about 1% of a run's time, however
+ * short its kernels. The burst after a pause is short because a pause of
+ * the library may be the program's busy time: a loop that does other work
+ * between blocks of launches (the dispatch benchmark does) would pay a
+ * whole burst of events at each block. */
+#define DT_FIRST 16
+#define DT_BURST 4
 #define DT_SPACING_NS 1000000
 
 static int every_kernel = -1; /* AMP_TIMELINE_KERNELS=all, read on first use */
-static double allowance = DT_BURST;
+static double allowance = DT_FIRST;
 static int64_t allowance_at;
 
 int amp__dtime_wanted(int64_t now)
@@ -53,11 +57,14 @@ int amp__dtime_wanted(int64_t now)
         every_kernel = amp__env_timeline_kernels();
     if (every_kernel)
         return 1;
-    if (allowance_at)
+    /* Refilled up to a burst, never taking from what is left of the
+     * first kernels' allowance. */
+    if (allowance_at && allowance < DT_BURST) {
         allowance += (double)(now - allowance_at) / DT_SPACING_NS;
+        if (allowance > DT_BURST)
+            allowance = DT_BURST;
+    }
     allowance_at = now;
-    if (allowance > DT_BURST)
-        allowance = DT_BURST;
     if (allowance < 1)
         return 0;
     allowance -= 1;

@@ -32,12 +32,12 @@
 /* Whether the kernel about to be launched, now (amp__tl_now()), should be
  * timed on the device.
  * An event is what that costs, and on some drivers it costs more than the
- * launch (NVIDIA's: some 8 us against 4): so kernels are timed on the
- * device in a burst of the first 16, then at most one in each millisecond
- * of the run, the allowance refilling while no kernel is
- * timed, up to a burst again; the others are shown where they were queued
- * (core/timeline.h's TL_NOT_SAMPLED). AMP_TIMELINE_KERNELS=all times every
- * kernel, at the driver's price. */
+ * launch (NVIDIA's: some 8 us against 4): so the first 16 kernels of the
+ * run are timed on the device, then at most one in each millisecond of
+ * the run, the allowance refilling while no kernel is timed, up to a
+ * burst of 4; the others are shown where they were queued (core/timeline.h's
+ * TL_NOT_SAMPLED). AMP_TIMELINE_KERNELS=all times every kernel, at the
+ * driver's price. */
 int amp__dtime_wanted(int64_t now);
 
 /* The timeline's number for the queue q of the accelerator view key (the

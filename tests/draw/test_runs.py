@@ -251,21 +251,23 @@ class TestPrograms(unittest.TestCase):
 class Sampling(unittest.TestCase):
     """A loop of 3000 tiny launches (tests/draw/timeline_launches.c): the
     first 16 kernels timed on the device, then at most one per millisecond
-    of the run; the others where they were queued, "sampled": false."""
+    of the run, and a burst of 4 after a pause; the others where they were
+    queued, "sampled": false."""
 
-    def run_launches(self, kernels=None):
+    def run_launches(self, kernels=None, pause=False):
         program = os.environ.get("LAUNCHES")
         if not program or not os.path.exists(program):
             self.skipTest("timeline_launches is not built")
-        timeline = os.path.join(work_dir(), "launches-%s.json" % (kernels or "default"))
+        timeline = os.path.join(work_dir(), "launches-%s%s.json" %
+                                (kernels or "default", "-pause" if pause else ""))
         e = dict(os.environ)
         e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
         e.pop("AMP_TIMELINE_KERNELS", None)
         e.pop("AMP_PROFILE", None)
         if kernels:
             e["AMP_TIMELINE_KERNELS"] = kernels
-        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=600)
+        r = subprocess.run([program, "3000", "pause"] if pause else [program], env=e,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
         self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
         data = check_timeline.load(timeline)
         self.assertEqual(check_timeline.check(data), [])
@@ -294,6 +296,27 @@ class Sampling(unittest.TestCase):
         calls.sort(key=lambda c: c["ts"])
         span = max(c["ts"] + c["dur"] for c in calls) - calls[1]["ts"]
         self.assertLessEqual(len(device), 16 + span / 1000.0 + 1)
+
+    def test_a_pause_refills_a_burst_of_four(self):
+        data, kernels, _ = self.run_launches(pause=True)
+        calls = sorted((c for c in events(data, "amp.call") if c["name"] == "amp_parallel_for_each"),
+                       key=lambda c: c["ts"])
+        self.assertEqual(len(calls), 3000)
+        # The pause: the widest gap between two launches, 30 ms at least.
+        gaps = [(b["ts"] - (a["ts"] + a["dur"]), i + 1) for i, (a, b) in
+                enumerate(zip(calls, calls[1:]))]
+        gap, first = max(gaps)
+        self.assertGreaterEqual(gap, 30000)
+        self.assertEqual(first, 1500)
+        after = {c["args"]["id"] for c in calls[first:]}
+        later = sorted((k for k in kernels if k["args"]["call_id"] in after),
+                       key=lambda k: k["args"]["id"])
+        self.assertEqual(len(later), 1500)
+        timed = [k for k in later if k["args"]["timed"] == "device"]
+        # The first 4 after the pause, then what the launches' time allows.
+        self.assertTrue(all(k["args"]["timed"] == "device" for k in later[:4]))
+        span = max(c["ts"] + c["dur"] for c in calls[first:]) - calls[first]["ts"]
+        self.assertLessEqual(len(timed), 4 + span / 1000.0 + 1)
 
     def test_all_times_every_kernel_on_the_device(self):
         _, kernels, _ = self.run_launches("all")

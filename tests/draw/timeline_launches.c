@@ -3,11 +3,15 @@
  * for the timeline's sampling test (test_runs.py): its first kernels are
  * timed on the device, then one now and then (device/devtime.h). Launches
  * COUNT (argv[1], default 3000) kernels that add 1 to each element, then
- * checks the data. Run it with AMP_TIMELINE set; prints "ok" and returns 0
- * when the data is right.
+ * checks the data. With "pause" (argv[2]), it waits for the first half,
+ * then sleeps 30 ms before the second: a pause of the library. Run it with
+ * AMP_TIMELINE set; prints "ok" and returns 0 when the data is right.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <amp/amp.h>
 
@@ -19,8 +23,15 @@ int main(int argc, char **argv)
     static float x[N];
     amp_array_view *v = NULL;
     amp_status st = amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), x, &v);
-    for (int k = 0; st == AMP_OK && k < count; k++)
-        st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1.0f; });
+    int pause_at = argc > 2 && strcmp(argv[2], "pause") == 0 ? count / 2 : -1;
+    for (int k = 0; st == AMP_OK && k < count; k++) {
+        if (k == pause_at) {
+            st = amp_array_view_synchronize(v);
+            nanosleep(&(struct timespec){0, 30000000}, NULL);
+        }
+        if (st == AMP_OK)
+            st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(v), { v(i) += 1.0f; });
+    }
     if (st == AMP_OK)
         st = amp_array_view_synchronize(v);
     if (st != AMP_OK) {
