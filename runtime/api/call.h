@@ -19,12 +19,16 @@ typedef struct call {
                   that the parts run at the same time (domain.part_lo, part_hi) */
 } call;
 
+struct record_known;
+
 /* What a launch tells the timeline: the kernel's event, when it asks for
- * one, and whether the kernel was queued. */
+ * one, what the launch record knew of the call, and whether the kernel
+ * was queued. */
 typedef struct launch_out {
-    cl_event *event;       /* in: where the kernel's event goes, or NULL for none */
-    const kc_entry *entry; /* out: the kernel found or built, else left NULL */
-    int queued;            /* out: 1 once the kernel is queued */
+    cl_event *event;            /* in: where the kernel's event goes, or NULL for none */
+    struct record_known *known; /* in: where the record's answers go, or NULL */
+    const kc_entry *entry;      /* out: the kernel found or built, else left NULL */
+    int queued;                 /* out: 1 once the kernel is queued */
 } launch_out;
 
 /* A launch of a call, as dispatch.c runs it. */

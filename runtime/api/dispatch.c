@@ -149,6 +149,8 @@ static amp_status launch(call *c, launch_out *out)
     /* 1. What the record knows of the call; its kernel source checked when
      * the record does not know it, its accelerator view resolved. */
     amp_status st = amp__record_recall(c, &known, mems);
+    if (out->known)
+        *out->known = known;
     l = known.launch;
     AMP__PROBE("1 check: the launch record, the source, the view");
     /* 2. */
@@ -192,7 +194,7 @@ amp_status amp__dispatch_launch(call *c)
     /* The one test of the timeline on the launch path. */
     if (amp__tl_active)
         return amp__timeline_launch(c, launch);
-    launch_out out = {NULL, NULL, 0};
+    launch_out out = {NULL, NULL, NULL, 0};
     return launch(c, &out);
 }
 

@@ -82,6 +82,9 @@ typedef struct launch_record {
      * scalars only, say, readies no view. */
     uint64_t args_set;
     uint64_t hits; /* launches it answered: kernel cache hits, counted here */
+    /* The timeline's description of the launch with the items checked
+     * last (amp__record_keep_timeline); forgotten when others are. */
+    const struct tl_desc *timeline_desc;
     int data_known, args_known;
     int ncaptures;
     kb_launch launch;
@@ -165,6 +168,7 @@ static int known_items(const launch_record *r, const call *c, int source_known)
 static void checked_now(launch_record *r, const call *c)
 {
     r->handles_ended = amp__handle_ended();
+    r->timeline_desc = NULL;
     for (int i = 0; i < c->captures.count; i++)
         r->caps[i].item = c->captures.items[i];
 }
@@ -355,6 +359,17 @@ amp_status amp__record_recall(call *c, record_known *known, cl_mem *mems)
                   r->args_set == amp__kb_args_set(r->launch.entry) && !c->domain.guarded &&
                   !struct_values(c);
     return AMP_OK;
+}
+
+const struct tl_desc *amp__record_timeline(const record_known *known)
+{
+    return known->items ? known->record->timeline_desc : NULL;
+}
+
+void amp__record_keep_timeline(const record_known *known, const struct tl_desc *desc)
+{
+    if (known->record)
+        known->record->timeline_desc = desc;
 }
 
 uint64_t amp__record_hits(void)

@@ -14,6 +14,7 @@
 #include "translate/spec.h"
 
 typedef struct launch_record launch_record;
+struct tl_desc; /* the timeline's description of a kernel (core/timeline.h) */
 
 /* What the launch record knows of one call. */
 typedef struct record_known {
@@ -58,6 +59,17 @@ void amp__record_args_bound(const record_known *known, const kc_entry *e, int bo
  * on the device, with mems[i] capture i's buffer or image, marked written
  * there, and the kernel ordered after the uses before it. */
 void amp__record_keep_data(const call *c, const record_known *known, const cl_mem *mems);
+
+/* The timeline's description of the record's launch (core/timeline.h),
+ * as amp__record_keep_timeline kept it: a call whose capture items are
+ * known (known->items) is that launch again, in everything the
+ * description says. NULL when it is not known. */
+const struct tl_desc *amp__record_timeline(const record_known *known);
+
+/* Keep desc as the timeline's description of known->record's launch, with
+ * the capture items it was checked with now. A record that checks other
+ * items forgets it. */
+void amp__record_keep_timeline(const record_known *known, const struct tl_desc *desc);
 
 /* How many launches the records answered (kernel cache hits). */
 uint64_t amp__record_hits(void);

@@ -4,10 +4,13 @@
  */
 #include "api/timeline.h"
 
+#include "api/record.h"
+
 #include "amp/timeline.h"
 #include "core/error.h"
 #include "core/handle.h"
 #include "core/lock.h"
+#include "core/probe.h"
 #include "core/timeline.h"
 #include "data/view.h"
 #include "device/devtime.h"
@@ -23,13 +26,12 @@ static int source_readable(const amp_kernel_source *k)
     return k && (state == HD_LIVE || (state == HD_FOREIGN && k->file));
 }
 
-/* The kernel c queued during the call's launch, which began at `began`,
- * with its event ev when the launch asked for one: what it runs over, and
- * which views it reads and may write (a kernel was queued: its captures
- * were checked, every view is live). The timeline names the transfers of
- * the launch after these views. */
-static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t began,
-                          int64_t queued)
+/* The description of the kernel c queued: what it runs over, and which
+ * views it reads and may write (a kernel was queued: its captures were
+ * checked, every view is live). The timeline names the transfers of the
+ * launch after these views. */
+static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_timing timing,
+                                int64_t queued, const struct tl_desc **desc)
 {
     tl_ref refs[AMP_MAX_CAPTURES];
     int n = 0;
@@ -57,20 +59,36 @@ static void record_kernel(const call *c, const kc_entry *e, cl_event ev, int64_t
                              : "tiled",
                    n,
                    refs,
-                   0,
+                   queue,
                    amp__ock_installed(),
-                   began};
+                   queued};
+    return amp__tl_kernel(&k, timing, desc);
+}
+
+/* The kernel c queued during the call's launch, which began at `began`
+ * and had queued it by `queued`, with its event ev when the launch asked
+ * for one. A launch that the launch record knows to be its last one again
+ * (known) reuses that one's description. */
+static void record_kernel(const call *c, const launch_out *out, cl_event ev, int64_t began,
+                          int64_t queued)
+{
     int profiled = 0;
-    k.queue = amp__queue_timeline(c->av, &profiled);
+    int queue = amp__queue_timeline(c->av, &profiled);
     tl_timing timing = !profiled ? TL_HOST_TIMED : ev ? TL_DEVICE_TIMED : TL_NOT_SAMPLED;
     /* Timed on the device, it is placed by the device's clock, never
      * before the launch began; else it is shown at the moment the launch
      * had queued it. */
-    if (timing != TL_DEVICE_TIMED)
-        k.queued = queued;
-    uint32_t record = k.queue ? amp__tl_kernel(&k, timing) : TL_NO_RECORD;
+    int64_t at = timing == TL_DEVICE_TIMED ? began : queued;
+    uint32_t record = TL_NO_RECORD;
+    const struct tl_desc *desc = amp__record_timeline(out->known);
+    if (queue && desc) {
+        record = amp__tl_kernel_again(desc, queue, timing, at);
+    } else if (queue) {
+        record = describe_kernel(c, out->entry, queue, timing, at, &desc);
+        amp__record_keep_timeline(out->known, desc);
+    }
     if (timing == TL_DEVICE_TIMED)
-        amp__dtime_kernel(ev, record, k.queue);
+        amp__dtime_kernel(ev, record, queue);
     else if (ev)
         amp__clapi.ReleaseEvent(ev);
 }
@@ -79,6 +97,7 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
 {
     LOCK_ASSERT_HELD();
     tl_call tc;
+    AMP__PROBE("T0 before the timeline");
     amp__tl_call_begin(&tc);
     /* Two readings of the clock a launch, the call's begin and end: on a
      * machine whose clock is a system call they are much of what the
@@ -88,11 +107,15 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
      * as devtime.h's sampling allows, and always while AMP_PROFILE makes
      * one anyway. */
     cl_event ev = NULL;
-    launch_out out = {amp__prof_on() || amp__dtime_wanted(began) ? &ev : NULL, NULL, 0};
+    record_known known = {0}; /* as nothing known, unless the launch says */
+    launch_out out = {amp__prof_on() || amp__dtime_wanted(began) ? &ev : NULL, &known, NULL, 0};
+    AMP__PROBE("T1 timeline: call begun, event asked or not");
     amp_status st = launch(c, &out);
     int64_t ended = amp__tl_now();
+    AMP__PROBE("T2 timeline: the launch, and the clock read");
     if (out.queued)
-        record_kernel(c, out.entry, ev, began, ended);
+        record_kernel(c, &out, ev, began, ended);
+    AMP__PROBE("T3 timeline: the kernel recorded");
     tl_about about = {NULL, NULL, "unknown", 0, out.entry ? out.entry->name : "(not built)", ended};
     if (out.entry || source_readable(c->kernel)) {
         about.site_file = c->kernel->file;
@@ -100,6 +123,7 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
     }
     amp__tl_call_end(&tc, c->domain.tiled ? "amp_parallel_for_each_tiled" : "amp_parallel_for_each",
                      st, &about);
+    AMP__PROBE("T4 timeline: the call recorded");
     return st;
 }
 

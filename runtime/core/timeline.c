@@ -9,13 +9,14 @@
  * one description, and a launch costs a compare of a few hundred bytes, not
  * a string's allocation.
  */
-#define _GNU_SOURCE /* syscall() */
+#define _GNU_SOURCE /* syscall(), MADV_POPULATE_WRITE */
 #include "core/timeline.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -463,9 +464,78 @@ static int dirty;
 static uint32_t *unclaimed;
 static size_t unclaimed_count, unclaimed_capacity;
 
+/* How many records ahead new_rec asks the cache for. */
+#define TL_AHEAD 4
+
 static tl_rec *rec_at(uint32_t i)
 {
     return &blocks[i >> TL_BLOCK_SHIFT][i & (TL_BLOCK - 1)];
+}
+
+/* A block of records, its pages mapped now, in one system call where the
+ * kernel has one (Linux 5.14): touched one by one as records fill it, each
+ * page would cost a fault, and on a virtual machine a fault costs a few
+ * microseconds, about what the launch itself costs. It is malloc's, so
+ * that a leak checker sees the strings the records point to. Blocks are
+ * kept for the life of the process. */
+static tl_rec *new_block(void)
+{
+    size_t bytes = TL_BLOCK * sizeof(tl_rec);
+    tl_rec *block = malloc(bytes);
+#ifdef MADV_POPULATE_WRITE
+    long page = sysconf(_SC_PAGESIZE);
+    if (block && page > 0) {
+        uintptr_t start = ((uintptr_t)block + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+        uintptr_t end = ((uintptr_t)block + bytes) & ~((uintptr_t)page - 1);
+        if (end > start) /* no harm where it fails: the pages come as they are written */
+            (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+    }
+#endif
+    return block;
+}
+
+/* Whether `weight` more events fit under the bound. */
+static int fits(int weight)
+{
+    return !dropped && kept + (uint64_t)weight <= (uint64_t)max_events;
+}
+
+/* `weight` events not kept: counted, with the first dropped one's ts. */
+static void drop(int weight, int64_t ts)
+{
+    if (!dropped)
+        first_dropped_ts = ts;
+    dropped += (uint64_t)weight;
+    dirty = 1;
+}
+
+/* `weight` more events in the file, without a record of their own: kept
+ * when they fit, else dropped. */
+static int admit(int weight, int64_t ts)
+{
+    if (!fits(weight)) {
+        drop(weight, ts);
+        return 0;
+    }
+    kept += (uint64_t)weight;
+    dirty = 1;
+    return 1;
+}
+
+/* Room for one more record: a block is added when the last is full. */
+static int room(void)
+{
+    if ((rec_count >> TL_BLOCK_SHIFT) < block_count)
+        return 1;
+    tl_rec **grown = realloc(blocks, (block_count + 1) * sizeof *grown);
+    if (!grown)
+        return 0;
+    blocks = grown;
+    blocks[block_count] = new_block();
+    if (!blocks[block_count])
+        return 0;
+    block_count++;
+    return 1;
 }
 
 /* A new record of `weight` events in the file, or NULL: the timeline is
@@ -473,31 +543,26 @@ static tl_rec *rec_at(uint32_t i)
  * memory (counted the same way). */
 static tl_rec *new_rec(int kind, int weight, int64_t ts)
 {
-    if (dropped || kept + (uint64_t)weight > (uint64_t)max_events)
-        goto drop;
-    if ((rec_count >> TL_BLOCK_SHIFT) >= block_count) {
-        tl_rec **grown = realloc(blocks, (block_count + 1) * sizeof *grown);
-        if (!grown)
-            goto drop;
-        blocks = grown;
-        blocks[block_count] = malloc(TL_BLOCK * sizeof(tl_rec));
-        if (!blocks[block_count])
-            goto drop;
-        block_count++;
+    if (!fits(weight) || !room()) {
+        drop(weight, ts);
+        return NULL;
     }
-    tl_rec *r = rec_at(rec_count++);
+    kept += (uint64_t)weight;
+    dirty = 1;
+    uint32_t at = rec_count++;
+    tl_rec *r = rec_at(at);
+    /* The records a few launches on are asked for now: between two
+     * launches the driver's work pushes them out of the cache, and a
+     * record written to a line not in the cache waits for memory. */
+    if ((at & (TL_BLOCK - 1)) + TL_AHEAD < TL_BLOCK) {
+        const char *ahead = (const char *)(r + TL_AHEAD);
+        __builtin_prefetch(ahead, 1, 3);
+        __builtin_prefetch(ahead + sizeof *r - 1, 1, 3);
+    }
     memset(r, 0, sizeof *r);
     r->kind = (uint8_t)kind;
     r->ts = ts;
-    kept += (uint64_t)weight;
-    dirty = 1;
     return r;
-drop:
-    if (!dropped)
-        first_dropped_ts = ts;
-    dropped += (uint64_t)weight;
-    dirty = 1;
-    return NULL;
 }
 
 void amp__tl_counts(uint64_t *kept_out, uint64_t *dropped_out)
@@ -521,12 +586,27 @@ void amp__tl_call_begin(tl_call *c)
     LOCK_ASSERT_HELD();
     c->id = 0;
     c->outer = NULL;
+    c->kernel = TL_NO_RECORD;
     /* A call inside a call (none today) is the outer one's work. */
     if (!amp__tl_active || current)
         return;
     c->id = ++next_id;
     c->began = amp__tl_now();
     current = c;
+}
+
+/* The call c, which queued the kernel of record c->kernel, kept in that
+ * record: one event more in the file, admitted as a record's are. */
+static void keep_in_kernel(const tl_call *c, const char *fn, amp_status st, int64_t end)
+{
+    if (!admit(1, c->began))
+        return;
+    tl_rec *k = rec_at(c->kernel);
+    k->flags |= TLF_CALL;
+    k->u.kernel.call.fn = fn;
+    k->u.kernel.call.ts = c->began;
+    k->u.kernel.call.dur = end - c->began;
+    k->u.kernel.call.status = (int)st;
 }
 
 void amp__tl_call_end(tl_call *c, const char *fn, amp_status st, const tl_about *about)
@@ -538,6 +618,10 @@ void amp__tl_call_end(tl_call *c, const char *fn, amp_status st, const tl_about 
     if (!amp__tl_active)
         return;
     int64_t end = about && about->ended ? about->ended : amp__tl_now();
+    if (c->kernel != TL_NO_RECORD) {
+        keep_in_kernel(c, fn, st, end);
+        return;
+    }
     tl_rec *r = new_rec(TL_CALL, 1, c->began);
     if (!r)
         return;
@@ -645,29 +729,34 @@ void amp__tl_data_end(const void *data)
 
 /* ---- Work on queues ---- */
 
-uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing)
+/* A kernel's record, described by desc; TL_NO_RECORD when the timeline is
+ * full, or had no memory for the description (desc NULL: dropped as a
+ * full timeline drops it). The findings of AMP_CHECK made before it are
+ * claimed by it. */
+static uint32_t kernel_record(const tl_desc *desc, int queue, tl_timing timing, int64_t queued)
 {
-    LOCK_ASSERT_HELD();
-    if (!amp__tl_active)
-        return TL_NO_RECORD;
-    tl_rec *r = new_rec(TL_KERNEL, current ? 3 : 1, k->queued);
-    const tl_desc *desc = r ? desc_of(k) : NULL;
-    if (!desc) {
-        if (r)
-            r->kind = TL_MARK, r->u.mark.name = NULL;
+    int weight = current ? 3 : 1; /* the kernel, and the flow from its call */
+    tl_rec *r = NULL;
+    if (!desc)
+        drop(weight, queued);
+    else
+        r = new_rec(TL_KERNEL, weight, queued);
+    if (!r) {
         unclaimed_count = 0; /* their kernel is not in the file: nor are they */
         return TL_NO_RECORD;
     }
-    r->queued = k->queued;
+    r->queued = queued;
     r->id = ++next_id;
     r->call_id = current ? current->id : 0;
     r->call_tid = current ? (uint16_t)thread_track() : 0;
-    r->tid = (uint16_t)k->queue;
+    r->tid = (uint16_t)queue;
     r->flags = timing == TL_DEVICE_TIMED  ? TLF_PENDING | TLF_DEVICE
                : timing == TL_NOT_SAMPLED ? TLF_UNSAMPLED
                                           : 0;
     r->u.kernel.desc = desc;
     uint32_t self = index_of(r);
+    if (current && current->kernel == TL_NO_RECORD)
+        current->kernel = self;
     for (size_t i = 0; i < unclaimed_count; i++) {
         tl_rec *f = rec_at(unclaimed[i]);
         f->u.check.kernel = self;
@@ -675,6 +764,27 @@ uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing)
     }
     unclaimed_count = 0;
     return self;
+}
+
+uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_desc **desc)
+{
+    LOCK_ASSERT_HELD();
+    *desc = NULL;
+    if (!amp__tl_active)
+        return TL_NO_RECORD;
+    /* Described only when it fits: a full timeline keeps no more. */
+    if (fits(current ? 3 : 1))
+        *desc = desc_of(k);
+    return kernel_record(*desc, k->queue, timing, k->queued);
+}
+
+uint32_t amp__tl_kernel_again(const struct tl_desc *desc, int queue, tl_timing timing,
+                              int64_t queued)
+{
+    LOCK_ASSERT_HELD();
+    if (!amp__tl_active)
+        return TL_NO_RECORD;
+    return kernel_record(desc, queue, timing, queued);
 }
 
 void amp__tl_kernel_span(uint32_t record, uint64_t start, uint64_t end, int ok)
@@ -689,11 +799,11 @@ void amp__tl_kernel_span(uint32_t record, uint64_t start, uint64_t end, int ok)
     if (ok && end >= start) {
         r->ts = (int64_t)start;
         r->dur = (int64_t)(end - start);
-        r->flags = TLF_RAW | TLF_DEVICE;
+        r->flags = (r->flags & TLF_CALL) | TLF_RAW | TLF_DEVICE;
     } else {
         r->ts = r->queued;
         r->dur = 0;
-        r->flags = 0;
+        r->flags &= TLF_CALL;
     }
 }
 

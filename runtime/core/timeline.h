@@ -37,6 +37,13 @@ extern int amp__tl_active;
 /* The host's monotonic clock, in nanoseconds: the clock of every record. */
 int64_t amp__tl_now(void);
 
+/* A kernel's description, shared by the launches that are alike; the
+ * layers above only hold it. */
+struct tl_desc;
+
+/* A record's number when there is none. */
+#define TL_NO_RECORD UINT32_MAX
+
 /* ---- Calls ---- */
 
 /* A public call being recorded: begun after its lock is taken, ended
@@ -46,6 +53,7 @@ typedef struct tl_call {
     uint32_t id;
     int64_t began;
     struct tl_call *outer;
+    uint32_t kernel; /* the record of the first kernel it queued, or TL_NO_RECORD */
 } tl_call;
 
 /* What a call is about, for its event's args; any part may be 0/NULL. A
@@ -64,7 +72,10 @@ typedef struct tl_about {
  * recorded until it ends are its work. */
 void amp__tl_call_begin(tl_call *c);
 
-/* End the call fn (a string literal, "amp_copy") with its status. */
+/* End the call fn (a string literal, "amp_copy") with its status. A call
+ * that queued a kernel is kept in its first kernel's record, named by the
+ * kernel's call site and name (one record a launch, not two); about's are
+ * used otherwise. */
 void amp__tl_call_end(tl_call *c, const char *fn, amp_status st, const tl_about *about);
 
 /* ---- Views and data ---- */
@@ -135,8 +146,6 @@ typedef struct tl_kernel {
     int64_t queued; /* host ns, inside its call: when it was queued */
 } tl_kernel;
 
-#define TL_NO_RECORD UINT32_MAX
-
 /* How a kernel is timed: on the device (its times follow through
  * amp__tl_kernel_span); on the host, its queue having no profiling; or on
  * the host because the device times were not asked for (device/devtime.h's
@@ -145,8 +154,17 @@ typedef struct tl_kernel {
 typedef enum { TL_DEVICE_TIMED, TL_HOST_TIMED, TL_NOT_SAMPLED } tl_timing;
 
 /* Record a kernel, timed as `timing` says. Returns the record, or
- * TL_NO_RECORD when the timeline is full. */
-uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing);
+ * TL_NO_RECORD when the timeline is full. *desc is set to the kernel's
+ * description (NULL when none was recorded), which describes any launch
+ * equal to this one in every field of k but queue and queued. */
+uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_desc **desc);
+
+/* Record a kernel that a launch known to be equal to an earlier one (its
+ * call site, kernel, domain and views) queued on queue at host ns queued:
+ * desc is the earlier one's, from amp__tl_kernel, which the caller keeps.
+ * A repeated launch skips what describing it again costs. */
+uint32_t amp__tl_kernel_again(const struct tl_desc *desc, int queue, tl_timing timing,
+                              int64_t queued);
 
 /* A kernel's times on its device's clock (CL_PROFILING_COMMAND_START and
  * _END); ok 0 when they could not be read (it is shown where it was

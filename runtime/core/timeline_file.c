@@ -43,9 +43,9 @@ const char *amp__tl_write_error(void)
 
 /* ---- Writing ---- */
 
-/* One event of the file: a record's main event, or its flow's start or
- * finish. */
-enum { PART_MAIN, PART_FLOW_START, PART_FLOW_END };
+/* One event of the file: a record's main event, its flow's start or
+ * finish, or the call a kernel's record holds (TLF_CALL). */
+enum { PART_MAIN, PART_FLOW_START, PART_FLOW_END, PART_CALL };
 
 typedef struct tl_item {
     int64_t ts, dur;
@@ -131,7 +131,7 @@ static int make_plan(plan *p)
     p->threads = calloc((size_t)S.thread_count + 1, 1);
     p->queues = calloc((size_t)S.queue_count + 1, 1);
     p->pids = calloc(S.acc_capacity + 1, 1);
-    p->items = malloc(3 * n * sizeof *p->items);
+    p->items = malloc(4 * n * sizeof *p->items);
     p->kernel_of = calloc((size_t)S.next_id + 1, sizeof *p->kernel_of);
     if (!p->placed || !p->shown || !p->mentioned || !p->threads || !p->queues || !p->pids ||
         !p->items || !p->kernel_of)
@@ -172,6 +172,11 @@ static int make_plan(plan *p)
         const tl_rec *r = rec_at(i);
         if (r->kind == TL_WHERE)
             p->shown[i] = r->u.where.data <= S.data_count && p->mentioned[r->u.where.data];
+        /* A kernel's call is written before its device times are known. */
+        if (r->kind == TL_KERNEL && (r->flags & TLF_CALL)) {
+            add_item(p, r->u.kernel.call.ts, r->u.kernel.call.dur, i, PART_CALL);
+            p->threads[r->call_tid] = 1;
+        }
         if (!p->shown[i])
             continue;
         switch (r->kind) {
@@ -419,6 +424,26 @@ static void call_event(strbuf *sb, const tl_rec *r)
     amp__sb_append(sb, "}}");
 }
 
+/* The call a kernel's record holds: the event call_event writes of a
+ * call's own record, named by the kernel it queued. */
+static void launch_call_event(strbuf *sb, const tl_rec *r)
+{
+    const tl_desc *d = r->u.kernel.desc;
+    head(sb, "X", "amp.call", r->u.kernel.call.fn, 1, r->call_tid, r->u.kernel.call.ts);
+    amp__sb_append(sb, ", \"dur\": ");
+    amp__json_micros(sb, r->u.kernel.call.dur);
+    int first = 1;
+    amp__sb_append(sb, ", \"args\": {");
+    amp__json_key(sb, &first, "id");
+    amp__sb_printf(sb, "%u", r->call_id);
+    amp__json_key(sb, &first, "status");
+    amp__json_string(sb, amp_status_name((amp_status)r->u.kernel.call.status));
+    site(sb, &first, d->file, d->line);
+    amp__json_key(sb, &first, "kernel");
+    amp__json_string(sb, text_of(d->name));
+    amp__sb_append(sb, "}}");
+}
+
 static void view_event(strbuf *sb, const tl_rec *r)
 {
     int created = r->kind == TL_CREATED;
@@ -446,6 +471,10 @@ static void view_event(strbuf *sb, const tl_rec *r)
 static void item_event(strbuf *sb, const plan *p, const tl_item *it)
 {
     const tl_rec *r = rec_at(it->rec);
+    if (it->part == PART_CALL) {
+        launch_call_event(sb, r);
+        return;
+    }
     if (it->part != PART_MAIN) {
         const char *name = r->kind == TL_KERNEL ? "launch" : "transfer";
         if (it->part == PART_FLOW_START) {

@@ -56,11 +56,12 @@ typedef struct tl_desc {
 enum { TL_CALL, TL_KERNEL, TL_TRANSFER, TL_CREATED, TL_RELEASED, TL_WHERE, TL_CHECK, TL_MARK };
 
 enum {
-    TLF_PENDING = 1,   /* a kernel whose device times are not read yet */
-    TLF_RAW = 2,       /* ts is the device's clock: placed when written */
-    TLF_DEVICE = 4,    /* timed on the device */
-    TLF_LAST = 8,      /* a release that ended its data */
-    TLF_UNSAMPLED = 16 /* a kernel on a profiled queue not timed on the device (sampling) */
+    TLF_PENDING = 1,    /* a kernel whose device times are not read yet */
+    TLF_RAW = 2,        /* ts is the device's clock: placed when written */
+    TLF_DEVICE = 4,     /* timed on the device */
+    TLF_LAST = 8,       /* a release that ended its data */
+    TLF_UNSAMPLED = 16, /* a kernel on a profiled queue not timed on the device (sampling) */
+    TLF_CALL = 32       /* a kernel that holds the call that queued it (u.kernel.call) */
 };
 
 typedef struct tl_rec {
@@ -79,6 +80,14 @@ typedef struct tl_rec {
         } call;
         struct {
             const tl_desc *desc;
+            /* With TLF_CALL, the call that queued it, on thread call_tid
+             * with id call_id, named by the kernel's site: a launch's two
+             * events kept in one record. */
+            struct {
+                const char *fn;
+                int64_t ts, dur;
+                int status;
+            } call;
         } kernel;
         struct {
             uint32_t view, data, texture, label;
