@@ -155,8 +155,9 @@ typedef enum { TL_DEVICE_TIMED, TL_HOST_TIMED, TL_NOT_SAMPLED } tl_timing;
 
 /* Record a kernel, timed as `timing` says. Returns the record, or
  * TL_NO_RECORD when the timeline is full. *desc is set to the kernel's
- * description (NULL when none was recorded), which describes any launch
- * equal to this one in every field of k but queue and queued. */
+ * description (NULL when none could be made: the timeline is full), which
+ * describes any launch equal to this one in every field of k but queue and
+ * queued. */
 uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_desc **desc);
 
 /* Record a kernel that a launch known to be equal to an earlier one (its

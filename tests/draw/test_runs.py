@@ -285,14 +285,13 @@ class Sampling(unittest.TestCase):
             self.assertEqual((k["args"]["timed"], k["dur"]), ("host", 0))
         # The first 16 in order of their ids, then no more than the launches'
         # time allows: one per millisecond (ts in microseconds, on the
-        # host's clock for the calls), and the one that the first call's
-        # compile refilled.
+        # host's clock for the calls), and one for a part of a millisecond.
         by_id = sorted(kernels, key=lambda k: k["args"]["id"])
         self.assertTrue(all(k["args"]["timed"] == "device" for k in by_id[:16]))
         calls = [c for c in events(data, "amp.call") if c["name"] == "amp_parallel_for_each"]
         self.assertEqual(len(calls), 3000)
         # From the second call: the first compiles its kernel, a time the
-        # allowance, at its burst already, cannot use.
+        # allowance, above its burst still, does not refill.
         calls.sort(key=lambda c: c["ts"])
         span = max(c["ts"] + c["dur"] for c in calls) - calls[1]["ts"]
         self.assertLessEqual(len(device), 16 + span / 1000.0 + 1)
