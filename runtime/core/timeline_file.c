@@ -399,49 +399,63 @@ static void transfer_event(strbuf *sb, const plan *p, const tl_rec *r, int64_t t
     amp__sb_append(sb, "}}");
 }
 
-static void call_event(strbuf *sb, const tl_rec *r)
+/* A call's event, from its own record or from the kernel record that
+ * holds it (TLF_CALL). */
+typedef struct call_facts {
+    const char *fn;
+    int tid;
+    int64_t ts, dur;
+    uint32_t id;
+    int status;
+    uint32_t site, kernel, view, data;
+    int line;
+} call_facts;
+
+static void call_event(strbuf *sb, const call_facts *c)
 {
-    head(sb, "X", "amp.call", r->u.call.fn, 1, r->tid, r->ts);
+    head(sb, "X", "amp.call", c->fn, 1, c->tid, c->ts);
     amp__sb_append(sb, ", \"dur\": ");
-    amp__json_micros(sb, r->dur);
+    amp__json_micros(sb, c->dur);
     int first = 1;
     amp__sb_append(sb, ", \"args\": {");
     amp__json_key(sb, &first, "id");
-    amp__sb_printf(sb, "%u", r->id);
+    amp__sb_printf(sb, "%u", c->id);
     amp__json_key(sb, &first, "status");
-    amp__json_string(sb, amp_status_name((amp_status)r->u.call.status));
-    site(sb, &first, r->u.call.site, r->u.call.line);
-    if (r->u.call.kernel) {
+    amp__json_string(sb, amp_status_name((amp_status)c->status));
+    site(sb, &first, c->site, c->line);
+    if (c->kernel) {
         amp__json_key(sb, &first, "kernel");
-        amp__json_string(sb, text_of(r->u.call.kernel));
+        amp__json_string(sb, text_of(c->kernel));
     }
-    if (r->u.call.view) {
+    if (c->view) {
         amp__json_key(sb, &first, "view_id");
-        amp__sb_printf(sb, "%u", r->u.call.view);
+        amp__sb_printf(sb, "%u", c->view);
         amp__json_key(sb, &first, "data_id");
-        amp__sb_printf(sb, "%u", r->u.call.data);
+        amp__sb_printf(sb, "%u", c->data);
     }
     amp__sb_append(sb, "}}");
 }
 
-/* The call a kernel's record holds: the event call_event writes of a
- * call's own record, named by the kernel it queued. */
-static void launch_call_event(strbuf *sb, const tl_rec *r)
+/* The facts of the call record r, or of the call kernel record r holds. */
+static call_facts call_of(const tl_rec *r)
 {
-    const tl_desc *d = r->u.kernel.desc;
-    head(sb, "X", "amp.call", r->u.kernel.call.fn, 1, r->call_tid, r->u.kernel.call.ts);
-    amp__sb_append(sb, ", \"dur\": ");
-    amp__json_micros(sb, r->u.kernel.call.dur);
-    int first = 1;
-    amp__sb_append(sb, ", \"args\": {");
-    amp__json_key(sb, &first, "id");
-    amp__sb_printf(sb, "%u", r->call_id);
-    amp__json_key(sb, &first, "status");
-    amp__json_string(sb, amp_status_name((amp_status)r->u.kernel.call.status));
-    site(sb, &first, d->file, d->line);
-    amp__json_key(sb, &first, "kernel");
-    amp__json_string(sb, text_of(d->name));
-    amp__sb_append(sb, "}}");
+    if (r->kind == TL_KERNEL) {
+        const tl_desc *d = r->u.kernel.desc;
+        return (call_facts){r->u.kernel.call.fn,
+                            r->call_tid,
+                            r->u.kernel.call.ts,
+                            r->u.kernel.call.dur,
+                            r->call_id,
+                            r->u.kernel.call.status,
+                            d->file,
+                            d->name,
+                            0,
+                            0,
+                            d->line};
+    }
+    return (call_facts){r->u.call.fn,   r->tid,           r->ts,          r->dur,
+                        r->id,          r->u.call.status, r->u.call.site, r->u.call.kernel,
+                        r->u.call.view, r->u.call.data,   r->u.call.line};
 }
 
 static void view_event(strbuf *sb, const tl_rec *r)
@@ -472,7 +486,8 @@ static void item_event(strbuf *sb, const plan *p, const tl_item *it)
 {
     const tl_rec *r = rec_at(it->rec);
     if (it->part == PART_CALL) {
-        launch_call_event(sb, r);
+        call_facts c = call_of(r);
+        call_event(sb, &c);
         return;
     }
     if (it->part != PART_MAIN) {
@@ -487,7 +502,11 @@ static void item_event(strbuf *sb, const plan *p, const tl_item *it)
         return;
     }
     switch (r->kind) {
-    case TL_CALL: call_event(sb, r); break;
+    case TL_CALL: {
+        call_facts c = call_of(r);
+        call_event(sb, &c);
+        break;
+    }
     case TL_KERNEL: kernel_event(sb, r, it->ts); break;
     case TL_TRANSFER: transfer_event(sb, p, r, it->ts); break;
     case TL_CREATED:
