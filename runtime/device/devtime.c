@@ -47,7 +47,9 @@ static size_t pending_count, pending_capacity;
 #define DT_SPACING_NS 1000000
 
 static int every_kernel = -1; /* AMP_TIMELINE_KERNELS=all, read on first use */
-static double allowance = DT_FIRST;
+/* The kernels that may be timed now, in ns of spacing: one per
+ * DT_SPACING_NS (whole numbers: this runs at every launch). */
+static int64_t allowance = (int64_t)DT_FIRST * DT_SPACING_NS;
 static int64_t allowance_at;
 
 int amp__dtime_wanted(int64_t now)
@@ -59,15 +61,16 @@ int amp__dtime_wanted(int64_t now)
         return 1;
     /* Refilled up to a burst, never taking from what is left of the
      * first kernels' allowance. */
-    if (allowance_at && allowance < DT_BURST) {
-        allowance += (double)(now - allowance_at) / DT_SPACING_NS;
-        if (allowance > DT_BURST)
-            allowance = DT_BURST;
+    const int64_t burst = (int64_t)DT_BURST * DT_SPACING_NS;
+    if (allowance_at && allowance < burst) {
+        allowance += now - allowance_at;
+        if (allowance > burst)
+            allowance = burst;
     }
     allowance_at = now;
-    if (allowance < 1)
+    if (allowance < DT_SPACING_NS)
         return 0;
-    allowance -= 1;
+    allowance -= DT_SPACING_NS;
     return 1;
 }
 
@@ -89,8 +92,7 @@ static void measure_clock(dt_queue *q)
     q->after = amp__tl_now();
 }
 
-int amp__dtime_queue(const void *key, cl_command_queue queue, size_t acc_index,
-                     const char *acc_name, const char *kind, int transfer, int *profiled)
+int amp__dtime_queue_seen(const void *key, int *profiled)
 {
     LOCK_ASSERT_HELD();
     for (size_t i = 0; i < queue_count; i++)
@@ -99,8 +101,18 @@ int amp__dtime_queue(const void *key, cl_command_queue queue, size_t acc_index,
             return queues[i].number;
         }
     *profiled = 0;
+    return 0;
+}
+
+int amp__dtime_queue(const void *key, cl_command_queue queue, size_t acc_index,
+                     const char *acc_name, const char *kind, int transfer, int *profiled)
+{
+    LOCK_ASSERT_HELD();
+    int number = amp__dtime_queue_seen(key, profiled);
+    if (number)
+        return number;
     int first = 0;
-    int number = amp__tl_queue(key, acc_index, acc_name, kind, transfer, &first);
+    number = amp__tl_queue(key, acc_index, acc_name, kind, transfer, &first);
     dt_queue *grown = number ? realloc(queues, (queue_count + 1) * sizeof *grown) : NULL;
     if (!grown)
         return number;

@@ -40,6 +40,11 @@
  * driver's price. */
 int amp__dtime_wanted(int64_t now);
 
+/* The timeline's number for the accelerator view key if it has one
+ * already, else 0; *profiled as amp__dtime_queue says. What every launch
+ * asks: the facts that name a queue are looked up only on first sight. */
+int amp__dtime_queue_seen(const void *key, int *profiled);
+
 /* The timeline's number for the queue q of the accelerator view key (the
  * tid of its track: core/timeline.h's amp__tl_queue says what the other
  * facts name), registered on first sight; *profiled: whether its work is

@@ -376,6 +376,9 @@ amp_status amp__queue_finish_all(void)
 int amp__queue_timeline(amp_accelerator_view *av, int *profiled)
 {
     LOCK_ASSERT_HELD();
+    int number = amp__dtime_queue_seen(av, profiled);
+    if (number)
+        return number;
     /* The library's own view, neither a handle nor a default view, is a
      * device's transfer queue (data/staging.c). */
     int is_default = av == av->acc->default_view;
