@@ -93,6 +93,18 @@ static void record_kernel(const call *c, const launch_out *out, cl_event ev, int
         amp__clapi.ReleaseEvent(ev);
 }
 
+/* What a launch that queued no kernel was about: its kernel's name, or
+ * "(not built)", and its call site where the source may be read. */
+static void about_launch(const call *c, const kc_entry *entry, tl_about *about)
+{
+    about->site_file = "unknown";
+    about->kernel = entry ? entry->name : "(not built)";
+    if (entry || source_readable(c->kernel)) {
+        about->site_file = c->kernel->file;
+        about->site_line = c->kernel->line;
+    }
+}
+
 amp_status amp__timeline_launch(call *c, launch_fn launch)
 {
     LOCK_ASSERT_HELD();
@@ -116,11 +128,11 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
     if (out.queued)
         record_kernel(c, &out, ev, began, ended);
     AMP__PROBE("T3 timeline: the kernel recorded");
-    tl_about about = {NULL, NULL, "unknown", 0, out.entry ? out.entry->name : "(not built)", ended};
-    if (out.entry || source_readable(c->kernel)) {
-        about.site_file = c->kernel->file;
-        about.site_line = c->kernel->line;
-    }
+    /* A call kept in its kernel's record is named by the kernel; one that
+     * queued none is named here. */
+    tl_about about = {.ended = ended};
+    if (!amp__tl_call_in_kernel(&tc))
+        about_launch(c, out.entry, &about);
     amp__tl_call_end(&tc, c->domain.tiled ? "amp_parallel_for_each_tiled" : "amp_parallel_for_each",
                      st, &about);
     AMP__PROBE("T4 timeline: the call recorded");

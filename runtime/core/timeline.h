@@ -78,6 +78,13 @@ void amp__tl_call_begin(tl_call *c);
  * used otherwise. */
 void amp__tl_call_end(tl_call *c, const char *fn, amp_status st, const tl_about *about);
 
+/* Whether the call c has queued a kernel whose record will keep it (then
+ * amp__tl_call_end uses only about->ended). */
+static inline int amp__tl_call_in_kernel(const tl_call *c)
+{
+    return c->kernel != TL_NO_RECORD;
+}
+
 /* ---- Views and data ---- */
 
 /* A view or array handle was made over the data source data: its extent
