@@ -47,7 +47,10 @@
 #                        sources, say the one before a change), each built in
 #                        Release, AB_RUNS (default 8) runs of each in turns,
 #                        which goes first alternating; then the ratios of
-#                        each side, sorted (not in the default steps)
+#                        each side, sorted (not in the default steps). With
+#                        AB_TIMELINE=1 each run is made twice, without and
+#                        with AMP_TIMELINE: the timeline's cost, tree
+#                        against tree
 #            pocl        on the CPU device (PoCL, AMP_DEVICE=0 unless
 #                        POCL_DEVICE is set): its tuner, then kernel 6
 #                        against OpenBLAS (--kernels 6; OpenBLAS measured
@@ -174,13 +177,24 @@ if [ "$perf" = 1 ]; then
         for side in $sides; do
           bin=build-gpu/bench/amp_bench
           [ "$side" = base ] && bin=/tmp/amp-ab-base/bench/amp_bench
-          step "dispatch-ab-$side-$i" 60 "$bin" --only dispatch --out "$out/dispatch-ab-$side-$i"
+          if [ "${AB_TIMELINE:-0}" = 1 ]; then
+            step "dispatch-ab-$side-off-$i" 60 "$bin" --only dispatch \
+              --out "$out/dispatch-ab-$side-off-$i"
+            # Some 750,000 events: the file is written aside.
+            step "dispatch-ab-$side-on-$i" 120 env AMP_TIMELINE="/tmp/amp-ab-$side.json" \
+              "$bin" --only dispatch --out "$out/dispatch-ab-$side-on-$i"
+            rm -f "/tmp/amp-ab-$side.json"
+          else
+            step "dispatch-ab-$side-$i" 60 "$bin" --only dispatch --out "$out/dispatch-ab-$side-$i"
+          fi
         done
       done
       # The pipelined amp / raw ratio of each run (the table's fourth
-      # column), sorted, for each side.
-      for side in base this; do
-        echo "$side: $(grep -h '^| pipelined' "$out"/dispatch-ab-"$side"-*.md |
+      # column), sorted, for each side (and with AB_TIMELINE, each way).
+      kinds="base this"
+      [ "${AB_TIMELINE:-0}" = 1 ] && kinds="base-off base-on this-off this-on"
+      for side in $kinds; do
+        echo "$side: $(grep -h '^| pipelined' "$out"/dispatch-ab-"$side"-[0-9]*.md |
           awk -F'|' '{split($5, r, " "); print r[1]}' | sort -n | tr '\n' ' ')"
       done | tee "$out/dispatch-ab.md" | tee -a "$out/steps.log"
       pack ;;
