@@ -150,9 +150,7 @@ static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *
  * Each tile of 8 x 32 threads moves a 32 x 32 block, four rows per thread.
  * The first tiles transpose blocks of A through tile_static memory, so
  * that both the reads of A (along its rows) and the writes of the panel
- * (along m) go to neighbouring addresses; the others copy blocks of B. A
- * tile takes one branch as a whole, so every thread of a tile that
- * transposes meets the barrier. */
+ * (along m) go to neighbouring addresses; the others copy blocks of B. */
 static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op,
                               amp_array_view *ap, amp_array_view *bp, int Mp, int Np, int Kp,
                               const sgemm_params *p)
@@ -173,14 +171,19 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
                                                       AMP_CONST(PACK_ROWS)), {
         int t = t_idx.tile[0];
         int y = t_idx.local[0], x = t_idx.local[1];
+        tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts
+        int row0 = t / a_cols * PACK_TS, k0 = t % a_cols * PACK_TS;
         if (t < a_tiles) {
-            tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts
-            int row0 = t / a_cols * PACK_TS, k0 = t % a_cols * PACK_TS;
             for (int r = y; r < PACK_TS; r += PACK_ROWS) {
                 int row = row0 + r, k = k0 + x;
                 block[r][x] = row < M && k < K ? a(row, k) : 0.0f;
             }
-            t_idx.barrier.wait();
+        }
+        // Every tile meets the barrier, outside the branches, though only
+        // A's need it: inside the branch of A, PoCL 3.1 stored past the
+        // panels with some GPU parameters (tests/device/test_sgemm_staged.c).
+        t_idx.barrier.wait();
+        if (t < a_tiles) {
             // Swap the roles of the two indices: write along m.
             for (int r = y; r < PACK_TS; r += PACK_ROWS) {
                 int m = row0 + x, k = k0 + r;
@@ -189,9 +192,9 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
             }
         } else {
             t -= a_tiles;
-            int k0 = t / b_cols * PACK_TS, col = t % b_cols * PACK_TS + x;
+            int bk0 = t / b_cols * PACK_TS, col = t % b_cols * PACK_TS + x;
             for (int r = y; r < PACK_TS; r += PACK_ROWS) {
-                int k = k0 + r;
+                int k = bk0 + r;
                 if (k < Kp && col < Np)
                     bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
             }
