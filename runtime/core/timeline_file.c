@@ -399,8 +399,8 @@ static void transfer_event(strbuf *sb, const plan *p, const tl_rec *r, int64_t t
     amp__sb_append(sb, "}}");
 }
 
-/* A call's event, from its own record or from the kernel record that
- * holds it (TLF_CALL). */
+/* What a call's event says: from its own record, or from the kernel
+ * record that holds it (TLF_CALL), named by the kernel it queued. */
 typedef struct call_facts {
     const char *fn;
     int tid;
@@ -411,51 +411,58 @@ typedef struct call_facts {
     int line;
 } call_facts;
 
-static void call_event(strbuf *sb, const call_facts *c)
-{
-    head(sb, "X", "amp.call", c->fn, 1, c->tid, c->ts);
-    amp__sb_append(sb, ", \"dur\": ");
-    amp__json_micros(sb, c->dur);
-    int first = 1;
-    amp__sb_append(sb, ", \"args\": {");
-    amp__json_key(sb, &first, "id");
-    amp__sb_printf(sb, "%u", c->id);
-    amp__json_key(sb, &first, "status");
-    amp__json_string(sb, amp_status_name((amp_status)c->status));
-    site(sb, &first, c->site, c->line);
-    if (c->kernel) {
-        amp__json_key(sb, &first, "kernel");
-        amp__json_string(sb, text_of(c->kernel));
-    }
-    if (c->view) {
-        amp__json_key(sb, &first, "view_id");
-        amp__sb_printf(sb, "%u", c->view);
-        amp__json_key(sb, &first, "data_id");
-        amp__sb_printf(sb, "%u", c->data);
-    }
-    amp__sb_append(sb, "}}");
-}
-
-/* The facts of the call record r, or of the call kernel record r holds. */
 static call_facts call_of(const tl_rec *r)
 {
     if (r->kind == TL_KERNEL) {
         const tl_desc *d = r->u.kernel.desc;
-        return (call_facts){r->u.kernel.call.fn,
-                            r->call_tid,
-                            r->u.kernel.call.ts,
-                            r->u.kernel.call.dur,
-                            r->call_id,
-                            r->u.kernel.call.status,
-                            d->file,
-                            d->name,
-                            0,
-                            0,
-                            d->line};
+        return (call_facts){.fn = r->u.kernel.call.fn,
+                            .tid = r->call_tid,
+                            .ts = r->u.kernel.call.ts,
+                            .dur = r->u.kernel.call.dur,
+                            .id = r->call_id,
+                            .status = r->u.kernel.call.status,
+                            .site = d->file,
+                            .kernel = d->name,
+                            .line = d->line};
     }
-    return (call_facts){r->u.call.fn,   r->tid,           r->ts,          r->dur,
-                        r->id,          r->u.call.status, r->u.call.site, r->u.call.kernel,
-                        r->u.call.view, r->u.call.data,   r->u.call.line};
+    return (call_facts){.fn = r->u.call.fn,
+                        .tid = r->tid,
+                        .ts = r->ts,
+                        .dur = r->dur,
+                        .id = r->id,
+                        .status = r->u.call.status,
+                        .site = r->u.call.site,
+                        .kernel = r->u.call.kernel,
+                        .view = r->u.call.view,
+                        .data = r->u.call.data,
+                        .line = r->u.call.line};
+}
+
+/* The event of the call that record r is or holds. */
+static void call_event(strbuf *sb, const tl_rec *r)
+{
+    call_facts c = call_of(r);
+    head(sb, "X", "amp.call", c.fn, 1, c.tid, c.ts);
+    amp__sb_append(sb, ", \"dur\": ");
+    amp__json_micros(sb, c.dur);
+    int first = 1;
+    amp__sb_append(sb, ", \"args\": {");
+    amp__json_key(sb, &first, "id");
+    amp__sb_printf(sb, "%u", c.id);
+    amp__json_key(sb, &first, "status");
+    amp__json_string(sb, amp_status_name((amp_status)c.status));
+    site(sb, &first, c.site, c.line);
+    if (c.kernel) {
+        amp__json_key(sb, &first, "kernel");
+        amp__json_string(sb, text_of(c.kernel));
+    }
+    if (c.view) {
+        amp__json_key(sb, &first, "view_id");
+        amp__sb_printf(sb, "%u", c.view);
+        amp__json_key(sb, &first, "data_id");
+        amp__sb_printf(sb, "%u", c.data);
+    }
+    amp__sb_append(sb, "}}");
 }
 
 static void view_event(strbuf *sb, const tl_rec *r)
@@ -486,8 +493,7 @@ static void item_event(strbuf *sb, const plan *p, const tl_item *it)
 {
     const tl_rec *r = rec_at(it->rec);
     if (it->part == PART_CALL) {
-        call_facts c = call_of(r);
-        call_event(sb, &c);
+        call_event(sb, r);
         return;
     }
     if (it->part != PART_MAIN) {
@@ -502,11 +508,7 @@ static void item_event(strbuf *sb, const plan *p, const tl_item *it)
         return;
     }
     switch (r->kind) {
-    case TL_CALL: {
-        call_facts c = call_of(r);
-        call_event(sb, &c);
-        break;
-    }
+    case TL_CALL: call_event(sb, r); break;
     case TL_KERNEL: kernel_event(sb, r, it->ts); break;
     case TL_TRANSFER: transfer_event(sb, p, r, it->ts); break;
     case TL_CREATED:
