@@ -68,10 +68,10 @@
  */
 #include "sgemm.h"
 
-/* The blocks that the packing moves on a GPU, PACK_TS x PACK_TS, and the
- * rows of threads of a tile that moves one. */
-#define PACK_TS 32
-#define PACK_ROWS 8
+/* The packing on a GPU: tiles of PACK_THREADS threads, each moving
+ * PACK_V float4s (pack_on_gpu). */
+#define PACK_THREADS 256
+#define PACK_V 4
 /* The steps of k that one thread packs on a CPU. */
 #define PACK_K 64
 
@@ -147,10 +147,39 @@ static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *
 
 /* 1 and 2 on a GPU, in one launch, so that the two run side by side: a
  * small product's packs are too short to fill the GPU one after the other.
- * Each tile of 8 x 32 threads moves a 32 x 32 block, four rows per thread.
- * The first tiles transpose blocks of A through tile_static memory, so
- * that both the reads of A (along its rows) and the writes of the panel
- * (along m) go to neighbouring addresses; the others copy blocks of B. */
+ *
+ * The pack only moves bytes, so it runs as fast as the memory brings them:
+ * a GPU nears its bandwidth only with megabytes on their way at once (a
+ * load takes about a microsecond; an H100 moves some 3 MB in that time).
+ * So each thread loads all its PACK_V float4s first, and only then stores
+ * them: the compiler cannot move a load of B ahead of a store into bp,
+ * which as far as it knows may be the same memory, so a loop that loads
+ * and stores a float at a time has one load on its way per thread. That
+ * was the pack before, 4 floats a thread in tiles of 32 x 32 floats: on an
+ * H100 11 to 12.6 us at 1000^3 (16 MB, which the bandwidth moves in about
+ * 5) and 34 to 35 us at 2048^3; this one takes 9.6 to 11.5 and 28.5 to 28.7
+ * (a few us of each are the launch's start and end, whatever it moves).
+ * Tiles of 256 threads move 16 KiB each (512 tiles at 1000^3 where the
+ * 32 x 32 blocks made 2048), and every load and store moves 16 bytes:
+ * - a load takes four floats of a row of A or B in one piece where all
+ *   four lie inside the row and their address is a multiple of 16 (a
+ *   view's offset, or rows whose length is not a multiple of 4, can make it
+ *   not); float by float otherwise, with zeros past the edges;
+ * - the panels take whole float4s: MBW and NBW are multiples of 4 (a
+ *   float4 lies inside one panel), and the panels start their buffers.
+ * The first tiles transpose blocks of A of PACK_AM = 128 rows by PACK_AK =
+ * 32 steps of k through tile_static memory. Thread (x, y) of 8 x 32 reads
+ * float4 x along k of rows y, y + 32, ...; after the barrier it writes
+ * float4s along m (rows 4x, 4(x + 8), ... of the block) of step y. A warp
+ * (32 threads) so reads 4 rows of A, 128 bytes of each, and writes 128
+ * bytes of 4 steps of the panel; and with rows of 33 floats in block its
+ * threads use 32 different banks of tile_static memory both when they
+ * store (rows y to y + 3, columns 4x + c) and when they read (columns y to
+ * y + 3, rows 4x + c). The other tiles copy blocks of B, PACK_BK = 32 rows
+ * by PACK_BN = 128 columns, a row's 512 bytes per warp. Every tile meets
+ * the barrier, outside the branches, though only A's need it: with it
+ * inside the branch of A, PoCL 3.1 stored past the panels (that pack's
+ * tests then failed with heap corruption on the CPU device). */
 static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op,
                               amp_array_view *ap, amp_array_view *bp, int Mp, int Np, int Kp,
                               const sgemm_params *p)
@@ -158,45 +187,83 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
     amp_array_view *a = op->a, *b = op->b;
     int M = op->M, N = op->N, K = op->K;
     const int MBW = p->ty * p->rm, NBW = p->tx * p->nv * p->vw;
-    int a_cols = (Kp + PACK_TS - 1) / PACK_TS;                    // A's blocks along k
-    int a_tiles = (Mp + PACK_TS - 1) / PACK_TS * a_cols;
-    int b_cols = (Np + PACK_TS - 1) / PACK_TS;                    // B's blocks along j
-    int b_tiles = (Kp + PACK_TS - 1) / PACK_TS * b_cols;
-    amp_tiled_extent domain = amp_extent_tile_2d(
-        amp_extent_2d((a_tiles + b_tiles) * PACK_ROWS, PACK_TS), PACK_ROWS, PACK_TS);
+    const int PACK_AM = 32 * PACK_V, PACK_AK = 32; /* a block of A: rows, steps of k */
+    const int PACK_BK = 8 * PACK_V, PACK_BN = 128; /* a block of B: rows, columns */
+    int a_cols = (Kp + PACK_AK - 1) / PACK_AK; /* A's blocks along k */
+    int a_tiles = (Mp + PACK_AM - 1) / PACK_AM * a_cols;
+    int b_cols = (Np + PACK_BN - 1) / PACK_BN; /* B's blocks along its rows */
+    int b_tiles = (Kp + PACK_BK - 1) / PACK_BK * b_cols;
+    amp_tiled_extent domain =
+        amp_extent_tile_1d(amp_extent_1d((a_tiles + b_tiles) * PACK_THREADS), PACK_THREADS);
     return AMP_PARALLEL_FOR_EACH_ON(av, domain, t_idx,
-                                          AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
-                                                      a_tiles, b_cols, AMP_CONST(MBW),
-                                                      AMP_CONST(NBW), AMP_CONST(PACK_TS),
-                                                      AMP_CONST(PACK_ROWS)), {
-        int t = t_idx.tile[0];
-        int y = t_idx.local[0], x = t_idx.local[1];
-        tile_static float block[PACK_TS][PACK_TS + 1]; // + 1: no bank conflicts
-        int row0 = t / a_cols * PACK_TS, k0 = t % a_cols * PACK_TS;
+                                    AMP_CAPTURE(a, b, ap, bp, M, N, K, Mp, Np, Kp, a_cols,
+                                                a_tiles, b_cols, AMP_CONST(MBW), AMP_CONST(NBW),
+                                                AMP_CONST(PACK_V), AMP_CONST(PACK_AM),
+                                                AMP_CONST(PACK_AK), AMP_CONST(PACK_BK),
+                                                AMP_CONST(PACK_BN)), {
+        // Four floats of a row of A or B in one 16-byte load where their address
+        // allows it, else one by one; and an element of A or B, zero past its edges.
+        AMP_DEFINE(LOAD4(p) (((size_t)(p) & 15) == 0 ? *(__global const float4 *)(p)  \
+                                                     : vload4(0, (p))))
+        AMP_DEFINE(A_AT(row, k) ((row) < M && (k) < K ? a(row, k) : 0.0f))
+        AMP_DEFINE(B_AT(k, col) ((k) < K && (col) < N ? b(k, col) : 0.0f))
+        AMP_DEFINE(STORE4(place, value) (*(__global float4 *)&(place) = (value)))
+        int t = t_idx.tile[0], tid = t_idx.local[0];
+        tile_static float block[PACK_AM][PACK_AK + 1]; // + 1: no bank conflicts
+        float4 v[PACK_V];
+        // In a tile of A: thread (x, y) of 8 x 32, and where its block starts.
+        int x = tid % 8, y = tid / 8;
+        int row0 = t / a_cols * PACK_AM, k0 = t % a_cols * PACK_AK;
         if (t < a_tiles) {
-            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
-                int row = row0 + r, k = k0 + x;
-                block[r][x] = row < M && k < K ? a(row, k) : 0.0f;
+            AMP_PRAGMA(unroll)
+            for (int i = 0; i < PACK_V; i++) {
+                int row = row0 + y + 32 * i, k = k0 + 4 * x;
+                if (row < M && k + 4 <= K)
+                    v[i] = LOAD4(&a(row, k));
+                else
+                    v[i] = (float4)(A_AT(row, k), A_AT(row, k + 1), A_AT(row, k + 2),
+                                    A_AT(row, k + 3));
+            }
+            AMP_PRAGMA(unroll)
+            for (int i = 0; i < PACK_V; i++) {
+                int r = y + 32 * i;
+                block[r][4 * x + 0] = v[i].x;
+                block[r][4 * x + 1] = v[i].y;
+                block[r][4 * x + 2] = v[i].z;
+                block[r][4 * x + 3] = v[i].w;
+            }
+        } else {
+            // A tile of B: thread (bx, by) of 32 x 8.
+            int bx = tid % 32, by = tid / 32;
+            int bk0 = (t - a_tiles) / b_cols * PACK_BK;
+            int col = (t - a_tiles) % b_cols * PACK_BN + 4 * bx;
+            AMP_PRAGMA(unroll)
+            for (int i = 0; i < PACK_V; i++) {
+                int k = bk0 + by + 8 * i;
+                if (k < K && col + 4 <= N)
+                    v[i] = LOAD4(&b(k, col));
+                else
+                    v[i] = (float4)(B_AT(k, col), B_AT(k, col + 1), B_AT(k, col + 2),
+                                    B_AT(k, col + 3));
+            }
+            AMP_PRAGMA(unroll)
+            for (int i = 0; i < PACK_V; i++) {
+                int k = bk0 + by + 8 * i;
+                if (k < Kp && col < Np)
+                    STORE4(bp(col / NBW, k, col % NBW), v[i]);
             }
         }
-        // Every tile meets the barrier, outside the branches, though only
-        // A's need it: inside the branch of A, PoCL 3.1 stored past the
-        // panels with some GPU parameters (tests/device/test_sgemm_staged.c).
         t_idx.barrier.wait();
         if (t < a_tiles) {
             // Swap the roles of the two indices: write along m.
-            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
-                int m = row0 + x, k = k0 + r;
+            int k = k0 + y;
+            AMP_PRAGMA(unroll)
+            for (int i = 0; i < PACK_V; i++) {
+                int r = 4 * (x + 8 * i), m = row0 + r;
                 if (m < Mp && k < Kp)
-                    ap(m / MBW, k, m % MBW) = block[x][r];
-            }
-        } else {
-            t -= a_tiles;
-            int bk0 = t / b_cols * PACK_TS, col = t % b_cols * PACK_TS + x;
-            for (int r = y; r < PACK_TS; r += PACK_ROWS) {
-                int k = bk0 + r;
-                if (k < Kp && col < Np)
-                    bp(col / NBW, k, col % NBW) = k < K && col < N ? b(k, col) : 0.0f;
+                    STORE4(ap(m / MBW, k, m % MBW),
+                           (float4)(block[r][y], block[r + 1][y], block[r + 2][y],
+                                    block[r + 3][y]));
             }
         }
     });

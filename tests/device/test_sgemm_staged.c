@@ -3,15 +3,14 @@
  * (samples/sgemm_progression/sgemm_6_tuned.c) with a GPU's parameters on
  * the default device: panels staged in tile_static memory, and A and B
  * packed on the device in one launch (pack_on_gpu), which a CPU device
- * never runs with its own parameters. The pack pads the panels with zeros
- * to whole panels and blocks, so the products here have sizes that are
- * multiples of no block of the pack nor of any panel, N and K that are not
- * multiples of 4 (where a pack that moves float4s would fall back to
- * floats), and A and B sections of wider matrices, whose rows start 4
- * bytes past a multiple of 16. Inputs are small integers, so every sum is
- * exact and each element of C must equal the reference. With the pack's
- * barrier inside the branch that transposes A, PoCL 3.1 stored past the
- * panels with the 12-row parameters below, and this test aborted.
+ * never runs with its own parameters. The pack moves float4s where four
+ * floats lie inside a row of A or B and their address is a multiple of 16,
+ * and float by float elsewhere; so the products here have N and K that are
+ * not multiples of 4 (the last float4 of a row hangs over its end), sizes
+ * that are multiples of no block of the pack nor of any panel, and views
+ * whose rows start 4 bytes past a multiple of 16 although their length is
+ * a multiple of 4. Inputs are small integers, so every sum is exact and
+ * each element of C must equal the reference.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -129,8 +128,9 @@ static void check_sizes(const size3 *sizes, int nsizes, int shift)
     assert_true(ran > 0);
 }
 
-/* Sizes that are multiples of no block, N and K not multiples of 4. */
-static void gpu_packs_are_exact_at_sizes_of_no_block(void **state)
+/* N and K not multiples of 4: the pack's float4s at the ends of rows fall
+ * back to floats, zero past the edge. */
+static void gpu_packs_are_exact_where_rows_end_inside_a_float4(void **state)
 {
     (void)state;
     const size3 sizes[] = {{1, 1, 1}, {3, 5, 7}, {67, 129, 33}, {130, 201, 77}, {261, 263, 97}};
@@ -138,7 +138,7 @@ static void gpu_packs_are_exact_at_sizes_of_no_block(void **state)
 }
 
 /* Rows of a length that is a multiple of 4, starting 4 bytes past a
- * multiple of 16 (sections one column into wider matrices). */
+ * multiple of 16: the pack's 16-byte loads would be misaligned. */
 static void gpu_packs_are_exact_on_views_whose_rows_start_off_16_bytes(void **state)
 {
     (void)state;
@@ -149,7 +149,7 @@ static void gpu_packs_are_exact_on_views_whose_rows_start_off_16_bytes(void **st
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(gpu_packs_are_exact_at_sizes_of_no_block),
+        cmocka_unit_test(gpu_packs_are_exact_where_rows_end_inside_a_float4),
         cmocka_unit_test(gpu_packs_are_exact_on_views_whose_rows_start_off_16_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
