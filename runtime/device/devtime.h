@@ -7,10 +7,12 @@
  * A kernel's event is read late, as AMP_PROFILE reads its own: when it has
  * completed by a later launch's poll, or when the timeline is written
  * (which waits for what is still queued), so that no launch waits for
- * it. The offset between a device's clock and the host's is measured once
- * per queue, when the timeline first sees it: a marker queued between two
- * readings of the host's clock, whose CL_PROFILING_COMMAND_QUEUED is the
- * device's reading of the same moment.
+ * it. The offset between a device's clock and the host's is measured by
+ * markers, each queued between two readings of the host's clock, whose
+ * CL_PROFILING_COMMAND_QUEUED is the device's reading of a moment between
+ * them: a few per queue, when the timeline first sees it and with its
+ * first kernels timed on the device, the narrowest pair of readings
+ * winning.
  *
  * A queue gets profiling only when it is made (OpenCL 1.2 cannot switch
  * it on later): queues made while the timeline or AMP_PROFILE is on
