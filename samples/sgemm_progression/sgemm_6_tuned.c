@@ -202,11 +202,20 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
                                                 AMP_CONST(PACK_AK), AMP_CONST(PACK_BK),
                                                 AMP_CONST(PACK_BN)), {
         // Four floats of a row of A or B in one 16-byte load where their address
-        // allows it, else one by one; and an element of A or B, zero past its edges.
+        // allows it, else one by one; an element of A or B, zero past its edges;
+        // and four of a row, in one load where all four lie inside it.
         AMP_DEFINE(LOAD4(p) (((size_t)(p) & 15) == 0 ? *(__global const float4 *)(p)  \
                                                      : vload4(0, (p))))
         AMP_DEFINE(A_AT(row, k) ((row) < M && (k) < K ? a(row, k) : 0.0f))
         AMP_DEFINE(B_AT(k, col) ((k) < K && (col) < N ? b(k, col) : 0.0f))
+        AMP_DEFINE(A4(row, k) ((row) < M && (k) + 4 <= K                               \
+                                   ? LOAD4(&a(row, k))                                 \
+                                   : (float4)(A_AT(row, k), A_AT(row, (k) + 1),        \
+                                              A_AT(row, (k) + 2), A_AT(row, (k) + 3))))
+        AMP_DEFINE(B4(k, col) ((k) < K && (col) + 4 <= N                               \
+                                   ? LOAD4(&b(k, col))                                 \
+                                   : (float4)(B_AT(k, col), B_AT(k, (col) + 1),        \
+                                              B_AT(k, (col) + 2), B_AT(k, (col) + 3))))
         AMP_DEFINE(STORE4(place, value) (*(__global float4 *)&(place) = (value)))
         int t = t_idx.tile[0], tid = t_idx.local[0];
         tile_static float block[PACK_AM][PACK_AK + 1]; // + 1: no bank conflicts
@@ -216,14 +225,8 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
         int row0 = t / a_cols * PACK_AM, k0 = t % a_cols * PACK_AK;
         if (t < a_tiles) {
             AMP_PRAGMA(unroll)
-            for (int i = 0; i < PACK_V; i++) {
-                int row = row0 + y + 32 * i, k = k0 + 4 * x;
-                if (row < M && k + 4 <= K)
-                    v[i] = LOAD4(&a(row, k));
-                else
-                    v[i] = (float4)(A_AT(row, k), A_AT(row, k + 1), A_AT(row, k + 2),
-                                    A_AT(row, k + 3));
-            }
+            for (int i = 0; i < PACK_V; i++)
+                v[i] = A4(row0 + y + 32 * i, k0 + 4 * x);
             AMP_PRAGMA(unroll)
             for (int i = 0; i < PACK_V; i++) {
                 int r = y + 32 * i;
@@ -238,14 +241,8 @@ static amp_status pack_on_gpu(amp_accelerator_view *av, const sgemm_operands *op
             int bk0 = (t - a_tiles) / b_cols * PACK_BK;
             int col = (t - a_tiles) % b_cols * PACK_BN + 4 * bx;
             AMP_PRAGMA(unroll)
-            for (int i = 0; i < PACK_V; i++) {
-                int k = bk0 + by + 8 * i;
-                if (k < K && col + 4 <= N)
-                    v[i] = LOAD4(&b(k, col));
-                else
-                    v[i] = (float4)(B_AT(k, col), B_AT(k, col + 1), B_AT(k, col + 2),
-                                    B_AT(k, col + 3));
-            }
+            for (int i = 0; i < PACK_V; i++)
+                v[i] = B4(bk0 + by + 8 * i, col);
             AMP_PRAGMA(unroll)
             for (int i = 0; i < PACK_V; i++) {
                 int k = bk0 + by + 8 * i;

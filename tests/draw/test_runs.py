@@ -76,6 +76,30 @@ def events(data, cat=None, name=None):
             if (cat is None or e.get("cat") == cat) and (name is None or e.get("name") == name)]
 
 
+def run_program(test, variable, timeline, args=(), env=None):
+    """A test program of tests/draw (its path in the environment variable
+    `variable`, which CTest sets), run with AMP_TIMELINE=timeline and env (None
+    unsets a variable); skipped where it is not built. It must print "ok",
+    and its timeline keep the checker's rules. Returns (timeline as parsed,
+    stderr)."""
+    program = os.environ.get(variable)
+    if not program or not os.path.exists(program):
+        test.skipTest("%s is not built" % os.path.basename(program or variable))
+    e = dict(os.environ)
+    e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
+    for key, value in (env or {}).items():
+        if value is None:
+            e.pop(key, None)
+        else:
+            e[key] = value
+    r = subprocess.run([program] + list(args), env=e, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=600)
+    test.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
+    data = check_timeline.load(timeline)
+    test.assertEqual(check_timeline.check(data), [])
+    return data, r.stderr
+
+
 class Samples(unittest.TestCase):
     def check_run(self, name, *args, env=None, expected="expected_output.txt"):
         out, err, data = run_sample(name, *args, env=env)
@@ -178,17 +202,8 @@ class TransferQueue(unittest.TestCase):
     on a GPU: tests/draw/timeline_staged.c)."""
 
     def test_the_transfer_queue_has_its_track_and_its_uploads_name_the_view(self):
-        program = os.environ.get("STAGED")
-        if not program or not os.path.exists(program):
-            self.skipTest("timeline_staged is not built")
         timeline = os.path.join(work_dir(), "staged.json")
-        e = dict(os.environ)
-        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
-        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=600)
-        self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
-        data = check_timeline.load(timeline)
-        self.assertEqual(check_timeline.check(data), [])
+        data, _ = run_program(self, "STAGED", timeline)
         names = {(e["pid"], e["tid"]): e["args"] for e in data["traceEvents"]
                  if e["ph"] == "M" and e["name"] == "thread_name"}
         transfer = [k for k, a in names.items() if a.get("queue") == "transfer"]
@@ -261,25 +276,14 @@ class Sampling(unittest.TestCase):
     queued, "sampled": false."""
 
     def run_launches(self, kernels=None, pause=False):
-        program = os.environ.get("LAUNCHES")
-        if not program or not os.path.exists(program):
-            self.skipTest("timeline_launches is not built")
         timeline = os.path.join(work_dir(), "launches-%s%s.json" %
                                 (kernels or "default", "-pause" if pause else ""))
-        e = dict(os.environ)
-        e.update({"AMP_TIMELINE": timeline, "AMP_CACHE": "0"})
-        e.pop("AMP_TIMELINE_KERNELS", None)
-        e.pop("AMP_PROFILE", None)
-        if kernels:
-            e["AMP_TIMELINE_KERNELS"] = kernels
-        r = subprocess.run([program, "3000", "pause"] if pause else [program], env=e,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
-        self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
-        data = check_timeline.load(timeline)
-        self.assertEqual(check_timeline.check(data), [])
+        data, stderr = run_program(
+            self, "LAUNCHES", timeline, ["3000", "pause"] if pause else [],
+            {"AMP_TIMELINE_KERNELS": kernels, "AMP_PROFILE": None})
         kernels = events(data, "amp.kernel")
         self.assertEqual(len(kernels), 3000)
-        return data, kernels, r.stderr
+        return data, kernels, stderr
 
     def test_the_first_kernels_are_timed_on_the_device_then_a_few(self):
         data, kernels, _ = self.run_launches()
@@ -344,18 +348,8 @@ class Clock(unittest.TestCase):
     after it, not 10 ms late."""
 
     def test_kernels_end_before_the_waits_that_waited_for_them(self):
-        program = os.environ.get("CLOCK")
-        if not program or not os.path.exists(program):
-            self.skipTest("timeline_clock is not built")
-        timeline = os.path.join(work_dir(), "clock.json")
-        e = dict(os.environ)
-        e.update({"AMP_TIMELINE": timeline, "AMP_TIMELINE_KERNELS": "all", "AMP_CACHE": "0"})
-        e.pop("AMP_PROFILE", None)
-        r = subprocess.run([program], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True, timeout=600)
-        self.assertEqual((r.returncode, r.stdout), (0, "ok\n"), r.stderr)
-        data = check_timeline.load(timeline)
-        self.assertEqual(check_timeline.check(data), [])
+        data, _ = run_program(self, "CLOCK", os.path.join(work_dir(), "clock.json"),
+                              env={"AMP_TIMELINE_KERNELS": "all", "AMP_PROFILE": None})
         calls = {c["args"]["id"]: c for c in events(data, "amp.call")}
         waits = sorted((c for c in calls.values() if c["name"] == "amp_accelerator_view_wait"),
                        key=lambda c: c["ts"])
