@@ -30,10 +30,7 @@
 
 /* The captures of one kernel call (AMP_CAPTURE's arguments): more get
  * AMP_ERROR_INVALID_ARGUMENT from parallel_for_each, and AMP_CAPTURE's
- * macros (amp/capture_map.h) are made for this many. A call of more than 8
- * captures runs as fast on the device but, on the host, checks each of its
- * captures at every launch, where a call of 8 or fewer is found in the
- * launch record (docs/performance.md). */
+ * macros (amp/capture_map.h) are made for this many. */
 #define AMP_MAX_CAPTURES 32
 
 /* Statements, braces, parentheses and brackets nested in one kernel body

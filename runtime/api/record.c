@@ -18,7 +18,11 @@
  * the layer that changes it, in one place each (core/changes.h): ended
  * handles (amp__handle_ended), changed data sources (amp__coh_epoch), freed
  * kernels (amp__kc_generation); and the arguments a kernel holds by the
- * kernel layer's count of clSetKernelArg (amp__kb_args_set).
+ * kernel layer's count of clSetKernelArg (amp__kb_args_set). Where a data
+ * source changed since, each captured view's own source may not have: two
+ * kernels launched in turns, the second reading what the first wrote, each
+ * leave the other's views as they were. Each view's source's version
+ * (amp__coh_version) says so.
  */
 #include "api/record.h"
 
@@ -45,6 +49,7 @@ typedef struct lr_view {
     int64_t offset;
     amp_extent extent;
     int64_t strides[AMP_MAX_RANK];
+    uint64_t version; /* src's, as the last launch left it */
 } lr_view;
 
 /* One capture, as the record knows it. */
@@ -60,6 +65,7 @@ typedef struct lr_capture {
 typedef struct launch_record {
     _Alignas(64) const amp_kernel_source *kernel; /* NULL: an empty slot */
     const amp_accelerator_view *given_av;
+    uint64_t used; /* the recall that last chose it (uses): the oldest is replaced */
     /* The call as last checked in full: the given accelerator view, the
      * capture items as bytes (caps[].item), and how many handles had ended
      * then (amp__handle_ended). While no handle has ended and no data
@@ -70,8 +76,9 @@ typedef struct launch_record {
     uint64_t handles_ended;
     /* The views' data as the last launch left it (data_known): made
      * current on the device and marked written there. While no data
-     * source has changed since (amp__coh_epoch) and the views are the
-     * same, doing that again would change nothing, and is skipped. */
+     * source has changed since (amp__coh_epoch), or no view's own source
+     * (views_unchanged), and the views are the same, doing that again
+     * would change nothing, and is skipped. */
     uint64_t coh_epoch;
     uint64_t generation;
     /* The kernel's arguments as this record's last launch set them: valid
@@ -93,11 +100,20 @@ typedef struct launch_record {
     const amp_accelerator *acc;
     kb_domain domain;
     int tile_rank;
-    lr_capture caps[LIMIT_RECORD_CAPTURES];
-    cg_capture captures[LIMIT_RECORD_CAPTURES]; /* read only when the items are not known */
+    lr_capture caps[AMP_MAX_CAPTURES];
+    cg_capture captures[AMP_MAX_CAPTURES]; /* read only when the items are not known */
 } launch_record;
 
+/* The records, in sets of RECORD_WAYS: a call's set is chosen by its kernel
+ * source's address and given view, and any way of it may hold its record.
+ * A kernel source written by AMP_KERNEL_SOURCE is a compound literal on
+ * the caller's stack, so kernels launched in turns from functions called
+ * at one depth pass one address: each keeps a way of its own, told apart
+ * by what the source holds (same_kernel). */
+enum { RECORD_WAYS = 4, RECORD_SETS = LIMIT_LAUNCH_RECORDS / RECORD_WAYS };
+_Static_assert(LIMIT_LAUNCH_RECORDS % RECORD_WAYS == 0, "whole sets of records");
 static launch_record records[LIMIT_LAUNCH_RECORDS];
+static uint64_t uses;             /* recalls so far */
 static uint64_t hits_of_replaced; /* of records replaced or cleared */
 
 /* Whether n bytes at a and b are equal; n a small multiple of 4 (extents,
@@ -155,13 +171,44 @@ static int same_items(const launch_record *r, const call *c)
     return 1;
 }
 
+static int same_view(const lr_view *k, const amp_array_view *v)
+{
+    return k->view == v && k->src == v->src && k->offset == v->offset &&
+           same_words(&k->extent, &v->extent, sizeof k->extent) &&
+           same_words(k->strides, v->strides, sizeof k->strides);
+}
+
+/* Whether each captured view is the one the last launch left, its data
+ * source unchanged since (amp__coh_version), and no texture is captured
+ * (an image has no version). The views must be live: checked again, or
+ * the same items with no handle ended since. */
+static int views_unchanged(const launch_record *r, const call *c)
+{
+    for (int i = 0; i < c->captures.count; i++) {
+        const amp_capture *cap = &c->captures.items[i];
+        const lr_view *k = &r->caps[i].view;
+        if (cap->kind == AMP_CAPTURE_TEXTURE)
+            return 0;
+        if (cap->kind == AMP_CAPTURE_VIEW &&
+            (!same_view(k, cap->value.view) || amp__coh_version(k->src) != k->version))
+            return 0;
+    }
+    return 1;
+}
+
 /* Whether the call's capture items are the record's, byte for byte, with
  * nothing ended or changed since they were checked (launch_record). For a
  * call of the record's kernel (same_kernel), "no handle ended since" is
- * what known_source found. */
+ * what known_source found. What the checks read of a view is the view
+ * and its data source, so a view whose source is unchanged passes them
+ * again. */
 static int known_items(const launch_record *r, const call *c, int source_known)
 {
-    return source_known && r->data_known && r->coh_epoch == amp__coh_epoch() && same_items(r, c);
+    if (!source_known || !r->data_known)
+        return 0;
+    if (r->coh_epoch == amp__coh_epoch())
+        return same_items(r, c);
+    return same_items(r, c) && views_unchanged(r, c);
 }
 
 /* Note the call as checked in full now. */
@@ -221,9 +268,6 @@ void amp__record_keep_launch(const call *c, record_known *known, const cg_spec *
                              const kb_launch *l)
 {
     launch_record *r = known->slot;
-    known->record = NULL;
-    if (spec->ncaptures > LIMIT_RECORD_CAPTURES)
-        return;
     hits_of_replaced += r->hits;
     r->hits = 0;
     r->data_known = 0;
@@ -244,19 +288,14 @@ void amp__record_keep_launch(const call *c, record_known *known, const cg_spec *
     known->launch = &r->launch;
 }
 
-static int same_view(const lr_view *k, const amp_array_view *v)
-{
-    return k->view == v && k->src == v->src && k->offset == v->offset &&
-           same_words(&k->extent, &v->extent, sizeof k->extent) &&
-           same_words(k->strides, v->strides, sizeof k->strides);
-}
-
 /* Whether the views' data is as the record's last launch left it, and
  * the textures are the ones it ordered the kernel after. */
 static int data_as_kept(const launch_record *r, const call *c)
 {
-    if (!r->data_known || r->coh_epoch != amp__coh_epoch())
+    if (!r->data_known)
         return 0;
+    if (r->coh_epoch != amp__coh_epoch())
+        return views_unchanged(r, c);
     for (int i = 0; i < c->captures.count; i++) {
         const amp_capture *cap = &c->captures.items[i];
         if (cap->kind == AMP_CAPTURE_VIEW && !same_view(&r->caps[i].view, cap->value.view))
@@ -297,6 +336,9 @@ void amp__record_keep_data(const call *c, const record_known *known, const cl_me
         k->extent = v->extent;
         memcpy(k->strides, v->strides, sizeof k->strides);
         k->mem = mems[i];
+        /* Every view is marked written by now (dispatch.c): two views of
+         * one source keep its last version. */
+        k->version = amp__coh_version(v->src);
     }
     r->coh_epoch = amp__coh_epoch();
     r->data_known = 1;
@@ -328,17 +370,51 @@ static amp_status resolve(call *c, const launch_record *r, int source_known)
     return amp__queue_resolve(c->av, &c->av);
 }
 
+/* The way of the call's set whose source the call's is, with no handle
+ * ended since (known_source), or NULL. */
+static launch_record *known_way(launch_record *set, const call *c)
+{
+    for (int w = 0; w < RECORD_WAYS; w++)
+        if (known_source(&set[w], c))
+            return &set[w];
+    return NULL;
+}
+
+/* For a call whose source is checked: the way of its kernel source (as
+ * same_kernel finds it), else an empty way, else the one chosen longest
+ * ago, whose record the call's replaces. */
+static launch_record *way_for(launch_record *set, const call *c)
+{
+    for (int w = 0; w < RECORD_WAYS; w++)
+        if (same_kernel(&set[w], c))
+            return &set[w];
+    launch_record *oldest = &set[0];
+    for (int w = 0; w < RECORD_WAYS; w++) {
+        if (!set[w].kernel)
+            return &set[w];
+        if (set[w].used < oldest->used)
+            oldest = &set[w];
+    }
+    return oldest;
+}
+
 amp_status amp__record_recall(call *c, record_known *known, cl_mem *mems)
 {
     uintptr_t h = (uintptr_t)c->kernel * 31u + (uintptr_t)c->given_av;
-    launch_record *r = &records[(h >> 4 ^ h >> 12) % LIMIT_LAUNCH_RECORDS];
-    *known = (record_known){r, NULL, NULL, 0, 0, 0};
+    launch_record *set = &records[(h >> 4 ^ h >> 12) % RECORD_SETS * RECORD_WAYS];
+    *known = (record_known){NULL, NULL, NULL, 0, 0, 0};
     /* The source is read only once the registry says it may be: a source
      * loaded from a file and released is refused unread. */
-    int source_known = known_source(r, c);
+    launch_record *r = known_way(set, c);
+    int source_known = r != NULL;
     amp_status st = source_known ? AMP_OK : amp__validate_source(c);
-    if (st == AMP_OK)
-        st = resolve(c, r, source_known);
+    if (st != AMP_OK)
+        return st;
+    if (!r)
+        r = way_for(set, c);
+    r->used = ++uses;
+    known->slot = r;
+    st = resolve(c, r, source_known);
     if (st == AMP_OK)
         st = match(c, known, source_known);
     if (st != AMP_OK || !known->record)

@@ -18,11 +18,11 @@ struct tl_desc; /* the timeline's description of a kernel (core/timeline.h) */
 
 /* What the launch record knows of one call. */
 typedef struct record_known {
-    /* The call site's record: of this call, of another, or empty. */
+    /* The call site's record: of this call, of another (which this call's
+     * replaces), or empty; NULL when the kernel source failed its check. */
     launch_record *slot;
     /* The slot once it holds this call's launch, and that launch (the
-     * kernel and its work sizes); NULL before, and for a call of more
-     * captures than a record holds. */
+     * kernel and its work sizes); NULL before. */
     launch_record *record;
     const kb_launch *launch;
     /* The capture items are those the record checked, and nothing ended or
@@ -47,8 +47,7 @@ amp_status amp__record_recall(call *c, record_known *known, cl_mem *mems);
 
 /* Keep what the full path found for this call (its spec and launch) in
  * the call's slot, which becomes known->record, with known->launch its
- * copy of l (both NULL for a call of more captures than a record
- * holds). */
+ * copy of l. */
 void amp__record_keep_launch(const call *c, record_known *known, const cg_spec *spec,
                              const kb_launch *l);
 

@@ -14,15 +14,11 @@
 /* ---- api: the launch record (api/record.c) ---- */
 
 /* Slots of the launch record, each the last launch of a call site and
- * accelerator view, chosen by a hash of both (docs/architecture.md, "A
- * call site remembers its last launch"): two that share a slot replace
- * each other's record, and launch through the full path. */
+ * accelerator view (docs/architecture.md, "A call site remembers its last
+ * launch"), in sets of 4 chosen by a hash of both: a fifth call site in
+ * one set replaces the record used longest ago, and that call site's next
+ * launch takes the full path. */
 #define LIMIT_LAUNCH_RECORDS 64
-
-/* The captures a launch record holds. A call of more takes the full path
- * at every launch: the same results, more host time per launch
- * (amp/limits.h's AMP_MAX_CAPTURES and docs/performance.md say so). */
-#define LIMIT_RECORD_CAPTURES 8
 
 /* ---- kernel ---- */
 

@@ -37,8 +37,11 @@ struct coh_copy {
 /* A data source's record. The handles this file hands out and takes
  * (coh_source, coherence.h) are never defined as a type: a public function
  * reaches the record behind one only through changing(), which counts the
- * change, or reading(), which gives it read only. So no function can change
- * a record without counting it (amp__coh_epoch). */
+ * change and keeps the count as the record's version, or reading(), which
+ * gives it read only, or visiting(), for a function that would leave this
+ * record as it is (found so by reading it first). So no function can
+ * change a record without counting it (amp__coh_epoch) and changing its
+ * version (amp__coh_version). */
 typedef struct coh_record coh_record;
 
 struct coh_record {
@@ -55,21 +58,43 @@ struct coh_record {
     amp_transfer_stats stats;
     UT_hash_handle hh;
     coh_record *prev, *next; /* every record, for shutdown */
+    uint64_t version;        /* the layer's count at its last change (amp__coh_version) */
 };
 
 /* The one place that counts the data layer's changes (core/changes.h):
  * every change of a record, of a copy, or of the order of a memory's uses
- * comes through it, by changing() or ordering(). */
+ * comes through it, by changing(), visiting(), made() or ordering(). */
 static void count_change(void)
 {
     amp__changes_count(CHANGES_DATA);
 }
 
-/* The record behind a handle, about to change. */
+/* The record behind a handle, about to change: the change counted, and the
+ * count kept as its version. */
 static coh_record *changing(coh_source *src)
 {
     count_change();
+    coh_record *r = (coh_record *)(void *)src;
+    r->version = amp__coh_epoch();
+    return r;
+}
+
+/* The record behind a handle, for a function that leaves it as it is: a
+ * caller that read the record and found nothing to change. Counted all the
+ * same, as any change of the layer may be (amp__coh_epoch); the version
+ * stays. */
+static coh_record *visiting(coh_source *src)
+{
+    count_change();
     return (coh_record *)(void *)src;
+}
+
+/* A new record: its version is above every version given before, so a
+ * record freed and another made at the same address never look alike. */
+static void made(coh_record *src)
+{
+    count_change();
+    src->version = amp__coh_epoch();
 }
 
 /* The record behind a handle, to read. */
@@ -210,10 +235,10 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
         changing(*out)->refs++;
         return AMP_OK;
     }
-    /* A new record changes none that anyone knows: not counted. */
     src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
+    made(src);
     src->host = host;
     src->key = host;
     src->hashed = 1;
@@ -225,7 +250,7 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
     return AMP_OK;
 }
 
-static coh_copy *copy_on(coh_record *src, const amp_accelerator *acc)
+static coh_copy *copy_on(const coh_record *src, const amp_accelerator *acc)
 {
     for (coh_copy *c = src->copies; c; c = c->next)
         if (c->acc == acc)
@@ -312,6 +337,7 @@ amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, cons
     coh_record *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
+    made(src);
     src->bytes = bytes;
     src->refs = 1;
     if (!amp__rg_add(&src->undefined, 0, (int64_t)bytes)) {
@@ -338,6 +364,7 @@ amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
     coh_record *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
+    made(src);
     src->host = host;
     src->bytes = bytes;
     src->refs = 1;
@@ -647,10 +674,21 @@ amp_status amp__coh_order_use(coh_order *o, amp_accelerator_view *av)
     return order_after_last_use(ordering(o), av);
 }
 
+/* Whether the box is current on av's device, and the copy's last use was
+ * queued on av (and shown on its track): making it ready there would change
+ * nothing. */
+static int ready_already(const coh_record *src, amp_accelerator_view *av, const rg_box *box)
+{
+    const coh_copy *c = copy_on(src, av->acc);
+    return c && c->order.last_view == av && !c->order.idle &&
+           (!amp__tl_active || c->track == timeline_track(av)) &&
+           amp__rg_box_overlap(&c->stale, box) == 0;
+}
+
 amp_status amp__coh_device_ready(coh_source *source, amp_accelerator_view *av, const rg_box *box,
                                  const char *label, cl_mem *mem)
 {
-    coh_record *src = changing(source);
+    coh_record *src = ready_already(reading(source), av, box) ? visiting(source) : changing(source);
     coh_copy *c = copy_on(src, av->acc);
     amp_status st = AMP_OK;
     if (!c && (st = new_copy(src, av, label, &c)) != AMP_OK)
@@ -709,9 +747,26 @@ static amp_status written_at(coh_record *src, coh_copy *current, const rg_box *b
     return ok ? AMP_OK : no_memory();
 }
 
+/* Whether the box is already written on av's device as written_at would
+ * leave it: current in its copy, stale in every other copy and on the
+ * host, defined. (No copy there: nothing is marked.) */
+static int written_already(const coh_record *src, const amp_accelerator *acc, const rg_box *box)
+{
+    const coh_copy *current = copy_on(src, acc);
+    if (!current)
+        return 1;
+    int64_t bytes = amp__rg_box_bytes(box);
+    for (const coh_copy *c = src->copies; c; c = c->next)
+        if (amp__rg_box_overlap(&c->stale, box) != (c == current ? 0 : bytes))
+            return 0;
+    return (!src->host || amp__rg_box_overlap(&src->host_stale, box) == bytes) &&
+           amp__rg_box_overlap(&src->undefined, box) == 0;
+}
+
 amp_status amp__coh_device_written(coh_source *source, amp_accelerator_view *av, const rg_box *box)
 {
-    coh_record *src = changing(source);
+    coh_record *src = written_already(reading(source), av->acc, box) ? visiting(source)
+                                                                     : changing(source);
     coh_copy *c = copy_on(src, av->acc);
     /* amp__coh_device_ready made av the copy's last view, and made room in
      * the sets for this. */
@@ -915,6 +970,11 @@ amp_status amp__coh_source_release(coh_source *source)
     amp__rg_free(&src->undefined);
     free(src);
     return st;
+}
+
+uint64_t amp__coh_version(const coh_source *src)
+{
+    return reading(src)->version;
 }
 
 void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out)

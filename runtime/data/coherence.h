@@ -142,8 +142,8 @@ void amp__coh_order_end(coh_order *o);
 
 /* A number that changes whenever any record's state may have changed: the
  * data layer's count of change (core/changes.h). A function of
- * coherence.c reaches a record only through the one helper that counts,
- * or read only, and an order only through another that counts in the same
+ * coherence.c reaches a record only through the helpers that count, or
+ * read only, and an order only through another that counts in the same
  * place, so none can change one without counting. While it is unchanged,
  * a box made current on a device and marked written there is still so
  * (the launch record, api/record.c). */
@@ -151,6 +151,17 @@ static inline uint64_t amp__coh_epoch(void)
 {
     return amp__changes_of(CHANGES_DATA);
 }
+
+/* The count above when src's record last changed: its data, its copies,
+ * the order of its copies' uses, or where the timeline shows them. Making
+ * a box ready on a device where it already is, or marking it written where
+ * it already was, is no change. While it is unchanged, so is everything
+ * the record holds: a box made current on a device and marked written
+ * there is still so, though other records changed (the launch record of
+ * two kernels launched in turns). A record made later has a larger one
+ * than any record had before. Textures' images are not records, and have
+ * no version. */
+uint64_t amp__coh_version(const coh_source *src);
 
 /* The transfers of this record's data (amp_array_view_get_transfers). */
 void amp__coh_source_stats(const coh_source *src, amp_transfer_stats *out);

@@ -386,6 +386,83 @@ static void a_kernel_source_rewritten_in_place_runs_its_new_body(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* Two kernels launched in turns, the second reading what the first wrote,
+ * as a product and its packing kernel are: both called from functions at
+ * one depth, so their kernel sources may share a stack address, and each
+ * launch changes data the other's record knows. Each must still see every
+ * change of its own views' data in between: the host's, a write through
+ * another view on another queue, a discard. */
+static amp_status twice(amp_array_view *a, amp_array_view *b)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(32), idx, AMP_CAPTURE(a, b),
+                                 { b(idx[0]) = 2 * a(idx[0]); });
+}
+
+static amp_status plus_one(amp_array_view *b, amp_array_view *c)
+{
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(32), idx, AMP_CAPTURE(b, c),
+                                 { c(idx[0]) = b(idx[0]) + 1; });
+}
+
+/* v += n on av, slowly: work queued after it on another queue without
+ * waiting for it would run first. The loop's sums go to spin. */
+static amp_status add_on(amp_accelerator_view *av, amp_array_view *v, int n, amp_array_view *spin)
+{
+    int loops = 200000;
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(32), idx, AMP_CAPTURE(v, n, spin, loops), {
+        uint x = (uint)idx[0];
+        for (int k = 0; k < loops; k++)
+            x = x * 1664525u + 1013904223u;
+        spin(idx[0]) = (int)x;
+        v(idx[0]) += n;
+    });
+}
+
+static void kernels_in_turns_see_every_change_between_them(void **state)
+{
+    (void)state;
+    int a[32], c[32], b_model[32];
+    for (int i = 0; i < 32; i++)
+        a[i] = i;
+    amp_array_view *va, *vb, *vc, *spin;
+    amp_accelerator_view *other;
+    assert_amp_ok(amp_array_view_create_extent(AMP_INT, amp_extent_1d(32), &spin));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(32), a, &va));
+    assert_amp_ok(amp_array_view_create_extent(AMP_INT, amp_extent_1d(32), &vb));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(32), c, &vc));
+    assert_amp_ok(amp_accelerator_create_view(NULL, AMP_QUEUING_AUTOMATIC, &other));
+    for (int round = 0; round < 8; round++) {
+        assert_amp_ok(twice(va, vb));
+        for (int i = 0; i < 32; i++)
+            b_model[i] = 2 * a[i];
+        if (round == 3) { /* b written on another queue, between two products */
+            assert_amp_ok(plus_one(vb, vc));
+            assert_amp_ok(add_on(other, vb, 1000, spin));
+            for (int i = 0; i < 32; i++)
+                b_model[i] += 1000;
+        }
+        if (round == 5) /* c's data discarded: the kernel writes all of it */
+            assert_amp_ok(amp_array_view_discard_data(vc));
+        assert_amp_ok(plus_one(vb, vc));
+        assert_amp_ok(amp_array_view_synchronize(vc));
+        for (int i = 0; i < 32; i++)
+            assert_int_equal(c[i], b_model[i] + 1);
+        if (round == 1 || round == 4) { /* the host writes a */
+            assert_amp_ok(amp_array_view_synchronize(va));
+            for (int i = 0; i < 32; i++)
+                a[i] += 7 * round;
+            assert_amp_ok(amp_array_view_refresh(va));
+        }
+        if (round == 6) /* c written on another queue: the next round overwrites it */
+            assert_amp_ok(add_on(other, vc, 5, spin));
+    }
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_view_release(vb));
+    assert_amp_ok(amp_array_view_release(vc));
+    assert_amp_ok(amp_array_view_release(spin));
+    assert_amp_ok(amp_accelerator_view_release(other));
+}
+
 static amp_status count_tiles(amp_array_view *v, amp_tiled_extent domain)
 {
     return AMP_PARALLEL_FOR_EACH(domain, t, AMP_CAPTURE(v),
@@ -655,6 +732,7 @@ int main(void)
         cmocka_unit_test(a_kernel_without_captures_runs),
         cmocka_unit_test(a_view_released_between_two_launches_is_refused_then_replaced),
         cmocka_unit_test(a_kernel_source_rewritten_in_place_runs_its_new_body),
+        cmocka_unit_test(kernels_in_turns_see_every_change_between_them),
         cmocka_unit_test(each_launch_gets_its_own_domain),
         cmocka_unit_test(repeated_launches_see_every_host_access_between_them),
         cmocka_unit_test(a_repeated_launch_on_the_same_views_sees_each_scalar),

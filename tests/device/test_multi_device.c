@@ -644,6 +644,57 @@ static void each_move_follows_the_split(void **state)
     assert_amp_ok(amp_array_view_release(vc));
 }
 
+/* A kernel launched again on the same views skips making them current
+ * while nothing changed their data since its last launch (the launch
+ * record). A write on the other accelerator changes it, though the writer
+ * found its own copy ready: the next launch here must bring that write. */
+static amp_status plus_one(amp_accelerator_view *av, amp_array_view *from, amp_array_view *to)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(64), idx, AMP_CAPTURE(from, to),
+                                    { to(idx[0]) = from(idx[0]) + 1.0f; });
+}
+
+static amp_status add_ten(amp_accelerator_view *av, amp_array_view *v)
+{
+    return AMP_PARALLEL_FOR_EACH_ON(av, amp_extent_1d(64), idx, AMP_CAPTURE(v),
+                                    { v(idx[0]) += 10.0f; });
+}
+
+static void a_launch_again_sees_a_write_on_the_other_accelerator(void **state)
+{
+    (void)state;
+    need_two();
+    float a[64], b[64], c[64];
+    for (int i = 0; i < 64; i++)
+        a[i] = (float)i; /* sums exact in float */
+    amp_array_view *va, *vb, *vc;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(64), a, &va));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(64), b, &vb));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(64), c, &vc));
+    /* a current on both; the second's last use of it is its own view's. */
+    assert_amp_ok(plus_one(parts[1], va, vc));
+    assert_amp_ok(plus_one(parts[0], va, vb));
+    assert_amp_ok(plus_one(parts[0], va, vb));
+    /* Written on the second accelerator, where it was ready already: the
+     * first's copy is stale now. */
+    assert_amp_ok(add_ten(parts[1], va));
+    assert_amp_ok(plus_one(parts[0], va, vb));
+    assert_amp_ok(amp_array_view_synchronize(vb));
+    assert_true(b[5] == 16.0f);
+    /* And the host's write, seen by both. */
+    assert_amp_ok(amp_array_view_synchronize(va));
+    a[5] = -1.0f;
+    assert_amp_ok(amp_array_view_refresh(va));
+    assert_amp_ok(plus_one(parts[0], va, vb));
+    assert_amp_ok(plus_one(parts[1], va, vc));
+    assert_amp_ok(amp_array_view_synchronize(vb));
+    assert_amp_ok(amp_array_view_synchronize(vc));
+    assert_true(b[5] == 0.0f && c[5] == 0.0f);
+    assert_amp_ok(amp_array_view_release(va));
+    assert_amp_ok(amp_array_view_release(vb));
+    assert_amp_ok(amp_array_view_release(vc));
+}
+
 /* ---- A set of one, and after shutdown ---- */
 
 static void a_set_of_one_is_a_launch_on_its_view(void **state)
@@ -804,6 +855,7 @@ int main(void)
         cmocka_unit_test(a_domain_of_fewer_rows_than_accelerators_runs_whole),
         cmocka_unit_test(a_call_its_checks_refuse_fails_over_a_set_as_on_one_view),
         cmocka_unit_test(each_move_follows_the_split),
+        cmocka_unit_test(a_launch_again_sees_a_write_on_the_other_accelerator),
         cmocka_unit_test(a_set_of_one_is_a_launch_on_its_view),
         cmocka_unit_test(a_set_refuses_launches_once_shutdown_ended_its_views),
         cmocka_unit_test(a_split_launch_has_read_the_callers_memory_when_it_returns),

@@ -1,7 +1,9 @@
 /*
  * tests/test_ordering_property.c - random sequences of launches, copies,
  * texture refills, host accesses and releases over several accelerator
- * views, every result checked against a model kept on the host.
+ * views, every result checked against a model kept on the host. A kernel's
+ * last launch is often launched again on the same data, with others in
+ * between: the launch record's case.
  *
  * Two runs, each its own CTest entry (the argument picks one; none runs
  * both): "views", over views (queues) of one accelerator in both queuing
@@ -201,8 +203,22 @@ typedef struct end {
 
 typedef enum gone_kind { GONE_VIEW, GONE_ARRAY, GONE_TEXTURE } gone_kind;
 
+/* A launch: its kernel, view, captures and scalars. Each kernel's last is
+ * kept to launch again (op_launch_again), with the handles it captured. */
+typedef struct launch_plan {
+    int valid;
+    kernel_kind kind;
+    end dst, src, dst2;
+    void *handles[3]; /* dst's, src's and dst2's view or array */
+    int t, a;         /* the texture's slot (-1: none), the accelerator view's */
+    amp_texture *tex;
+    amp_accelerator_view *av;
+    int pm, pa, qm, qa, rm, ra, keep, loops;
+    unsigned salt, salt2;
+} launch_plan;
+
 typedef struct stats {
-    int launches, refused, copies, async_copies, syncs, waits, markers, textures, releases,
+    int launches, again, refused, copies, async_copies, syncs, waits, markers, textures, releases,
         released_pending, host_accesses;
     long long compared; /* elements compared with the model */
 } stats;
@@ -227,6 +243,7 @@ typedef struct world {
         void *handle;
     } gone[MAX_GONE];
     int ngone;
+    launch_plan again[K_COUNT];
     char log[LOG_LINES][LINE];
     int logged;
     stats st;
@@ -544,72 +561,78 @@ static int pick_loops(void)
     return W.slow_loops / 2 + pick(W.slow_loops / 2);
 }
 
-static int op_launch(void)
+/* The handle an end captures. */
+static void *handle_of_end(const end *e)
 {
-    kernel_kind kind = (kernel_kind)pick(K_COUNT);
-    end dst, src = {0}, dst2 = {0};
-    int t = -1;
-    if (!pick_end(&dst, 1, -1, -1, -1))
-        return 0;
-    if (kind != K_SELF && !pick_end(&src, 0, -1, dst.ds, -1))
-        return 0;
-    if (kind == K_TWO && !pick_end(&dst2, 1, -1, dst.ds, src.ds))
-        return 0;
-    if (kind == K_TEX) {
-        int live[MAX_TEX], n = 0;
-        for (int k = 0; k < MAX_TEX; k++)
-            if (W.tex[k].t)
-                live[n++] = k;
-        if (n == 0)
-            return 0;
-        t = live[pick(n)];
-    }
-    /* Mostly on the view of the launch before, so that work queues up
-     * behind a slow kernel there; mostly on the accelerator where the
-     * arrays and the texture captured live, so that few are refused. */
-    int a = chance(50) ? W.last_av : pick(W.navs);
-    int home = t >= 0                                    ? W.tex[t].acc
-               : dst.kind == END_ARRAY                   ? W.ds[dst.ds].acc
-               : kind != K_SELF && src.kind == END_ARRAY ? W.ds[src.ds].acc
-               : kind == K_TWO && dst2.kind == END_ARRAY ? W.ds[dst2.ds].acc
-                                                         : -1;
-    while (home >= 0 && W.avs[a].acc != home && chance(75))
-        a = pick(W.navs);
-    int acc = W.avs[a].acc;
-    W.last_av = a;
-    if (t >= 0)
-        W.last_tex = t;
-    int len = dst.len;
-    int pm = 1 + 2 * pick(len / 2), pa = pick(len);
-    int qm = src.len ? pick(src.len) : 0, qa = src.len ? pick(src.len) : 0;
-    int rm = t >= 0 ? pick(W.tex[t].len) : 0, ra = t >= 0 ? pick(W.tex[t].len) : 0;
+    if (e->kind == END_ARRAY)
+        return W.ds[e->ds].array;
+    return e->kind == END_VIEW ? (void *)W.views[e->idx].v : NULL;
+}
+
+/* Whether an end of a launch kept is still the same view or array, with
+ * the same part of the same data source. */
+static int end_still(const end *e, const void *handle)
+{
+    if (e->kind == END_ARRAY)
+        return W.ds[e->ds].kind == DS_ARRAY && W.ds[e->ds].array == handle;
+    const model_view *v = &W.views[e->idx];
+    return v->v == handle && v->ds == e->ds && v->off == e->off && v->len == e->len;
+}
+
+/* The plan's scalars, drawn again. */
+static void pick_scalars(launch_plan *l)
+{
+    int len = l->dst.len;
+    l->pm = 1 + 2 * pick(len / 2);
+    l->pa = pick(len);
+    l->qm = l->src.len ? pick(l->src.len) : 0;
+    l->qa = l->src.len ? pick(l->src.len) : 0;
+    l->rm = l->t >= 0 ? pick(W.tex[l->t].len) : 0;
+    l->ra = l->t >= 0 ? pick(W.tex[l->t].len) : 0;
     /* Under valgrind every kernel keeps dst's value: PoCL's code for one
      * that does not still loads it, and memcheck takes the elements it
      * wrote as made of the old ones, which are uninitialised where they
      * were discarded or never written (the values are right). */
-    int keep = chance(80) || RUNNING_ON_VALGRIND, loops = pick_loops();
-    unsigned salt = rnd(), salt2 = rnd();
+    l->keep = chance(80) || RUNNING_ON_VALGRIND;
+    l->loops = pick_loops();
+    l->salt = rnd();
+    l->salt2 = rnd();
+}
 
+/* Launch the plan, check its status, and run it on the model. */
+static int launch_plan_run(const launch_plan *l, const char *how)
+{
+    kernel_kind kind = l->kind;
+    const end *dst = &l->dst, *src = &l->src, *dst2 = &l->dst2;
+    int t = l->t, a = l->a, len = dst->len;
+    int acc = W.avs[a].acc;
+    W.last_av = a;
+    if (t >= 0)
+        W.last_tex = t;
     /* Arrays and textures live on one accelerator: a kernel elsewhere that
      * captures one is refused. */
-    int refused = (dst.kind == END_ARRAY && W.ds[dst.ds].acc != acc) ||
-                  (kind != K_SELF && src.kind == END_ARRAY && W.ds[src.ds].acc != acc) ||
-                  (kind == K_TWO && dst2.kind == END_ARRAY && W.ds[dst2.ds].acc != acc) ||
+    int refused = (dst->kind == END_ARRAY && W.ds[dst->ds].acc != acc) ||
+                  (kind != K_SELF && src->kind == END_ARRAY && W.ds[src->ds].acc != acc) ||
+                  (kind == K_TWO && dst2->kind == END_ARRAY && W.ds[dst2->ds].acc != acc) ||
                   (t >= 0 && W.tex[t].acc != acc);
     char b1[80], b2[80], b3[80];
-    note("launch %s on av %d (acc %d, %s), loops %d: dst %s%s%s%s%s%s tex %d%s", kernel_names[kind],
-         a, acc, mode_name(W.avs[a].av), loops, end_text(&dst, b1, sizeof b1),
-         kind != K_SELF ? ", src " : "", kind != K_SELF ? end_text(&src, b2, sizeof b2) : "",
-         kind == K_TWO ? ", dst2 " : "", kind == K_TWO ? end_text(&dst2, b3, sizeof b3) : "",
-         keep ? ", keep" : "", t, refused ? ": refused" : "");
+    note("%s %s on av %d (acc %d, %s), loops %d: dst %s%s%s%s%s%s tex %d%s", how,
+         kernel_names[kind], a, acc, mode_name(W.avs[a].av), l->loops,
+         end_text(dst, b1, sizeof b1), kind != K_SELF ? ", src " : "",
+         kind != K_SELF ? end_text(src, b2, sizeof b2) : "", kind == K_TWO ? ", dst2 " : "",
+         kind == K_TWO ? end_text(dst2, b3, sizeof b3) : "", l->keep ? ", keep" : "", t,
+         refused ? ": refused" : "");
 
+    int pm = l->pm, pa = l->pa, qm = l->qm, qa = l->qa, rm = l->rm, ra = l->ra;
+    int keep = l->keep, loops = l->loops;
+    unsigned salt = l->salt, salt2 = l->salt2;
     amp_capture caps[16];
     int n = 0;
-    caps[n++] = capture_end("dst", &dst);
+    caps[n++] = capture_end("dst", dst);
     if (kind != K_SELF)
-        caps[n++] = capture_end("src", &src);
+        caps[n++] = capture_end("src", src);
     if (kind == K_TWO)
-        caps[n++] = capture_end("dst2", &dst2);
+        caps[n++] = capture_end("dst2", dst2);
     if (kind == K_TEX) {
         amp_texture *tex = W.tex[t].t;
         caps[n++] = AMP_CAPTURE(tex).items[0];
@@ -649,21 +672,21 @@ static int op_launch(void)
     /* The model runs the same kernel. */
     uint32_t ja, jc;
     lcg_jump(loops, &ja, &jc);
-    model_ds *D = &W.ds[dst.ds];
+    model_ds *D = &W.ds[dst->ds];
     for (int i = 0; i < len; i++) {
         int p = (i * pm + pa) % len;
-        uint32_t *dv = &D->val[dst.off + p];
-        unsigned char *dd = &D->def[dst.off + p];
+        uint32_t *dv = &D->val[dst->off + p];
+        unsigned char *dd = &D->def[dst->off + p];
         uint32_t x;
         int def;
         if (kind == K_SELF) {
             x = *dv * 3u + (uint32_t)p + salt;
             def = *dd;
         } else {
-            const model_ds *S = &W.ds[src.ds];
-            int q = (i * qm + qa) % src.len;
-            x = S->val[src.off + q] + salt;
-            def = S->def[src.off + q];
+            const model_ds *S = &W.ds[src->ds];
+            int q = (i * qm + qa) % src->len;
+            x = S->val[src->off + q] + salt;
+            def = S->def[src->off + q];
             if (kind == K_TEX)
                 x += W.tex[t].val[(i * rm + ra) % W.tex[t].len];
             if (keep) {
@@ -674,12 +697,74 @@ static int op_launch(void)
         x = ja * x + jc;
         *dv = x;
         *dd = (unsigned char)def;
-        if (kind == K_TWO && i < dst2.len) {
-            W.ds[dst2.ds].val[dst2.off + i] = x ^ salt2;
-            W.ds[dst2.ds].def[dst2.off + i] = (unsigned char)def;
+        if (kind == K_TWO && i < dst2->len) {
+            W.ds[dst2->ds].val[dst2->off + i] = x ^ salt2;
+            W.ds[dst2->ds].def[dst2->off + i] = (unsigned char)def;
         }
     }
     return 1;
+}
+
+static int op_launch(void)
+{
+    launch_plan l = {.valid = 1, .kind = (kernel_kind)pick(K_COUNT), .t = -1};
+    kernel_kind kind = l.kind;
+    if (!pick_end(&l.dst, 1, -1, -1, -1))
+        return 0;
+    if (kind != K_SELF && !pick_end(&l.src, 0, -1, l.dst.ds, -1))
+        return 0;
+    if (kind == K_TWO && !pick_end(&l.dst2, 1, -1, l.dst.ds, l.src.ds))
+        return 0;
+    if (kind == K_TEX) {
+        int live[MAX_TEX], n = 0;
+        for (int k = 0; k < MAX_TEX; k++)
+            if (W.tex[k].t)
+                live[n++] = k;
+        if (n == 0)
+            return 0;
+        l.t = live[pick(n)];
+    }
+    /* Mostly on the view of the launch before, so that work queues up
+     * behind a slow kernel there; mostly on the accelerator where the
+     * arrays and the texture captured live, so that few are refused. */
+    int a = chance(50) ? W.last_av : pick(W.navs);
+    int home = l.t >= 0                                    ? W.tex[l.t].acc
+               : l.dst.kind == END_ARRAY                   ? W.ds[l.dst.ds].acc
+               : kind != K_SELF && l.src.kind == END_ARRAY ? W.ds[l.src.ds].acc
+               : kind == K_TWO && l.dst2.kind == END_ARRAY ? W.ds[l.dst2.ds].acc
+                                                           : -1;
+    while (home >= 0 && W.avs[a].acc != home && chance(75))
+        a = pick(W.navs);
+    l.a = a;
+    l.av = W.avs[a].av;
+    l.tex = l.t >= 0 ? W.tex[l.t].t : NULL;
+    l.handles[0] = handle_of_end(&l.dst);
+    l.handles[1] = handle_of_end(&l.src);
+    l.handles[2] = handle_of_end(&l.dst2);
+    pick_scalars(&l);
+    W.again[kind] = l;
+    return launch_plan_run(&l, "launch");
+}
+
+/* A kernel's last launch again, on the same views, arrays, texture and
+ * accelerator view, with the same scalars or new ones: what a loop of
+ * kernels launched in turns does (one reading what another wrote), which
+ * the launch record answers (the data as the last launch left it) while
+ * no captured data changed in between. */
+static int op_launch_again(void)
+{
+    launch_plan *l = &W.again[pick(K_COUNT)];
+    int ends = l->kind == K_SELF ? 1 : l->kind == K_TWO ? 3 : 2;
+    if (!l->valid || W.avs[l->a].av != l->av || (l->t >= 0 && W.tex[l->t].t != l->tex))
+        return 0;
+    const end *e[3] = {&l->dst, &l->src, &l->dst2};
+    for (int k = 0; k < ends; k++)
+        if (!end_still(e[k], l->handles[k]) || !(k == 1 ? can_read(e[k]->ds) : can_write(e[k]->ds)))
+            return 0;
+    if (chance(50))
+        pick_scalars(l);
+    W.st.again++;
+    return launch_plan_run(l, "again");
 }
 
 static int pick_view(int write)
@@ -1343,7 +1428,7 @@ static const op ops[] = {
     {op_marker, 3},        {op_av_wait, 2},           {op_replace_av, 1}, {op_texture_refill, 6},
     {op_texture_cycle, 2}, {op_discard, 2},           {op_section, 4},    {op_new_view, 4},
     {op_release_view, 4},  {op_array_cycle, 3},       {op_refresh, 2},    {op_synchronize_to, 2},
-    {op_use_released, 1},
+    {op_use_released, 1},  {op_launch_again, 20},
 };
 
 static void one_step(void)
@@ -1475,11 +1560,12 @@ static void finish_run(void)
         if (W.avs[a].created)
             OK(amp_accelerator_view_release(W.avs[a].av));
     const stats *s = &W.st;
-    print_message("[ ordering ] %s run, seed %llu: %d steps: %d launches (%d refused), %d copies,"
-                  " %d asynchronous copies, %d synchronizes, %d waits, %d markers, %d texture"
-                  " copies, %d host accesses, %d releases (%d of data a pending operation held);"
-                  " %lld elements compared\n",
-                  W.mode, W.seed, W.steps, s->launches, s->refused, s->copies, s->async_copies,
+    print_message("[ ordering ] %s run, seed %llu: %d steps: %d launches (%d refused, %d again),"
+                  " %d copies, %d asynchronous copies, %d synchronizes, %d waits, %d markers, %d"
+                  " texture copies, %d host accesses, %d releases (%d of data a pending operation"
+                  " held); %lld elements compared\n",
+                  W.mode, W.seed, W.steps, s->launches, s->refused, s->again, s->copies,
+                  s->async_copies,
                   s->syncs, s->waits, s->markers, s->textures, s->host_accesses, s->releases,
                   s->released_pending, s->compared);
 }
