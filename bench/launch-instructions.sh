@@ -6,10 +6,12 @@
 # and those of libamp.so's own code.
 # Unlike a time, the count is the same on a busy machine; run it on two
 # builds to compare them (docs/performance.md, "Dispatch").
-#   bench/launch-instructions.sh BUILD_DIR [LAUNCHES] [set]
+#   bench/launch-instructions.sh BUILD_DIR [LAUNCHES] [set|turns]
 # With "set", the same launches go over a set of one view, the default
 # (amp/accelerator_set.h), counted inside amp_parallel_for_each_set: what a
-# set of one costs against the plain launch of the run without it.
+# set of one costs against the plain launch of the run without it. With
+# "turns", two tiny kernels take turns, the second reading what the first
+# wrote (b = a + 1, then c = 2 b), as a product and its packing kernel do.
 # BUILD_DIR is a Release build of any tree of this library, with its shared
 # library built (cmake --build BUILD_DIR --target amp_shared). Needs
 # valgrind and a C compiler.
@@ -32,6 +34,16 @@ static amp_status tiny(amp_extent domain, amp_array_view *v)
 {
     return AMP_PARALLEL_FOR_EACH_ON(set, domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }
+#elif defined(IN_TURNS)
+static amp_array_view *b, *c;
+static amp_status tiny(amp_extent domain, amp_array_view *a)
+{
+    return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(a, b), { b(idx[0]) = a(idx[0]) + 1.0f; });
+}
+static amp_status tiny_second(amp_extent domain)
+{
+    return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(b, c), { c(idx[0]) = 2.0f * b(idx[0]); });
+}
 #else
 static amp_status tiny(amp_extent domain, amp_array_view *v)
 {
@@ -42,7 +54,11 @@ static amp_status tiny(amp_extent domain, amp_array_view *v)
 __attribute__((noinline)) static int loop_launches(amp_array_view *v, int n)
 {
     for (int i = 0; i < n; i++)
+#ifdef IN_TURNS
+        if ((i % 2 ? tiny_second(amp_extent_1d(256)) : tiny(amp_extent_1d(256), v)) != AMP_OK) {
+#else
         if (tiny(amp_extent_1d(256), v) != AMP_OK) {
+#endif
             printf("%s\n", amp_last_error());
             return 1;
         }
@@ -55,6 +71,12 @@ int main(int argc, char **argv)
     amp_array_view *v = NULL;
     if (amp_array_view_create(AMP_FLOAT, amp_extent_1d(256), data, &v) != AMP_OK)
         return 1;
+#ifdef IN_TURNS
+    if (amp_array_view_create_extent(AMP_FLOAT, amp_extent_1d(256), &b) != AMP_OK ||
+        amp_array_view_create_extent(AMP_FLOAT, amp_extent_1d(256), &c) != AMP_OK ||
+        tiny_second(amp_extent_1d(256)) != AMP_OK)
+        return 1;
+#endif
 #ifdef ON_SET
     amp_accelerator_view *av;
     if (amp_accelerator_get_default_view(NULL, &av) != AMP_OK ||
@@ -71,6 +93,7 @@ int main(int argc, char **argv)
 EOF
 defines=""
 [ "$mode" = set ] && defines=-DON_SET
+[ "$mode" = turns ] && defines=-DIN_TURNS
 cc -O2 $defines -I"$src" -I"$build/include" "$work/launch_loop.c" -L"$build/runtime" -lamp \
   -Wl,-rpath,"$build/runtime" -o "$work/launch_loop"
 AMP_CACHE=0 "$work/launch_loop" 10 >/dev/null # the driver's own cache, filled once
