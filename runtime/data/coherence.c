@@ -79,10 +79,11 @@ static coh_record *changing(coh_source *src)
     return r;
 }
 
-/* The record behind a handle, for a function that leaves it as it is: a
- * caller that read the record and found nothing to change. Counted all the
- * same, as any change of the layer may be (amp__coh_epoch); the version
- * stays. */
+/* The record behind a handle, for a function that leaves what it holds as
+ * it is: a caller that read the record and found nothing to change (its
+ * range sets may still make room, which changes no range). Counted all
+ * the same, as any change of the layer may be (amp__coh_epoch); the
+ * version stays. */
 static coh_record *visiting(coh_source *src)
 {
     count_change();
