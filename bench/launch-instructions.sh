@@ -28,25 +28,32 @@ cat >"$work/launch_loop.c" <<'EOF'
 #include <amp/amp.h>
 #include <stdio.h>
 #include <stdlib.h>
+/* tiny(i, domain, v): launch i of the loop. */
 #ifdef ON_SET
 static amp_accelerator_set *set;
-static amp_status tiny(amp_extent domain, amp_array_view *v)
+static amp_status tiny(int i, amp_extent domain, amp_array_view *v)
 {
+    (void)i;
     return AMP_PARALLEL_FOR_EACH_ON(set, domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }
 #elif defined(IN_TURNS)
 static amp_array_view *b, *c;
-static amp_status tiny(amp_extent domain, amp_array_view *a)
+static amp_status first(amp_extent domain, amp_array_view *a)
 {
     return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(a, b), { b(idx[0]) = a(idx[0]) + 1.0f; });
 }
-static amp_status tiny_second(amp_extent domain)
+static amp_status second(amp_extent domain)
 {
     return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(b, c), { c(idx[0]) = 2.0f * b(idx[0]); });
 }
-#else
-static amp_status tiny(amp_extent domain, amp_array_view *v)
+static amp_status tiny(int i, amp_extent domain, amp_array_view *v)
 {
+    return i % 2 ? second(domain) : first(domain, v);
+}
+#else
+static amp_status tiny(int i, amp_extent domain, amp_array_view *v)
+{
+    (void)i;
     return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }
 #endif
@@ -54,11 +61,7 @@ static amp_status tiny(amp_extent domain, amp_array_view *v)
 __attribute__((noinline)) static int loop_launches(amp_array_view *v, int n)
 {
     for (int i = 0; i < n; i++)
-#ifdef IN_TURNS
-        if ((i % 2 ? tiny_second(amp_extent_1d(256)) : tiny(amp_extent_1d(256), v)) != AMP_OK) {
-#else
-        if (tiny(amp_extent_1d(256), v) != AMP_OK) {
-#endif
+        if (tiny(i, amp_extent_1d(256), v) != AMP_OK) {
             printf("%s\n", amp_last_error());
             return 1;
         }
@@ -73,8 +76,7 @@ int main(int argc, char **argv)
         return 1;
 #ifdef IN_TURNS
     if (amp_array_view_create_extent(AMP_FLOAT, amp_extent_1d(256), &b) != AMP_OK ||
-        amp_array_view_create_extent(AMP_FLOAT, amp_extent_1d(256), &c) != AMP_OK ||
-        tiny_second(amp_extent_1d(256)) != AMP_OK)
+        amp_array_view_create_extent(AMP_FLOAT, amp_extent_1d(256), &c) != AMP_OK)
         return 1;
 #endif
 #ifdef ON_SET
@@ -83,7 +85,8 @@ int main(int argc, char **argv)
         amp_accelerator_set_create(&av, 1, NULL, &set) != AMP_OK)
         return 1;
 #endif
-    if (tiny(amp_extent_1d(256), v) != AMP_OK || loop_launches(v, n))
+    if (tiny(0, amp_extent_1d(256), v) != AMP_OK || tiny(1, amp_extent_1d(256), v) != AMP_OK ||
+        loop_launches(v, n))
         return 1;
     amp_accelerator_view_wait(NULL);
     amp_array_view_release(v);

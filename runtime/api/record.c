@@ -77,7 +77,7 @@ typedef struct launch_record {
     /* The views' data as the last launch left it (data_known): made
      * current on the device and marked written there. While no data
      * source has changed since (amp__coh_epoch), or no view's own source
-     * (views_unchanged), and the views are the same, doing that again
+     * (views_as_kept), and the views are the same, doing that again
      * would change nothing, and is skipped. */
     uint64_t coh_epoch;
     uint64_t generation;
@@ -178,19 +178,21 @@ static int same_view(const lr_view *k, const amp_array_view *v)
            same_words(k->strides, v->strides, sizeof k->strides);
 }
 
-/* Whether each captured view is the one the last launch left, its data
- * source unchanged since (amp__coh_version), and no texture is captured
- * (an image has no version). The views must be live: checked again, or
- * the same items with no handle ended since. */
-static int views_unchanged(const launch_record *r, const call *c)
+/* Whether each captured view and texture is the one the last launch left
+ * (data_known). While data has changed since (amp__coh_epoch), by_version
+ * asks too that each view's data source has not (amp__coh_version), and
+ * that no texture is captured: an image has no version. The views must be
+ * live: checked again, or the same items with no handle ended since. */
+static int views_as_kept(const launch_record *r, const call *c, int by_version)
 {
     for (int i = 0; i < c->captures.count; i++) {
         const amp_capture *cap = &c->captures.items[i];
         const lr_view *k = &r->caps[i].view;
-        if (cap->kind == AMP_CAPTURE_TEXTURE)
+        if (cap->kind == AMP_CAPTURE_TEXTURE && (by_version || k->texture != cap->value.texture))
             return 0;
         if (cap->kind == AMP_CAPTURE_VIEW &&
-            (!same_view(k, cap->value.view) || amp__coh_version(k->src) != k->version))
+            (!same_view(k, cap->value.view) ||
+             (by_version && amp__coh_version(k->src) != k->version)))
             return 0;
     }
     return 1;
@@ -204,11 +206,8 @@ static int views_unchanged(const launch_record *r, const call *c)
  * again. */
 static int known_items(const launch_record *r, const call *c, int source_known)
 {
-    if (!source_known || !r->data_known)
-        return 0;
-    if (r->coh_epoch == amp__coh_epoch())
-        return same_items(r, c);
-    return same_items(r, c) && views_unchanged(r, c);
+    return source_known && r->data_known && same_items(r, c) &&
+           (r->coh_epoch == amp__coh_epoch() || views_as_kept(r, c, 1));
 }
 
 /* Note the call as checked in full now. */
@@ -292,18 +291,7 @@ void amp__record_keep_launch(const call *c, record_known *known, const cg_spec *
  * the textures are the ones it ordered the kernel after. */
 static int data_as_kept(const launch_record *r, const call *c)
 {
-    if (!r->data_known)
-        return 0;
-    if (r->coh_epoch != amp__coh_epoch())
-        return views_unchanged(r, c);
-    for (int i = 0; i < c->captures.count; i++) {
-        const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW && !same_view(&r->caps[i].view, cap->value.view))
-            return 0;
-        if (cap->kind == AMP_CAPTURE_TEXTURE && r->caps[i].view.texture != cap->value.texture)
-            return 0;
-    }
-    return 1;
+    return r->data_known && views_as_kept(r, c, r->coh_epoch != amp__coh_epoch());
 }
 
 void amp__record_args_bound(const record_known *known, const kc_entry *e, int bound)

@@ -63,19 +63,26 @@ struct coh_record {
 
 /* The one place that counts the data layer's changes (core/changes.h):
  * every change of a record, of a copy, or of the order of a memory's uses
- * comes through it, by changing(), visiting(), made() or ordering(). */
+ * comes through it, by changing(), visiting(), changed() or ordering(). */
 static void count_change(void)
 {
     amp__changes_count(CHANGES_DATA);
 }
 
-/* The record behind a handle, about to change: the change counted, and the
- * count kept as its version. */
-static coh_record *changing(coh_source *src)
+/* A change of src's record: counted, and the count kept as its version.
+ * A new record's version is so above every version given before, and a
+ * record freed and another made at the same address never look alike. */
+static void changed(coh_record *src)
 {
     count_change();
+    src->version = amp__coh_epoch();
+}
+
+/* The record behind a handle, about to change. */
+static coh_record *changing(coh_source *src)
+{
     coh_record *r = (coh_record *)(void *)src;
-    r->version = amp__coh_epoch();
+    changed(r);
     return r;
 }
 
@@ -88,14 +95,6 @@ static coh_record *visiting(coh_source *src)
 {
     count_change();
     return (coh_record *)(void *)src;
-}
-
-/* A new record: its version is above every version given before, so a
- * record freed and another made at the same address never look alike. */
-static void made(coh_record *src)
-{
-    count_change();
-    src->version = amp__coh_epoch();
 }
 
 /* The record behind a handle, to read. */
@@ -239,7 +238,7 @@ amp_status amp__coh_source_acquire(void *host, size_t bytes, coh_source **out)
     src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
-    made(src);
+    changed(src);
     src->host = host;
     src->key = host;
     src->hashed = 1;
@@ -338,7 +337,7 @@ amp_status amp__coh_source_create(size_t bytes, amp_accelerator_view *home, cons
     coh_record *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
-    made(src);
+    changed(src);
     src->bytes = bytes;
     src->refs = 1;
     if (!amp__rg_add(&src->undefined, 0, (int64_t)bytes)) {
@@ -365,7 +364,7 @@ amp_status amp__coh_source_wrap(void *host, size_t bytes, coh_source **out)
     coh_record *src = calloc(1, sizeof *src);
     if (!src)
         return no_memory();
-    made(src);
+    changed(src);
     src->host = host;
     src->bytes = bytes;
     src->refs = 1;
