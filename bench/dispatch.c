@@ -15,7 +15,7 @@
  *                 second call into the library, with its lock;
  *   raw         - a raw launch, on a context and queue of its own, as a
  *                 program without the library would make them;
- *   raw + args  - the same, setting the four arguments before each launch,
+ *   raw + args  - the same, setting its two arguments before each launch,
  *                 as a program must when the data changes;
  *   raw, library's queue - a raw launch in the library's own context and
  *                 on its default queue: the driver's cost there, without
@@ -104,18 +104,17 @@ typedef struct raw_kernel {
     cl_event *events; /* the event side's, one a launch of a block */
 } raw_kernel;
 
-/* The generated kernel's four arguments: the view's buffer, its offset
- * and extent (32-bit for a small view), and the domain. */
+/* The generated kernel's two arguments: the view's buffer, and the
+ * launch's values (amp_launch_values in the kernel's source): the view's
+ * offset and extent (32-bit for a small view), and the domain. */
 static cl_int set_args(raw_kernel *r)
 {
-    cl_int offset = 0, extent = ELEMS, domain = ELEMS;
+    struct {
+        cl_int offset, extent, domain;
+    } values = {0, ELEMS, ELEMS};
     cl_int rc = clSetKernelArg(r->kernel, 0, sizeof r->buffer, &r->buffer);
     if (rc == CL_SUCCESS)
-        rc = clSetKernelArg(r->kernel, 1, sizeof offset, &offset);
-    if (rc == CL_SUCCESS)
-        rc = clSetKernelArg(r->kernel, 2, sizeof extent, &extent);
-    if (rc == CL_SUCCESS)
-        rc = clSetKernelArg(r->kernel, 3, sizeof domain, &domain);
+        rc = clSetKernelArg(r->kernel, 1, sizeof values, &values);
     return rc;
 }
 
@@ -162,10 +161,10 @@ static int raw_open(const bench_options *o, const char *source, const char *name
     cl_uint nargs = 0;
     if (rc == CL_SUCCESS)
         rc = clGetKernelInfo(r->kernel, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
-    if (rc == CL_SUCCESS && nargs != 4) {
+    if (rc == CL_SUCCESS && nargs != 2) {
         fprintf(stderr,
-                "raw OpenCL: %s has %u parameters; expected buffer, offset, extent and"
-                " domain\n",
+                "raw OpenCL: %s has %u parameters; expected a buffer and the launch's"
+                " values\n",
                 name, nargs);
         return -1;
     }
@@ -227,7 +226,7 @@ static void read_events(raw_kernel *r, int n)
 }
 
 /* Seconds per launch over n launches; wait_each: clFinish after each;
- * with_args: set the four arguments before each launch too, as a program
+ * with_args: set the two arguments before each launch too, as a program
  * that launches a kernel on changing data must (the library does). */
 static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
 {

@@ -32,6 +32,13 @@
  * (device/ending.h). */
 #define LIMIT_LAUNCH_SIZES 8
 
+/* Bytes of a kernel's launch values (translate.c's amp_launch_values:
+ * offsets, strides, extents, scalars). The most AMP_MAX_CAPTURES captures
+ * can take is about 3.5 KiB: a view of rank 8 with 64-bit offsets under
+ * AMP_CHECK takes 104 bytes and up to 4 of padding, a double4 or an index
+ * of rank 8 takes 32 and up to 28 of padding; the domain 32 more. */
+#define LIMIT_LAUNCH_VALUES 4096
+
 /* ---- check: AMP_CHECK ---- */
 
 /* Places (line and view) per launch where a first access outside a view

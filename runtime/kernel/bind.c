@@ -234,18 +234,6 @@ static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *
     return AMP_OK;
 }
 
-/* An offset or stride, in the width the kernel was compiled for. */
-static amp_status set_off_arg(kc_entry *e, cl_uint *index, int wide, int64_t value,
-                              const char *what)
-{
-    if (wide) {
-        cl_long v = value;
-        return set_arg(e, index, sizeof v, &v, what);
-    }
-    cl_int v = (cl_int)value;
-    return set_arg(e, index, sizeof v, &v, what);
-}
-
 size_t amp__kb_index_bytes(int rank)
 {
     return rank == 1   ? sizeof(cl_int)
@@ -301,83 +289,170 @@ static amp_status sink_for(amp_accelerator *acc, const amp_capture_list *capture
     return AMP_OK;
 }
 
+/* ---- The launch's values ---- */
+
+/* The struct of a launch's numbers (translate.c's amp_launch_values),
+ * laid out as OpenCL C lays it out: each field at a multiple of its size
+ * (4, 8, 16 or 32 bytes: every field is an int, a long, a double, or a
+ * vector of them, a 3-vector as wide as a 4-vector), the whole a multiple
+ * of its widest field. Padding is zero, so equal values are equal bytes. */
+typedef struct launch_values {
+    size_t size, widest;
+    int full; /* a field did not fit: never, by LIMIT_LAUNCH_VALUES */
+    unsigned char bytes[LIMIT_LAUNCH_VALUES];
+} launch_values;
+
+static void put(launch_values *v, const void *value, size_t size)
+{
+    size_t at = round_up(v->size, size);
+    if (at + size > sizeof v->bytes) {
+        v->full = 1;
+        return;
+    }
+    memset(v->bytes + v->size, 0, at - v->size);
+    memcpy(v->bytes + at, value, size);
+    v->size = at + size;
+    if (size > v->widest)
+        v->widest = size;
+}
+
+/* An offset or stride, in the width the kernel was compiled for. */
+static void put_off(launch_values *v, int wide, int64_t value)
+{
+    if (wide) {
+        cl_long w = value;
+        put(v, &w, sizeof w);
+    } else {
+        cl_int n = (cl_int)value;
+        put(v, &n, sizeof n);
+    }
+}
+
+static void put_int(launch_values *v, int value)
+{
+    cl_int n = value;
+    put(v, &n, sizeof n);
+}
+
+/* Capture cap's fields, in translate.c's order (emit_value_fields). */
+static void put_capture(launch_values *v, const kb_launch *l, const amp_capture *cap)
+{
+    if (cap->kind == AMP_CAPTURE_VIEW) {
+        const amp_array_view *view = cap->value.view;
+        put_off(v, l->wide, view->offset);
+        /* AMP_CHECK: the element past the data source's end, from which an
+         * access outside the view is sent out of the buffer. */
+        if (l->checked)
+            put_off(v, l->wide,
+                    (int64_t)(amp__coh_source_bytes(view->src) / amp_elem_type_size(view->type)) -
+                        view->offset);
+        for (int k = 0; k + 1 < view->extent.rank; k++)
+            put_off(v, l->wide, view->strides[k]);
+        for (int k = 0; k < view->extent.rank; k++)
+            put_int(v, view->extent.dims[k]);
+    } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
+        const amp_texture *t = cap->value.texture;
+        for (int k = 0; k < t->d->extent.rank; k++)
+            put_int(v, t->d->extent.dims[k]);
+    } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
+        /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
+        cl_int lanes[8] = {0};
+        int rank = cap->value.extent.rank;
+        for (int k = 0; k < rank; k++)
+            lanes[k] = cap->value.extent.dims[k];
+        put(v, lanes, amp__kb_index_bytes(rank));
+    } else if (cap->kind == AMP_CAPTURE_SCALAR && amp__elem_is_vector(cap->type)) {
+        /* A short vector: OpenCL's, whose 3-vector holds four values. */
+        double lanes[4] = {0};
+        size_t size = amp_elem_type_size(cap->type);
+        memcpy(lanes, cap->value.vector, size);
+        if (amp__elem_lanes(cap->type) == 3)
+            size = 4 * amp__elem_scalar_size(cap->type);
+        put(v, lanes, size);
+    } else if (cap->kind == AMP_CAPTURE_SCALAR) {
+        const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
+                            : cap->type == AMP_UINT  ? (const void *)&cap->value.u
+                            : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
+                                                     : (const void *)&cap->value.d;
+        put(v, value, amp_elem_type_size(cap->type));
+    }
+}
+
+/* The domain's extent, where the kernel takes it (untiled, or padded). */
+static void put_domain(launch_values *v, const kb_domain *d)
+{
+    for (int k = 0; k < d->extent.rank; k++) {
+        int dim = d->guarded ? d->original.dims[k] : d->extent.dims[k];
+        /* A part's threads past its rows, there to fill a work-group,
+         * return as those past the extent do: they are another part's. */
+        if (k == 0 && !d->tiled && d->part_hi > d->part_lo)
+            dim = d->part_hi;
+        put_int(v, dim);
+    }
+}
+
+/* Set argument *index (then the next one) to the launch's values, unless
+ * it holds them already. */
+static amp_status set_values(kc_entry *e, cl_uint *index, launch_values *v)
+{
+    size_t end = v->widest ? round_up(v->size, v->widest) : v->size;
+    if (v->full || end > sizeof v->bytes)
+        return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
+                            "Kernel %s takes more than %d bytes of offsets, extents and"
+                            " scalars. Capture fewer views or values.",
+                            e->name, LIMIT_LAUNCH_VALUES);
+    memset(v->bytes + v->size, 0, end - v->size);
+    v->size = end;
+    cl_uint i = (*index)++;
+    if (e->values_size == v->size && memcmp(e->values, v->bytes, v->size) == 0)
+        return AMP_OK;
+    e->args_set++;
+    e->values_size = 0;
+    cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, v->size, v->bytes);
+    if (rc != CL_SUCCESS) {
+        char buf[160];
+        snprintf(buf, sizeof buf,
+                 "Passing the offsets, extents and scalars (%zu bytes) to kernel %s", v->size,
+                 e->name);
+        return amp__err_cl(rc, "clSetKernelArg", buf);
+    }
+    memcpy(e->values, v->bytes, v->size);
+    e->values_size = v->size;
+    return AMP_OK;
+}
+
 amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_capture_list *captures,
                         const cl_mem *mems, amp_accelerator *acc, cl_uint *nargs)
 {
     kc_entry *e = l->entry;
     cl_uint arg = 0;
     cl_mem sink = NULL;
+    /* Built where the lock keeps it: 4 KiB is more than a launch should
+     * take from a caller's stack. */
+    static launch_values values;
+    values.size = values.widest = 0;
+    values.full = 0;
     /* The sink may be a new buffer: made before the memo is checked. */
     amp_status st = d->guarded ? sink_for(acc, captures, &sink) : AMP_OK;
     forget_if_made(e);
     for (int i = 0; i < captures->count && st == AMP_OK; i++) {
         const amp_capture *cap = &captures->items[i];
-        if (cap->kind == AMP_CAPTURE_VIEW) {
-            amp_array_view *v = cap->value.view;
+        /* A texture's image is its one copy: nothing moves for a kernel.
+         * mems[i] is the image the kernel was ordered on. */
+        if (cap->kind == AMP_CAPTURE_VIEW || cap->kind == AMP_CAPTURE_TEXTURE)
             st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
-            if (st == AMP_OK)
-                st = set_off_arg(e, &arg, l->wide, v->offset, cap->name);
-            /* AMP_CHECK: the element past the data source's end, from which an
-             * access outside the view is sent out of the buffer. */
-            if (st == AMP_OK && l->checked)
-                st = set_off_arg(e, &arg, l->wide,
-                                 (int64_t)(amp__coh_source_bytes(v->src) /
-                                           amp_elem_type_size(v->type)) -
-                                     v->offset,
-                                 cap->name);
-            for (int k = 0; k + 1 < v->extent.rank && st == AMP_OK; k++)
-                st = set_off_arg(e, &arg, l->wide, v->strides[k], cap->name);
-            for (int k = 0; k < v->extent.rank && st == AMP_OK; k++) {
-                cl_int dim = v->extent.dims[k];
-                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
-            }
-        } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
-            /* A texture's image is its one copy: nothing moves for a
-             * kernel. mems[i] is the image the kernel was ordered on. */
-            const amp_texture *t = cap->value.texture;
-            st = set_arg(e, &arg, sizeof mems[i], &mems[i], cap->name);
-            for (int k = 0; k < t->d->extent.rank && st == AMP_OK; k++) {
-                cl_int dim = t->d->extent.dims[k];
-                st = set_arg(e, &arg, sizeof dim, &dim, cap->name);
-            }
-        } else if (cap->kind == AMP_CAPTURE_INDEX || cap->kind == AMP_CAPTURE_EXTENT) {
-            /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
-            cl_int lanes[8] = {0};
-            int rank = cap->value.extent.rank;
-            for (int k = 0; k < rank; k++)
-                lanes[k] = cap->value.extent.dims[k];
-            st = set_arg(e, &arg, amp__kb_index_bytes(rank), lanes, cap->name);
-        } else if (cap->kind == AMP_CAPTURE_SCALAR && amp__elem_is_vector(cap->type)) {
-            /* A short vector: OpenCL's, whose 3-vector holds four values. */
-            double lanes[4] = {0};
-            size_t size = amp_elem_type_size(cap->type);
-            memcpy(lanes, cap->value.vector, size);
-            if (amp__elem_lanes(cap->type) == 3)
-                size = 4 * amp__elem_scalar_size(cap->type);
-            st = set_arg(e, &arg, size, lanes, cap->name);
-        } else if (cap->kind == AMP_CAPTURE_SCALAR) {
-            size_t size = amp_elem_type_size(cap->type);
-            const void *value = cap->type == AMP_INT     ? (const void *)&cap->value.i
-                                : cap->type == AMP_UINT  ? (const void *)&cap->value.u
-                                : cap->type == AMP_FLOAT ? (const void *)&cap->value.f
-                                                         : (const void *)&cap->value.d;
-            st = set_arg(e, &arg, size, value, cap->name);
-        } else if (cap->kind == AMP_CAPTURE_STRUCT) {
+        else if (cap->kind == AMP_CAPTURE_STRUCT)
             /* A struct's bytes, laid out as OpenCL C lays it out
              * (amp_struct_register checked it). */
             st = set_arg(e, &arg, cap->value.object.size, cap->value.object.data, cap->name);
-        }
+        put_capture(&values, l, cap);
     }
     if (!d->tiled || d->guarded)
-        for (int k = 0; k < d->extent.rank && st == AMP_OK; k++) {
-            cl_int dim = d->guarded ? d->original.dims[k] : d->extent.dims[k];
-            /* A part's threads past its rows, there to fill a work-group,
-             * return as those past the extent do: they are another
-             * part's. */
-            if (k == 0 && !d->tiled && d->part_hi > d->part_lo)
-                dim = d->part_hi;
-            st = set_arg(e, &arg, sizeof dim, &dim, "the extent");
-        }
+        put_domain(&values, d);
+    /* Every field takes 4 bytes or more: a kernel that takes values has
+     * some (translate.c's takes_values). */
+    if (st == AMP_OK && values.size > 0)
+        st = set_values(e, &arg, &values);
     if (d->guarded && st == AMP_OK)
         st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");
     *nargs = arg;

@@ -49,10 +49,12 @@ amp_status amp__kb_plan(const cg_spec *spec, const kb_domain *d, amp_accelerator
                         kb_launch *out);
 
 /* Set the arguments of l's kernel for captures, d and acc: each view's
- * buffer mems[i], offset, strides and extent; each texture's image mems[i]
- * and extent; each scalar, index and extent value; the domain's extent; a
- * padded domain's sink. Only those that changed since they were last set
- * are set. *nargs is how many arguments the kernel took. Call it after
+ * buffer mems[i], each texture's image mems[i] and each captured struct;
+ * then the launch's values, one struct argument (translate.c's
+ * amp_launch_values) of the views' offsets, strides and extents, the
+ * textures' extents, the scalar, index and extent values, and the domain's
+ * extent; a padded domain's sink. Only those that changed since they were
+ * last set are set. *nargs is how many arguments the kernel took. Call it after
  * every buffer that it passes is made: a buffer made since the arguments
  * were remembered may have a released buffer's handle, and the memo is
  * forgotten then (amp__clapi_mems_made). */

@@ -825,29 +825,138 @@ static void emit_helpers(gen *g)
     }
 }
 
-/* The parameters of one view: its buffer, offset, (spare offset,) strides
- * and extent. */
-static void view_params(gen *g, const cg_capture *c, int w)
+/* The launch's values: every number a kernel takes from the host (views'
+ * offsets, strides and extents, textures' extents, scalars, index and
+ * extent captures, the domain) travels in one struct argument. A GPU's
+ * driver takes time for each argument it queues: on an H100, 30 ints as
+ * arguments take about 2.5 us longer to queue than the same ints in one
+ * struct. Buffers, images and captured structs stay arguments of their
+ * own. kernel/bind.c fills the struct field by field in this order, each
+ * field at a multiple of its size, as OpenCL C lays a struct out. */
+
+/* Whether capture c has a field in the launch's values. */
+static int has_value_fields(const cg_capture *c)
 {
-    strbuf *sb = &g->sb;
-    amp__sb_printf(sb, "    __global %s%s *amp_%s_data, const amp_off_t amp_%s_offset,\n",
-                   w ? "" : "const ", elem_cl_name(g, c->type), c->name, c->name);
-    if (g->checked)
-        amp__sb_printf(sb, "    const amp_off_t amp_%s_spare,\n", c->name);
-    for (int d = 0; d + 1 < c->rank; d++)
-        amp__sb_printf(sb, "    const amp_off_t amp_%s_stride%d,\n", c->name, d);
-    amp__sb_append(sb, "    ");
-    for (int d = 0; d < c->rank; d++)
-        amp__sb_printf(sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
+    return c->kind == AMP_CAPTURE_VIEW || c->kind == AMP_CAPTURE_TEXTURE ||
+           c->kind == AMP_CAPTURE_SCALAR || c->kind == AMP_CAPTURE_INDEX ||
+           c->kind == AMP_CAPTURE_EXTENT;
 }
 
-/* The signature, in the order the dispatch sets the arguments: views,
- * scalars and textures as captured, the domain, the sink of a padded
- * domain, and last AMP_CHECK's record. */
+/* Whether the kernel takes the launch's values: some capture has a field,
+ * or the kernel is given its domain (untiled, or padded). */
+static int takes_values(const cg_spec *spec)
+{
+    for (int i = 0; i < spec->ncaptures; i++)
+        if (has_value_fields(&spec->captures[i]))
+            return 1;
+    return !spec->tiled || spec->guarded;
+}
+
+/* One line of fields of one type: field i is named by printing fmt[i]
+ * with the capture's name and the number d[i] ("amp_%s_stride%d"). */
+typedef struct field_line {
+    const char *type;
+    const char *name;
+    int n;
+    const char *fmt[AMP_MAX_RANK + 2];
+    int d[AMP_MAX_RANK + 2];
+} field_line;
+
+static void field_add(field_line *l, const char *fmt, int d)
+{
+    l->fmt[l->n] = fmt;
+    l->d[l->n++] = d;
+}
+
+/* One line of fields of one type: declared in the struct, or, with copy,
+ * taken out of it into constants of the same names (unused ones draw no
+ * warning: every view's are there, whether the body uses them or not). */
+static void emit_field_line(strbuf *sb, const field_line *l, int copy)
+{
+    if (l->n == 0)
+        return;
+    amp__sb_printf(sb, copy ? "    AMP_MAYBE_UNUSED const %s " : "    %s ", l->type);
+    /* Copies one to a line, under the first: they are long. */
+    int indent = (int)strlen(copy ? "    AMP_MAYBE_UNUSED const " : "    ") + (int)strlen(l->type) +
+                 1;
+    for (int i = 0; i < l->n; i++) {
+        if (i && copy)
+            amp__sb_printf(sb, ",\n%*s", indent, "");
+        else if (i)
+            amp__sb_append(sb, ", ");
+        amp__sb_printf(sb, l->fmt[i], l->name, l->d[i]);
+        if (copy) {
+            amp__sb_append(sb, " = amp_values.");
+            amp__sb_printf(sb, l->fmt[i], l->name, l->d[i]);
+        }
+    }
+    amp__sb_append(sb, ";\n");
+}
+
+/* The fields of the launch's values, in bind.c's order, each line emitted
+ * by emit_field_line. */
+static void emit_value_fields(gen *g, int copy)
+{
+    const cg_spec *spec = g->spec;
+    char type[64];
+    for (int i = 0; i < spec->ncaptures; i++) {
+        const cg_capture *c = &spec->captures[i];
+        field_line offsets = {"amp_off_t", c->name, 0, {0}, {0}};
+        field_line ints = {"int", c->name, 0, {0}, {0}};
+        if (c->kind == AMP_CAPTURE_VIEW) {
+            field_add(&offsets, "amp_%s_offset", 0);
+            if (g->checked)
+                field_add(&offsets, "amp_%s_spare", 0);
+            for (int d = 0; d + 1 < c->rank; d++)
+                field_add(&offsets, "amp_%s_stride%d", d);
+        }
+        if (c->kind == AMP_CAPTURE_VIEW || c->kind == AMP_CAPTURE_TEXTURE)
+            for (int d = 0; d < c->rank; d++)
+                field_add(&ints, "amp_%s_extent%d", d);
+        if (c->kind == AMP_CAPTURE_SCALAR || c->kind == AMP_CAPTURE_INDEX ||
+            c->kind == AMP_CAPTURE_EXTENT) {
+            if (c->kind == AMP_CAPTURE_SCALAR)
+                snprintf(type, sizeof type, "%s", elem_value_name(g, c->type));
+            else
+                snprintf(type, sizeof type, "amp_%s_%d",
+                         c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank);
+            ints.type = type;
+            field_add(&ints, "%s", 0);
+        }
+        emit_field_line(&g->sb, &offsets, copy);
+        emit_field_line(&g->sb, &ints, copy);
+    }
+    if (!spec->tiled || spec->guarded) {
+        field_line domain = {"int", "", 0, {0}, {0}};
+        for (int d = 0; d < spec->rank; d++)
+            field_add(&domain, "amp_domain%s%d", d);
+        emit_field_line(&g->sb, &domain, copy);
+    }
+}
+
+/* The struct of the launch's values, before the kernel. */
+static void emit_values_type(gen *g)
+{
+    if (!takes_values(g->spec))
+        return;
+    amp__sb_append(&g->sb,
+                   "\n/* The numbers the launch passes: views' offsets, strides and extents,\n"
+                   " * the scalars, the domain. One argument, not one each: a GPU's driver\n"
+                   " * takes longer to queue a kernel of more arguments. */\n"
+                   "typedef struct amp_launch_values {\n");
+    emit_value_fields(g, 0);
+    amp__sb_append(&g->sb, "} amp_launch_values;\n");
+}
+
+/* The signature, in the order the dispatch sets the arguments: views'
+ * buffers, textures' images and captured structs as captured, the
+ * launch's values, the sink of a padded domain, and last AMP_CHECK's
+ * record. */
 static void emit_signature(gen *g)
 {
     const cg_spec *spec = g->spec;
     strbuf *sb = &g->sb;
+    emit_values_type(g);
     amp__sb_append(sb, "\n__kernel ");
     if (spec->tiled) {
         int wg[3] = {1, 1, 1};
@@ -860,38 +969,29 @@ static void emit_signature(gen *g)
     int nparams = 0;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
-        if (c->kind != AMP_CAPTURE_VIEW && c->kind != AMP_CAPTURE_SCALAR &&
-            c->kind != AMP_CAPTURE_STRUCT && c->kind != AMP_CAPTURE_TEXTURE &&
-            c->kind != AMP_CAPTURE_INDEX && c->kind != AMP_CAPTURE_EXTENT)
+        if (c->kind != AMP_CAPTURE_VIEW && c->kind != AMP_CAPTURE_STRUCT &&
+            c->kind != AMP_CAPTURE_TEXTURE)
             continue;
         if (nparams++)
             amp__sb_append(sb, ",\n");
-        if (c->kind == AMP_CAPTURE_VIEW) {
-            view_params(g, c, written(g, i));
-        } else if (c->kind == AMP_CAPTURE_SCALAR || c->kind == AMP_CAPTURE_STRUCT) {
+        if (c->kind == AMP_CAPTURE_VIEW)
+            amp__sb_printf(sb, "    __global %s%s *amp_%s_data", written(g, i) ? "" : "const ",
+                           elem_cl_name(g, c->type), c->name);
+        else if (c->kind == AMP_CAPTURE_STRUCT)
             amp__sb_printf(sb, "    const %s %s", elem_value_name(g, c->type), c->name);
-        } else if (c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) {
-            amp__sb_printf(sb, "    const amp_%s_%d %s",
-                           c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank, c->name);
-        } else {
-            amp__sb_printf(sb, "    %s %s amp_%s_image,\n    ",
+        else
+            amp__sb_printf(sb, "    %s %s amp_%s_image",
                            c->access == AMP_TEXTURE_WRITE        ? "__write_only"
                            : c->access == AMP_TEXTURE_READ_WRITE ? "__read_write"
                                                                  : "__read_only",
                            image_type_name(c->image_kind), c->name);
-            for (int d = 0; d < c->rank; d++)
-                amp__sb_printf(sb, "%sconst int amp_%s_extent%d", d ? ", " : "", c->name, d);
-        }
     }
-    if (!spec->tiled || spec->guarded)
-        for (int d = 0; d < spec->rank; d++) {
-            amp__sb_append(sb, nparams++ ? (d ? ", " : ",\n    ") : "    ");
-            amp__sb_printf(sb, "const int amp_domain%d", d);
-        }
-    if (spec->guarded) {
+    if (takes_values(spec))
+        amp__sb_append(sb, nparams++ ? ",\n    const amp_launch_values amp_values"
+                                     : "    const amp_launch_values amp_values");
+    if (spec->guarded)
         amp__sb_append(sb, nparams++ ? ",\n    __global uchar *amp_sink"
                                      : "    __global uchar *amp_sink");
-    }
     if (g->checked) {
         amp__sb_append(sb, ",\n    __global int *amp_check_record");
         nparams++;
@@ -901,11 +1001,17 @@ static void emit_signature(gen *g)
     amp__sb_append(sb, ")\n{\n");
 }
 
-/* Each view's element pointer (and sink) and extent. */
+/* The launch's values under their own names, then each view's element
+ * pointer (and sink) and extent. */
 static void emit_view_setup(gen *g)
 {
     const cg_spec *spec = g->spec;
     strbuf *sb = &g->sb;
+    if (takes_values(spec)) {
+        amp__sb_append(sb, "    /* The launch's values, by the names the code below uses. */\n");
+        emit_value_fields(g, 1);
+        amp__sb_append(sb, "\n");
+    }
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
         if (c->kind != AMP_CAPTURE_VIEW && c->kind != AMP_CAPTURE_TEXTURE)

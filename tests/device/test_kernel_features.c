@@ -473,6 +473,110 @@ static void a_rank_1_view_takes_an_integer_or_an_index(void **state)
     assert_amp_ok(amp_array_view_release(vb));
 }
 
+/* A kernel's offsets, strides, extents and scalars travel in one struct
+ * argument (the launch's values), each field at a multiple of its size:
+ * captures of every width, in an order that leaves gaps between them,
+ * arrive each with its value, launch after launch as one of them changes.
+ * A double-free device runs the same without the double ones. */
+static void captured_values_of_every_width_arrive_in_their_places(void **state)
+{
+    (void)state;
+    enum { ROWS = 5, COLS = 6, DEPTH = 7, OUT = 40 };
+    int has_double = device_has_double();
+    static int cube[ROWS * COLS * DEPTH];
+    double out[OUT];
+    for (int i = 0; i < ROWS * COLS * DEPTH; i++)
+        cube[i] = i;
+    amp_array_view *whole, *part, *vout;
+    assert_amp_ok(amp_array_view_create_const(AMP_INT, amp_extent_3d(ROWS, COLS, DEPTH), cube,
+                                              &whole));
+    /* A section: an offset and strides that are not the extent's. */
+    assert_amp_ok(amp_array_view_section(whole, amp_index_3d(1, 2, 3), amp_extent_3d(3, 4, 2),
+                                         &part));
+    assert_amp_ok(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(OUT), out, &vout));
+    int dims5[5] = {2, 3, 4, 5, 6};
+    for (int round = 0; round < 3; round++) {
+        int first = 11 + round;
+        float_3 f3 = {1.5f, -2.5f, 3.25f};
+        amp_index at3 = amp_index_3d(7, -8, 9 + round);
+        unsigned u = 4000000000u;
+        amp_extent e5 = amp_extent_nd(5, dims5);
+        float f = 0.375f;
+        int_2 i2 = {-21, 22};
+        double d = 1.0 / 3.0 + round;
+        double_3 d3 = {0.1, -0.2, 0.3 * round};
+        for (int i = 0; i < OUT; i++)
+            out[i] = -1;
+        if (has_double)
+            assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
+                                                AMP_CAPTURE(first, f3, part, at3, u, e5, f, i2,
+                                                            d, vout, d3), {
+                vout(0) = first;
+                vout(1) = f3.x;
+                vout(2) = f3.y;
+                vout(3) = f3.z;
+                vout(4) = part(0, 0, 0);
+                vout(5) = part(2, 3, 1);
+                vout(6) = part.get_extent()[0] * 100 + part.get_extent()[1] * 10 +
+                          part.get_extent()[2];
+                vout(7) = at3[0];
+                vout(8) = at3[1];
+                vout(9) = at3[2];
+                vout(10) = u;
+                vout(11) = e5[0] * 10000 + e5[1] * 1000 + e5[2] * 100 + e5[3] * 10 + e5[4];
+                vout(12) = f;
+                vout(13) = i2.x;
+                vout(14) = i2.y;
+                vout(15) = d;
+                vout(16) = d3.x;
+                vout(17) = d3.y;
+                vout(18) = d3.z;
+                vout(19) = idx[0] + 1;
+            }));
+        else
+            assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
+                                                AMP_CAPTURE(first, f3, part, at3, u, e5, f, i2,
+                                                            vout), {
+                vout(0) = first;
+                vout(1) = f3.x;
+                vout(2) = f3.y;
+                vout(3) = f3.z;
+                vout(4) = part(0, 0, 0);
+                vout(5) = part(2, 3, 1);
+                vout(6) = part.get_extent()[0] * 100 + part.get_extent()[1] * 10 +
+                          part.get_extent()[2];
+                vout(7) = at3[0];
+                vout(8) = at3[1];
+                vout(9) = at3[2];
+                vout(10) = u;
+                vout(11) = e5[0] * 10000 + e5[1] * 1000 + e5[2] * 100 + e5[3] * 10 + e5[4];
+                vout(12) = f;
+                vout(13) = i2.x;
+                vout(14) = i2.y;
+                vout(19) = idx[0] + 1;
+            }));
+        assert_amp_ok(amp_array_view_synchronize(vout));
+        assert_true(out[0] == first);
+        assert_true(out[1] == 1.5 && out[2] == -2.5 && out[3] == 3.25);
+        assert_true(out[4] == (1 * COLS + 2) * DEPTH + 3);
+        assert_true(out[5] == (3 * COLS + 5) * DEPTH + 4);
+        assert_true(out[6] == 342);
+        assert_true(out[7] == 7 && out[8] == -8 && out[9] == 9 + round);
+        assert_true(out[10] == 4000000000.0);
+        assert_true(out[11] == 23456);
+        assert_true(out[12] == 0.375);
+        assert_true(out[13] == -21 && out[14] == 22);
+        if (has_double) {
+            assert_true(out[15] == 1.0 / 3.0 + round);
+            assert_true(out[16] == 0.1 && out[17] == -0.2 && out[18] == 0.3 * round);
+        }
+        assert_true(out[19] == 1);
+    }
+    assert_amp_ok(amp_array_view_release(vout));
+    assert_amp_ok(amp_array_view_release(part));
+    assert_amp_ok(amp_array_view_release(whole));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +596,7 @@ int main(void)
         cmocka_unit_test(tiled_index_has_the_static_tile_dims),
         cmocka_unit_test(a_rank_1_view_takes_an_integer_or_an_index),
         cmocka_unit_test(padded_threads_move_data_for_others),
+        cmocka_unit_test(captured_values_of_every_width_arrive_in_their_places),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
