@@ -247,7 +247,7 @@ static amp_status match(const call *c, record_known *known, int source_known)
         int wide = amp_extent_size(c->domain.extent) > INT_MAX;
         for (int i = 0; i < c->captures.count; i++) {
             cg_capture g;
-            amp_status st = amp__validate_capture(c, i, acc, r->launch.checked, &g, &wide);
+            amp_status st = amp__validate_capture(c, i, acc, &g, &wide);
             if (st != AMP_OK)
                 return st;
             if (memcmp(&g, &r->captures[i], sizeof g) != 0)

@@ -23,6 +23,7 @@
 #include "device/oclcheck.h"
 #include "kernel/kernel_file.h"
 #include "translate/lexer.h"
+#include "translate/translate.h"
 
 static void extent_text(char *buf, size_t size, const int *dims, int rank)
 {
@@ -122,11 +123,11 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
     return AMP_OK;
 }
 
-/* Check capture i and describe it in g; add the bytes of its arguments and
- * the number of its offsets, and set *wide if its data needs 64-bit
- * offsets. */
-static amp_status describe_capture(const call *c, int i, const amp_accelerator *acc, int checked,
-                                   cg_capture *g, size_t *arg_bytes, size_t *offsets, int *wide)
+/* Check capture i and describe it in g; add the bytes of its own argument
+ * (a buffer, image or struct: its numbers go in the launch's values), and
+ * set *wide if its data needs 64-bit offsets. */
+static amp_status describe_capture(const call *c, int i, const amp_accelerator *acc, cg_capture *g,
+                                   size_t *arg_bytes, int *wide)
 {
     const amp_kernel_source *k = c->kernel;
     const amp_capture *cap = &c->captures.items[i];
@@ -167,9 +168,8 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
         g->is_const = v->is_const;
         if (amp__coh_source_bytes(v->src) / amp_elem_type_size(v->type) > INT_MAX)
             *wide = 1;
-        /* Buffer, offset (and spare offset), strides, extent. */
-        *arg_bytes += acc->address_bits / 8 + (size_t)v->extent.rank * sizeof(cl_int);
-        *offsets += (size_t)v->extent.rank + (size_t)checked;
+        /* The buffer. */
+        *arg_bytes += acc->address_bits / 8;
     } else if (cap->kind == AMP_CAPTURE_TEXTURE) {
         const amp_texture *t = cap->value.texture;
         if (!t || !amp__tex_is_live(t))
@@ -205,9 +205,6 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
                                    " (AMP_FLOAT_3 ...).",
                                    name, (int)cap->type);
         g->type = cap->type;
-        /* A 3-vector is OpenCL's: four values. */
-        *arg_bytes += amp__elem_scalar_size(cap->type) *
-                      (size_t)(amp__elem_lanes(cap->type) == 3 ? 4 : amp__elem_lanes(cap->type));
     } else if (cap->kind == AMP_CAPTURE_STRUCT) {
         const amp_struct_value *o = &cap->value.object;
         amp_elem_type type = o->type ? amp__st_find(o->type) : (amp_elem_type)0;
@@ -238,7 +235,6 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
                                    AMP_MAX_RANK);
         g->rank = rank;
         g->type = AMP_INT;
-        *arg_bytes += amp__kb_index_bytes(rank);
     } else if (cap->kind == AMP_CAPTURE_CONSTANT) {
         g->constant = cap->value.constant;
     } else if (cap->kind == AMP_CAPTURE_FUNCTION) {
@@ -263,11 +259,11 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     return AMP_OK;
 }
 
-amp_status amp__validate_capture(const call *c, int i, const amp_accelerator *acc, int checked,
-                                 cg_capture *g, int *wide)
+amp_status amp__validate_capture(const call *c, int i, const amp_accelerator *acc, cg_capture *g,
+                                 int *wide)
 {
-    size_t arg_bytes = 0, offsets = 0;
-    return describe_capture(c, i, acc, checked, g, &arg_bytes, &offsets, wide);
+    size_t arg_bytes = 0;
+    return describe_capture(c, i, acc, g, &arg_bytes, wide);
 }
 
 /* Check every capture and describe it in the spec. */
@@ -296,27 +292,26 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
     spec->fp64 = acc->fp64;
     spec->ncaptures = c->captures.count;
     spec->wide = amp_extent_size(c->domain.extent) > INT_MAX;
-    /* The kernel's argument bytes, for the device's limit: offsets and
-     * strides are counted apart, since their width is known at the end. */
-    size_t arg_bytes = 0, offsets = 0;
+    /* The kernel's argument bytes, for the device's limit: the buffers,
+     * images and structs here, the launch's values (whose offsets' width
+     * is known at the end) after. */
+    size_t arg_bytes = 0;
 
     for (int i = 0; i < c->captures.count; i++) {
-        amp_status st = describe_capture(c, i, acc, spec->checked, &spec->captures[i], &arg_bytes,
-                                         &offsets, &spec->wide);
+        amp_status st = describe_capture(c, i, acc, &spec->captures[i], &arg_bytes, &spec->wide);
         if (st != AMP_OK)
             return st;
     }
-    if (!c->domain.tiled || c->domain.guarded)
-        arg_bytes += (size_t)c->domain.extent.rank * sizeof(cl_int);
-    arg_bytes += offsets * (spec->wide ? sizeof(cl_long) : sizeof(cl_int));
+    size_t values = amp__translate_values_bytes(spec);
+    arg_bytes += values;
     if (arg_bytes > acc->max_arg_bytes)
         return amp__err_launch(
             AMP_ERROR_DEVICE_LIMIT, k->file, k->line,
-            "the kernel's %d captures take %zu bytes of arguments (a view passes its buffer,"
-            " offset, strides and extent), more than the %zu bytes that %s accepts"
-            " (CL_DEVICE_MAX_PARAMETER_SIZE). Capture fewer views: gather scalars into a view, or"
-            " views into one larger view and sections of it.",
-            c->captures.count, arg_bytes, acc->max_arg_bytes, acc->name);
+            "the kernel's %d captures take %zu bytes of arguments (each view's buffer, and %zu"
+            " bytes of offsets, strides, extents and values), more than the %zu bytes that %s"
+            " accepts (CL_DEVICE_MAX_PARAMETER_SIZE). Capture fewer views: gather scalars into a"
+            " view, or views into one larger view and sections of it.",
+            c->captures.count, arg_bytes, values, acc->max_arg_bytes, acc->name);
     /* Devices of OpenCL 1.1 and later all have them; only an old device is
      * asked to read the body. */
     if (!acc->atomics && amp__lex_text_uses(k->body, k->body_length, "atomic_", 1))

@@ -24,10 +24,9 @@ amp_status amp__validate_source(const call *c);
  * spec describes the call on the way (the kernel cache's key). */
 amp_status amp__validate_call(const call *c, const amp_accelerator *acc, cg_spec *spec);
 
-/* Check capture i of c for a kernel on acc (checked: AMP_CHECK's kernels)
- * and describe it in g, as amp__validate_call does; set *wide when its
+/* Check capture i of c for a kernel on acc and describe it in g, as amp__validate_call does; set *wide when its
  * data needs 64-bit offsets. */
-amp_status amp__validate_capture(const call *c, int i, const amp_accelerator *acc, int checked,
-                                 cg_capture *g, int *wide);
+amp_status amp__validate_capture(const call *c, int i, const amp_accelerator *acc, cg_capture *g,
+                                 int *wide);
 
 #endif

@@ -401,6 +401,14 @@ static amp_status set_values(kc_entry *e, cl_uint *index, launch_values *v)
                             "Kernel %s takes more than %d bytes of offsets, extents and"
                             " scalars. Capture fewer views or values.",
                             e->name, LIMIT_LAUNCH_VALUES);
+    /* The struct the kernel was generated with has this size: any other
+     * would put a field where the kernel reads another. */
+    if (end != e->values_bytes)
+        return amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                            "Kernel %s takes %zu bytes of offsets, extents and scalars, and this"
+                            " launch made %zu: the library's two layouts of them disagree, and"
+                            " the kernel is not run. Please report it.",
+                            e->name, e->values_bytes, end);
     memset(v->bytes + v->size, 0, end - v->size);
     v->size = end;
     cl_uint i = (*index)++;
@@ -449,9 +457,7 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
     }
     if (!d->tiled || d->guarded)
         put_domain(&values, d);
-    /* Every field takes 4 bytes or more: a kernel that takes values has
-     * some (translate.c's takes_values). */
-    if (st == AMP_OK && values.size > 0)
+    if (st == AMP_OK && (values.size > 0 || e->values_bytes > 0))
         st = set_values(e, &arg, &values);
     if (d->guarded && st == AMP_OK)
         st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");

@@ -64,9 +64,12 @@ typedef struct kc_entry {
      * a kernel again for new work sizes (PoCL does, for each work-group
      * size), and its compiler may be gone then (device/ending.h). */
     uint64_t sizes[LIMIT_LAUNCH_SIZES];
-    /* The launch values (one struct argument) last passed, as args above
-     * (values_size 0: unknown). They hold no memory object's handle, so
-     * args_epoch does not concern them. Written by kernel/bind.c. */
+    /* The bytes of the kernel's launch values (one struct argument:
+     * translate.h's amp__translate_values_bytes), 0 if it takes none. */
+    size_t values_bytes;
+    /* The launch values last passed, as args above (values_size 0:
+     * unknown). They hold no memory object's handle, so args_epoch does
+     * not concern them. Written by kernel/bind.c. */
     size_t values_size;
     unsigned char values[LIMIT_LAUNCH_VALUES];
 } kc_entry;

@@ -834,28 +834,12 @@ static void emit_helpers(gen *g)
  * own. kernel/bind.c fills the struct field by field in this order, each
  * field at a multiple of its size, as OpenCL C lays a struct out. */
 
-/* Whether capture c has a field in the launch's values. */
-static int has_value_fields(const cg_capture *c)
-{
-    return c->kind == AMP_CAPTURE_VIEW || c->kind == AMP_CAPTURE_TEXTURE ||
-           c->kind == AMP_CAPTURE_SCALAR || c->kind == AMP_CAPTURE_INDEX ||
-           c->kind == AMP_CAPTURE_EXTENT;
-}
-
-/* Whether the kernel takes the launch's values: some capture has a field,
- * or the kernel is given its domain (untiled, or padded). */
-static int takes_values(const cg_spec *spec)
-{
-    for (int i = 0; i < spec->ncaptures; i++)
-        if (has_value_fields(&spec->captures[i]))
-            return 1;
-    return !spec->tiled || spec->guarded;
-}
-
-/* One line of fields of one type: field i is named by printing fmt[i]
- * with the capture's name and the number d[i] ("amp_%s_stride%d"). */
+/* One line of fields of one type, size bytes each: field i is named by
+ * printing fmt[i] with the capture's name and the number d[i]
+ * ("amp_%s_stride%d"). */
 typedef struct field_line {
     const char *type;
+    size_t size;
     const char *name;
     int n;
     const char *fmt[AMP_MAX_RANK + 2];
@@ -868,44 +852,47 @@ static void field_add(field_line *l, const char *fmt, int d)
     l->d[l->n++] = d;
 }
 
-/* One line of fields of one type: declared in the struct, or, with copy,
- * taken out of it into constants of the same names (unused ones draw no
- * warning: every view's are there, whether the body uses them or not). */
-static void emit_field_line(strbuf *sb, const field_line *l, int copy)
+/* The OpenCL C type and bytes of a scalar or short vector capture (a
+ * 3-vector as wide as a 4-vector). */
+static const char *value_type(amp_elem_type t, size_t *size)
 {
-    if (l->n == 0)
-        return;
-    amp__sb_printf(sb, copy ? "    AMP_MAYBE_UNUSED const %s " : "    %s ", l->type);
-    /* Copies one to a line, under the first: they are long. */
-    int indent = (int)strlen(copy ? "    AMP_MAYBE_UNUSED const " : "    ") + (int)strlen(l->type) +
-                 1;
-    for (int i = 0; i < l->n; i++) {
-        if (i && copy)
-            amp__sb_printf(sb, ",\n%*s", indent, "");
-        else if (i)
-            amp__sb_append(sb, ", ");
-        amp__sb_printf(sb, l->fmt[i], l->name, l->d[i]);
-        if (copy) {
-            amp__sb_append(sb, " = amp_values.");
-            amp__sb_printf(sb, l->fmt[i], l->name, l->d[i]);
-        }
-    }
-    amp__sb_append(sb, ";\n");
+    int lanes = amp__elem_lanes(t);
+    *size = amp__elem_scalar_size(t) * (size_t)(lanes == 3 ? 4 : lanes);
+    return lanes > 1 ? amp__body_elem_name(NULL, (uint16_t)t) : amp__elem_scalar_name(t);
 }
 
-/* The fields of the launch's values, in bind.c's order, each line emitted
- * by emit_field_line. */
-static void emit_value_fields(gen *g, int copy)
+/* The fields of spec's launch values, line by line, each line given to
+ * each(): per capture, its offsets (amp_off_t) then its ints or its value;
+ * then the domain. kernel/bind.c fills them in this order. */
+static void value_field_lines(const cg_spec *spec, void (*each)(void *ctx, const field_line *l),
+                              void *ctx)
 {
-    const cg_spec *spec = g->spec;
-    char type[64];
+    static const char *const index_types[] = {"",
+                                              "amp_index_1",
+                                              "amp_index_2",
+                                              "amp_index_3",
+                                              "amp_index_4",
+                                              "amp_index_5",
+                                              "amp_index_6",
+                                              "amp_index_7",
+                                              "amp_index_8"};
+    static const char *const extent_types[] = {"",
+                                               "amp_extent_1",
+                                               "amp_extent_2",
+                                               "amp_extent_3",
+                                               "amp_extent_4",
+                                               "amp_extent_5",
+                                               "amp_extent_6",
+                                               "amp_extent_7",
+                                               "amp_extent_8"};
+    size_t off = spec->wide ? 8 : 4;
     for (int i = 0; i < spec->ncaptures; i++) {
         const cg_capture *c = &spec->captures[i];
-        field_line offsets = {"amp_off_t", c->name, 0, {0}, {0}};
-        field_line ints = {"int", c->name, 0, {0}, {0}};
+        field_line offsets = {"amp_off_t", off, c->name, 0, {0}, {0}};
+        field_line ints = {"int", 4, c->name, 0, {0}, {0}};
         if (c->kind == AMP_CAPTURE_VIEW) {
             field_add(&offsets, "amp_%s_offset", 0);
-            if (g->checked)
+            if (spec->checked)
                 field_add(&offsets, "amp_%s_spare", 0);
             for (int d = 0; d + 1 < c->rank; d++)
                 field_add(&offsets, "amp_%s_stride%d", d);
@@ -913,25 +900,92 @@ static void emit_value_fields(gen *g, int copy)
         if (c->kind == AMP_CAPTURE_VIEW || c->kind == AMP_CAPTURE_TEXTURE)
             for (int d = 0; d < c->rank; d++)
                 field_add(&ints, "amp_%s_extent%d", d);
-        if (c->kind == AMP_CAPTURE_SCALAR || c->kind == AMP_CAPTURE_INDEX ||
-            c->kind == AMP_CAPTURE_EXTENT) {
-            if (c->kind == AMP_CAPTURE_SCALAR)
-                snprintf(type, sizeof type, "%s", elem_value_name(g, c->type));
-            else
-                snprintf(type, sizeof type, "amp_%s_%d",
-                         c->kind == AMP_CAPTURE_INDEX ? "index" : "extent", c->rank);
-            ints.type = type;
+        if (c->kind == AMP_CAPTURE_SCALAR) {
+            ints.type = value_type(c->type, &ints.size);
+            field_add(&ints, "%s", 0);
+        } else if ((c->kind == AMP_CAPTURE_INDEX || c->kind == AMP_CAPTURE_EXTENT) &&
+                   c->rank >= 1 && c->rank <= AMP_MAX_RANK) {
+            /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
+            ints.type = c->kind == AMP_CAPTURE_INDEX ? index_types[c->rank] : extent_types[c->rank];
+            ints.size = c->rank == 1 ? 4 : c->rank == 2 ? 8 : c->rank <= 4 ? 16 : 32;
             field_add(&ints, "%s", 0);
         }
-        emit_field_line(&g->sb, &offsets, copy);
-        emit_field_line(&g->sb, &ints, copy);
+        if (offsets.n)
+            each(ctx, &offsets);
+        if (ints.n)
+            each(ctx, &ints);
     }
     if (!spec->tiled || spec->guarded) {
-        field_line domain = {"int", "", 0, {0}, {0}};
+        field_line domain = {"int", 4, "", 0, {0}, {0}};
         for (int d = 0; d < spec->rank; d++)
             field_add(&domain, "amp_domain%s%d", d);
-        emit_field_line(&g->sb, &domain, copy);
+        each(ctx, &domain);
     }
+}
+
+/* Emitting the fields: declared in the struct, or, with copy, taken out
+ * of it into constants of the same names (unused ones draw no warning:
+ * every view's are there, whether the body uses them or not). */
+typedef struct field_emit {
+    strbuf *sb;
+    int copy;
+} field_emit;
+
+static void emit_field_line(void *ctx, const field_line *l)
+{
+    const field_emit *e = ctx;
+    strbuf *sb = e->sb;
+    amp__sb_printf(sb, e->copy ? "    AMP_MAYBE_UNUSED const %s " : "    %s ", l->type);
+    /* Copies one to a line, under the first: they are long. */
+    int indent = (int)strlen(e->copy ? "    AMP_MAYBE_UNUSED const " : "    ") +
+                 (int)strlen(l->type) + 1;
+    for (int i = 0; i < l->n; i++) {
+        if (i && e->copy)
+            amp__sb_printf(sb, ",\n%*s", indent, "");
+        else if (i)
+            amp__sb_append(sb, ", ");
+        amp__sb_printf(sb, l->fmt[i], l->name, l->d[i]);
+        if (e->copy) {
+            amp__sb_append(sb, " = amp_values.");
+            amp__sb_printf(sb, l->fmt[i], l->name, l->d[i]);
+        }
+    }
+    amp__sb_append(sb, ";\n");
+}
+
+static void emit_value_fields(gen *g, int copy)
+{
+    field_emit e = {&g->sb, copy};
+    value_field_lines(g->spec, emit_field_line, &e);
+}
+
+/* Measuring the struct as OpenCL C lays it out: each field at a multiple
+ * of its size (4, 8, 16 or 32), the whole a multiple of its widest. */
+typedef struct field_measure {
+    size_t size, widest;
+} field_measure;
+
+static void measure_field_line(void *ctx, const field_line *l)
+{
+    field_measure *m = ctx;
+    for (int i = 0; i < l->n; i++)
+        m->size = (m->size + l->size - 1) / l->size * l->size + l->size;
+    if (l->size > m->widest)
+        m->widest = l->size;
+}
+
+size_t amp__translate_values_bytes(const cg_spec *spec)
+{
+    field_measure m = {0, 0};
+    value_field_lines(spec, measure_field_line, &m);
+    return m.widest ? (m.size + m.widest - 1) / m.widest * m.widest : 0;
+}
+
+/* Whether the kernel takes the launch's values: some capture has a field,
+ * or the kernel is given its domain (untiled, or padded). */
+static int takes_values(const cg_spec *spec)
+{
+    return amp__translate_values_bytes(spec) > 0;
 }
 
 /* The struct of the launch's values, before the kernel. */

@@ -96,4 +96,12 @@ amp_status amp__translate(const tr_spec *spec, const char *name, cg_kernel *out)
 
 void amp__translate_free(cg_kernel *k);
 
+/* The bytes of the struct argument that holds the launch's numbers
+ * (amp_launch_values: the views' offsets, strides and extents, the
+ * textures' extents, the scalar, index and extent values, the domain), as
+ * OpenCL C lays it out for a kernel of spec; 0 when the kernel takes none.
+ * Each view's buffer, texture's image and captured struct is an argument
+ * of its own, outside it. */
+size_t amp__translate_values_bytes(const cg_spec *spec);
+
 #endif

@@ -464,8 +464,9 @@ static void device_limits_each_get_their_own_message(void **state)
                                            }),
                      AMP_ERROR_DEVICE_LIMIT, "bytes of tile_static memory");
     /* Arguments over CL_DEVICE_MAX_PARAMETER_SIZE (47 bytes here, for the
-     * test): a rank-2 view passes 8 + 4 + 4 + 2 x 4 bytes (buffer, offset,
-     * stride, extent), a rank-1 view 8 + 4 + 4, and the domain 2 x 4. */
+     * test): each view's buffer, 8 bytes, and the launch's values, 32: a
+     * rank-2 view's offset, stride and extent (4 + 4 + 2 x 4), a rank-1
+     * view's offset and extent (4 + 4), and the domain (2 x 4). */
     float grid[16] = {0};
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(4, 4), grid, &m));
     test_device_caps caps = amp__test_device_caps(acc), small = caps;
@@ -479,6 +480,29 @@ static void device_limits_each_get_their_own_message(void **state)
     assert_non_null(strstr(amp_last_error(), "more than the 47 bytes"));
     assert_non_null(strstr(amp_last_error(), "CL_DEVICE_MAX_PARAMETER_SIZE"));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), i, AMP_CAPTURE(m, o), { m(i) = o(i[0]) + 1.0f; }));
+    /* The values are laid out as OpenCL C lays out a struct, and counted
+     * so: the view's offset and extent at 0 and 4, the int at 8, the
+     * index<2> (an int2) at 16, not 12, the domain's int at 24, the whole
+     * rounded up to 32: 40 bytes with the view's buffer, where the fields
+     * alone take 36. */
+    int n = 3;
+    amp_index at = amp_index_2d(1, 2);
+    for (int limit = 39; limit <= 40; limit++) {
+        small.max_arg_bytes = (size_t)limit;
+        amp__test_set_device_caps(acc, small);
+        amp_clear_error();
+        st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), i, AMP_CAPTURE(o, n, at),
+                                   { o(i) = n + at[0] * at[1]; });
+        amp__test_set_device_caps(acc, caps);
+        if (limit == 39) {
+            assert_int_equal(st, AMP_ERROR_DEVICE_LIMIT);
+            assert_non_null(strstr(amp_last_error(), "take 40 bytes of arguments"));
+        } else {
+            assert_amp_ok(st);
+        }
+    }
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_true(out[15] == 5.0f);
     assert_amp_ok(amp_array_view_release(m));
     assert_amp_ok(amp_array_view_release(o));
     assert_true(grid[15] == 1.0f);
