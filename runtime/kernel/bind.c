@@ -438,6 +438,7 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
     /* Built where the lock keeps it: 4 KiB is more than a launch should
      * take from a caller's stack. */
     static launch_values values;
+    LOCK_ASSERT_HELD();
     values.size = values.widest = 0;
     values.full = 0;
     /* The sink may be a new buffer: made before the memo is checked. */
