@@ -291,19 +291,25 @@ static amp_status sink_for(amp_accelerator *acc, const amp_capture_list *capture
 
 /* ---- The launch's values ---- */
 
-/* The struct of a launch's numbers (translate.c's amp_launch_values),
- * laid out as OpenCL C lays it out: each field at a multiple of its size
- * (4, 8, 16 or 32 bytes: every field is an int, a long, a double, or a
- * vector of them, a 3-vector as wide as a 4-vector), the whole a multiple
- * of its widest field. Padding is zero, so equal values are equal bytes. */
+/* The struct of a launch's numbers (translate.c's amp_launch_values).
+ * Every field is 4, 8, 16 or 32 bytes (an int, a long, a double, or a
+ * vector of them, a 3-vector as wide as a 4-vector), and the struct holds
+ * them by size, the widest first (in passes over the captures, one per
+ * size): each then lies at a multiple of its size, with nothing between,
+ * as any OpenCL compiler lays them out. The struct's end is padded to a
+ * multiple of its widest field. Padding is zero, so equal values are
+ * equal bytes. */
 typedef struct launch_values {
     size_t size, widest;
-    int full; /* a field did not fit: never, by LIMIT_LAUNCH_VALUES */
+    size_t pass; /* the size of the fields that go in now; others wait */
+    int full;    /* a field did not fit: never, by LIMIT_LAUNCH_VALUES */
     unsigned char bytes[LIMIT_LAUNCH_VALUES];
 } launch_values;
 
 static void put(launch_values *v, const void *value, size_t size)
 {
+    if (size != v->pass)
+        return;
     size_t at = round_up(v->size, size);
     if (at + size > sizeof v->bytes) {
         v->full = 1;
@@ -334,7 +340,8 @@ static void put_int(launch_values *v, int value)
     put(v, &n, sizeof n);
 }
 
-/* Capture cap's fields, in translate.c's order (emit_value_fields). */
+/* Capture cap's fields of the pass's size, in translate.c's order
+ * (value_field_lines). */
 static void put_capture(launch_values *v, const kb_launch *l, const amp_capture *cap)
 {
     if (cap->kind == AMP_CAPTURE_VIEW) {
@@ -438,6 +445,7 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
     /* Built where the lock keeps it: 4 KiB is more than a launch should
      * take from a caller's stack. */
     static launch_values values;
+    static const size_t sizes[] = {32, 16, 8, 4}; /* translate.c's value_sizes */
     LOCK_ASSERT_HELD();
     values.size = values.widest = 0;
     values.full = 0;
@@ -454,10 +462,14 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
             /* A struct's bytes, laid out as OpenCL C lays it out
              * (amp_struct_register checked it). */
             st = set_arg(e, &arg, cap->value.object.size, cap->value.object.data, cap->name);
-        put_capture(&values, l, cap);
     }
-    if (!d->tiled || d->guarded)
-        put_domain(&values, d);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        values.pass = sizes[s];
+        for (int i = 0; i < captures->count; i++)
+            put_capture(&values, l, &captures->items[i]);
+        if (!d->tiled || d->guarded)
+            put_domain(&values, d);
+    }
     if (st == AMP_OK && (values.size > 0 || e->values_bytes > 0))
         st = set_values(e, &arg, &values);
     if (d->guarded && st == AMP_OK)

@@ -861,11 +861,16 @@ static const char *value_type(amp_elem_type t, size_t *size)
     return lanes > 1 ? amp__body_elem_name(NULL, (uint16_t)t) : amp__elem_scalar_name(t);
 }
 
-/* The fields of spec's launch values, line by line, each line given to
- * each(): per capture, its offsets (amp_off_t) then its ints or its value;
- * then the domain. kernel/bind.c fills them in this order. */
-static void value_field_lines(const cg_spec *spec, void (*each)(void *ctx, const field_line *l),
-                              void *ctx)
+/* The fields of spec's launch values of size bytes each (0: all), line by
+ * line, each line given to each(): per capture, its offsets (amp_off_t)
+ * then its ints or its value; then the domain. The struct holds the
+ * fields of 32 bytes first, then those of 16, 8 and 4, each size in this
+ * order, and kernel/bind.c fills them so: every field then lies at a
+ * multiple of its size whatever alignment a compiler gives its type (an
+ * int8 aligned to 16 bytes lands where one aligned to 32 does), with no
+ * padding between fields. */
+static void value_field_lines(const cg_spec *spec, size_t size,
+                              void (*each)(void *ctx, const field_line *l), void *ctx)
 {
     static const char *const index_types[] = {"",
                                               "amp_index_1",
@@ -910,18 +915,21 @@ static void value_field_lines(const cg_spec *spec, void (*each)(void *ctx, const
             ints.size = c->rank == 1 ? 4 : c->rank == 2 ? 8 : c->rank <= 4 ? 16 : 32;
             field_add(&ints, "%s", 0);
         }
-        if (offsets.n)
+        if (offsets.n && (!size || offsets.size == size))
             each(ctx, &offsets);
-        if (ints.n)
+        if (ints.n && (!size || ints.size == size))
             each(ctx, &ints);
     }
-    if (!spec->tiled || spec->guarded) {
+    if ((!spec->tiled || spec->guarded) && (!size || size == 4)) {
         field_line domain = {"int", 4, "", 0, {0}, {0}};
         for (int d = 0; d < spec->rank; d++)
             field_add(&domain, "amp_domain%s%d", d);
         each(ctx, &domain);
     }
 }
+
+/* The sizes of the launch values' fields, in the struct's order. */
+static const size_t value_sizes[] = {32, 16, 8, 4};
 
 /* Emitting the fields: declared in the struct, or, with copy, taken out
  * of it into constants of the same names (unused ones draw no warning:
@@ -953,14 +961,18 @@ static void emit_field_line(void *ctx, const field_line *l)
     amp__sb_append(sb, ";\n");
 }
 
+/* The fields' declarations in the struct's order, or their copies. */
 static void emit_value_fields(gen *g, int copy)
 {
     field_emit e = {&g->sb, copy};
-    value_field_lines(g->spec, emit_field_line, &e);
+    if (copy)
+        value_field_lines(g->spec, 0, emit_field_line, &e);
+    else
+        for (size_t i = 0; i < sizeof value_sizes / sizeof value_sizes[0]; i++)
+            value_field_lines(g->spec, value_sizes[i], emit_field_line, &e);
 }
 
-/* Measuring the struct as OpenCL C lays it out: each field at a multiple
- * of its size (4, 8, 16 or 32), the whole a multiple of its widest. */
+/* Measuring the fields: their bytes together, and the widest. */
 typedef struct field_measure {
     size_t size, widest;
 } field_measure;
@@ -968,17 +980,25 @@ typedef struct field_measure {
 static void measure_field_line(void *ctx, const field_line *l)
 {
     field_measure *m = ctx;
-    for (int i = 0; i < l->n; i++)
-        m->size = (m->size + l->size - 1) / l->size * l->size + l->size;
+    m->size += (size_t)l->n * l->size;
     if (l->size > m->widest)
         m->widest = l->size;
 }
 
-size_t amp__translate_values_bytes(const cg_spec *spec)
+/* The fields' bytes, and the struct's: theirs rounded up to a multiple of
+ * the widest, which the struct's last member, amp_padding, fills. */
+static size_t values_bytes(const cg_spec *spec, size_t *fields)
 {
     field_measure m = {0, 0};
-    value_field_lines(spec, measure_field_line, &m);
+    value_field_lines(spec, 0, measure_field_line, &m);
+    *fields = m.size;
     return m.widest ? (m.size + m.widest - 1) / m.widest * m.widest : 0;
+}
+
+size_t amp__translate_values_bytes(const cg_spec *spec)
+{
+    size_t fields;
+    return values_bytes(spec, &fields);
 }
 
 /* Whether the kernel takes the launch's values: some capture has a field,
@@ -995,10 +1015,15 @@ static void emit_values_type(gen *g)
         return;
     amp__sb_append(&g->sb,
                    "\n/* The numbers the launch passes: views' offsets, strides and extents,\n"
-                   " * the scalars, the domain. One argument, not one each: a GPU's driver\n"
-                   " * takes longer to queue a kernel of more arguments. */\n"
+                   " * the scalars, the domain, the widest first. One argument, not one each:\n"
+                   " * a GPU's driver takes longer to queue a kernel of more arguments. */\n"
                    "typedef struct amp_launch_values {\n");
     emit_value_fields(g, 0);
+    /* So that the struct's size is the same under any compiler's
+     * alignment too. */
+    size_t fields, bytes = values_bytes(g->spec, &fields);
+    if (bytes > fields)
+        amp__sb_printf(&g->sb, "    int amp_padding[%zu];\n", (bytes - fields) / 4);
     amp__sb_append(&g->sb, "} amp_launch_values;\n");
 }
 

@@ -480,23 +480,22 @@ static void device_limits_each_get_their_own_message(void **state)
     assert_non_null(strstr(amp_last_error(), "more than the 47 bytes"));
     assert_non_null(strstr(amp_last_error(), "CL_DEVICE_MAX_PARAMETER_SIZE"));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(4, 4), i, AMP_CAPTURE(m, o), { m(i) = o(i[0]) + 1.0f; }));
-    /* The values are laid out as OpenCL C lays out a struct, and counted
-     * so: the view's offset and extent at 0 and 4, the int at 8, the
-     * index<2> (an int2) at 16, not 12, the domain's int at 24, the whole
-     * rounded up to 32: 40 bytes with the view's buffer, where the fields
-     * alone take 36. */
+    /* The values are counted as the kernel declares them, padding too:
+     * the index<2> (an int2) first, the view's offset and extent and the
+     * int after it, 20 bytes, the whole rounded up to a multiple of 8: 24,
+     * and 32 with the view's buffer, where the fields alone take 28. */
     int n = 3;
     amp_index at = amp_index_2d(1, 2);
-    for (int limit = 39; limit <= 40; limit++) {
+    for (int limit = 31; limit <= 32; limit++) {
         small.max_arg_bytes = (size_t)limit;
         amp__test_set_device_caps(acc, small);
         amp_clear_error();
-        st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), i, AMP_CAPTURE(o, n, at),
-                                   { o(i) = n + at[0] * at[1]; });
+        st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(16), 16), t,
+                                   AMP_CAPTURE(o, n, at), { o(t.global) = n + at[0] * at[1]; });
         amp__test_set_device_caps(acc, caps);
-        if (limit == 39) {
+        if (limit == 31) {
             assert_int_equal(st, AMP_ERROR_DEVICE_LIMIT);
-            assert_non_null(strstr(amp_last_error(), "take 40 bytes of arguments"));
+            assert_non_null(strstr(amp_last_error(), "take 32 bytes of arguments"));
         } else {
             assert_amp_ok(st);
         }

@@ -474,17 +474,18 @@ static void a_rank_1_view_takes_an_integer_or_an_index(void **state)
 }
 
 /* A kernel's offsets, strides, extents and scalars travel in one struct
- * argument (the launch's values), each field at a multiple of its size:
- * captures of every width, in an order that leaves gaps between them,
- * arrive each with its value, launch after launch as one of them changes.
- * A double-free device runs the same without the double ones. */
+ * argument (the launch's values), by size, the widest first: captures of
+ * every width (32-byte double3 and int8, 16-byte float3 and int4, 8-byte
+ * double and int2, 4-byte ints), in an order that would leave gaps, arrive
+ * each with its value, launch after launch as some of them change. A
+ * device without double runs the same without the double ones. */
 static void captured_values_of_every_width_arrive_in_their_places(void **state)
 {
     (void)state;
     enum { ROWS = 5, COLS = 6, DEPTH = 7, OUT = 40 };
     int has_double = device_has_double();
     static int cube[ROWS * COLS * DEPTH];
-    double out[OUT];
+    float out[OUT];
     for (int i = 0; i < ROWS * COLS * DEPTH; i++)
         cube[i] = i;
     amp_array_view *whole, *part, *vout;
@@ -493,18 +494,18 @@ static void captured_values_of_every_width_arrive_in_their_places(void **state)
     /* A section: an offset and strides that are not the extent's. */
     assert_amp_ok(amp_array_view_section(whole, amp_index_3d(1, 2, 3), amp_extent_3d(3, 4, 2),
                                          &part));
-    assert_amp_ok(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(OUT), out, &vout));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(OUT), out, &vout));
     int dims5[5] = {2, 3, 4, 5, 6};
     for (int round = 0; round < 3; round++) {
         int first = 11 + round;
         float_3 f3 = {1.5f, -2.5f, 3.25f};
         amp_index at3 = amp_index_3d(7, -8, 9 + round);
-        unsigned u = 4000000000u;
+        unsigned u = 4000000000u; /* a float exactly */
         amp_extent e5 = amp_extent_nd(5, dims5);
         float f = 0.375f;
         int_2 i2 = {-21, 22};
-        double d = 1.0 / 3.0 + round;
-        double_3 d3 = {0.1, -0.2, 0.3 * round};
+        double d = 0.25 + round;
+        double_3 d3 = {0.5, -0.75, 0.125 * round};
         for (int i = 0; i < OUT; i++)
             out[i] = -1;
         if (has_double)
@@ -527,10 +528,10 @@ static void captured_values_of_every_width_arrive_in_their_places(void **state)
                 vout(12) = f;
                 vout(13) = i2.x;
                 vout(14) = i2.y;
-                vout(15) = d;
-                vout(16) = d3.x;
-                vout(17) = d3.y;
-                vout(18) = d3.z;
+                vout(15) = (float)d;
+                vout(16) = (float)d3.x;
+                vout(17) = (float)d3.y;
+                vout(18) = (float)d3.z;
                 vout(19) = idx[0] + 1;
             }));
         else
@@ -557,24 +558,53 @@ static void captured_values_of_every_width_arrive_in_their_places(void **state)
             }));
         assert_amp_ok(amp_array_view_synchronize(vout));
         assert_true(out[0] == first);
-        assert_true(out[1] == 1.5 && out[2] == -2.5 && out[3] == 3.25);
+        assert_true(out[1] == 1.5f && out[2] == -2.5f && out[3] == 3.25f);
         assert_true(out[4] == (1 * COLS + 2) * DEPTH + 3);
         assert_true(out[5] == (3 * COLS + 5) * DEPTH + 4);
         assert_true(out[6] == 342);
         assert_true(out[7] == 7 && out[8] == -8 && out[9] == 9 + round);
-        assert_true(out[10] == 4000000000.0);
+        assert_true(out[10] == 4000000000.0f);
         assert_true(out[11] == 23456);
-        assert_true(out[12] == 0.375);
+        assert_true(out[12] == 0.375f);
         assert_true(out[13] == -21 && out[14] == 22);
         if (has_double) {
-            assert_true(out[15] == 1.0 / 3.0 + round);
-            assert_true(out[16] == 0.1 && out[17] == -0.2 && out[18] == 0.3 * round);
+            assert_true(out[15] == 0.25f + round);
+            assert_true(out[16] == 0.5f && out[17] == -0.75f && out[18] == 0.125f * round);
         }
         assert_true(out[19] == 1);
     }
     assert_amp_ok(amp_array_view_release(vout));
     assert_amp_ok(amp_array_view_release(part));
     assert_amp_ok(amp_array_view_release(whole));
+}
+
+/* The same in a padded tiled domain, whose original extent is among the
+ * values, beside a texture's extent and an index of rank 5 (an int8). */
+static void a_padded_domain_and_a_texture_have_their_values_too(void **state)
+{
+    (void)state;
+    enum { N = 10, T = 4 };
+    int texels[3 * 5], got[N];
+    for (int i = 0; i < 3 * 5; i++)
+        texels[i] = 100 + i;
+    amp_texture *tex;
+    amp_array_view *v;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(3, 5), texels, NULL, &tex));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), got, &v));
+    int five[5] = {1, 2, 3, 4, 5};
+    amp_index i5 = amp_index_nd(5, five);
+    int k = 7;
+    amp_tiled_extent padded = amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(N), T));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(padded, t_idx, AMP_CAPTURE(k, tex, i5, v), {
+        int i = t_idx.global[0];
+        v(i) = tex(i % 3, i % 5) * 1000 + tex.get_extent()[0] * 100 + tex.get_extent()[1] * 10 +
+               i5[0] + i5[4] + k;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < N; i++)
+        assert_int_equal(got[i], texels[(i % 3) * 5 + i % 5] * 1000 + 350 + 1 + 5 + 7);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_texture_release(tex));
 }
 
 int main(void)
@@ -597,6 +627,7 @@ int main(void)
         cmocka_unit_test(a_rank_1_view_takes_an_integer_or_an_index),
         cmocka_unit_test(padded_threads_move_data_for_others),
         cmocka_unit_test(captured_values_of_every_width_arrive_in_their_places),
+        cmocka_unit_test(a_padded_domain_and_a_texture_have_their_values_too),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
