@@ -302,7 +302,7 @@ static amp_status build_spec(const call *c, const amp_accelerator *acc, cg_spec 
         if (st != AMP_OK)
             return st;
     }
-    size_t values = amp__translate_values_bytes(spec);
+    size_t values = amp__translate_values_layout(spec, NULL);
     arg_bytes += values;
     if (arg_bytes > acc->max_arg_bytes)
         return amp__err_launch(

@@ -234,14 +234,6 @@ static amp_status set_arg(kc_entry *e, cl_uint *index, size_t size, const void *
     return AMP_OK;
 }
 
-size_t amp__kb_index_bytes(int rank)
-{
-    return rank == 1   ? sizeof(cl_int)
-           : rank == 2 ? sizeof(cl_int2)
-           : rank <= 4 ? sizeof(cl_int4)
-                       : sizeof(cl_int8);
-}
-
 /* A padded domain's sink: where an access outside a view lands, one small
  * buffer per accelerator, grown to the largest element it has served. Its
  * content is garbage by design; it is never read back. */
@@ -291,35 +283,25 @@ static amp_status sink_for(amp_accelerator *acc, const amp_capture_list *capture
 
 /* ---- The launch's values ---- */
 
-/* The struct of a launch's numbers (translate.c's amp_launch_values).
- * Every field is 4, 8, 16 or 32 bytes (an int, a long, a double, or a
- * vector of them, a 3-vector as wide as a 4-vector), and the struct holds
- * them by size, the widest first (in passes over the captures, one per
- * size): each then lies at a multiple of its size, with nothing between,
- * as any OpenCL compiler lays them out. The struct's end is padded to a
- * multiple of its widest field. Padding is zero, so equal values are
- * equal bytes. */
+/* The bytes of a launch's numbers (translate.h's amp_launch_values), laid
+ * out by the kernel's entry (values_start): each field goes to the next
+ * place of its size's part, in the order of the captures. */
 typedef struct launch_values {
-    size_t size, widest;
-    size_t pass; /* the size of the fields that go in now; others wait */
-    int full;    /* a field did not fit: never, by LIMIT_LAUNCH_VALUES */
+    size_t at[TR_VALUE_SIZES]; /* where the next field of each size goes */
+    const size_t *start;       /* the entry's: each part's start, and the end */
+    int misplaced;             /* a field past its part's end */
     unsigned char bytes[LIMIT_LAUNCH_VALUES];
 } launch_values;
 
 static void put(launch_values *v, const void *value, size_t size)
 {
-    if (size != v->pass)
-        return;
-    size_t at = round_up(v->size, size);
-    if (at + size > sizeof v->bytes) {
-        v->full = 1;
+    int c = amp__translate_value_class(size);
+    if (v->at[c] + size > v->start[c + 1]) {
+        v->misplaced = 1;
         return;
     }
-    memset(v->bytes + v->size, 0, at - v->size);
-    memcpy(v->bytes + at, value, size);
-    v->size = at + size;
-    if (size > v->widest)
-        v->widest = size;
+    memcpy(v->bytes + v->at[c], value, size);
+    v->at[c] += size;
 }
 
 /* An offset or stride, in the width the kernel was compiled for. */
@@ -340,8 +322,7 @@ static void put_int(launch_values *v, int value)
     put(v, &n, sizeof n);
 }
 
-/* Capture cap's fields of the pass's size, in translate.c's order
- * (value_field_lines). */
+/* Capture cap's fields, in translate.c's order (value_field_lines). */
 static void put_capture(launch_values *v, const kb_launch *l, const amp_capture *cap)
 {
     if (cap->kind == AMP_CAPTURE_VIEW) {
@@ -367,7 +348,7 @@ static void put_capture(launch_values *v, const kb_launch *l, const amp_capture 
         int rank = cap->value.extent.rank;
         for (int k = 0; k < rank; k++)
             lanes[k] = cap->value.extent.dims[k];
-        put(v, lanes, amp__kb_index_bytes(rank));
+        put(v, lanes, amp__translate_index_bytes(rank));
     } else if (cap->kind == AMP_CAPTURE_SCALAR && amp__elem_is_vector(cap->type)) {
         /* A short vector: OpenCL's, whose 3-vector holds four values. */
         double lanes[4] = {0};
@@ -398,41 +379,58 @@ static void put_domain(launch_values *v, const kb_domain *d)
     }
 }
 
-/* Set argument *index (then the next one) to the launch's values, unless
- * it holds them already. */
-static amp_status set_values(kc_entry *e, cl_uint *index, launch_values *v)
+/* Fill the launch's values for captures and d, and set argument *index
+ * (then the next one) to them, unless it holds them already; nothing for
+ * a kernel that takes none. */
+static amp_status set_values(const kb_launch *l, const kb_domain *d,
+                             const amp_capture_list *captures, cl_uint *index)
 {
-    size_t end = v->widest ? round_up(v->size, v->widest) : v->size;
-    if (v->full || end > sizeof v->bytes)
+    kc_entry *e = l->entry;
+    /* Built where the lock keeps it: 4 KiB is more than a launch should
+     * take from a caller's stack. */
+    static launch_values v;
+    LOCK_ASSERT_HELD();
+    if (e->values_bytes > sizeof v.bytes)
         return amp__err_set(AMP_ERROR_DEVICE_LIMIT,
-                            "Kernel %s takes more than %d bytes of offsets, extents and"
-                            " scalars. Capture fewer views or values.",
-                            e->name, LIMIT_LAUNCH_VALUES);
-    /* The struct the kernel was generated with has this size: any other
-     * would put a field where the kernel reads another. */
-    if (end != e->values_bytes)
+                            "Kernel %s takes %zu bytes of offsets, extents and scalars, more than"
+                            " %d. Capture fewer views or values.",
+                            e->name, e->values_bytes, LIMIT_LAUNCH_VALUES);
+    v.start = e->values_start;
+    memcpy(v.at, e->values_start, sizeof v.at);
+    v.misplaced = 0;
+    for (int i = 0; i < captures->count; i++)
+        put_capture(&v, l, &captures->items[i]);
+    if (!d->tiled || d->guarded)
+        put_domain(&v, d);
+    /* Every part filled to its end and no further, or a field would lie
+     * where the kernel reads another. */
+    for (int c = 0; c < TR_VALUE_SIZES; c++)
+        v.misplaced |= v.at[c] != e->values_start[c + 1];
+    if (v.misplaced)
         return amp__err_set(AMP_ERROR_INVALID_OPERATION,
-                            "Kernel %s takes %zu bytes of offsets, extents and scalars, and this"
-                            " launch made %zu: the library's two layouts of them disagree, and"
-                            " the kernel is not run. Please report it.",
-                            e->name, e->values_bytes, end);
-    memset(v->bytes + v->size, 0, end - v->size);
-    v->size = end;
+                            "Kernel %s's offsets, extents and scalars do not fill the %zu bytes"
+                            " its source declares: the library's two layouts of them disagree,"
+                            " and the kernel is not run. Please report it.",
+                            e->name, e->values_bytes);
+    if (e->values_bytes == 0)
+        return AMP_OK;
+    size_t end = e->values_start[TR_VALUE_SIZES];
+    memset(v.bytes + end, 0, e->values_bytes - end);
     cl_uint i = (*index)++;
-    if (e->values_size == v->size && memcmp(e->values, v->bytes, v->size) == 0)
+    if (e->values_size == e->values_bytes && memcmp(e->values, v.bytes, e->values_bytes) == 0)
         return AMP_OK;
     e->args_set++;
     e->values_size = 0;
-    cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, v->size, v->bytes);
+    cl_int rc = amp__clapi.SetKernelArg(e->kernel, i, e->values_bytes, v.bytes);
     if (rc != CL_SUCCESS) {
         char buf[160];
         snprintf(buf, sizeof buf,
-                 "Passing the offsets, extents and scalars (%zu bytes) to kernel %s", v->size,
-                 e->name);
+                 "Passing the offsets, extents and scalars (%zu bytes) to kernel %s",
+                 e->values_bytes, e->name);
         return amp__err_cl(rc, "clSetKernelArg", buf);
     }
-    memcpy(e->values, v->bytes, v->size);
-    e->values_size = v->size;
+    memcpy(e->values, v.bytes, e->values_bytes);
+    e->values_size = e->values_bytes;
     return AMP_OK;
 }
 
@@ -442,13 +440,6 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
     kc_entry *e = l->entry;
     cl_uint arg = 0;
     cl_mem sink = NULL;
-    /* Built where the lock keeps it: 4 KiB is more than a launch should
-     * take from a caller's stack. */
-    static launch_values values;
-    static const size_t sizes[] = {32, 16, 8, 4}; /* translate.c's value_sizes */
-    LOCK_ASSERT_HELD();
-    values.size = values.widest = 0;
-    values.full = 0;
     /* The sink may be a new buffer: made before the memo is checked. */
     amp_status st = d->guarded ? sink_for(acc, captures, &sink) : AMP_OK;
     forget_if_made(e);
@@ -463,15 +454,8 @@ amp_status amp__kb_bind(const kb_launch *l, const kb_domain *d, const amp_captur
              * (amp_struct_register checked it). */
             st = set_arg(e, &arg, cap->value.object.size, cap->value.object.data, cap->name);
     }
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-        values.pass = sizes[s];
-        for (int i = 0; i < captures->count; i++)
-            put_capture(&values, l, &captures->items[i]);
-        if (!d->tiled || d->guarded)
-            put_domain(&values, d);
-    }
-    if (st == AMP_OK && (values.size > 0 || e->values_bytes > 0))
-        st = set_values(e, &arg, &values);
+    if (st == AMP_OK)
+        st = set_values(l, d, captures, &arg);
     if (d->guarded && st == AMP_OK)
         st = set_arg(e, &arg, sizeof sink, &sink, "the sink of a padded domain");
     *nargs = arg;

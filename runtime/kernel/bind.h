@@ -74,10 +74,6 @@ static inline uint64_t amp__kb_args_set(const kc_entry *e)
     return e->args_set;
 }
 
-/* The bytes of an index or extent value of rank, as a kernel takes it: an
- * int, or an int2, int3 (as wide as an int4), int4 or int8. */
-size_t amp__kb_index_bytes(int rank);
-
 /* Release the sinks of padded domains, before the contexts go
  * (amp_shutdown). */
 void amp__kb_shutdown(void);

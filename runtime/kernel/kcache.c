@@ -451,7 +451,7 @@ static amp_status build(const cg_spec *spec, amp_accelerator *acc, kc_node *node
     }
     if (st == AMP_OK) {
         node->entry.written_mask = c.gen.written_mask;
-        node->entry.values_bytes = amp__translate_values_bytes(spec);
+        node->entry.values_bytes = amp__translate_values_layout(spec, node->entry.values_start);
         node->entry.own_mask = c.gen.own_mask;
         node->entry.tile_mask = c.gen.tile_mask;
         node->entry.unowned = node->unowned = c.gen.unowned;

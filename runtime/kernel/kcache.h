@@ -64,9 +64,11 @@ typedef struct kc_entry {
      * a kernel again for new work sizes (PoCL does, for each work-group
      * size), and its compiler may be gone then (device/ending.h). */
     uint64_t sizes[LIMIT_LAUNCH_SIZES];
-    /* The bytes of the kernel's launch values (one struct argument:
-     * translate.h's amp__translate_values_bytes), 0 if it takes none. */
+    /* The layout of the kernel's launch values (one struct argument:
+     * translate.h's amp__translate_values_layout): its bytes, 0 if it
+     * takes none, and where the fields of each size begin and end. */
     size_t values_bytes;
+    size_t values_start[TR_VALUE_SIZES + 1];
     /* The launch values last passed, as args above (values_size 0:
      * unknown). They hold no memory object's handle, so args_epoch does
      * not concern them. Written by kernel/bind.c. */

@@ -831,8 +831,8 @@ static void emit_helpers(gen *g)
  * driver takes time for each argument it queues: on an H100, 30 ints as
  * arguments take about 2.5 us longer to queue than the same ints in one
  * struct. Buffers, images and captured structs stay arguments of their
- * own. kernel/bind.c fills the struct field by field in this order, each
- * field at a multiple of its size, as OpenCL C lays a struct out. */
+ * own. The layout (translate.h, amp__translate_values_layout) is kept in
+ * the kernel cache's entry, where kernel/bind.c fills the struct by it. */
 
 /* One line of fields of one type, size bytes each: field i is named by
  * printing fmt[i] with the capture's name and the number d[i]
@@ -912,7 +912,7 @@ static void value_field_lines(const cg_spec *spec, size_t size,
                    c->rank >= 1 && c->rank <= AMP_MAX_RANK) {
             /* An int, or an int vector of 2, 3 (in 4), 4 or 8 lanes. */
             ints.type = c->kind == AMP_CAPTURE_INDEX ? index_types[c->rank] : extent_types[c->rank];
-            ints.size = c->rank == 1 ? 4 : c->rank == 2 ? 8 : c->rank <= 4 ? 16 : 32;
+            ints.size = amp__translate_index_bytes(c->rank);
             field_add(&ints, "%s", 0);
         }
         if (offsets.n && (!size || offsets.size == size))
@@ -928,8 +928,6 @@ static void value_field_lines(const cg_spec *spec, size_t size,
     }
 }
 
-/* The sizes of the launch values' fields, in the struct's order. */
-static const size_t value_sizes[] = {32, 16, 8, 4};
 
 /* Emitting the fields: declared in the struct, or, with copy, taken out
  * of it into constants of the same names (unused ones draw no warning:
@@ -968,44 +966,39 @@ static void emit_value_fields(gen *g, int copy)
     if (copy)
         value_field_lines(g->spec, 0, emit_field_line, &e);
     else
-        for (size_t i = 0; i < sizeof value_sizes / sizeof value_sizes[0]; i++)
-            value_field_lines(g->spec, value_sizes[i], emit_field_line, &e);
+        for (int c = 0; c < TR_VALUE_SIZES; c++)
+            value_field_lines(g->spec, amp__translate_value_size(c), emit_field_line, &e);
 }
 
-/* Measuring the fields: their bytes together, and the widest. */
-typedef struct field_measure {
-    size_t size, widest;
-} field_measure;
-
+/* Measuring the fields: the bytes of those of each size. */
 static void measure_field_line(void *ctx, const field_line *l)
 {
-    field_measure *m = ctx;
-    m->size += (size_t)l->n * l->size;
-    if (l->size > m->widest)
-        m->widest = l->size;
+    size_t *bytes = ctx;
+    bytes[amp__translate_value_class(l->size)] += (size_t)l->n * l->size;
 }
 
-/* The fields' bytes, and the struct's: theirs rounded up to a multiple of
- * the widest, which the struct's last member, amp_padding, fills. */
-static size_t values_bytes(const cg_spec *spec, size_t *fields)
+size_t amp__translate_values_layout(const cg_spec *spec, size_t start[TR_VALUE_SIZES + 1])
 {
-    field_measure m = {0, 0};
-    value_field_lines(spec, 0, measure_field_line, &m);
-    *fields = m.size;
-    return m.widest ? (m.size + m.widest - 1) / m.widest * m.widest : 0;
-}
-
-size_t amp__translate_values_bytes(const cg_spec *spec)
-{
-    size_t fields;
-    return values_bytes(spec, &fields);
+    size_t bytes[TR_VALUE_SIZES] = {0}, at = 0, widest = 0;
+    value_field_lines(spec, 0, measure_field_line, bytes);
+    for (int c = 0; c < TR_VALUE_SIZES; c++) {
+        if (start)
+            start[c] = at;
+        at += bytes[c];
+        if (!widest && bytes[c])
+            widest = amp__translate_value_size(c);
+    }
+    if (start)
+        start[TR_VALUE_SIZES] = at;
+    /* The struct's last member, amp_padding, fills the rest. */
+    return widest ? (at + widest - 1) / widest * widest : 0;
 }
 
 /* Whether the kernel takes the launch's values: some capture has a field,
  * or the kernel is given its domain (untiled, or padded). */
 static int takes_values(const cg_spec *spec)
 {
-    return amp__translate_values_bytes(spec) > 0;
+    return amp__translate_values_layout(spec, NULL) > 0;
 }
 
 /* The struct of the launch's values, before the kernel. */
@@ -1021,9 +1014,10 @@ static void emit_values_type(gen *g)
     emit_value_fields(g, 0);
     /* So that the struct's size is the same under any compiler's
      * alignment too. */
-    size_t fields, bytes = values_bytes(g->spec, &fields);
-    if (bytes > fields)
-        amp__sb_printf(&g->sb, "    int amp_padding[%zu];\n", (bytes - fields) / 4);
+    size_t start[TR_VALUE_SIZES + 1];
+    size_t bytes = amp__translate_values_layout(g->spec, start);
+    if (bytes > start[TR_VALUE_SIZES])
+        amp__sb_printf(&g->sb, "    int amp_padding[%zu];\n", (bytes - start[TR_VALUE_SIZES]) / 4);
     amp__sb_append(&g->sb, "} amp_launch_values;\n");
 }
 

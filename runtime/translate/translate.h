@@ -96,12 +96,40 @@ amp_status amp__translate(const tr_spec *spec, const char *name, cg_kernel *out)
 
 void amp__translate_free(cg_kernel *k);
 
-/* The bytes of the struct argument that holds the launch's numbers
- * (amp_launch_values: the views' offsets, strides and extents, the
- * textures' extents, the scalar, index and extent values, the domain), as
- * OpenCL C lays it out for a kernel of spec; 0 when the kernel takes none.
- * Each view's buffer, texture's image and captured struct is an argument
- * of its own, outside it. */
-size_t amp__translate_values_bytes(const cg_spec *spec);
+/* The struct argument that holds a launch's numbers (amp_launch_values:
+ * the views' offsets, strides and extents, the textures' extents, the
+ * scalar, index and extent values, the domain) has fields of 32, 16, 8
+ * and 4 bytes, in that order: those of one size together, each size's in
+ * the order of the captures. So every field lies at a multiple of its size
+ * with nothing between, whatever alignment a compiler gives its type. Each
+ * view's buffer, texture's image and captured struct is an argument of its
+ * own, outside it. */
+#define TR_VALUE_SIZES 4
+
+/* The size of size class c (0 .. TR_VALUE_SIZES - 1): 32, 16, 8, 4. */
+static inline size_t amp__translate_value_size(int c)
+{
+    return (size_t)32 >> c;
+}
+
+/* The class of a field of size bytes (32, 16, 8 or 4). */
+static inline int amp__translate_value_class(size_t size)
+{
+    return size == 32 ? 0 : size == 16 ? 1 : size == 8 ? 2 : 3;
+}
+
+/* The bytes of an index or extent value of rank (1 to 8), as a kernel
+ * takes it: an int, or an int2, int3 (as wide as an int4), int4 or int8. */
+static inline size_t amp__translate_index_bytes(int rank)
+{
+    return rank == 1 ? 4 : rank == 2 ? 8 : rank <= 4 ? 16 : 32;
+}
+
+/* The layout of spec's launch values: start[c] is where the fields of
+ * class c begin, start[TR_VALUE_SIZES] where the fields end (start may be
+ * NULL). Returns the struct's bytes, the fields' end rounded up to a
+ * multiple of the widest (its last member, amp_padding, fills the rest);
+ * 0 when the kernel takes none. */
+size_t amp__translate_values_layout(const cg_spec *spec, size_t start[TR_VALUE_SIZES + 1]);
 
 #endif

@@ -508,53 +508,35 @@ static void captured_values_of_every_width_arrive_in_their_places(void **state)
         double_3 d3 = {0.5, -0.75, 0.125 * round};
         for (int i = 0; i < OUT; i++)
             out[i] = -1;
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
+                                            AMP_CAPTURE(first, f3, part, at3, u, e5, f, i2, vout),
+                                            {
+            vout(0) = first;
+            vout(1) = f3.x;
+            vout(2) = f3.y;
+            vout(3) = f3.z;
+            vout(4) = part(0, 0, 0);
+            vout(5) = part(2, 3, 1);
+            vout(6) = part.get_extent()[0] * 100 + part.get_extent()[1] * 10 +
+                      part.get_extent()[2];
+            vout(7) = at3[0];
+            vout(8) = at3[1];
+            vout(9) = at3[2];
+            vout(10) = u;
+            vout(11) = e5[0] * 10000 + e5[1] * 1000 + e5[2] * 100 + e5[3] * 10 + e5[4];
+            vout(12) = f;
+            vout(13) = i2.x;
+            vout(14) = i2.y;
+            vout(19) = idx[0] + 1;
+        }));
+        /* The doubles (32 and 8 bytes) among fields of 16, 8 and 4. */
         if (has_double)
             assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
-                                                AMP_CAPTURE(first, f3, part, at3, u, e5, f, i2,
-                                                            d, vout, d3), {
-                vout(0) = first;
-                vout(1) = f3.x;
-                vout(2) = f3.y;
-                vout(3) = f3.z;
-                vout(4) = part(0, 0, 0);
-                vout(5) = part(2, 3, 1);
-                vout(6) = part.get_extent()[0] * 100 + part.get_extent()[1] * 10 +
-                          part.get_extent()[2];
-                vout(7) = at3[0];
-                vout(8) = at3[1];
-                vout(9) = at3[2];
-                vout(10) = u;
-                vout(11) = e5[0] * 10000 + e5[1] * 1000 + e5[2] * 100 + e5[3] * 10 + e5[4];
-                vout(12) = f;
-                vout(13) = i2.x;
-                vout(14) = i2.y;
-                vout(15) = (float)d;
+                                                AMP_CAPTURE(f3, d, vout, i2, d3), {
+                vout(15) = (float)d + (f3.x - 1.5f) + (i2.x + 21);
                 vout(16) = (float)d3.x;
                 vout(17) = (float)d3.y;
                 vout(18) = (float)d3.z;
-                vout(19) = idx[0] + 1;
-            }));
-        else
-            assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx,
-                                                AMP_CAPTURE(first, f3, part, at3, u, e5, f, i2,
-                                                            vout), {
-                vout(0) = first;
-                vout(1) = f3.x;
-                vout(2) = f3.y;
-                vout(3) = f3.z;
-                vout(4) = part(0, 0, 0);
-                vout(5) = part(2, 3, 1);
-                vout(6) = part.get_extent()[0] * 100 + part.get_extent()[1] * 10 +
-                          part.get_extent()[2];
-                vout(7) = at3[0];
-                vout(8) = at3[1];
-                vout(9) = at3[2];
-                vout(10) = u;
-                vout(11) = e5[0] * 10000 + e5[1] * 1000 + e5[2] * 100 + e5[3] * 10 + e5[4];
-                vout(12) = f;
-                vout(13) = i2.x;
-                vout(14) = i2.y;
-                vout(19) = idx[0] + 1;
             }));
         assert_amp_ok(amp_array_view_synchronize(vout));
         assert_true(out[0] == first);
