@@ -31,7 +31,7 @@ static int source_readable(const amp_kernel_source *k)
  * checked, every view is live). The timeline names the transfers of the
  * launch after these views. */
 static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_timing timing,
-                                int64_t queued, const struct tl_desc **desc)
+                                int64_t began, int64_t queued, const struct tl_desc **desc)
 {
     tl_ref refs[AMP_MAX_CAPTURES];
     int n = 0;
@@ -61,30 +61,29 @@ static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_
                    refs,
                    queue,
                    amp__ock_installed(),
+                   began,
                    queued};
     return amp__tl_kernel(&k, timing, desc);
 }
 
 /* The kernel c queued during the call's launch, which began at `began`
  * and had queued it by `queued`, with its event ev when the launch asked
- * for one. A launch that the launch record knows to be its last one again
- * (known) reuses that one's description. */
+ * for one. Its flow starts where it was queued; timed on the device, it
+ * is placed by the device's clock, never before the launch began. A
+ * launch that the launch record knows to be its last one again (known)
+ * reuses that one's description. */
 static void record_kernel(const call *c, const launch_out *out, cl_event ev, int64_t began,
                           int64_t queued)
 {
     int profiled = 0;
     int queue = amp__queue_timeline(c->av, &profiled);
     tl_timing timing = !profiled ? TL_HOST_TIMED : ev ? TL_DEVICE_TIMED : TL_NOT_SAMPLED;
-    /* Timed on the device, it is placed by the device's clock, never
-     * before the launch began; else it is shown at the moment the launch
-     * had queued it. */
-    int64_t at = timing == TL_DEVICE_TIMED ? began : queued;
     uint32_t record = TL_NO_RECORD;
     const struct tl_desc *desc = amp__record_timeline(out->known);
     if (queue && desc) {
-        record = amp__tl_kernel_again(desc, queue, timing, at);
+        record = amp__tl_kernel_again(desc, queue, timing, began, queued);
     } else if (queue) {
-        record = describe_kernel(c, out->entry, queue, timing, at, &desc);
+        record = describe_kernel(c, out->entry, queue, timing, began, queued, &desc);
         amp__record_keep_timeline(out->known, desc);
     }
     if (timing == TL_DEVICE_TIMED)

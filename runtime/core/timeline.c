@@ -743,7 +743,8 @@ void amp__tl_data_end(const void *data)
  * full, or had no memory for the description (desc NULL: dropped as a
  * full timeline drops it). The findings of AMP_CHECK made before it are
  * claimed by it. */
-static uint32_t kernel_record(const tl_desc *desc, int queue, tl_timing timing, int64_t queued)
+static uint32_t kernel_record(const tl_desc *desc, int queue, tl_timing timing, int64_t began,
+                              int64_t queued)
 {
     int weight = current ? 3 : 1; /* the kernel, and the flow from its call */
     tl_rec *r = NULL;
@@ -756,6 +757,9 @@ static uint32_t kernel_record(const tl_desc *desc, int queue, tl_timing timing, 
         return TL_NO_RECORD;
     }
     r->queued = queued;
+    /* The device's times place it no earlier than its launch began (the
+     * call's begin once the record keeps the call, the same moment). */
+    r->u.kernel.call.ts = began;
     r->id = ++next_id;
     r->call_id = current ? current->id : 0;
     r->call_tid = current ? (uint16_t)thread_track() : 0;
@@ -785,16 +789,16 @@ uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_de
     /* Described only when it fits: a full timeline keeps no more. */
     if (fits(current ? 3 : 1))
         *desc = desc_of(k);
-    return kernel_record(*desc, k->queue, timing, k->queued);
+    return kernel_record(*desc, k->queue, timing, k->began, k->queued);
 }
 
 uint32_t amp__tl_kernel_again(const struct tl_desc *desc, int queue, tl_timing timing,
-                              int64_t queued)
+                              int64_t began, int64_t queued)
 {
     LOCK_ASSERT_HELD();
     if (!amp__tl_active)
         return TL_NO_RECORD;
-    return kernel_record(desc, queue, timing, queued);
+    return kernel_record(desc, queue, timing, began, queued);
 }
 
 void amp__tl_kernel_span(uint32_t record, uint64_t start, uint64_t end, int ok)

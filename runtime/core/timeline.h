@@ -150,6 +150,7 @@ typedef struct tl_kernel {
     const tl_ref *refs;
     int queue;
     int checked;
+    int64_t began;  /* host ns: when its launch began (it ran no earlier) */
     int64_t queued; /* host ns, inside its call: when it was queued */
 } tl_kernel;
 
@@ -168,11 +169,12 @@ typedef enum { TL_DEVICE_TIMED, TL_HOST_TIMED, TL_NOT_SAMPLED } tl_timing;
 uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_desc **desc);
 
 /* Record a kernel that a launch known to be equal to an earlier one (its
- * call site, kernel, domain and views) queued on queue at host ns queued:
- * desc is the earlier one's, from amp__tl_kernel, which the caller keeps.
- * A repeated launch skips what describing it again costs. */
+ * call site, kernel, domain and views), begun at host ns began, queued on
+ * queue at host ns queued: desc is the earlier one's, from amp__tl_kernel,
+ * which the caller keeps. A repeated launch skips what describing it again
+ * costs. */
 uint32_t amp__tl_kernel_again(const struct tl_desc *desc, int queue, tl_timing timing,
-                              int64_t queued);
+                              int64_t began, int64_t queued);
 
 /* A kernel's times on its device's clock (CL_PROFILING_COMMAND_START and
  * _END); ok 0 when they could not be read (it is shown where it was

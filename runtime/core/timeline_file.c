@@ -81,7 +81,15 @@ static int is_work(const tl_rec *r)
     return r->kind == TL_KERNEL || r->kind == TL_TRANSFER;
 }
 
-/* Device work on the host's clock: never before it was queued, and in
+/* The earliest moment a record's work can have started: a kernel, when
+ * its launch began (a driver may start it before its enqueue returns); a
+ * transfer, when it was queued. */
+static int64_t earliest(const tl_rec *r)
+{
+    return r->kind == TL_KERNEL ? r->u.kernel.call.ts : r->queued;
+}
+
+/* Device work on the host's clock: never before it could start, and in
  * order on its queue, each after the one before (docs/timeline.md,
  * "Time"). A kernel whose times are not known yet is left for a later
  * write. */
@@ -96,8 +104,8 @@ static void place_work(plan *p)
         int64_t ts = r->ts;
         if (r->flags & TLF_RAW)
             ts = q->offset_known ? r->ts + q->offset : r->queued;
-        if (ts < r->queued)
-            ts = r->queued;
+        if (ts < earliest(r))
+            ts = earliest(r);
         if (last_end && ts < last_end[r->tid])
             ts = last_end[r->tid];
         if (last_end)
@@ -186,7 +194,10 @@ static int make_plan(plan *p)
             p->queues[r->tid] = 1;
             p->pids[S.queues[r->tid - 1].acc] = 1;
             if (r->call_id) {
-                add_item(p, r->queued, 0, i, PART_FLOW_START);
+                /* Where it was queued; a kernel that the device began
+                 * before its enqueue returned, where it began. */
+                int64_t from = r->queued < p->placed[i] ? r->queued : p->placed[i];
+                add_item(p, from, 0, i, PART_FLOW_START);
                 add_item(p, p->placed[i], 0, i, PART_FLOW_END);
                 p->threads[r->call_tid] = 1;
             }

@@ -297,6 +297,10 @@ class Broken(unittest.TestCase):
         first(self.data, ph="s", id=9)["ts"] = 4090  # after synchronize returned
         self.assertBreaks(18, "lies within its call")
 
+    def test_a_launch_flow_from_before_its_kernels_uploads_is_refused(self):
+        first(self.data, ph="s", id=7)["ts"] = 3850  # the call's first upload began at 3850
+        self.assertBreaks(18, "starts before a transfer its call made for the kernel")
+
     def test_a_flow_end_away_from_its_work_is_refused(self):
         first(self.data, ph="f", id=9)["ts"] = 4006
         self.assertBreaks(18, "at the work's ts")

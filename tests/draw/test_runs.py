@@ -135,6 +135,16 @@ class Samples(unittest.TestCase):
         for k in tiled:
             self.assertEqual(k["extent"], [8, 8])
             self.assertEqual(k["timed"], "device")
+        # Each launch's flow starts after its uploads, and so its page has
+        # close-ups (docs/timeline.md, "amp-draw").
+        timeline = os.path.join(work_dir(), "tile_average.json")
+        page = os.path.join(work_dir(), "tile_average.html")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "amp-draw", "amp_draw.py"),
+                            timeline, "-o", page], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(page, encoding="utf-8") as f:
+            self.assertIn("<h3>Close-up 1: from ", f.read())
 
     def test_transfer_ledger(self):
         data, _ = self.check_run("transfer_ledger")

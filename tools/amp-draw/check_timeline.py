@@ -733,7 +733,10 @@ class Contract:
                              % (call, self.events[self.calls[call]]["name"]))
 
     def flow_links(self):
-        """Rule 18: each kernel, and each transfer with a call, has its one flow."""
+        """Rule 18: each kernel, and each transfer with a call, has its one flow;
+        a launch's flow starts after those of the uploads its kernel needed."""
+        uploaded = {}  # call_id: the latest "s" of its transfers for a kernel
+        launches = []  # (call_id, index of a launch flow's "s")
         for table, name in ((self.kernels, "launch"), (self.transfers, "transfer")):
             for eid, i in table.items():
                 ev = self.events[i]
@@ -753,12 +756,20 @@ class Contract:
                 if track(f) != track(ev) or abs(f["ts"] - ev["ts"]) > EPS:
                     self.add(pair["f"], "rule 18: a flow's \"f\" is on its work's track at the"
                                         " work's ts (event %d)" % i)
+                if name == "launch" and abs(s["ts"] - f["ts"]) > EPS:
+                    launches.append((call, pair["s"]))
+                elif ev["args"].get("reason") == "kernel":
+                    uploaded[call] = max(uploaded.get(call, s["ts"]), s["ts"])
                 if call in self.calls:
                     c = self.events[self.calls[call]]
                     if track(s) != track(c) or not (c["ts"] - EPS <= s["ts"]
                                                     <= c["ts"] + c["dur"] + EPS):
                         self.add(pair["s"], "rule 18: a flow's \"s\" lies within its call"
                                             " (event %d) on the call's track" % self.calls[call])
+        for call, i in launches:
+            if call in uploaded and self.events[i]["ts"] < uploaded[call] - EPS:
+                self.add(i, "rule 18: a launch's flow starts before a transfer its call made"
+                            " for the kernel (ts %s)" % uploaded[call])
         targets = set(self.kernels) | set(self.transfers)
         for fid, pair in self.flows.items():
             if fid not in targets:
