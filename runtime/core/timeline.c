@@ -713,7 +713,9 @@ void amp__tl_where(const void *data, double host, double device)
     LOCK_ASSERT_HELD();
     if (!amp__tl_active)
         return;
-    tl_data *d = data_of(data, 0);
+    /* Data made before the timeline started is met here first, during the
+     * launch that writes it, before the launch names its views. */
+    tl_data *d = data_of(data, 1);
     if (!d || (d->where_known && d->host == host && d->device == device))
         return;
     tl_rec *r = new_rec(TL_WHERE, 1, amp__tl_now());

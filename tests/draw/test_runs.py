@@ -350,6 +350,26 @@ class Sampling(unittest.TestCase):
         self.assertLess(device, len(kernels))
 
 
+class StartedLate(unittest.TestCase):
+    """Data made while the timeline was stopped (tests/draw/timeline_launches.c
+    late): the first recorded launch that writes it has its "where" record,
+    as every later one does."""
+
+    def test_the_first_launch_after_a_start_shows_where_its_data_went(self):
+        timeline = os.path.join(work_dir(), "launches-late.json")
+        data, _ = run_program(self, "LAUNCHES", timeline, ["3", "late"])
+        kernels = events(data, "amp.kernel")
+        self.assertEqual(len(kernels), 3)
+        first = kernels[0]
+        (written,) = first["args"]["writes"]
+        where = events(data, "amp.where", "data %d" % written["data_id"])
+        (call,) = [e for e in events(data, "amp.call")
+                   if e["args"]["id"] == first["args"]["call_id"]]
+        during = [e for e in where if call["ts"] <= e["ts"] <= call["ts"] + call["dur"]]
+        self.assertTrue(during, "no where record during the first launch: %s" % where)
+        self.assertEqual((during[-1]["args"]["host"], during[-1]["args"]["device"]), (0, 1))
+
+
 class Clock(unittest.TestCase):
     """Launches each followed by a wait (tests/draw/timeline_clock.c), the
     first marker that measures the queue's clock made to take 20 ms: the
