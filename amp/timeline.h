@@ -8,7 +8,8 @@
  *
  * With AMP_TIMELINE=FILE.json in the environment the timeline records
  * from the program's first call, and FILE.json is written when the program
- * calls amp_shutdown() or ends. These functions do the same on demand, for
+ * calls amp_shutdown() or ends (a file that cannot be written is said once
+ * on stderr; amp_shutdown's status stays that of the program's work). These functions do the same on demand, for
  * a long-running program. Each write replaces the whole file (written
  * beside it, then renamed): the file on disk is always complete. At most
  * AMP_TIMELINE_MAX_EVENTS events are kept (default 1000000); past that
@@ -38,9 +39,10 @@ extern "C" {
 /*
  * Record the timeline from now on, to be written to path (copied; NULL
  * keeps the file it had: AMP_TIMELINE's, or the last start's). Starting it
- * again while it records changes only its file. Returns
- * AMP_ERROR_INVALID_ARGUMENT when path is NULL and the timeline has no file
- * yet, AMP_ERROR_OUT_OF_MEMORY.
+ * again while it records changes only its file. The path is tried when the
+ * file is written (amp_timeline_stop, amp_timeline_flush). Returns
+ * AMP_ERROR_INVALID_ARGUMENT when path is empty, or NULL while the
+ * timeline has no file yet; AMP_ERROR_OUT_OF_MEMORY.
  */
 amp_status amp_timeline_start(const char *path);
 

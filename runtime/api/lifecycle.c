@@ -57,7 +57,7 @@ amp_status amp_shutdown(void)
     /* The timeline, written as amp_shutdown promises; a file that cannot
      * be written changes nothing of the program's status. */
     if (amp__timeline_write() != AMP_OK)
-        fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
+        amp__tl_say_write_error();
     amp__lock_release();
     return st;
 }

@@ -916,7 +916,7 @@ static void write_at_exit(void)
         return;
     amp__lock_acquire();
     if (dirty && amp__tl_write() != AMP_OK)
-        fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
+        amp__tl_say_write_error();
     amp__lock_release();
 }
 
@@ -940,6 +940,10 @@ static void mark(const char *name)
 amp_status amp__tl_start(const char *path)
 {
     LOCK_ASSERT_HELD();
+    if (path && !*path)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "amp_timeline_start: the path is empty: pass a file's path, such as"
+                            " \"run.json\".");
     if (path && (!file_path || strcmp(path, file_path) != 0)) {
         char *copy = strdup(path);
         if (!copy)

@@ -231,6 +231,11 @@ int amp__tl_has_file(void);
 amp_status amp__tl_write(void);
 const char *amp__tl_write_error(void);
 
+/* The failure of a write that no public call returns (at amp_shutdown, as
+ * the main thread ends, at exit) on stderr: once for the same reason, not
+ * at each of those writes. */
+void amp__tl_say_write_error(void);
+
 /* For tests: the events kept, and those dropped past the bound. */
 void amp__tl_counts(uint64_t *kept, uint64_t *dropped);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <amp/version.h>
@@ -40,6 +41,21 @@ const char *amp__tl_write_error(void)
 {
     return write_error;
 }
+
+void amp__tl_say_write_error(void)
+{
+    LOCK_ASSERT_HELD();
+    static char said[sizeof write_error];
+    if (strcmp(said, write_error) == 0)
+        return;
+    memcpy(said, write_error, sizeof said);
+    fprintf(stderr, "[amp] %s\n", write_error);
+}
+
+/* What each failure to write the file says to do. */
+#define WRITE_ADVICE                                                                               \
+    " Give AMP_TIMELINE (or amp_timeline_start) a file in a folder that can be written, such"      \
+    " as run.json."
 
 /* ---- Writing ---- */
 
@@ -669,15 +685,20 @@ amp_status amp__tl_write(void)
         snprintf(write_error, sizeof write_error, "Out of host memory writing the timeline to %s.",
                  S.file_path);
     }
+    struct stat there;
+    if (st == AMP_OK && stat(S.file_path, &there) == 0 && S_ISDIR(there.st_mode)) {
+        st = AMP_ERROR_RUNTIME;
+        snprintf(write_error, sizeof write_error,
+                 "Cannot write the timeline: %s is a folder, not a file." WRITE_ADVICE,
+                 S.file_path);
+    }
     if (st == AMP_OK) {
         snprintf(tmp, n + 32, "%s.%d.tmp", S.file_path, (int)getpid());
         f = fopen(tmp, "w");
         if (!f) {
             st = AMP_ERROR_RUNTIME;
             snprintf(write_error, sizeof write_error,
-                     "Cannot write the timeline: %s: %s. Give AMP_TIMELINE (or"
-                     " amp_timeline_start) a file in a folder that can be written.",
-                     tmp, strerror(errno));
+                     "Cannot write the timeline: %s: %s." WRITE_ADVICE, tmp, strerror(errno));
         }
     }
     if (st == AMP_OK) {
@@ -685,13 +706,14 @@ amp_status amp__tl_write(void)
         int closed = fclose(f) == 0;
         if (w != AMP_OK || !closed) {
             st = AMP_ERROR_RUNTIME;
-            snprintf(write_error, sizeof write_error, "Cannot write the timeline to %s: %s.", tmp,
+            snprintf(write_error, sizeof write_error,
+                     "Cannot write the timeline to %s: %s." WRITE_ADVICE, tmp,
                      w != AMP_OK ? "out of host memory" : strerror(errno));
         } else if (rename(tmp, S.file_path) != 0) {
             st = AMP_ERROR_RUNTIME;
             snprintf(write_error, sizeof write_error,
-                     "Cannot write the timeline: renaming %s to %s: %s.", tmp, S.file_path,
-                     strerror(errno));
+                     "Cannot write the timeline: renaming %s to %s: %s." WRITE_ADVICE, tmp,
+                     S.file_path, strerror(errno));
         }
         if (st != AMP_OK)
             remove(tmp);

@@ -208,7 +208,7 @@ static void write_timeline(void)
     if (amp__tl_has_file()) {
         amp__dtime_collect(1);
         if (amp__tl_write() != AMP_OK)
-            fprintf(stderr, "[amp] %s\n", amp__tl_write_error());
+            amp__tl_say_write_error();
     }
     amp__lock_release();
 }

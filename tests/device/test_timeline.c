@@ -24,6 +24,7 @@
 #define MAX_EVENTS 400
 
 static char path[256], other[256];
+static const char *dir;
 
 static char *read_all(const char *file)
 {
@@ -87,6 +88,7 @@ static void test_a_start_without_a_file_is_refused(void **state)
 {
     (void)state;
     assert_amp_fails(amp_timeline_start(NULL), AMP_ERROR_INVALID_ARGUMENT, "AMP_TIMELINE=");
+    assert_amp_fails(amp_timeline_start(""), AMP_ERROR_INVALID_ARGUMENT, "the path is empty");
     assert_int_equal(amp_timeline_is_enabled(), 0);
 }
 
@@ -150,6 +152,13 @@ static void test_a_file_that_cannot_be_written_gives_a_status_and_the_reason(voi
     assert_amp_ok(amp_timeline_start("/nonexistent-folder/timeline.json"));
     assert_amp_fails(amp_timeline_flush(), AMP_ERROR_RUNTIME, "/nonexistent-folder/timeline.json");
     assert_amp_fails(amp_timeline_stop(), AMP_ERROR_RUNTIME, "can be written");
+    /* A folder's path, with or without its '/'. */
+    assert_amp_ok(amp_timeline_start(dir));
+    assert_amp_fails(amp_timeline_flush(), AMP_ERROR_RUNTIME, "is a folder, not a file");
+    char slash[300];
+    snprintf(slash, sizeof slash, "%s/", dir);
+    assert_amp_ok(amp_timeline_start(slash));
+    assert_amp_fails(amp_timeline_stop(), AMP_ERROR_RUNTIME, "is a folder, not a file");
     /* The records are kept for a file that can be, the next tests' file. */
     assert_amp_ok(amp_timeline_start(other));
     assert_amp_ok(amp_timeline_stop());
@@ -205,7 +214,7 @@ int main(void)
 {
     /* Read at the timeline's first start. */
     setenv("AMP_TIMELINE_MAX_EVENTS", "400", 1);
-    const char *dir = getenv("TIMELINE_DIR") ? getenv("TIMELINE_DIR") : "/tmp";
+    dir = getenv("TIMELINE_DIR") ? getenv("TIMELINE_DIR") : "/tmp";
     snprintf(path, sizeof path, "%s/test_timeline_%d.json", dir, (int)getpid());
     snprintf(other, sizeof other, "%s/test_timeline_%d_other.json", dir, (int)getpid());
     const struct CMUnitTest tests[] = {

@@ -153,6 +153,17 @@ class Samples(unittest.TestCase):
         # Where the data is: a counter per data source, values from 0 to 1.
         self.assertTrue(events(data, "amp.where"))
 
+    def test_a_timeline_that_cannot_be_written_is_said_once(self):
+        e = dict(os.environ)
+        e.update({"AMP_TIMELINE": os.path.join(work_dir(), "no-such-folder", "run.json"),
+                  "AMP_CACHE": "0"})
+        r = subprocess.run([os.path.join(SAMPLES, "matrix_multiply")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=e, timeout=600)
+        self.assertEqual((r.returncode, r.stdout), (0, expected_output("matrix_multiply")))
+        said = [line for line in r.stderr.splitlines() if "Cannot write the timeline" in line]
+        self.assertEqual(len(said), 1, r.stderr)
+        self.assertIn("no-such-folder", said[0])
+
     def test_tile_race_without_the_checker(self):
         data, _ = self.check_run("tile_race")
         self.assertEqual(events(data, "amp.check"), [])
