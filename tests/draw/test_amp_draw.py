@@ -127,6 +127,18 @@ class Refusals(unittest.TestCase):
     def test_a_size_of_zero_is_refused(self):
         self.refused("every size must be at least 1", "--tiles", "8x0", "--tile", "2x2")
 
+    def test_a_negative_size_is_refused_with_its_reason(self):
+        self.refused("every size must be at least 1", "--tiles", "-3x2", "--tile", "1x1")
+
+    def test_a_size_past_an_int_is_refused(self):
+        self.refused("has a size above 2147483647", "--tiles", "3000000000x2", "--tile", "1x1")
+        self.refused("more than an extent holds", "--tiles", "2147483647", "--tile", "2",
+                     "--pad")
+
+    def test_a_tile_of_more_than_1024_threads_is_refused(self):
+        self.refused("the tile 100 x 100 has 10000 threads: C++ AMP allows at most 1024",
+                     "--tiles", "1000x1000", "--tile", "100x100")
+
     def test_a_shape_that_is_not_numbers_is_refused(self):
         self.refused("is not a shape", "--tiles", "8xa", "--tile", "2x2")
 
@@ -291,6 +303,23 @@ class OtherRuns(unittest.TestCase):
         page = draw_page(data, "dropped")
         self.assertIn("%d later events were dropped" % dropped, page)
         self.assertTrue(with_class(elements(page), "dropped"))
+
+    def test_a_stretch_while_the_timeline_was_stopped_is_drawn_as_unknown(self):
+        data = fixture("run_race.json")
+        events = data["traceEvents"]
+        at = next(i for i, e in enumerate(events) if e["ts"] == 4090)  # a view created
+        events[at:at] = [{"ph": "i", "s": "g", "cat": "amp.timeline", "name": name, "pid": 1,
+                          "tid": 0, "ts": ts, "args": {}}
+                         for name, ts in (("timeline stopped", 4060), ("timeline started", 4080))]
+        data["otherData"]["events"] += 2
+        self.assertEqual(check_timeline.check(data), [])
+        page = draw_page(data, "stopped")
+        items = elements(page)
+        (stretch,) = with_class(items, "unrecorded")
+        self.assertEqual((stretch["data-from"], stretch["data-to"]), ("4060", "4080"))
+        # A step of its own in the data's life, after the wait, its copies unknown.
+        self.assertRegex(page, r"step [0-9]+: the timeline was stopped")
+        self.assertTrue(with_class(items, "unrecorded-cell"))
 
     def test_a_race_the_report_does_not_place_is_drawn_on_one_statement(self):
         data = fixture("run_race.json")

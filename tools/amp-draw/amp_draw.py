@@ -17,6 +17,7 @@ import bisect
 import html
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
@@ -53,6 +54,11 @@ MAX_SLICES = 8
 MAX_DATA_ROWS = 60
 MAX_PICTURES = 24
 MAX_LEDGER_ROWS = 200
+
+# What --tiles takes, as C++ AMP and amp_extent do: sizes that fit an int,
+# and at most 1024 threads a tile.
+MAX_SIZE = 2**31 - 1
+MAX_TILE_THREADS = 1024
 
 
 class UsageError(Exception):
@@ -226,8 +232,17 @@ class Tiling:
             raise UsageError("the tile %s has rank %d but the extent %s has rank %d: a tile has"
                              " one size per dimension of the extent"
                              % (times(tile), len(tile), times(extent), len(extent)))
+        if math.prod(tile) > MAX_TILE_THREADS:
+            raise UsageError("the tile %s has %d threads: C++ AMP allows at most %d in a tile"
+                             " (this library, what the device allows: amp_accelerator_info's"
+                             " max_tile_size). Use a smaller tile"
+                             % (times(tile), math.prod(tile), MAX_TILE_THREADS))
         if how == "pad":
             domain = [-(-e // t) * t for e, t in zip(extent, tile)]
+            if max(domain) > MAX_SIZE:
+                raise UsageError("padding the extent %s to whole tiles of %s makes a size above"
+                                 " %d, more than an extent holds" % (times(extent), times(tile),
+                                                                     MAX_SIZE))
             return cls(domain, tile, "padded" if domain != extent else "tiled", extent)
         if how == "truncate":
             domain = [e // t * t for e, t in zip(extent, tile)]
@@ -270,19 +285,19 @@ class Tiling:
         per = math.prod(self.tile)
         s = ""
         if self.mode == "padded":
-            s = ("The extent %s, padded to %s for tiles of %s: %s of %d threads. The %d hatched"
+            s = ("The extent %s, padded to %s for tiles of %s: %s of %s. The %d hatched"
                  " threads lie past the extent: they take part in barriers and tile_static"
                  " memory, and must not write their own element (test t_idx.global first)."
-                 % (times(self.original), times(self.domain), times(self.tile), grid, per,
-                    self.count("pad")))
+                 % (times(self.original), times(self.domain), times(self.tile), grid,
+                    plural(per, "thread"), self.count("pad")))
         elif self.mode == "truncated":
-            s = ("The extent %s, truncated to %s for tiles of %s: %s of %d threads. The %d"
+            s = ("The extent %s, truncated to %s for tiles of %s: %s of %s. The %d"
                  " crossed-out elements get no thread."
-                 % (times(self.original), times(self.domain), times(self.tile), grid, per,
-                    self.count("trunc")))
+                 % (times(self.original), times(self.domain), times(self.tile), grid,
+                    plural(per, "thread"), self.count("trunc")))
         else:
-            s = "The extent %s in tiles of %s: %s of %d threads each." % (
-                times(self.domain), times(self.tile), grid, per)
+            s = "The extent %s in tiles of %s: %s of %s each." % (
+                times(self.domain), times(self.tile), grid, plural(per, "thread"))
         return s
 
 
@@ -665,6 +680,7 @@ class Run:
         self.views = []
         self.checks = []
         self.dropped_event = None
+        self.switches = []  # the "timeline stopped" and "timeline started" marks, in order
         for e in self.events:
             cat = e.get("cat")
             if cat == "amp.call":
@@ -683,6 +699,8 @@ class Run:
                 self.checks.append(e)
             elif cat == "amp.timeline" and e["name"] == "events dropped":
                 self.dropped_event = e
+            elif cat == "amp.timeline" and e["name"] in ("timeline stopped", "timeline started"):
+                self.switches.append(e)
         self.names = self.data_names()
         self.first_view = {}
         for v in self.views:
@@ -730,6 +748,20 @@ class Run:
             return " / ".join(names)
         view = self.first_view.get(data_id)
         return "view %d" % view if view else "data %d" % data_id
+
+    def unrecorded(self):
+        """The stretches (from, to) while the timeline was stopped: from each
+        "timeline stopped" to the next "timeline started", or to the end."""
+        out, stopped = [], None
+        for e in sorted(self.switches, key=lambda e: e["ts"]):
+            if e["name"] == "timeline stopped" and stopped is None:
+                stopped = e["ts"]
+            elif e["name"] == "timeline started" and stopped is not None:
+                out.append((stopped, e["ts"]))
+                stopped = None
+        if stopped is not None:
+            out.append((stopped, self.span()[1]))
+        return out
 
     def span(self):
         timed = [e for e in self.events if e["ph"] == "X"]
@@ -969,6 +1001,18 @@ def draw_timeline(run, width=1100, window=None):
         out.append(text(label_w + plot_w, y + 14, "the first %d bars are drawn; %d later ones are"
                         " left out" % (drawn, left_out), 11, anchor="end", cls="left-out",
                         fill=COLOURS["race"]))
+    for a, b in run.unrecorded():
+        if b < lo or a > hi:
+            continue
+        ux, uw = x(a), max(x(b) - x(a), 2.0)
+        out.append(tag("g", {"class": "unrecorded", "data-from": num(a), "data-to": num(b)},
+                       '<rect x="%s" y="%s" width="%s" height="%s" fill="#8a8f98"'
+                       ' fill-opacity="0.18" stroke="#8a8f98" stroke-dasharray="3 3"/>'
+                       % (num(ux), num(top), num(uw), num(y - top)) +
+                       (text(ux + uw / 2, top + 14, "not recorded", 11, anchor="middle",
+                             fill="#555") if uw > text_width("not recorded", 11) + 8 else ""),
+                       title="amp_timeline_stop() to amp_timeline_start(): what the program did"
+                             " here is not on the timeline"))
     if run.dropped_event and visible(run.dropped_event):
         dx = x(run.dropped_event["ts"])
         out.append('<line class="dropped" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"'
@@ -1008,8 +1052,9 @@ class Step:
 
 def steps_of(run):
     """The steps a learner follows: each view's creation, and each call that
-    launched, moved data, or is about a view, in time order."""
-    steps = []
+    launched, moved data, or is about a view, in time order; and each
+    stretch while the timeline was stopped, where what happened is unknown."""
+    steps = [Step(a, "gap", "not recorded", "timeline stopped") for a, _ in run.unrecorded()]
     caused, launched = run.caused, run.launched
     for v in run.views:
         if v["name"] == "view created":
@@ -1097,7 +1142,7 @@ def draw_life(run):
     out = []
     for n, s in enumerate(shown):
         cx = label_w + col_w * n
-        fill = "#eef3fa" if s.kind == "call" else "#f7f7f7"
+        fill = {"call": "#eef3fa", "gap": "#e2e3e6"}.get(s.kind, "#f7f7f7")
         out.append(rect(cx + 2, 6, col_w - 4, head_h - 14, fill, rx=4,
                         cls="step", extra={"data-step": n + 1},
                         title=step_title(run, s, n + 1)))
@@ -1122,6 +1167,11 @@ def draw_life(run):
         for n, s in enumerate(shown):
             cx = label_w + col_w * n
             state = after[n].get(d)
+            if s.kind == "gap":
+                if alive:
+                    out.append(text(cx + col_w / 2, y + sub_h + gap_h / 2 + 4, "?", 14,
+                                    anchor="middle", fill="#777", cls="unrecorded-cell"))
+                continue
             if d in s.created:
                 alive = True
             if state is None or not alive and d not in after[n]:
@@ -1158,6 +1208,9 @@ def clip(s, width, size):
 def step_title(run, s, n):
     if s.kind == "created":
         return "step %d: a view was created (%s)" % (n, s.sub)
+    if s.kind == "gap":
+        return ("step %d: the timeline was stopped (amp_timeline_stop) until the next"
+                " amp_timeline_start: what the program did then is not recorded" % n)
     if s.kind == "exit":
         return "step %d: transfers no call made (the last views released as the program ended)" % n
     return "step %d: %s" % (n, event_detail(run, s.call))
@@ -1811,6 +1864,9 @@ def parse_shape(s, what):
                          % (what, s, len(dims)))
     if any(d <= 0 for d in dims):
         raise UsageError("%s %r has a size <= 0: every size must be at least 1" % (what, s))
+    if any(d > MAX_SIZE for d in dims):
+        raise UsageError("%s %r has a size above %d: an extent's sizes are ints (amp_extent)"
+                         % (what, s, MAX_SIZE))
     return dims
 
 
@@ -1859,6 +1915,12 @@ def main(argv=None):
                      help="round the extent down to whole tiles")
     parser.add_argument("--check", action="store_true",
                         help="only check the timeline against docs/timeline.md")
+    # A negative size after --tiles or --tile is a size to refuse with its
+    # reason, not an option argparse does not know.
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for i in range(len(argv) - 2, -1, -1):
+        if argv[i] in ("--tiles", "--tile") and re.match(r"-[0-9]", argv[i + 1]):
+            argv[i:i + 2] = [argv[i] + "=" + argv[i + 1]]
     args = parser.parse_args(argv)
     try:
         if args.tiles or args.tile:

@@ -391,7 +391,8 @@ class Contract:
         other = data.get("otherData")
         if not isinstance(other, dict) or other.get("format") != FORMAT_NAME:
             self.report.add("", "rule 10: otherData.format is not \"%s\": a trace, but not a"
-                                " timeline of this library (--format-only checks any trace)"
+                                " timeline of this library (check_timeline.py --format-only"
+                                " checks any trace's format)"
                             % FORMAT_NAME)
             return False
         if data.get("displayTimeUnit") != "ns":
