@@ -253,17 +253,19 @@ void bench_matmul(const bench_options *o)
     if (!o->info.is_emulated)
         printf("- cuBLAS: not measured (no CUDA toolkit at build time)\n");
 #endif
-    char path[1400];
-    int from_file = sgemm_tune_load(&o->info, &tuning, path, sizeof path);
+    sgemm_tuning_source source;
+    int from_file = sgemm_tune_load(&o->info, &tuning, &source);
     char large[128], small[128];
     sgemm_params_format(&tuning.large, large, sizeof large);
     sgemm_params_format(&tuning.small, small, sizeof small);
     printf("- kernel 6 (%s%s): %s; smaller tiles: %s; chosen by how many tiles fill %u compute "
            "units, K split when they are too few",
-           from_file ? "tuned for this device, " : "defaults", from_file ? path : "", large, small,
+           from_file ? "tuned for this device, " : "defaults", source.path, large, small,
            tuning.compute_units);
     if (tuning.nplans > 0)
         printf("; the plans measured at %d sizes for products near them", tuning.nplans);
+    if (source.refused[0])
+        printf(" (%s)", source.refused);
     printf("\n");
     printf("- GFLOP/s = 2*M*N*K / median time of up to %d runs after a warm-up; data resident "
            "on the device;\n  every result checked against CPU rows (`!` marks a wrong one, "

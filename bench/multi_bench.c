@@ -443,7 +443,7 @@ int main(int argc, char **argv)
         bench_check(amp_accelerator_set_get_view(set, k, &view[k]), "a view");
         bench_check(amp_accelerator_get_info(amp_accelerator_view_get_accelerator(view[k]), &info),
                     "info");
-        sgemm_tune_load(&info, &tunings[k], NULL, 0);
+        sgemm_tune_load(&info, &tunings[k], NULL);
         printf("accelerator %zu of %zu: %s (%s)\n", k + 1, views, info.description, info.version);
     }
     bench_check(amp_accelerator_set_create(&view[0], 1, NULL, &alone), "a set of one");

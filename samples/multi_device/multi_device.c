@@ -328,7 +328,7 @@ int main(int argc, char **argv)
         amp_accelerator_info info;
         check(amp_accelerator_set_get_view(set, k, &view[k]));
         check(amp_accelerator_get_info(amp_accelerator_view_get_accelerator(view[k]), &info));
-        sgemm_tune_load(&info, &tunings[k], NULL, 0);
+        sgemm_tune_load(&info, &tunings[k], NULL);
         if (!check_only)
             printf("Accelerator %zu of %zu: %s (weight %g: compute units x clock)\n", k + 1, views,
                    info.description, weights[k]);

@@ -186,14 +186,22 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
  * '_'. Returns 0 when no directory is known (no variable is set). */
 int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size);
 
+/* Where kernel 6's tuning came from (sgemm_tune_load). */
+typedef struct sgemm_tuning_source {
+    char path[1500];    /* the file it was read from; "" for the defaults */
+    char refused[2100]; /* "" or "FILE was not used: why", a file that was there */
+} sgemm_tuning_source;
+
 /* Read the device's tuning into *t: its file in the cache directory
- * (sgemm_tune_path), or where there is none, a file of the same name that
- * was measured on such a device and kept with the sources
- * (samples/sgemm_progression/measured/). Returns 1 when a file was there
- * and held parameters the device accepts (measured plans it cannot run are
- * left out); 0 otherwise, with *t set to the defaults. When path is not
- * NULL it receives the file's path ("" for the defaults). */
-int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t, char *path, size_t size);
+ * (sgemm_tune_path), or where there is none or it cannot be used, a file
+ * of the same name that was measured on such a device and kept with the
+ * sources (samples/sgemm_progression/measured/). Returns 1 when a file was
+ * read that holds parameters the device accepts (measured plans it cannot
+ * run are left out); 0 otherwise, with *t set to the defaults. A file that
+ * is not a regular file, cannot be read, holds no line the reader knows,
+ * or holds values the device cannot run is not used; from (when not NULL)
+ * says which file was read and which was not used, and why. */
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t, sgemm_tuning_source *from);
 
 /* Store t as the device's tuning; note is written into the file as a
  * comment (what was measured). Returns 0 on success, -1 (errno set) on

@@ -36,6 +36,7 @@
 #include "sgemm.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -293,8 +294,11 @@ int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size)
 }
 
 /* Read "key = value" lines into t: the parameter keys for the large
- * configuration, the same with "small_" before them for the small one. */
-static void read_tuning(FILE *f, sgemm_tuning *t)
+ * configuration, the same with "small_" before them for the small one, the
+ * two speeds and the plan lines. Lines it does not know are ignored.
+ * Returns how many lines it took, or -1 with why for a value that is not
+ * what its key takes. */
+static int read_tuning(FILE *f, sgemm_tuning *t, char *why, size_t why_size)
 {
     struct {
         const char *key;
@@ -303,8 +307,10 @@ static void read_tuning(FILE *f, sgemm_tuning *t)
                 {"tx", offsetof(sgemm_params, tx)},         {"rm", offsetof(sgemm_params, rm)},
                 {"nv", offsetof(sgemm_params, nv)},         {"vw", offsetof(sgemm_params, vw)},
                 {"bk", offsetof(sgemm_params, bk)}};
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
+    char *line = NULL;
+    size_t cap = 0;
+    int taken = 0;
+    while (taken >= 0 && getline(&line, &cap, f) != -1) {
         char key[32];
         double number;
         sgemm_size_plan e;
@@ -314,77 +320,128 @@ static void read_tuning(FILE *f, sgemm_tuning *t)
                    &e.gflops) == 12) {
             if (t->nplans < SGEMM_MAX_PLANS)
                 t->plans[t->nplans++] = e;
+            taken++;
             continue;
         }
         if (line[0] == '#' || sscanf(line, " %31[a-z_] = %lf", key, &number) != 2)
             continue;
         if (strcmp(key, "large_gflops") == 0 || strcmp(key, "small_gflops") == 0) {
             *(key[0] == 'l' ? &t->large_gflops : &t->small_gflops) = number;
+            taken++;
             continue;
         }
-        int value = (int)number;
         sgemm_params *p = &t->large;
         const char *name = key;
         if (strncmp(key, "small_", 6) == 0) {
             p = &t->small;
             name = key + 6;
         }
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            if (strcmp(name, keys[i].key) == 0)
-                *(int *)((char *)p + keys[i].offset) = value;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            if (strcmp(name, keys[i].key) != 0)
+                continue;
+            if (!(number >= 0 && number <= 1024 && number == (double)(int)number)) {
+                snprintf(why, why_size, "%s = %g is not a whole number from 0 to 1024", key,
+                         number);
+                taken = -1;
+                break;
+            }
+            *(int *)((char *)p + keys[i].offset) = (int)number;
+            taken++;
+        }
     }
+    free(line);
+    return taken;
 }
 
-/* Open the device's tuning file: the cache directory's, or the one kept
- * with the sources (SGEMM_MEASURED_DIR, set by the build) where there is
- * none; its path goes to path. */
-static FILE *open_tuning(const amp_accelerator_info *info, char *path, size_t size)
+/* The tuning file at path read into *got (which holds the defaults for
+ * what it does not say). Returns 1 when it was there and holds parameters
+ * the device accepts (measured plans it cannot run are left out); else 0,
+ * with why ("" when there is no file). Opened without blocking and taken
+ * only as a regular file: a FIFO or a device in its place never hangs the
+ * program. */
+static int read_tuning_file(const char *path, const amp_accelerator_info *info,
+                            sgemm_tuning *got, char *why, size_t why_size)
 {
+    why[0] = '\0';
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno != ENOENT)
+            snprintf(why, why_size, "it cannot be read (%s)", strerror(errno));
+        return 0;
+    }
+    struct stat st;
     FILE *f = NULL;
-    if (sgemm_tune_path(info, path, size))
-        f = fopen(path, "r");
-#ifdef SGEMM_MEASURED_DIR
-    const char *name;
-    if (!f && sgemm_tune_path(info, path, size) && (name = strrchr(path, '/')) != NULL) {
-        char kept[1400];
-        int n = snprintf(kept, sizeof kept, "%s%s", SGEMM_MEASURED_DIR, name);
-        if (n > 0 && (size_t)n < size && (size_t)n < sizeof kept && (f = fopen(kept, "r")))
-            memcpy(path, kept, (size_t)n + 1);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        snprintf(why, why_size, "it is not a regular file");
+    else if ((f = fdopen(fd, "r")) == NULL)
+        snprintf(why, why_size, "it cannot be read (%s)", strerror(errno));
+    if (!f) {
+        close(fd);
+        return 0;
     }
-#endif
-    return f;
-}
-
-int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t, char *path, size_t size)
-{
-    *t = sgemm_tuning_default(info);
-    char found[1400];
-    if (path && size)
-        path[0] = '\0';
-    FILE *f = open_tuning(info, found, sizeof found);
-    if (!f)
-        return 0;
-    sgemm_tuning got = *t;
-    read_tuning(f, &got);
+    int taken = read_tuning(f, got, why, why_size);
     fclose(f);
-    if (sgemm_params_check(&got.large, info) != NULL ||
-        sgemm_params_check(&got.small, info) != NULL || !(got.large_gflops >= 0) ||
-        !(got.small_gflops >= 0))
+    const char *bad = NULL;
+    if (taken == 0)
+        snprintf(why, why_size, "it holds no line this program knows (as \"ty = 16\")");
+    else if (taken > 0 && (bad = sgemm_params_check(&got->large, info)) != NULL)
+        snprintf(why, why_size, "its configuration for large products: %s", bad);
+    else if (taken > 0 && (bad = sgemm_params_check(&got->small, info)) != NULL)
+        snprintf(why, why_size, "its configuration with smaller tiles: %s", bad);
+    else if (taken > 0 && !(got->large_gflops >= 0 && got->small_gflops >= 0))
+        snprintf(why, why_size, "a speed (large_gflops, small_gflops) is below 0");
+    if (why[0])
         return 0;
-    /* Measured plans the device cannot run are left out, the rest kept. */
     int kept = 0;
-    for (int i = 0; i < got.nplans; i++) {
-        const sgemm_size_plan *e = &got.plans[i];
+    for (int i = 0; i < got->nplans; i++) {
+        const sgemm_size_plan *e = &got->plans[i];
         if (e->M > 0 && e->N > 0 && e->K > 0 && e->plan.splits >= 1 &&
             e->plan.splits <= SGEMM_MAX_SPLITS && e->gflops >= 0 &&
             sgemm_params_check(&e->plan.p, info) == NULL)
-            got.plans[kept++] = *e;
+            got->plans[kept++] = *e;
     }
-    got.nplans = kept;
-    *t = got;
-    if (path && size)
-        snprintf(path, size, "%s", found);
+    got->nplans = kept;
     return 1;
+}
+
+/* One place to read the tuning from: its file read, or the refusal said. */
+static int take_tuning(const char *path, const amp_accelerator_info *info, sgemm_tuning *t,
+                       sgemm_tuning_source *from)
+{
+    sgemm_tuning got = *t;
+    char why[512];
+    if (read_tuning_file(path, info, &got, why, sizeof why)) {
+        *t = got;
+        snprintf(from->path, sizeof from->path, "%s", path);
+        return 1;
+    }
+    if (why[0] && !from->refused[0])
+        snprintf(from->refused, sizeof from->refused, "%s was not used: %s", path, why);
+    return 0;
+}
+
+int sgemm_tune_load(const amp_accelerator_info *info, sgemm_tuning *t, sgemm_tuning_source *from)
+{
+    sgemm_tuning_source unused;
+    if (!from)
+        from = &unused;
+    from->path[0] = from->refused[0] = '\0';
+    *t = sgemm_tuning_default(info);
+    char path[1400];
+    if (!sgemm_tune_path(info, path, sizeof path))
+        return 0;
+    if (take_tuning(path, info, t, from))
+        return 1;
+#ifdef SGEMM_MEASURED_DIR
+    /* Where the cache directory has none (or one it cannot use), the file
+     * of the same name kept with the sources. */
+    const char *name = strrchr(path, '/');
+    char kept[1500];
+    int n = name ? snprintf(kept, sizeof kept, "%s%s", SGEMM_MEASURED_DIR, name) : -1;
+    if (n > 0 && (size_t)n < sizeof kept && take_tuning(kept, info, t, from))
+        return 1;
+#endif
+    return 0;
 }
 
 /* mkdir -p, for the directories this file creates: private to the user,

@@ -144,10 +144,12 @@ static void the_tuning_file_keeps_the_measured_plans(void **state)
     sgemm_tuning t = two_plans();
     assert_int_equal(sgemm_tune_save(&gpu, &t, "a test"), 0);
     sgemm_tuning back;
-    char path[1400], want[1400];
-    assert_int_equal(sgemm_tune_load(&gpu, &back, path, sizeof path), 1);
+    char want[1400];
+    sgemm_tuning_source from;
+    assert_int_equal(sgemm_tune_load(&gpu, &back, &from), 1);
     assert_true(sgemm_tune_path(&gpu, want, sizeof want));
-    assert_string_equal(path, want);
+    assert_string_equal(from.path, want);
+    assert_string_equal(from.refused, "");
     assert_int_equal(back.nplans, 2);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(back.plans[i].M, t.plans[i].M);
@@ -167,7 +169,7 @@ static void a_measured_plan_the_device_cannot_run_is_left_out(void **state)
     t.plans[0].plan.p.ty = 32, t.plans[0].plan.p.tx = 64;
     assert_int_equal(sgemm_tune_save(&gpu, &t, NULL), 0);
     sgemm_tuning back;
-    assert_int_equal(sgemm_tune_load(&gpu, &back, NULL, 0), 1);
+    assert_int_equal(sgemm_tune_load(&gpu, &back, NULL), 1);
     assert_int_equal(back.nplans, 1);
     assert_int_equal(back.plans[0].M, 1024);
     assert_true(same_params(back.large, t.large));
@@ -178,9 +180,9 @@ static void a_device_with_no_file_of_its_own_reads_the_one_kept_with_the_sources
     (void)state;
     amp_accelerator_info gpu2 = device("Test GPU 2", 0);
     sgemm_tuning t;
-    char path[1400];
-    assert_int_equal(sgemm_tune_load(&gpu2, &t, path, sizeof path), 0);
-    assert_string_equal(path, "");
+    sgemm_tuning_source from;
+    assert_int_equal(sgemm_tune_load(&gpu2, &t, &from), 0);
+    assert_string_equal(from.path, "");
     assert_int_equal(t.nplans, 0);
     char kept[1400];
     snprintf(kept, sizeof kept, "%s/tune-Test_GPU_2.txt", SGEMM_MEASURED_DIR);
@@ -188,11 +190,87 @@ static void a_device_with_no_file_of_its_own_reads_the_one_kept_with_the_sources
     assert_non_null(f);
     fprintf(f, "# measured elsewhere\nplan = 1000 1000 1000  1 16 16 8 1 4 32  2  24000.0\n");
     fclose(f);
-    assert_int_equal(sgemm_tune_load(&gpu2, &t, path, sizeof path), 1);
-    assert_string_equal(path, kept);
+    assert_int_equal(sgemm_tune_load(&gpu2, &t, &from), 1);
+    assert_string_equal(from.path, kept);
     assert_int_equal(t.nplans, 1);
     sgemm_plan p = sgemm_tuning_pick(&t, 1000, 1000, 1000);
     assert_true(same_params(p.p, (sgemm_params){1, 16, 16, 8, 1, 4, 32}) && p.splits == 2);
+}
+
+/* Device 3's file in the cache directory, holding text, or made by make
+ * (a FIFO, a folder) when text is NULL; its path goes to path. */
+static void put_file(const char *text, int (*make)(const char *), char *path, size_t size)
+{
+    amp_accelerator_info gpu3 = device("Test GPU 3", 0);
+    assert_true(sgemm_tune_path(&gpu3, path, size));
+    remove(path);
+    rmdir(path);
+    if (text) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        fclose(f);
+    } else {
+        assert_int_equal(make(path), 0);
+    }
+}
+
+static int make_fifo(const char *path)
+{
+    return mkfifo(path, 0600);
+}
+
+static int make_folder(const char *path)
+{
+    return mkdir(path, 0700);
+}
+
+/* The file is not used, the defaults are, and the reason is said. */
+static void refused(const char *text, int (*make)(const char *), const char *why)
+{
+    char path[1400];
+    put_file(text, make, path, sizeof path);
+    amp_accelerator_info gpu3 = device("Test GPU 3", 0);
+    sgemm_tuning t, defaults = sgemm_tuning_default(&gpu3);
+    sgemm_tuning_source from;
+    assert_int_equal(sgemm_tune_load(&gpu3, &t, &from), 0);
+    assert_true(same_params(t.large, defaults.large) && same_params(t.small, defaults.small));
+    assert_string_equal(from.path, "");
+    if (strncmp(from.refused, path, strlen(path)) != 0 || !strstr(from.refused, why))
+        fail_msg("refused: \"%s\", expected %s ... %s", from.refused, path, why);
+    remove(path);
+    rmdir(path);
+}
+
+static void a_file_that_cannot_be_used_is_named_with_the_reason(void **state)
+{
+    (void)state;
+    refused("", NULL, "holds no line this program knows");
+    refused("# only a comment\nthis is not a setting\n", NULL, "holds no line");
+    refused("ty = 16\nnv = 3.9\n", NULL, "nv = 3.9 is not a whole number");
+    refused("rm = 1e300\n", NULL, "is not a whole number");
+    refused("ty = 64\ntx = 64\n", NULL, "more threads per tile than the device allows");
+    refused("large_gflops = -5\n", NULL, "below 0");
+    /* Neither waits for a writer nor reads a folder. */
+    refused(NULL, make_fifo, "not a regular file");
+    refused(NULL, make_folder, "not a regular file");
+}
+
+static void a_long_comment_is_one_line(void **state)
+{
+    (void)state;
+    /* Its tail, past a buffer of 256 bytes, must not be read as a setting. */
+    char text[1200] = "rm = 8\n# ";
+    for (int i = 0; i < 253; i++)
+        strcat(text, "x");
+    strcat(text, " rm = 2\n");
+    char path[1400];
+    put_file(text, NULL, path, sizeof path);
+    amp_accelerator_info gpu3 = device("Test GPU 3", 0);
+    sgemm_tuning t;
+    assert_int_equal(sgemm_tune_load(&gpu3, &t, NULL), 1);
+    assert_int_equal(t.large.rm, 8);
+    remove(path);
 }
 
 int main(void)
@@ -205,6 +283,8 @@ int main(void)
         cmocka_unit_test(the_tuning_file_keeps_the_measured_plans),
         cmocka_unit_test(a_measured_plan_the_device_cannot_run_is_left_out),
         cmocka_unit_test(a_device_with_no_file_of_its_own_reads_the_one_kept_with_the_sources),
+        cmocka_unit_test(a_file_that_cannot_be_used_is_named_with_the_reason),
+        cmocka_unit_test(a_long_comment_is_one_line),
     };
     return cmocka_run_group_tests(tests, make_cache_dir, remove_files);
 }
