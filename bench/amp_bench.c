@@ -24,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700
 
+#include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,26 @@ static int wanted(const char *only, const char *name)
         if ((p == only || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
             return 1;
     return 0;
+}
+
+/* mkdir -p: the folder for the results and the folders above it. */
+static int make_dirs(const char *path)
+{
+    char dir[4096];
+    int n = snprintf(dir, sizeof dir, "%s", path);
+    if (n <= 0 || (size_t)n >= sizeof dir) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *s = dir + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -100,7 +121,7 @@ int main(int argc, char **argv)
     }
     if (o.repeat < 1 || o.repeat > 64)
         o.repeat = 5;
-    if (mkdir(o.out_dir, 0777) != 0 && access(o.out_dir, W_OK) != 0) {
+    if (make_dirs(o.out_dir) != 0 || access(o.out_dir, W_OK) != 0) {
         perror(o.out_dir);
         return EXIT_FAILURE;
     }

@@ -20,6 +20,8 @@
  * the fastest plan at each size with the tuning, where kernel 6 takes it
  * for products near that size; --csv writes every measurement to FILE.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,17 +62,52 @@ static char *read_list(const char *path)
     return text;
 }
 
+static void usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n"
+            "          [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]\n"
+            "  --size     the large product, n x n x n, 256 to 32768 (default 2048 on a CPU,\n"
+            "             4096 on a GPU)\n"
+            "  --small    where the configuration with smaller tiles is chosen, 64 to 32768,\n"
+            "             or 0 for none (default a quarter of --size)\n"
+            "  --repeat   timed runs of each measurement, 1 to 64 (default 5)\n"
+            "  --dry-run  measure and print, store nothing\n"
+            "  --all      the generated family (hundreds on a GPU) instead of the usual dozen\n"
+            "  --candidates \"staged,ty,tx,rm,nv,vw,bk;...\" or @FILE: only those\n"
+            "  --explore  1000,2049,MxNxK,...: plans (tile, parts of K) measured at these sizes\n"
+            "  --top      how many configurations --explore tries at each, 1 to 64 (default 6)\n"
+            "  --csv      every measurement to FILE\n",
+            prog);
+    exit(EXIT_FAILURE);
+}
+
+/* The number argv[i] as an option's value from lo to hi (or 0 where zero
+ * is allowed); else the usage, after what was wrong. */
+static int number(char **argv, int i, int lo, int hi, int zero)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(argv[i], &end, 10);
+    if (errno == 0 && end != argv[i] && *end == '\0' && ((v >= lo && v <= hi) || (zero && !v)))
+        return (int)v;
+    fprintf(stderr, "%s: %s takes a whole number from %d to %d%s, not '%s'\n", argv[0], argv[i - 1],
+            lo, hi, zero ? " (or 0)" : "", argv[i]);
+    usage(argv[0]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_tune_options o = {0, -1, 5, 0, 0, NULL, NULL, 6, NULL};
     int explore_sizes[32][3]; /* only to check the list: explore reads it again */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            o.n_large = atoi(argv[++i]);
+            o.n_large = number(argv, ++i, 256, 32768, 0);
         } else if (strcmp(argv[i], "--small") == 0 && i + 1 < argc) {
-            o.n_small = atoi(argv[++i]);
+            o.n_small = number(argv, ++i, 64, 32768, 1);
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
-            o.repeat = atoi(argv[++i]);
+            o.repeat = number(argv, ++i, 1, 64, 0);
         } else if (strcmp(argv[i], "--dry-run") == 0) {
             o.dry_run = 1;
         } else if (strcmp(argv[i], "--all") == 0) {
@@ -83,16 +120,15 @@ int main(int argc, char **argv)
                    bench_parse_sizes(argv[i + 1], explore_sizes, 32) > 0) {
             o.explore = argv[++i];
         } else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
-            o.explore_top = atoi(argv[++i]);
+            o.explore_top = number(argv, ++i, 1, 64, 0);
         } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
             o.csv_path = argv[++i];
         } else {
-            fprintf(
-                stderr,
-                "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n"
-                "          [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]\n",
-                argv[0]);
-            return EXIT_FAILURE;
+            fprintf(stderr,
+                    "%s: '%s' is no option of this program, or lacks its value (an"
+                    " --explore list: sizes n or MxNxK, by commas)\n",
+                    argv[0], argv[i]);
+            usage(argv[0]);
         }
     }
     setvbuf(stdout, NULL, _IOLBF, 0);

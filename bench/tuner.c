@@ -19,9 +19,12 @@
  * model's choice gives away (a CSV file, and with AMP_PROFILE=1 each
  * kernel's device time).
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "sgemm.h"
@@ -671,11 +674,18 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, const bench_tune_
     if (o->dry_run)
         return 0;
     char path[1400];
-    if (sgemm_tune_save(&info, &t, note) != 0 || !sgemm_tune_path(&info, path, sizeof path)) {
-        perror("storing the tuned parameters");
+    if (!sgemm_tune_path(&info, path, sizeof path)) {
+        fprintf(stderr, "storing the tuned parameters: no cache directory is known: set"
+                        " AMP_CACHE_DIR (or HOME)\n");
         return -1;
     }
-    printf("Stored in %s%s.\n", path,
-           t.nplans > 0 ? ", with the plans measured at the explored sizes" : "");
+    int replaced = access(path, F_OK) == 0;
+    if (sgemm_tune_save(&info, &t, note) != 0) {
+        fprintf(stderr, "storing the tuned parameters in %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    printf("Stored in %s%s%s.\n", path,
+           t.nplans > 0 ? ", with the plans measured at the explored sizes" : "",
+           replaced ? " (replacing the tuning that was there; --dry-run stores nothing)" : "");
     return 0;
 }

@@ -23,6 +23,13 @@ if(AMP_BUILD_TESTS)
   set_tests_properties(sample_sgemm_progression_set PROPERTIES
     ENVIRONMENT "AMP_CACHE_DIR=${PROJECT_BINARY_DIR}/amp-cache;AMP_SPLIT_CPU=2")
 endif()
+# Bad command lines: refused with what was wrong (refusals.cmake).
+if(AMP_BUILD_TESTS)
+  add_test(NAME sample_sgemm_progression_refusals
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:sgemm_progression>
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/sgemm_progression/refusals.cmake)
+  set_tests_properties(sample_sgemm_progression_refusals PROPERTIES LABELS "sample")
+endif()
 # The device's BLAS beside the kernels in the table, each where it is found
 # (as for bench/): OpenBLAS on a CPU device, cuBLAS on an NVIDIA GPU,
 # CLBlast on another GPU. Without them the table says "n/a".

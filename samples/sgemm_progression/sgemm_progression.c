@@ -27,6 +27,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,9 @@
 #include "../common/sample_check.h"
 #include "sgemm.h"
 #include "sgemm_blas.h"
+
+/* The most timed runs of a kernel (--repeat). */
+#define MAX_REPEAT 64
 
 /* Kernel 6 runs with the device's plan for the size, and a workspace kept
  * between calls; the table calls every kernel the same way. With --set,
@@ -166,19 +171,36 @@ typedef struct size3 {
     int M, N, K;
 } size3;
 
+/* A whole number from 1 to INT_MAX at *s, up to the next 'x' or the end;
+ * 0 for anything else (a sign, a letter, a number too large for an int). */
+static int parse_dimension(const char **s)
+{
+    char *end;
+    errno = 0;
+    long v = **s >= '0' && **s <= '9' ? strtol(*s, &end, 10) : 0;
+    if (v < 1 || v > INT_MAX || errno != 0 || (*end != '\0' && *end != 'x'))
+        return 0;
+    *s = end;
+    return (int)v;
+}
+
+/* "n" (n x n x n) or "MxNxK", each from 1 to INT_MAX. */
 static int parse_size(const char *s, size3 *out)
 {
-    int m, n, k;
-    char end;
-    if (sscanf(s, "%dx%dx%d%c", &m, &n, &k, &end) == 3 && m > 0 && n > 0 && k > 0) {
-        *out = (size3){m, n, k};
-        return 1;
+    int d[3], count = 0;
+    for (;;) {
+        if ((d[count++] = parse_dimension(&s)) == 0)
+            return 0;
+        if (*s == '\0')
+            break;
+        if (count == 3)
+            return 0; /* an 'x' after the third */
+        s++;          /* the 'x' */
     }
-    if (sscanf(s, "%d%c", &m, &end) == 1 && m > 0) {
-        *out = (size3){m, m, m};
-        return 1;
-    }
-    return 0;
+    if (count != 1 && count != 3)
+        return 0;
+    *out = count == 1 ? (size3){d[0], d[0], d[0]} : (size3){d[0], d[1], d[2]};
+    return 1;
 }
 
 /* Run the chosen kernels on one size; returns the number that were wrong. */
@@ -189,7 +211,7 @@ static int run_blas(const amp_accelerator_info *info, const float *A, const floa
                     size3 s, int repeat, const int *rows, int nrows, const double *ref,
                     double first, double six)
 {
-    double times[64];
+    double times[MAX_REPEAT];
     int runs = 0;
     char name[160];
     for (size_t e = 0; e < (size_t)s.M * s.N; e++)
@@ -276,10 +298,10 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
         /* The first call compiles and uploads; the timed ones find both done. */
         check(run_kernel(i, av, &op));
         check(wait_for(av));
-        double times[64];
+        double times[MAX_REPEAT];
         int runs = 0;
         double spent = 0;
-        while (!check_only && runs < repeat && runs < 64 && (runs == 0 || spent < 3.0)) {
+        while (!check_only && runs < repeat && (runs == 0 || spent < 3.0)) {
             double t0 = now();
             check(run_kernel(i, av, &op));
             check(wait_for(av));
@@ -325,17 +347,20 @@ static int run_size(size3 s, int check_only, int repeat, const int *chosen,
     return wrong;
 }
 
-static void usage(const char *prog)
+/* The usage, after what was wrong (NULL for --help, which succeeds). */
+static void usage(const char *prog, const char *wrong, const char *arg)
 {
-    fprintf(stderr,
+    if (wrong)
+        fprintf(stderr, "%s: %s: '%s'\n", prog, wrong, arg);
+    fprintf(wrong ? stderr : stdout,
             "usage: %s [--check] [--set] [--repeat R] [--only 1,5,6] [SIZE ...]\n"
-            "  SIZE: n (n x n x n) or MxNxK; default 1024\n"
+            "  SIZE: n (n x n x n) or MxNxK, each from 1; default 1024\n"
             "  --check   run each kernel once and print only whether it was right\n"
             "  --set     run across every accelerator of the default's kind, by rows\n"
-            "  --repeat  timed runs per kernel (default 5; fewer past 3 s)\n"
-            "  --only    the kernels to run (default all)\n",
-            prog);
-    exit(EXIT_FAILURE);
+            "  --repeat  timed runs per kernel, 1 to %d (default 5; fewer past 3 s)\n"
+            "  --only    the kernels to run, numbers 1 to %d (default all)\n",
+            prog, MAX_REPEAT, KERNELS);
+    exit(wrong ? EXIT_FAILURE : EXIT_SUCCESS);
 }
 
 int main(int argc, char **argv)
@@ -351,20 +376,33 @@ int main(int argc, char **argv)
             check_only = 1;
         } else if (strcmp(argv[i], "--set") == 0) {
             across = 1;
+        } else if (strcmp(argv[i], "--help") == 0) {
+            usage(argv[0], NULL, NULL);
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
-            repeat = atoi(argv[++i]);
-            if (repeat < 1)
-                usage(argv[0]);
+            const char *s = argv[++i];
+            repeat = parse_dimension(&s);
+            if (repeat < 1 || repeat > MAX_REPEAT || *s != '\0')
+                usage(argv[0], "--repeat takes a number of runs from 1 to 64", argv[i]);
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            int any = 0;
             for (int k = 0; k < KERNELS; k++)
                 chosen[k] = 0;
-            for (char *s = argv[++i]; *s; s++)
+            for (const char *s = argv[++i]; *s; s++) {
                 if (*s >= '1' && *s < '1' + KERNELS)
-                    chosen[*s - '1'] = 1;
-        } else if (nsizes < 32 && parse_size(argv[i], &sizes[nsizes])) {
+                    any = chosen[*s - '1'] = 1;
+                else if (*s != ',')
+                    usage(argv[0], "--only takes kernel numbers from 1 to 6, as 1,5,6", argv[i]);
+            }
+            if (!any)
+                usage(argv[0], "--only names no kernel", argv[i]);
+        } else if (argv[i][0] == '-') {
+            usage(argv[0], "no such option, or it lacks its value", argv[i]);
+        } else if (nsizes == 32) {
+            usage(argv[0], "at most 32 sizes", argv[i]);
+        } else if (parse_size(argv[i], &sizes[nsizes])) {
             nsizes++;
         } else {
-            usage(argv[0]);
+            usage(argv[0], "a size is n or MxNxK, each a whole number from 1", argv[i]);
         }
     }
     if (nsizes == 0)
@@ -376,8 +414,8 @@ int main(int argc, char **argv)
     check(amp_accelerator_get_default(&acc));
     check(amp_accelerator_get_default_view(acc, &av));
     check(amp_accelerator_get_info(acc, &info));
-    char path[1400];
-    int from_file = sgemm_tune_load(&info, &tuning, path, sizeof path);
+    sgemm_tuning_source source;
+    int from_file = sgemm_tune_load(&info, &tuning, &source);
     if (across) {
         check(amp_accelerator_set_create(NULL, 0, NULL, &set));
         size_t n = amp_accelerator_set_size(set);
@@ -391,7 +429,7 @@ int main(int argc, char **argv)
             amp_accelerator_info vi;
             check(amp_accelerator_set_get_view(set, k, &v));
             check(amp_accelerator_get_info(amp_accelerator_view_get_accelerator(v), &vi));
-            sgemm_tune_load(&vi, &set_tunings[k], NULL, 0);
+            sgemm_tune_load(&vi, &set_tunings[k], NULL);
         }
         if (!check_only)
             printf("Across %zu accelerators, by blocks of rows of C\n", n);
@@ -404,10 +442,12 @@ int main(int argc, char **argv)
         printf("Kernel 6: %s; smaller tiles: %s; %u compute units", large, small,
                tuning.compute_units);
         if (from_file)
-            printf("\n  (tuned, from %s%s)\n", path,
+            printf("\n  (tuned, from %s%s)\n", source.path,
                    tuning.nplans > 0 ? ", with plans measured at some sizes" : "");
         else
             printf("\n  (the defaults; bench/sgemm_tune stores a device's best)\n");
+        if (source.refused[0])
+            printf("  (%s)\n", source.refused);
     }
 
     int wrong = 0;
