@@ -34,7 +34,9 @@ static const char install_hint[] =
     "No OpenCL device was found. Install an OpenCL driver: on Debian or Ubuntu,"
     " `apt-get install pocl-opencl-icd ocl-icd-opencl-dev` gives a CPU device that always"
     " works; for a GPU, install its vendor's OpenCL driver (and check that a file in"
-    " /etc/OpenCL/vendors names it).";
+    " /etc/OpenCL/vendors names it). Where one is installed, it may have failed to start:"
+    " `clinfo` says whether it lists a device, and PoCL lists none when it cannot write its"
+    " cache (set POCL_CACHE_DIR to a folder that can be written).";
 
 /* clGetDeviceInfo or clGetPlatformInfo, for info_string. */
 typedef cl_int (*info_query)(const void *object, cl_uint what, size_t size, void *value,
