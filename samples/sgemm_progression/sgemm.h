@@ -183,7 +183,9 @@ const sgemm_params *sgemm_params_candidates(const amp_accelerator_info *info, in
 /* The file that holds the device's tuned parameters:
  * ${AMP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/amp}/tune-<device>.txt,
  * with every character of the device name other than [A-Za-z0-9._-] made
- * '_'. Returns 0 when no directory is known (no variable is set). */
+ * '_'; a part of a CPU split in parts (AMP_SPLIT_CPU, "NAME (part 1 of
+ * 2)") has the whole CPU's file. Returns 0 when no directory is known (no
+ * variable is set). */
 int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size);
 
 /* Where kernel 6's tuning came from (sgemm_tune_load). */

@@ -280,9 +280,19 @@ int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size)
     char dir[1024];
     if (!tune_dir(dir, sizeof dir))
         return 0;
+    /* A part of a CPU split in parts (AMP_SPLIT_CPU), "NAME (part 1 of 2)",
+     * has the whole CPU's instruction set: its file is the CPU's. */
+    const char *desc = info->description ? info->description : "";
+    size_t len = strlen(desc);
+    const char *part = strstr(desc, " (part ");
+    unsigned number, parts;
+    char close;
+    if (part && sscanf(part, " (part %u of %u%c", &number, &parts, &close) == 3 && close == ')' &&
+        desc[len - 1] == ')')
+        len = (size_t)(part - desc);
     char name[256];
     size_t i = 0;
-    for (const char *s = info->description; s && *s && i + 1 < sizeof name; s++, i++) {
+    for (const char *s = desc; i < len && i + 1 < sizeof name; s++, i++) {
         char ch = *s;
         int keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';

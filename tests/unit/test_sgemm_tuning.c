@@ -273,6 +273,21 @@ static void a_long_comment_is_one_line(void **state)
     remove(path);
 }
 
+static void a_part_of_a_split_cpu_has_the_whole_cpus_file(void **state)
+{
+    (void)state;
+    char whole[1400], part[1400], other[1400];
+    amp_accelerator_info cpu = device("pthread-haswell-AMD EPYC", 1);
+    assert_true(sgemm_tune_path(&cpu, whole, sizeof whole));
+    cpu.description = "pthread-haswell-AMD EPYC (part 2 of 2)";
+    assert_true(sgemm_tune_path(&cpu, part, sizeof part));
+    assert_string_equal(part, whole);
+    /* Only that suffix, at the end. */
+    cpu.description = "pthread-haswell-AMD EPYC (part 2 of 2) x";
+    assert_true(sgemm_tune_path(&cpu, other, sizeof other));
+    assert_string_not_equal(other, whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +300,7 @@ int main(void)
         cmocka_unit_test(a_device_with_no_file_of_its_own_reads_the_one_kept_with_the_sources),
         cmocka_unit_test(a_file_that_cannot_be_used_is_named_with_the_reason),
         cmocka_unit_test(a_long_comment_is_one_line),
+        cmocka_unit_test(a_part_of_a_split_cpu_has_the_whole_cpus_file),
     };
     return cmocka_run_group_tests(tests, make_cache_dir, remove_files);
 }
