@@ -9,8 +9,9 @@
  * With AMP_TIMELINE=FILE.json in the environment the timeline records
  * from the program's first call, and FILE.json is written when the program
  * calls amp_shutdown() or ends (a file that cannot be written is said once
- * on stderr; amp_shutdown's status stays that of the program's work). These functions do the same on demand, for
- * a long-running program. Each write replaces the whole file (written
+ * on stderr; amp_shutdown's status stays that of the program's work).
+ * These functions do the same on demand, for a long-running program. Each
+ * write replaces the whole file (written
  * beside it, then renamed): the file on disk is always complete. At most
  * AMP_TIMELINE_MAX_EVENTS events are kept (default 1000000); past that
  * the timeline keeps what it has and counts what it drops.

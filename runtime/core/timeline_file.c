@@ -35,7 +35,11 @@ static const char *text_of(uint32_t id)
 }
 
 /* Why the last write failed. */
-static char write_error[512];
+/* The last write's failure, and the last one said on stderr (cleared by a
+ * write that succeeds, so that a failure again is said again). Two paths
+ * of PATH_MAX fit. */
+static char write_error[9000];
+static char said_error[sizeof write_error];
 
 const char *amp__tl_write_error(void)
 {
@@ -45,10 +49,9 @@ const char *amp__tl_write_error(void)
 void amp__tl_say_write_error(void)
 {
     LOCK_ASSERT_HELD();
-    static char said[sizeof write_error];
-    if (strcmp(said, write_error) == 0)
+    if (strcmp(said_error, write_error) == 0)
         return;
-    memcpy(said, write_error, sizeof said);
+    memcpy(said_error, write_error, sizeof said_error);
     fprintf(stderr, "[amp] %s\n", write_error);
 }
 
@@ -615,7 +618,7 @@ static void write_metadata(strbuf *sb, const plan *p)
 
 static void other_data(strbuf *sb, size_t events)
 {
-    amp__sb_append(sb, "  \"otherData\": {\"format\": \"amp-timeline\", \"version\": 1, ");
+    amp__sb_append(sb, "  \"otherData\": {\"format\": \"amp-timeline\", \"version\": 2, ");
     amp__sb_append(sb, "\"library\": \"amp " AMP_VERSION_STRING "\", ");
     amp__sb_append(sb, "\"clock\": \"host monotonic, microseconds since the timeline started\", ");
     amp__sb_printf(sb, "\"pid\": %d, \"max_events\": %lld, \"events\": %zu, \"dropped\": %llu, ",
@@ -662,8 +665,11 @@ static amp_status write_file(FILE *f, const plan *p)
     }
     amp__sb_append(&sb, "  ]\n}\n");
     ok = ok && drain(&sb, f);
+    /* Out of memory for the text, or the file refused it (errno: a full
+     * disk, a quota). */
+    amp_status st = ok ? AMP_OK : amp__sb_failed(&sb) ? AMP_ERROR_OUT_OF_MEMORY : AMP_ERROR_RUNTIME;
     amp__sb_free(&sb);
-    return ok ? AMP_OK : AMP_ERROR_OUT_OF_MEMORY;
+    return st;
 }
 
 
@@ -703,12 +709,14 @@ amp_status amp__tl_write(void)
     }
     if (st == AMP_OK) {
         amp_status w = write_file(f, &p);
+        int write_errno = errno;
         int closed = fclose(f) == 0;
         if (w != AMP_OK || !closed) {
             st = AMP_ERROR_RUNTIME;
-            snprintf(write_error, sizeof write_error,
-                     "Cannot write the timeline to %s: %s." WRITE_ADVICE, tmp,
-                     w != AMP_OK ? "out of host memory" : strerror(errno));
+            snprintf(write_error, sizeof write_error, "Cannot write the timeline to %s: %s.%s", tmp,
+                     w == AMP_ERROR_OUT_OF_MEMORY ? "out of host memory"
+                                                  : strerror(w != AMP_OK ? write_errno : errno),
+                     w == AMP_ERROR_OUT_OF_MEMORY ? "" : WRITE_ADVICE);
         } else if (rename(tmp, S.file_path) != 0) {
             st = AMP_ERROR_RUNTIME;
             snprintf(write_error, sizeof write_error,
@@ -718,8 +726,10 @@ amp_status amp__tl_write(void)
         if (st != AMP_OK)
             remove(tmp);
     }
-    if (st == AMP_OK)
+    if (st == AMP_OK) {
         amp__tlr_written();
+        said_error[0] = '\0';
+    }
     free(tmp);
     free_plan(&p);
     return st;

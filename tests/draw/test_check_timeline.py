@@ -301,6 +301,18 @@ class Broken(unittest.TestCase):
         first(self.data, ph="s", id=7)["ts"] = 3850  # the call's first upload began at 3850
         self.assertBreaks(18, "starts before a transfer its call made for the kernel")
 
+    def test_a_version_1_file_may_start_a_launch_flow_at_its_call(self):
+        self.data["otherData"]["version"] = 1
+        first(self.data, ph="s", id=7)["ts"] = 3100  # the call's begin, as version 1 wrote it
+        self.data["traceEvents"].sort(key=lambda e: e["ts"])
+        self.assertEqual(check_timeline.check(self.data), [])
+        self.data["otherData"]["version"] = 2
+        self.assertBreaks(18, "starts before a transfer its call made for the kernel")
+
+    def test_a_version_this_checker_does_not_know_is_refused(self):
+        self.data["otherData"]["version"] = 3
+        self.assertBreaks(10, "this checker knows versions 1, 2")
+
     def test_a_flow_end_away_from_its_work_is_refused(self):
         first(self.data, ph="f", id=9)["ts"] = 4006
         self.assertBreaks(18, "at the work's ts")

@@ -19,7 +19,10 @@ import re
 import sys
 
 FORMAT_NAME = "amp-timeline"
-FORMAT_VERSION = 1
+# The version this library writes, and those a reader still takes: version
+# 1 placed a device-timed kernel's launch flow at its call's begin.
+FORMAT_VERSION = 2
+FORMAT_VERSIONS = (1, 2)
 
 # The trace-event format's phases.
 PHASES = set("B E X i I C b n e s t f M P O N D ( )".split())
@@ -366,6 +369,7 @@ class Contract:
         self.checks = []
         self.flows = {}
         self.dropped = 0
+        self.version = FORMAT_VERSION
 
     def add(self, i, text):
         self.report.add(describe(i, self.events[i]), text)
@@ -404,9 +408,10 @@ class Contract:
                 self.report.add("", "rule 10: otherData.%s is %s, not %s" % (
                     key, "missing" if v is None else json.dumps(v)[:60],
                     {int: "an integer", str: "a string", bool: "true or false"}[kind]))
-        if is_int(other.get("version")) and other["version"] != FORMAT_VERSION:
-            self.report.add("", "rule 10: otherData.version is %d; this checker knows version %d"
-                            % (other["version"], FORMAT_VERSION))
+        if is_int(other.get("version")) and other["version"] not in FORMAT_VERSIONS:
+            self.report.add("", "rule 10: otherData.version is %d; this checker knows versions"
+                            " %s" % (other["version"], ", ".join(map(str, FORMAT_VERSIONS))))
+        self.version = other.get("version") if is_int(other.get("version")) else FORMAT_VERSION
         if "program" in other and not isinstance(other["program"], str):
             self.report.add("", "rule 10: otherData.program is not a string")
         for key, v in other.items():
@@ -767,7 +772,7 @@ class Contract:
                                                     <= c["ts"] + c["dur"] + EPS):
                         self.add(pair["s"], "rule 18: a flow's \"s\" lies within its call"
                                             " (event %d) on the call's track" % self.calls[call])
-        for call, i in launches:
+        for call, i in launches if self.version >= 2 else ():
             if call in uploaded and self.events[i]["ts"] < uploaded[call] - EPS:
                 self.add(i, "rule 18: a launch's flow starts before a transfer its call made"
                             " for the kernel (ts %s)" % uploaded[call])
