@@ -321,6 +321,20 @@ class OtherRuns(unittest.TestCase):
         self.assertRegex(page, r"step [0-9]+: the timeline was stopped")
         self.assertTrue(with_class(items, "unrecorded-cell"))
 
+    def test_a_stop_at_the_end_is_no_stretch(self):
+        # Stopped once the work was queued, as a program that times a window does:
+        # the kernels that run after the stop are recorded, and nothing follows.
+        data = fixture("run_race.json")
+        data["traceEvents"].insert(
+            next(i for i, e in enumerate(data["traceEvents"]) if e["ts"] == 3100),
+            {"ph": "i", "s": "g", "cat": "amp.timeline", "name": "timeline stopped", "pid": 1,
+             "tid": 0, "ts": 3100, "args": {}})
+        data["otherData"]["events"] += 1
+        self.assertEqual(check_timeline.check(data), [])
+        page = draw_page(data, "stopped_at_end")
+        self.assertEqual(with_class(elements(page), "unrecorded"), [])
+        self.assertNotRegex(page, r"step [0-9]+: the timeline was stopped")
+
     def test_a_race_the_report_does_not_place_is_drawn_on_one_statement(self):
         data = fixture("run_race.json")
         for e in data["traceEvents"]:
@@ -370,7 +384,7 @@ def long_run(launches):
             {"ph": "f", "cat": "amp.flow", "name": "launch", "id": kernel, "bp": "e", "pid": 2,
              "tid": 1, "ts": t + 3, "args": {}}]
     return {"displayTimeUnit": "ns", "traceEvents": meta + events,
-            "otherData": {"format": "amp-timeline", "version": 1, "library": "amp 0.1.0",
+            "otherData": {"format": "amp-timeline", "version": 2, "library": "amp 0.1.0",
                           "clock": "host monotonic", "pid": 1, "max_events": 1000000,
                           "events": len(events), "dropped": 0, "check": False}}
 

@@ -540,7 +540,8 @@ def draw_panel(t, p, rows, cols, ox, oy, cw, ch, per_cell, labelled, rank, drawn
         drawn_tiles.add(key)
         out.append(rect(x0, y0, x1 - x0, y1 - y0, fill, cls=cls,
                         extra={"data-tile": key},
-                        title="tile %s: %s threads" % (paren(coords), times(t.tile))))
+                        title="tile %s: %s thread%s" % (paren(coords), times(t.tile),
+                                                        "" if math.prod(t.tile) == 1 else "s")))
     # The elements.
     if per_cell:
         row_list = list(rows.indices()) if rows is not None else [0]
@@ -751,7 +752,7 @@ class Run:
 
     def unrecorded(self):
         """The stretches (from, to) while the timeline was stopped: from each
-        "timeline stopped" to the next "timeline started", or to the end."""
+        "timeline stopped" to the next "timeline started"."""
         out, stopped = [], None
         for e in sorted(self.switches, key=lambda e: e["ts"]):
             if e["name"] == "timeline stopped" and stopped is None:
@@ -759,8 +760,8 @@ class Run:
             elif e["name"] == "timeline started" and stopped is not None:
                 out.append((stopped, e["ts"]))
                 stopped = None
-        if stopped is not None:
-            out.append((stopped, self.span()[1]))
+        # A stop with no start after it ends the record: nothing after it is
+        # on the page to be told apart.
         return out
 
     def span(self):
@@ -935,6 +936,20 @@ def draw_timeline(run, width=1100, window=None):
                    % (num(px), num(top - 4), num(px), num(y)))
         out.append(text(px, top - 10, fmt_tick(t, step), 10, anchor="middle", fill="#666"))
         t += step
+    # Stretches not recorded, behind the bars: work queued before a stop
+    # may run during it, and is drawn over it.
+    for a, b in run.unrecorded():
+        if b < lo or a > hi:
+            continue
+        ux, uw = x(a), max(x(b) - x(a), 2.0)
+        out.append(tag("g", {"class": "unrecorded", "data-from": num(a), "data-to": num(b)},
+                       '<rect x="%s" y="%s" width="%s" height="%s" fill="#8a8f98"'
+                       ' fill-opacity="0.18" stroke="#8a8f98" stroke-dasharray="3 3"/>'
+                       % (num(ux), num(top), num(uw), num(y - top)) +
+                       (text(ux + uw / 2, top + 14, "not recorded", 11, anchor="middle",
+                             fill="#555") if uw > text_width("not recorded", 11) + 8 else ""),
+                       title="amp_timeline_stop() to amp_timeline_start(): what the program did"
+                             " here is not on the timeline"))
     # Events.
     drawn = left_out = 0
     for e in run.events:
@@ -1001,18 +1016,6 @@ def draw_timeline(run, width=1100, window=None):
         out.append(text(label_w + plot_w, y + 14, "the first %d bars are drawn; %d later ones are"
                         " left out" % (drawn, left_out), 11, anchor="end", cls="left-out",
                         fill=COLOURS["race"]))
-    for a, b in run.unrecorded():
-        if b < lo or a > hi:
-            continue
-        ux, uw = x(a), max(x(b) - x(a), 2.0)
-        out.append(tag("g", {"class": "unrecorded", "data-from": num(a), "data-to": num(b)},
-                       '<rect x="%s" y="%s" width="%s" height="%s" fill="#8a8f98"'
-                       ' fill-opacity="0.18" stroke="#8a8f98" stroke-dasharray="3 3"/>'
-                       % (num(ux), num(top), num(uw), num(y - top)) +
-                       (text(ux + uw / 2, top + 14, "not recorded", 11, anchor="middle",
-                             fill="#555") if uw > text_width("not recorded", 11) + 8 else ""),
-                       title="amp_timeline_stop() to amp_timeline_start(): what the program did"
-                             " here is not on the timeline"))
     if run.dropped_event and visible(run.dropped_event):
         dx = x(run.dropped_event["ts"])
         out.append('<line class="dropped" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"'
