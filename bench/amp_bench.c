@@ -58,7 +58,7 @@ static int make_dirs(const char *path)
     char dir[4096];
     int n = snprintf(dir, sizeof dir, "%s", path);
     if (n <= 0 || (size_t)n >= sizeof dir) {
-        errno = ENAMETOOLONG;
+        errno = n <= 0 ? ENOENT : ENAMETOOLONG;
         return -1;
     }
     for (char *s = dir + 1; *s; s++) {

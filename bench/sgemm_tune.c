@@ -62,9 +62,9 @@ static char *read_list(const char *path)
     return text;
 }
 
-static void usage(const char *prog)
+static void usage(const char *prog, int status)
 {
-    fprintf(stderr,
+    fprintf(status == EXIT_SUCCESS ? stdout : stderr,
             "usage: %s [--size n] [--small n] [--repeat R] [--dry-run]\n"
             "          [--all | --candidates LIST] [--explore SIZES] [--top T] [--csv FILE]\n"
             "  --size     the large product, n x n x n, 256 to 32768 (default 2048 on a CPU,\n"
@@ -79,7 +79,7 @@ static void usage(const char *prog)
             "  --top      how many configurations --explore tries at each, 1 to 64 (default 6)\n"
             "  --csv      every measurement to FILE\n",
             prog);
-    exit(EXIT_FAILURE);
+    exit(status);
 }
 
 /* The number argv[i] as an option's value from lo to hi (or 0 where zero
@@ -93,7 +93,7 @@ static int number(char **argv, int i, int lo, int hi, int zero)
         return (int)v;
     fprintf(stderr, "%s: %s takes a whole number from %d to %d%s, not '%s'\n", argv[0], argv[i - 1],
             lo, hi, zero ? " (or 0)" : "", argv[i]);
-    usage(argv[0]);
+    usage(argv[0], EXIT_FAILURE);
     return 0;
 }
 
@@ -102,7 +102,9 @@ int main(int argc, char **argv)
     bench_tune_options o = {0, -1, 5, 0, 0, NULL, NULL, 6, NULL};
     int explore_sizes[32][3]; /* only to check the list: explore reads it again */
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(argv[0], EXIT_SUCCESS);
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             o.n_large = number(argv, ++i, 256, 32768, 0);
         } else if (strcmp(argv[i], "--small") == 0 && i + 1 < argc) {
             o.n_small = number(argv, ++i, 64, 32768, 1);
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
                     "%s: '%s' is no option of this program, or lacks its value (an"
                     " --explore list: sizes n or MxNxK, by commas)\n",
                     argv[0], argv[i]);
-            usage(argv[0]);
+            usage(argv[0], EXIT_FAILURE);
         }
     }
     setvbuf(stdout, NULL, _IOLBF, 0);

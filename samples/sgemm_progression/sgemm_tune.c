@@ -306,8 +306,8 @@ int sgemm_tune_path(const amp_accelerator_info *info, char *buf, size_t size)
 /* Read "key = value" lines into t: the parameter keys for the large
  * configuration, the same with "small_" before them for the small one, the
  * two speeds and the plan lines. Lines it does not know are ignored.
- * Returns how many lines it took, or -1 with why for a value that is not
- * what its key takes. */
+ * Returns how many parameter lines it took, or -1 with why for a value that
+ * is not what its key takes. */
 static int read_tuning(FILE *f, sgemm_tuning *t, char *why, size_t why_size)
 {
     struct {
@@ -330,14 +330,12 @@ static int read_tuning(FILE *f, sgemm_tuning *t, char *why, size_t why_size)
                    &e.gflops) == 12) {
             if (t->nplans < SGEMM_MAX_PLANS)
                 t->plans[t->nplans++] = e;
-            taken++;
             continue;
         }
         if (line[0] == '#' || sscanf(line, " %31[a-z_] = %lf", key, &number) != 2)
             continue;
         if (strcmp(key, "large_gflops") == 0 || strcmp(key, "small_gflops") == 0) {
             *(key[0] == 'l' ? &t->large_gflops : &t->small_gflops) = number;
-            taken++;
             continue;
         }
         sgemm_params *p = &t->large;
@@ -389,17 +387,16 @@ static int read_tuning_file(const char *path, const amp_accelerator_info *info,
         close(fd);
         return 0;
     }
-    int taken = read_tuning(f, got, why, why_size);
+    int params = read_tuning(f, got, why, why_size);
     fclose(f);
     const char *bad = NULL;
-    if (taken == 0)
-        snprintf(why, why_size, "it holds no line this program knows (as \"ty = 16\")");
-    else if (taken > 0 && (bad = sgemm_params_check(&got->large, info)) != NULL)
+    if (params >= 0 && (bad = sgemm_params_check(&got->large, info)) != NULL)
         snprintf(why, why_size, "its configuration for large products: %s", bad);
-    else if (taken > 0 && (bad = sgemm_params_check(&got->small, info)) != NULL)
+    else if (params >= 0 && (bad = sgemm_params_check(&got->small, info)) != NULL)
         snprintf(why, why_size, "its configuration with smaller tiles: %s", bad);
-    else if (taken > 0 && !(got->large_gflops >= 0 && got->small_gflops >= 0))
-        snprintf(why, why_size, "a speed (large_gflops, small_gflops) is below 0");
+    else if (params >= 0 && !(isfinite(got->large_gflops) && got->large_gflops >= 0 &&
+                              isfinite(got->small_gflops) && got->small_gflops >= 0))
+        snprintf(why, why_size, "a speed (large_gflops, small_gflops) is not a number from 0");
     if (why[0])
         return 0;
     int kept = 0;
@@ -411,6 +408,13 @@ static int read_tuning_file(const char *path, const amp_accelerator_info *info,
             got->plans[kept++] = *e;
     }
     got->nplans = kept;
+    /* A file that chooses nothing (speeds alone, plans the device cannot
+     * run, lines of other programs) is not a tuning. */
+    if (params == 0 && kept == 0) {
+        snprintf(why, why_size,
+                 "it holds no parameter (as \"ty = 16\") and no plan this device can run");
+        return 0;
+    }
     return 1;
 }
 

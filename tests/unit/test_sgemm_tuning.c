@@ -245,12 +245,16 @@ static void refused(const char *text, int (*make)(const char *), const char *why
 static void a_file_that_cannot_be_used_is_named_with_the_reason(void **state)
 {
     (void)state;
-    refused("", NULL, "holds no line this program knows");
-    refused("# only a comment\nthis is not a setting\n", NULL, "holds no line");
+    refused("", NULL, "holds no parameter");
+    refused("# only a comment\nthis is not a setting\n", NULL, "holds no parameter");
+    refused("large_gflops = 5\n", NULL, "holds no parameter");
+    refused("plan = 0 0 0  1 16 16 8 1 4 32  2  24000.0\n", NULL, "and no plan this device");
     refused("ty = 16\nnv = 3.9\n", NULL, "nv = 3.9 is not a whole number");
     refused("rm = 1e300\n", NULL, "is not a whole number");
     refused("ty = 64\ntx = 64\n", NULL, "more threads per tile than the device allows");
-    refused("large_gflops = -5\n", NULL, "below 0");
+    refused("ty = 16\nlarge_gflops = -5\n", NULL, "is not a number from 0");
+    refused("ty = 16\nsmall_gflops = nan\n", NULL, "is not a number from 0");
+    refused("ty = 16\nlarge_gflops = inf\n", NULL, "is not a number from 0");
     /* Neither waits for a writer nor reads a folder. */
     refused(NULL, make_fifo, "not a regular file");
     refused(NULL, make_folder, "not a regular file");
