@@ -76,6 +76,12 @@ def events(data, cat=None, name=None):
             if (cat is None or e.get("cat") == cat) and (name is None or e.get("name") == name)]
 
 
+def tiled_calls(data):
+    """The call_id of each tiled kernel's launch."""
+    return [k["args"]["call_id"] for k in events(data, "amp.kernel")
+            if k["args"]["mode"] != "simple"]
+
+
 def run_program(test, variable, timeline, args=(), env=None):
     """A test program of tests/draw (its path in the environment variable
     `variable`, which CTest sets), run with AMP_TIMELINE=timeline and env (None
@@ -135,8 +141,18 @@ class Samples(unittest.TestCase):
         for k in tiled:
             self.assertEqual(k["extent"], [8, 8])
             self.assertEqual(k["timed"], "device")
-        # Each launch's flow starts after its uploads, and so its page has
-        # close-ups (docs/timeline.md, "amp-draw").
+        # A launch's work (its uploads, its kernel) thin at the run's scale has
+        # a close-up on the page (docs/timeline.md, "amp-draw"). With the
+        # launch's flow at the call's begin, the close-up took in the kernel's
+        # compile too, and none was drawn.
+        times = [e["ts"] for e in data["traceEvents"] if e["ph"] != "M"]
+        run_length = max(times) - min(times)
+        work = {}
+        for e in events(data, "amp.kernel") + events(data, "amp.transfer"):
+            call = e["args"].get("call_id")
+            a, b = work.get(call, (float("inf"), 0))
+            work[call] = (min(a, e["ts"]), max(b, e["ts"] + e["dur"]))
+        thin = [c for c in tiled_calls(data) if (work[c][1] - work[c][0]) * 25 < run_length]
         timeline = os.path.join(work_dir(), "tile_average.json")
         page = os.path.join(work_dir(), "tile_average.html")
         r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "amp-draw", "amp_draw.py"),
@@ -144,7 +160,9 @@ class Samples(unittest.TestCase):
                            stderr=subprocess.PIPE, text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(page, encoding="utf-8") as f:
-            self.assertIn("<h3>Close-up 1: from ", f.read())
+            text = f.read()
+        if thin:
+            self.assertIn("<h3>Close-up 1: from ", text)
 
     def test_transfer_ledger(self):
         data, _ = self.check_run("transfer_ledger")
