@@ -709,14 +709,18 @@ amp_status amp__tl_write(void)
     }
     if (st == AMP_OK) {
         amp_status w = write_file(f, &p);
-        int write_errno = errno;
+        int why = errno; /* the write's, or else the close's */
         int closed = fclose(f) == 0;
-        if (w != AMP_OK || !closed) {
+        if (w == AMP_OK)
+            why = errno;
+        if (w == AMP_ERROR_OUT_OF_MEMORY) {
             st = AMP_ERROR_RUNTIME;
-            snprintf(write_error, sizeof write_error, "Cannot write the timeline to %s: %s.%s", tmp,
-                     w == AMP_ERROR_OUT_OF_MEMORY ? "out of host memory"
-                                                  : strerror(w != AMP_OK ? write_errno : errno),
-                     w == AMP_ERROR_OUT_OF_MEMORY ? "" : WRITE_ADVICE);
+            snprintf(write_error, sizeof write_error,
+                     "Cannot write the timeline to %s: out of host memory.", tmp);
+        } else if (w != AMP_OK || !closed) {
+            st = AMP_ERROR_RUNTIME;
+            snprintf(write_error, sizeof write_error,
+                     "Cannot write the timeline to %s: %s." WRITE_ADVICE, tmp, strerror(why));
         } else if (rename(tmp, S.file_path) != 0) {
             st = AMP_ERROR_RUNTIME;
             snprintf(write_error, sizeof write_error,

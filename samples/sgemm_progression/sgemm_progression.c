@@ -380,18 +380,24 @@ int main(int argc, char **argv)
             usage(argv[0], NULL, NULL);
         } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             const char *s = argv[++i];
+            char rule[64];
+            snprintf(rule, sizeof rule, "--repeat takes a number of runs from 1 to %d",
+                     MAX_REPEAT);
             repeat = parse_dimension(&s);
             if (repeat < 1 || repeat > MAX_REPEAT || *s != '\0')
-                usage(argv[0], "--repeat takes a number of runs from 1 to 64", argv[i]);
+                usage(argv[0], rule, argv[i]);
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             int any = 0;
+            char rule[64];
+            snprintf(rule, sizeof rule, "--only takes kernel numbers from 1 to %d, as 1,5,6",
+                     KERNELS);
             for (int k = 0; k < KERNELS; k++)
                 chosen[k] = 0;
             for (const char *s = argv[++i]; *s; s++) {
                 if (*s >= '1' && *s < '1' + KERNELS)
                     any = chosen[*s - '1'] = 1;
                 else if (*s != ',')
-                    usage(argv[0], "--only takes kernel numbers from 1 to 6, as 1,5,6", argv[i]);
+                    usage(argv[0], rule, argv[i]);
             }
             if (!any)
                 usage(argv[0], "--only names no kernel", argv[i]);

@@ -389,13 +389,15 @@ static int read_tuning_file(const char *path, const amp_accelerator_info *info,
     }
     int params = read_tuning(f, got, why, why_size);
     fclose(f);
+    if (params < 0)
+        return 0; /* why says which value */
     const char *bad = NULL;
-    if (params >= 0 && (bad = sgemm_params_check(&got->large, info)) != NULL)
+    if ((bad = sgemm_params_check(&got->large, info)) != NULL)
         snprintf(why, why_size, "its configuration for large products: %s", bad);
-    else if (params >= 0 && (bad = sgemm_params_check(&got->small, info)) != NULL)
+    else if ((bad = sgemm_params_check(&got->small, info)) != NULL)
         snprintf(why, why_size, "its configuration with smaller tiles: %s", bad);
-    else if (params >= 0 && !(isfinite(got->large_gflops) && got->large_gflops >= 0 &&
-                              isfinite(got->small_gflops) && got->small_gflops >= 0))
+    else if (!(isfinite(got->large_gflops) && got->large_gflops >= 0 &&
+               isfinite(got->small_gflops) && got->small_gflops >= 0))
         snprintf(why, why_size, "a speed (large_gflops, small_gflops) is not a number from 0");
     if (why[0])
         return 0;

@@ -21,8 +21,8 @@ import sys
 FORMAT_NAME = "amp-timeline"
 # The version this library writes, and those a reader still takes: version
 # 1 placed a device-timed kernel's launch flow at its call's begin.
-FORMAT_VERSION = 2
 FORMAT_VERSIONS = (1, 2)
+FORMAT_VERSION = FORMAT_VERSIONS[-1]
 
 # The trace-event format's phases.
 PHASES = set("B E X i I C b n e s t f M P O N D ( )".split())
