@@ -29,6 +29,11 @@ if(AMP_BUILD_TESTS)
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:sgemm_progression>
             -P ${CMAKE_CURRENT_SOURCE_DIR}/sgemm_progression/refusals.cmake)
   set_tests_properties(sample_sgemm_progression_refusals PROPERTIES LABELS "sample")
+  # Compiled afresh for AVX2: no compiler warnings (quiet_on_avx2.cmake).
+  add_test(NAME sample_sgemm_progression_quiet_on_avx2
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:sgemm_progression>
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/sgemm_progression/quiet_on_avx2.cmake)
+  set_tests_properties(sample_sgemm_progression_quiet_on_avx2 PROPERTIES LABELS "sample")
 endif()
 # The device's BLAS beside the kernels in the table, each where it is found
 # (as for bench/): OpenBLAS on a CPU device, cuBLAS on an NVIDIA GPU,

@@ -116,29 +116,46 @@ static amp_status device_view(amp_array_view **view, amp_extent *have, amp_exten
 }
 
 /* 2 on a CPU: tiles of one thread, as in the product, each copying the
- * panel's NBW columns of PACK_K rows of B, whole float16 vectors where
- * they lie inside B. A thread per element, in work-groups that PoCL
- * vectorizes across, made the stores a scatter; tiles of 16 rows were
- * mostly PoCL's cost of starting a work-group. A is not packed on a CPU
- * (the product reads it where it lies). */
+ * panel's NBW columns of PACK_K rows of B, whole vectors of the product's
+ * width where they lie inside B. A thread per element, in work-groups that
+ * PoCL vectorizes across, made the stores a scatter; tiles of 16 rows were
+ * mostly PoCL's cost of starting a work-group. The vectors are the
+ * product's (vw floats), not float16: on an AVX2 device, PoCL's compiler
+ * warns of every float16 passed by value ("2 warnings generated." on the
+ * first run, before the sample's table). A is not packed on a CPU (the
+ * product reads it where it lies). */
 static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *op,
                                 amp_array_view *bp, int Np, int Kp, const sgemm_params *p)
 {
     amp_array_view *b = op->b;
     int N = op->N, K = op->K;
-    const int NBW = p->tx * p->nv * p->vw;
+    const int NBW = p->tx * p->nv * p->vw, VW = p->vw;
     int blocks = (Kp + PACK_K - 1) / PACK_K;
     return AMP_PARALLEL_FOR_EACH_ON(
         av, amp_extent_tile_2d(amp_extent_2d(Np / NBW, blocks), 1, 1), t_idx,
-        AMP_CAPTURE(b, bp, N, K, Kp, AMP_CONST(NBW), AMP_CONST(PACK_K)), {
+        AMP_CAPTURE(b, bp, N, K, Kp, AMP_CONST(NBW), AMP_CONST(VW), AMP_CONST(PACK_K)), {
+        AMP_IF(VW == 16)
+        AMP_DEFINE(vloadV vload16)
+        AMP_DEFINE(vstoreV vstore16)
+        AMP_ELIF(VW == 8)
+        AMP_DEFINE(vloadV vload8)
+        AMP_DEFINE(vstoreV vstore8)
+        AMP_ELIF(VW == 4)
+        AMP_DEFINE(vloadV vload4)
+        AMP_DEFINE(vstoreV vstore4)
+        AMP_ELSE
+        AMP_DEFINE(vloadV vload2)
+        AMP_DEFINE(vstoreV vstore2)
+        AMP_ENDIF
         int q = t_idx.global[0], k0 = t_idx.global[1] * PACK_K;
+        // NBW is a whole number of vectors: a vector lies inside the panel.
         for (int k = k0; k < k0 + PACK_K && k < Kp; k++)
-            for (int j = 0; j < NBW; j += 16) {
+            for (int j = 0; j < NBW; j += VW) {
                 int col = q * NBW + j;
-                if (k < K && col + 16 <= N && j + 16 <= NBW) {
-                    vstore16(vload16(0, &b(k, col)), 0, &bp(q, k, j));
+                if (k < K && col + VW <= N) {
+                    vstoreV(vloadV(0, &b(k, col)), 0, &bp(q, k, j));
                 } else {
-                    for (int l = 0; l < 16 && j + l < NBW; l++)
+                    for (int l = 0; l < VW; l++)
                         bp(q, k, j + l) = k < K && col + l < N ? b(k, col + l) : 0.0f;
                 }
             }

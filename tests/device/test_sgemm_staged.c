@@ -11,6 +11,11 @@
  * whose rows start 4 bytes past a multiple of 16 although their length is
  * a multiple of 4. Inputs are small integers, so every sum is exact and
  * each element of C must equal the reference.
+ *
+ * And with a CPU's parameters (staged = 0), where only B is packed
+ * (pack_b_on_cpu), a vector of the product's width at a time: each width
+ * the product takes, with rows of B that end inside a vector and K past
+ * one block of the pack's rows.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +35,16 @@ static const sgemm_params gpu_params[] = {
     {1, 3, 1, 4, 1, 4, 3},
 };
 enum { PARAMS = sizeof gpu_params / sizeof gpu_params[0] };
+
+/* Parameters of CPUs: one thread a tile, rm rows x nv vectors of vw floats,
+ * every vector width. */
+static const sgemm_params cpu_params[] = {
+    {0, 1, 1, 6, 2, 8, 1},
+    {0, 1, 1, 4, 1, 16, 1},
+    {0, 1, 1, 3, 2, 4, 1},
+    {0, 1, 1, 2, 3, 2, 1},
+};
+enum { CPU_PARAMS = sizeof cpu_params / sizeof cpu_params[0] };
 
 typedef struct size3 {
     int M, N, K;
@@ -146,11 +161,27 @@ static void gpu_packs_are_exact_on_views_whose_rows_start_off_16_bytes(void **st
     check_sizes(sizes, RUNNING_ON_VALGRIND ? 1 : 3, 1);
 }
 
+/* B packed a vector of the product's width at a time, zero past its
+ * edges: N ends inside a vector of every width but 2, K runs past one
+ * block of 64 rows, and the views' rows start 4 bytes on. */
+static void cpu_packs_are_exact_at_every_vector_width(void **state)
+{
+    (void)state;
+    const size3 sizes[] = {{3, 5, 7}, {67, 129, 33}, {13, 37, 77}};
+    int nsizes = RUNNING_ON_VALGRIND ? 2 : 3, ran = 0;
+    for (int c = 0; c < CPU_PARAMS; c++)
+        for (int i = 0; i < nsizes; i++)
+            for (int shift = 0; shift < 2; shift++)
+                ran += !check_product(&cpu_params[c], 1, sizes[i], shift);
+    assert_true(ran > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gpu_packs_are_exact_where_rows_end_inside_a_float4),
         cmocka_unit_test(gpu_packs_are_exact_on_views_whose_rows_start_off_16_bytes),
+        cmocka_unit_test(cpu_packs_are_exact_at_every_vector_width),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }
