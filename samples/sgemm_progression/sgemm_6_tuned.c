@@ -147,18 +147,21 @@ static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *
         AMP_DEFINE(vloadV vload2)
         AMP_DEFINE(vstoreV vstore2)
         AMP_ENDIF
-        int q = t_idx.global[0], k0 = t_idx.global[1] * PACK_K;
-        // NBW is a whole number of vectors: a vector lies inside the panel.
-        for (int k = k0; k < k0 + PACK_K && k < Kp; k++)
-            for (int j = 0; j < NBW; j += VW) {
-                int col = q * NBW + j;
-                if (k < K && col + VW <= N) {
-                    vstoreV(vloadV(0, &b(k, col)), 0, &bp(q, k, j));
-                } else {
-                    for (int l = 0; l < VW; l++)
-                        bp(q, k, j + l) = k < K && col + l < N ? b(k, col + l) : 0.0f;
-                }
+        int q = t_idx.global[0], k0 = t_idx.global[1] * PACK_K, col0 = q * NBW;
+        // A row of the panel in whole vectors where it lies inside B (NBW is a
+        // whole number of them), else float by float, zero past B's edges.
+        for (int k = k0; k < k0 + PACK_K && k < Kp; k++) {
+            __global float *to = &bp(q, k, 0);
+            if (k < K && col0 + NBW <= N) {
+                __global const float *from = &b(k, col0);
+                AMP_PRAGMA(unroll)
+                for (int j = 0; j < NBW; j += VW)
+                    vstoreV(vloadV(0, from + j), 0, to + j);
+            } else {
+                for (int j = 0; j < NBW; j++)
+                    to[j] = k < K && col0 + j < N ? b(k, col0 + j) : 0.0f;
             }
+        }
     });
 }
 
