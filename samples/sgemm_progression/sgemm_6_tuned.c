@@ -116,14 +116,16 @@ static amp_status device_view(amp_array_view **view, amp_extent *have, amp_exten
 }
 
 /* 2 on a CPU: tiles of one thread, as in the product, each copying the
- * panel's NBW columns of PACK_K rows of B, whole vectors of the product's
- * width where they lie inside B. A thread per element, in work-groups that
+ * panel's NBW columns of PACK_K rows of B. A row of a panel that lies inside
+ * B is copied in vectors of the product's width (float16 only where vw is
+ * 16, on AVX-512): on an AVX2 device, PoCL's compiler warns of every float16
+ * passed by value ("2 warnings generated." on the first run, before the
+ * sample's table). The panel that crosses B's right edge is copied float by
+ * float, zero past it. (On a CPU bk is 1, so Kp is K and no row lies past
+ * K; the pack would zero them.) A thread per element, in work-groups that
  * PoCL vectorizes across, made the stores a scatter; tiles of 16 rows were
- * mostly PoCL's cost of starting a work-group. The vectors are the
- * product's (vw floats), not float16: on an AVX2 device, PoCL's compiler
- * warns of every float16 passed by value ("2 warnings generated." on the
- * first run, before the sample's table). A is not packed on a CPU (the
- * product reads it where it lies). */
+ * mostly PoCL's cost of starting a work-group. A is not packed on a CPU
+ * (the product reads it where it lies). */
 static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *op,
                                 amp_array_view *bp, int Np, int Kp, const sgemm_params *p)
 {
@@ -151,9 +153,10 @@ static amp_status pack_b_on_cpu(amp_accelerator_view *av, const sgemm_operands *
         // A row of the panel in whole vectors where it lies inside B (NBW is a
         // whole number of them), else float by float, zero past B's edges.
         for (int k = k0; k < k0 + PACK_K && k < Kp; k++) {
-            __global float *to = &bp(q, k, 0);
+            // restrict: the compiler may load the next vector before it stores this one.
+            __global float *restrict to = &bp(q, k, 0);
             if (k < K && col0 + NBW <= N) {
-                __global const float *from = &b(k, col0);
+                __global const float *restrict from = &b(k, col0);
                 AMP_PRAGMA(unroll)
                 for (int j = 0; j < NBW; j += VW)
                     vstoreV(vloadV(0, from + j), 0, to + j);

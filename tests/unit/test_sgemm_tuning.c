@@ -82,14 +82,13 @@ static void an_untuned_avx2_device_gets_sums_that_fit_16_registers(void **state)
     sgemm_tuning t2 = sgemm_tuning_default(&avx2), t5 = sgemm_tuning_default(&avx512);
     assert_true(same_params(t2.large, (sgemm_params){0, 1, 1, 6, 2, 8, 1}));
     assert_true(same_params(t5.large, (sgemm_params){0, 1, 1, 12, 2, 16, 1}));
-    /* The candidates for 16 registers hold no float16 shape of more than
-     * 12 registers of sums. */
+    /* The candidates for 16 registers of 8 floats hold no float16: PoCL's
+     * compiler warns of every one on AVX2, and a float16 is two float8s. */
     int n;
     const sgemm_params *c = sgemm_params_candidates(&avx2, &n);
     assert_true(n > 0);
     for (int i = 0; i < n; i++)
-        if (c[i].vw == 16)
-            assert_true(c[i].rm * c[i].nv * 2 <= 12);
+        assert_int_not_equal(c[i].vw, 16);
 }
 
 /* A tuning with plans measured at 1000 and 1024 that differ. */
