@@ -2849,6 +2849,10 @@ static void run_case(void **state)
     uint64_t downloads = transfers_now().downloads - before.downloads;
     char why[1024];
     int failed = outcome(c, st, msg, downloads, why, sizeof why);
+    /* The reason quotes the message's start; a failing row shows all of
+     * it, which is what tells why a device's message differs. */
+    if (failed && !c->known)
+        print_message("[  MESSAGE ] %s\n", msg);
     free(msg);
     cleanup_and_check(c);
 
