@@ -219,6 +219,76 @@ void amp__bl_map_close(bl_source_map *map)
     map->body = -1;
 }
 
+/* A linker's report of a function that nothing defines, which names no
+ * line: "ptxas fatal   : Unresolved extern function 'f'". NVIDIA's
+ * compiler takes a call of an undeclared function and leaves it to the
+ * linker; its warning at the call's line comes only when it compiles the
+ * source afresh, not from its own cache. Returns the length of the name,
+ * in *name, or 0 when the log's line is not such a report. */
+static size_t unresolved_function(const char *s, size_t n, const char **name)
+{
+    static const char mark[] = "Unresolved extern function '";
+    const size_t m = sizeof mark - 1;
+    for (size_t i = 0; i + m < n; i++) {
+        if (memcmp(s + i, mark, m) != 0)
+            continue;
+        const char *start = s + i + m, *end = start;
+        while (end < s + n && (isalnum((unsigned char)*end) || *end == '_'))
+            end++;
+        if (end == start || end >= s + n || *end != '\'')
+            return 0;
+        *name = start;
+        return (size_t)(end - start);
+    }
+    return 0;
+}
+
+/* Where the generated source first calls the function name[0..n): a line
+ * and a column (1-based) that the map takes to the user's text, the body's
+ * or a helper's. Returns 0 when no call maps. */
+static int first_call(const bl_source_map *map, const char *name, size_t n, bl_place *at)
+{
+    int line = 1;
+    for (const char *p = map->gen->source; p && *p; p++) {
+        if (*p == '\n') {
+            line++;
+            continue;
+        }
+        if (strncmp(p, name, n) != 0 ||
+            (p > map->gen->source && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            continue;
+        const char *after = p + n;
+        while (*after == ' ' || *after == '\t')
+            after++;
+        if (*after != '(')
+            continue;
+        const char *bol = p;
+        while (bol > map->gen->source && bol[-1] != '\n')
+            bol--;
+        if (amp__bl_map_find(map, NULL, 0, line, (int)(p - bol) + 1, at))
+            return 1;
+    }
+    return 0;
+}
+
+/* A function nothing defines, at the user's call of it. */
+static int map_unresolved(strbuf *out, const bl_source_map *map, const char *name, size_t n)
+{
+    bl_place at;
+    if (!first_call(map, name, n, &at))
+        return 0;
+    strbuf message = STRBUF_INIT;
+    amp__sb_printf(&message,
+                   "call to '%.*s', which is not defined: a kernel may call OpenCL C's built-in"
+                   " functions and the AMP_FUNCTION helpers it captures (the driver's linker:"
+                   " Unresolved extern function '%.*s')",
+                   (int)n, name, (int)n, name);
+    amp__bl_print_at(out, map, &at, "error", message.data ? message.data : name,
+                     message.data ? message.length : n);
+    amp__sb_free(&message);
+    return 1;
+}
+
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
                             const amp_kernel_source *src)
 {
@@ -235,10 +305,14 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
         diagnostic d;
         bl_place at;
+        const char *name = NULL;
+        size_t name_length = 0;
         if (parse_diagnostic(p, n, &d) &&
             amp__bl_map_find(&map, d.where, d.where_length, d.line, d.column, &at)) {
             amp__bl_print_at(out, &map, &at, d.severity, d.message, d.message_length);
             mapped++;
+        } else if ((name_length = unresolved_function(p, n, &name)) > 0) {
+            mapped += map_unresolved(out, &map, name, name_length);
         }
         p += n + (eol ? 1 : 0);
     }

@@ -64,9 +64,11 @@ void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,
 void amp__bl_map_close(bl_source_map *map);
 
 /* Append to out the diagnostics of log that point into the body of gen,
- * moved to src's file and line, each with the offending line and a caret.
- * Returns how many were mapped (0 when none could be, for example when the
- * source file cannot be read). */
+ * moved to src's file and line, each with the offending line and a caret;
+ * a linker's report of a function nothing defines, which names no line,
+ * at the first call of it in the user's text. Returns how many were mapped
+ * (0 when none could be, for example when the source file cannot be
+ * read). */
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
                             const amp_kernel_source *src);
 

@@ -4,6 +4,8 @@
  */
 #include "test_util.h"
 
+#include "core/testing.h"
+
 static void extent_not_divisible_by_tile_names_both(void **state)
 {
     (void)state;
@@ -166,6 +168,49 @@ static void a_build_error_after_a_host_macro_names_the_users_column(void **state
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A driver whose log, for a call of a function nothing defines, holds only
+ * its linker's line, with no position: NVIDIA's, once its own cache holds
+ * the front end's output for the source. */
+static cl_int(CL_API_CALL *real_build_info)(cl_program, cl_device_id, cl_program_build_info,
+                                            size_t, void *, size_t *);
+
+static cl_int CL_API_CALL linker_only_log(cl_program p, cl_device_id d, cl_program_build_info what,
+                              size_t size, void *value, size_t *size_ret)
+{
+    static const char log[] = "ptxas fatal   : Unresolved extern function 'not_a_function'\n";
+    if (what != CL_PROGRAM_BUILD_LOG)
+        return real_build_info(p, d, what, size, value, size_ret);
+    if (size_ret)
+        *size_ret = sizeof log;
+    if (value && size < sizeof log)
+        return CL_INVALID_VALUE;
+    if (value)
+        memcpy(value, log, sizeof log);
+    return CL_SUCCESS;
+}
+
+static void a_call_only_the_linker_refuses_names_the_users_line(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    real_build_info = amp__clapi.GetProgramBuildInfo;
+    amp__clapi.GetProgramBuildInfo = linker_only_log;
+    int line = __LINE__ + 2;
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        v(idx[0]) = 2 * not_a_function(idx[0]);
+    });
+    amp__clapi.GetProgramBuildInfo = real_build_info;
+    assert_int_equal(st, AMP_ERROR_KERNEL_BUILD);
+    char where[200];
+    snprintf(where, sizeof where,
+             "test_errors.c:%d:25: error: call to 'not_a_function', which is not defined", line);
+    expect_at(amp_last_error(), where, "        v(idx[0]) = 2 * not_a_function(idx[0]);", line, 25);
+    assert_non_null(strstr(amp_last_error(), "Unresolved extern function 'not_a_function'"));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 /* C++ AMP's C++ that C cannot take: the message names the C to write, at
  * the user's line and column. */
 static amp_status cxx_body(int which, amp_array_view *v)
@@ -322,6 +367,7 @@ int main(void)
         cmocka_unit_test(a_kernel_that_does_not_compile_names_the_users_line),
         cmocka_unit_test(host_macros_expand_in_helpers),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
+        cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
         cmocka_unit_test(a_build_error_after_a_host_macro_names_the_users_column),
         cmocka_unit_test(cxx_spellings_name_what_to_write_in_c),
         cmocka_unit_test(null_and_released_views_are_refused),
