@@ -10,8 +10,12 @@
  *   --repeat R   timed runs per measurement (default 5); figures are medians
  *   --quick      small sizes, to see that everything runs
  *   --tune       run the kernel 6 tuner first and store its result
- *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers,overlap
- *                (default all but overlap, which transfers holds)
+ *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers,overlap,
+ *                timeline (default all but overlap, which transfers holds, and
+ *                timeline: dispatch with a side whose launches the timeline
+ *                records, in turns with the library's without it; the
+ *                queues of the sections after it profile, as under
+ *                AMP_TIMELINE)
  *   --kernels L  the SGEMM kernels of the progression to measure, e.g. 56
  *                (default all six; the baselines are always measured)
  *   --sizes L    the SGEMM sizes, e.g. 1024,1000x2000x500: M, or MxNxK
@@ -111,11 +115,12 @@ int main(int argc, char **argv)
                                                  (int)(sizeof o.sizes / sizeof o.sizes[0]))) > 0) {
             i++;
         } else {
-            fprintf(stderr,
-                    "usage: %s [--out DIR] [--repeat R] [--quick] [--tune] [--only "
-                    "matmul,tile,dispatch,compile,lazy,transfers,overlap] [--kernels 123456] "
-                    "[--sizes 1024,1000x2000x500]\n",
-                    argv[0]);
+            fprintf(
+                stderr,
+                "usage: %s [--out DIR] [--repeat R] [--quick] [--tune] [--only "
+                "matmul,tile,dispatch,compile,lazy,transfers,overlap,timeline] [--kernels 123456] "
+                "[--sizes 1024,1000x2000x500]\n",
+                argv[0]);
             return EXIT_FAILURE;
         }
     }
@@ -173,8 +178,9 @@ int main(int argc, char **argv)
         bench_matmul(&o);
     if (wanted(only, "tile"))
         bench_tile_average(&o);
-    if (wanted(only, "dispatch"))
-        bench_dispatch(&o);
+    int timeline_side = only && wanted(only, "timeline");
+    if (wanted(only, "dispatch") || timeline_side)
+        bench_dispatch(&o, timeline_side);
     if (wanted(only, "compile"))
         bench_compile(&o);
     if (wanted(only, "lazy"))

@@ -78,7 +78,10 @@ void bench_cl_close(bench_cl *cl);
 /* The sections, each printing Markdown tables and writing its CSV. */
 void bench_matmul(const bench_options *o);
 void bench_tile_average(const bench_options *o);
-void bench_dispatch(const bench_options *o);
+/* timeline_side: also the launch with the timeline recording, in turns
+ * with it off (--only timeline). The timeline is stopped after, but the
+ * queues the process makes later profile, as under AMP_TIMELINE. */
+void bench_dispatch(const bench_options *o, int timeline_side);
 void bench_compile(const bench_options *o);
 int bench_compile_child(void); /* the re-executed process of bench_compile */
 void bench_laziness(const bench_options *o);
@@ -88,8 +91,9 @@ void bench_transfers(const bench_options *o);
  * the two side by side: bench/timeline-overlap.py). */
 void bench_overlap(const bench_options *o);
 
-/* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c). */
-amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v);
+/* The tiny kernel of the dispatch benchmark: v(i) += 1 (dispatch_tiny.c), on
+ * av (NULL: the default view). */
+amp_status bench_tiny_kernel(amp_accelerator_view *av, amp_extent domain, amp_array_view *v);
 
 /* What the tuner (tuner.c) does. */
 typedef struct bench_tune_options {

@@ -24,7 +24,16 @@
  *                 asks for the kernel's event, whose status and two times
  *                 are read and which is released after the block: what
  *                 timing every kernel on the device costs the driver (the
- *                 floor of AMP_PROFILE's and the timeline's device times).
+ *                 floor of AMP_PROFILE's and the timeline's device times);
+ *   amp, timeline - (with --only timeline) amp_parallel_for_each while
+ *                 the timeline records, on a view of its own made after
+ *                 the timeline started (so its queue profiles, as every
+ *                 queue does under AMP_TIMELINE), its recording paused
+ *                 between its blocks: what AMP_TIMELINE costs a launch,
+ *                 against the amp side in the same process, block by
+ *                 block. Separate runs with and without AMP_TIMELINE
+ *                 differ by the machine's moment as much as by the
+ *                 timeline.
  * Two ways:
  *   pipelined  - launches back to back, one wait at the end of a block;
  *   wait each  - a launch and a wait (clFinish) each time.
@@ -44,18 +53,20 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "core/testing.h"
 
 #define ELEMS 1024
 #define GROUP 256
-#define SIDES 6
+#define SIDES 7
 #define MAX_BLOCKS 400
 
-enum { AMP_SIDE, RAW, RAW_ARGS, RAW_LIB, AMP_GETTER, RAW_EVENTS };
+enum { AMP_SIDE, RAW, RAW_ARGS, RAW_LIB, AMP_GETTER, RAW_EVENTS, AMP_TIMELINE_ON };
 
 /* The most launches of a block (pipelined blocks are the longest). */
 #define MAX_PER_BLOCK 2000
@@ -256,28 +267,44 @@ static double raw_round(raw_kernel *r, int n, int wait_each, int with_args)
     return (bench_now() - t0) / n;
 }
 
+/* The launches of a library's side on av (NULL: the default view, as
+ * AMP_PARALLEL_FOR_EACH launches) and their view of data. */
+typedef struct amp_kernel_side {
+    amp_accelerator_view *av;
+    amp_accelerator_view *wait_av; /* av, or the default view for NULL */
+    amp_array_view *v;
+    long launches;
+} amp_kernel_side;
+
 /* getter: the extent read from the view before each launch. */
-static double amp_round(const bench_options *o, amp_array_view *v, long *launches, int n,
-                        int wait_each, int getter)
+static double amp_round(amp_kernel_side *a, int n, int wait_each, int getter)
 {
     amp_extent domain = amp_extent_1d(ELEMS);
     double t0 = bench_now();
     for (int i = 0; i < n; i++) {
         if (getter)
-            domain = amp_array_view_get_extent(v);
-        bench_check(bench_tiny_kernel(domain, v), "tiny kernel");
+            domain = amp_array_view_get_extent(a->v);
+        bench_check(bench_tiny_kernel(a->av, domain, a->v), "tiny kernel");
         if (wait_each)
-            bench_check(amp_accelerator_view_wait(o->av), "wait");
+            bench_check(amp_accelerator_view_wait(a->wait_av), "wait");
     }
-    bench_check(amp_accelerator_view_wait(o->av), "wait");
-    *launches += n;
+    bench_check(amp_accelerator_view_wait(a->wait_av), "wait");
+    a->launches += n;
     return (bench_now() - t0) / n;
 }
 
+/* The timeline's blocks: recording only while they run. */
+static double timeline_round(amp_kernel_side *a, int n, int wait_each)
+{
+    bench_check(amp_timeline_start(NULL), "timeline start");
+    double t = amp_round(a, n, wait_each, 0);
+    amp__test_timeline_pause();
+    return t;
+}
+
 typedef struct sides {
-    const bench_options *o;
-    amp_array_view *v;
-    long amp_launches;
+    amp_kernel_side amp;
+    amp_kernel_side timeline; /* .v NULL: not measured */
     raw_kernel own, lib, evt; /* on a context of its own; the library's; with events */
 } sides;
 
@@ -286,14 +313,20 @@ static double side_round(sides *s, int side, int n, int wait_each)
 {
     switch (side) {
     case AMP_SIDE:
-    case AMP_GETTER:
-        return amp_round(s->o, s->v, &s->amp_launches, n, wait_each, side == AMP_GETTER);
+    case AMP_GETTER: return amp_round(&s->amp, n, wait_each, side == AMP_GETTER);
+    case AMP_TIMELINE_ON: return timeline_round(&s->timeline, n, wait_each);
     case RAW: return raw_round(&s->own, n, wait_each, 0);
     case RAW_ARGS: return raw_round(&s->own, n, wait_each, 1);
     case RAW_EVENTS: return raw_round(&s->evt, n, wait_each, 0);
     case RAW_LIB:
     default: return raw_round(&s->lib, n, wait_each, 0);
     }
+}
+
+/* Whether side is measured: the timeline's only when asked for. */
+static int measured(const sides *s, int side)
+{
+    return side != AMP_TIMELINE_ON || s->timeline.v != NULL;
 }
 
 /* blocks blocks of n launches of every side, the sides taking turns in a
@@ -304,21 +337,90 @@ static void take_turns(sides *s, int blocks, int n, int wait_each, double t[SIDE
     for (int b = 0; b < blocks; b++)
         for (int k = 0; k < SIDES; k++) {
             int side = (b + k) % SIDES;
+            if (!measured(s, side))
+                continue;
             side_round(s, side, 1, 1);
             t[side][b] = side_round(s, side, n, wait_each);
         }
 }
 
-void bench_dispatch(const bench_options *o)
+/* The timeline's file: some 100 MB of no use after the run. The library
+ * writes it once more as the process ends (device times read at
+ * amp_shutdown), so it is removed by a handler that runs after the
+ * library's: registered before the timeline starts. */
+static char timeline_path[4200];
+
+static void remove_timeline_file(void)
+{
+    remove(timeline_path);
+}
+
+/* The timeline's side: the timeline started, its view made after the
+ * start (so that the view's queue profiles), the recording paused until
+ * the side's blocks. Under AMP_TIMELINE it says why the side is left out,
+ * and leaves a->v NULL. */
+static void timeline_open(const bench_options *o, float *host, amp_kernel_side *a)
+{
+    if (amp_timeline_is_enabled()) {
+        printf(
+            "Not measured: amp with the timeline against amp without it, in turns: AMP_TIMELINE\n"
+            "is set, so the timeline records on every side.\n\n");
+        return;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(timeline_path, sizeof timeline_path, "%s/amp-bench-timeline-%ld.json",
+             tmp && *tmp ? tmp : "/tmp", (long)getpid());
+    if (atexit(remove_timeline_file) != 0) {
+        printf("Not measured: amp with the timeline: no handler to remove its file at exit.\n\n");
+        return;
+    }
+    bench_check(amp_timeline_start(timeline_path), "timeline start");
+    bench_check(amp_accelerator_create_view(o->acc, AMP_QUEUING_AUTOMATIC, &a->av), "view");
+    a->wait_av = a->av;
+    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_1d(ELEMS), host, &a->v), "view");
+    amp__test_timeline_pause();
+}
+
+/* The timeline stopped; its file is written, and removed at exit. */
+static void timeline_close(amp_kernel_side *a)
+{
+    if (!a->v)
+        return;
+    bench_check(amp_array_view_release(a->v), "release");
+    bench_check(amp_accelerator_view_release(a->av), "release");
+    bench_check(amp_timeline_stop(), "timeline stop");
+}
+
+static void close_sides(sides *s)
+{
+    raw_close(&s->own);
+    raw_close(&s->lib);
+    raw_close(&s->evt);
+    timeline_close(&s->timeline);
+    bench_check(amp_array_view_release(s->amp.v), "release");
+}
+
+/* Whether every element of a library side's data counts its launches. */
+static int amp_counted(amp_kernel_side *a, const float *host)
+{
+    if (!a->v)
+        return 1;
+    bench_check(amp_array_view_synchronize(a->v), "synchronize");
+    return host[0] == (float)a->launches && host[ELEMS - 1] == (float)a->launches;
+}
+
+void bench_dispatch(const bench_options *o, int timeline_side)
 {
     printf("\n## Dispatch overhead: a tiny kernel (%d threads, v(i) += 1)\n\n", ELEMS);
-    float host[ELEMS] = {0};
-    sides s = {.o = o};
-    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_1d(ELEMS), host, &s.v), "view");
+    static float host[ELEMS], timeline_host[ELEMS];
+    memset(host, 0, sizeof host);
+    memset(timeline_host, 0, sizeof timeline_host);
+    sides s = {.amp = {.wait_av = o->av}};
+    bench_check(amp_array_view_create(AMP_FLOAT, amp_extent_1d(ELEMS), host, &s.amp.v), "view");
     /* Compile, upload and dump the generated source; later calls are cache hits. */
-    bench_check(bench_tiny_kernel(amp_extent_1d(ELEMS), s.v), "tiny kernel");
+    bench_check(bench_tiny_kernel(NULL, amp_extent_1d(ELEMS), s.amp.v), "tiny kernel");
     bench_check(amp_accelerator_view_wait(o->av), "wait");
-    s.amp_launches = 1;
+    s.amp.launches = 1;
 
     char name[256];
     char *source = find_generated(o->dump_dir, name, sizeof name);
@@ -328,13 +430,12 @@ void bench_dispatch(const bench_options *o)
         printf("Not measured: the generated kernel could not be %s.\n",
                source ? "built through raw OpenCL" : "found (AMP_DUMP_KERNELS)");
         free(source);
-        raw_close(&s.own);
-        raw_close(&s.lib);
-        raw_close(&s.evt);
-        amp_array_view_release(s.v);
+        close_sides(&s);
         return;
     }
     free(source);
+    if (timeline_side)
+        timeline_open(o, timeline_host, &s.timeline);
 
     /* Blocks of about 10 ms pipelined, 25 launches with a wait each. */
     static const char *mode_names[2] = {"pipelined", "wait each"};
@@ -343,13 +444,13 @@ void bench_dispatch(const bench_options *o)
     static double t[2][SIDES][MAX_BLOCKS];
     /* A round of each first, untimed: queues and threads warm. */
     for (int side = 0; side < SIDES; side++)
-        side_round(&s, side, 100, 0);
+        if (measured(&s, side))
+            side_round(&s, side, 100, 0);
     for (int m = 0; m < 2; m++)
         take_turns(&s, blocks[m], per_block[m], m == 1, t[m]);
 
     /* Every side did what it was asked: every element counts its launches. */
-    bench_check(amp_array_view_synchronize(s.v), "synchronize");
-    int ok = host[0] == (float)s.amp_launches && host[ELEMS - 1] == (float)s.amp_launches &&
+    int ok = amp_counted(&s.amp, host) && amp_counted(&s.timeline, timeline_host) &&
              raw_counted(&s.own) && raw_counted(&s.lib) && raw_counted(&s.evt);
 
     FILE *csv = bench_csv_open(o, "dispatch.csv",
@@ -357,7 +458,9 @@ void bench_dispatch(const bench_options *o)
                                "raw_us_best,ratio_median,raw_args_us_median,raw_args_us_best,"
                                "ratio_q1,ratio_q3,raw_lib_us_median,raw_lib_us_best,"
                                "ratio_lib_median,amp_getter_us_median,amp_getter_us_best,"
-                               "raw_events_us_median,raw_events_us_best");
+                               "raw_events_us_median,raw_events_us_best,amp_timeline_us_median,"
+                               "amp_timeline_us_best,timeline_ratio_median,timeline_ratio_q1,"
+                               "timeline_ratio_q3");
     printf("- microseconds per launch, the median over blocks (best block in brackets); the\n"
            "  sides take turns block by block (pipelined: %d blocks of %d launches, one wait at\n"
            "  the end of each; with a wait each: %d blocks of %d)\n"
@@ -366,40 +469,55 @@ void bench_dispatch(const bench_options *o)
            "  default queue, without its steps; amp, getter: the extent read with\n"
            "  amp_array_view_get_extent before each launch; raw, event each: a profiling queue,\n"
            "  each launch's event read (status, start, end) and released after the block\n"
+           "- amp, timeline (--only timeline): the timeline recording during the side's blocks\n"
+           "  only, on a view made after it started; timeline on / off: its block-by-block\n"
+           "  ratios to amp's, the median with its quartiles\n"
            "- results %s: every element counts its launches\n\n",
            blocks[0], per_block[0], blocks[1], per_block[1], ok ? "checked" : "WRONG");
-    printf(
-        "| mode | amp_parallel_for_each | raw clEnqueueNDRangeKernel | amp / raw (quartiles) | "
-        "raw, clSetKernelArg x4 each time | raw, library's queue | amp / raw, library's "
-        "queue | amp, getter | raw, event each |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("| mode | amp_parallel_for_each | raw clEnqueueNDRangeKernel | amp / raw (quartiles) | "
+           "raw, clSetKernelArg x4 each time | raw, library's queue | amp / raw, library's "
+           "queue | amp, getter | raw, event each | amp, timeline | timeline on / off "
+           "(quartiles) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int m = 0; m < 2; m++) {
         int n = blocks[m];
-        double q[3], ql[3];
+        double q[3], ql[3], qt[3] = {0, 0, 0};
         bench_ratio_quartiles(t[m][AMP_SIDE], t[m][RAW], n, q);
         bench_ratio_quartiles(t[m][AMP_SIDE], t[m][RAW_LIB], n, ql);
+        int timeline = measured(&s, AMP_TIMELINE_ON);
+        if (timeline)
+            bench_ratio_quartiles(t[m][AMP_TIMELINE_ON], t[m][AMP_SIDE], n, qt);
+        /* After the ratios: the median sorts a side's blocks. */
         double best[SIDES], med[SIDES];
         for (int k = 0; k < SIDES; k++) {
-            best[k] = bench_min(t[m][k], n) * 1e6;
-            med[k] = bench_median(t[m][k], n) * 1e6;
+            best[k] = measured(&s, k) ? bench_min(t[m][k], n) * 1e6 : 0;
+            med[k] = measured(&s, k) ? bench_median(t[m][k], n) * 1e6 : 0;
+        }
+        char cell[64] = "-", ratio[64] = "-";
+        if (timeline) {
+            snprintf(cell, sizeof cell, "%.2f (%.2f)", med[AMP_TIMELINE_ON], best[AMP_TIMELINE_ON]);
+            snprintf(ratio, sizeof ratio, "%.3f (%.3f to %.3f)", qt[1], qt[0], qt[2]);
         }
         printf("| %s | %.2f (%.2f) | %.2f (%.2f) | %.3f (%.3f to %.3f) | %.2f (%.2f) | %.2f "
-               "(%.2f) | %.3f | %.2f (%.2f) | %.2f (%.2f) |\n",
+               "(%.2f) | %.3f | %.2f (%.2f) | %.2f (%.2f) | %s | %s |\n",
                mode_names[m], med[AMP_SIDE], best[AMP_SIDE], med[RAW], best[RAW], q[1], q[0], q[2],
                med[RAW_ARGS], best[RAW_ARGS], med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER],
-               best[AMP_GETTER], med[RAW_EVENTS], best[RAW_EVENTS]);
-        if (csv)
+               best[AMP_GETTER], med[RAW_EVENTS], best[RAW_EVENTS], cell, ratio);
+        if (csv) {
             fprintf(csv,
                     "\"%s\",%s,%d,%.3f,%.3f,%.3f,%.3f,%.4f,%.3f,%.3f,%.4f,%.4f,%.3f,%.3f,%.4f,%.3f,"
-                    "%.3f,%.3f,%.3f\n",
+                    "%.3f,%.3f,%.3f,",
                     o->info.description, mode_names[m], n * per_block[m], med[AMP_SIDE], med[RAW],
                     best[AMP_SIDE], best[RAW], q[1], med[RAW_ARGS], best[RAW_ARGS], q[0], q[2],
                     med[RAW_LIB], best[RAW_LIB], ql[1], med[AMP_GETTER], best[AMP_GETTER],
                     med[RAW_EVENTS], best[RAW_EVENTS]);
+            if (timeline)
+                fprintf(csv, "%.3f,%.3f,%.4f,%.4f,%.4f\n", med[AMP_TIMELINE_ON],
+                        best[AMP_TIMELINE_ON], qt[1], qt[0], qt[2]);
+            else
+                fprintf(csv, ",,,,\n");
+        }
     }
     if (csv)
         fclose(csv);
-    raw_close(&s.own);
-    raw_close(&s.lib);
-    raw_close(&s.evt);
-    bench_check(amp_array_view_release(s.v), "release");
+    close_sides(&s);
 }

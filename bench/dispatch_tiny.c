@@ -6,7 +6,7 @@
  */
 #include "bench.h"
 
-amp_status bench_tiny_kernel(amp_extent domain, amp_array_view *v)
+amp_status bench_tiny_kernel(amp_accelerator_view *av, amp_extent domain, amp_array_view *v)
 {
-    return AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
+    return AMP_PARALLEL_FOR_EACH_ON(av, domain, idx, AMP_CAPTURE(v), { v(idx[0]) += 1.0f; });
 }

@@ -59,10 +59,12 @@
 #            transfers   test_staging on the GPU and amp_bench --only transfers
 #                        (what --transfers does)
 #            timeline    the timeline's cost and its picture of overlap (not in
-#                        the default steps): amp_bench --only dispatch three
-#                        times without AMP_TIMELINE and three times with it, in
-#                        turns, then each side's pipelined amp us per launch
-#                        and amp / raw ratio in DIR/timeline.md; and amp_bench
+#                        the default steps): amp_bench --only timeline five
+#                        times (the dispatch benchmark with a side whose
+#                        launches the timeline records, in turns with the
+#                        library's launches without it, in one process), then
+#                        the pipelined rows' amp us per launch off and on and
+#                        the ratio on / off in DIR/timeline.md; and amp_bench
 #                        --only overlap with AMP_TIMELINE=DIR/timeline/overlap.json
 #                        (uploads on the transfer queue beside kernels), that
 #                        file checked, its overlaps listed
@@ -206,13 +208,8 @@ if [ "$perf" = 1 ]; then
         --only tile,dispatch,transfers --out "$out/pocl-other" ;;
     timeline)
       mkdir -p "$out/timeline"
-      for i in 1 2 3; do
-        step "timeline-off-$i" 60 build-gpu/bench/amp_bench --only dispatch \
-          --out "$out/timeline/off-$i"
-        # The dispatch's timeline holds some 750,000 events: written aside.
-        step "timeline-on-$i" 120 env AMP_TIMELINE="/tmp/amp-dispatch-$i.json" \
-          build-gpu/bench/amp_bench --only dispatch --out "$out/timeline/on-$i"
-        rm -f "/tmp/amp-dispatch-$i.json"
+      for i in 1 2 3 4 5; do
+        step "timeline-$i" 120 build-gpu/bench/amp_bench --only timeline --out "$out/timeline/run-$i"
       done
       step timeline-overlap 120 env AMP_TIMELINE="$out/timeline/overlap.json" \
         build-gpu/bench/amp_bench --only overlap --out "$out/timeline/overlap"
@@ -220,12 +217,11 @@ if [ "$perf" = 1 ]; then
         "$out/timeline/overlap.json"
       step timeline-overlap-page 60 python3 tools/amp-draw/amp_draw.py \
         "$out/timeline/overlap.json" -o "$out/timeline/overlap.html"
-      # Each side's pipelined row: amp us per launch, and amp / raw.
-      for side in off on; do
-        echo "$side: amp us $(grep -h '^| pipelined' "$out"/timeline-"$side"-*.md |
-          awk -F'|' '{split($3, a, " "); print a[1]}' | sort -n | tr '\n' ' ')," \
-          "amp / raw $(grep -h '^| pipelined' "$out"/timeline-"$side"-*.md |
-          awk -F'|' '{split($5, r, " "); print r[1]}' | sort -n | tr '\n' ' ')"
+      # The runs' pipelined rows, each column sorted: amp us per launch
+      # without the timeline and with it, and the ratio on / off.
+      for col in "3 amp us, timeline off" "11 amp us, timeline on" "12 timeline on / off"; do
+        echo "${col#* }: $(grep -h '^| pipelined' "$out"/timeline-[0-9]*.md |
+          awk -F'|' -v c="${col%% *}" '{split($c, a, " "); print a[1]}' | sort -n | tr '\n' ' ')"
       done | tee "$out/timeline.md" | tee -a "$out/steps.log"
       pack ;;
     transfers)

@@ -11,6 +11,7 @@
 #include "core/handle.h"
 #include "core/lock.h"
 #include "core/probe.h"
+#include "core/testing.h"
 #include "core/timeline.h"
 #include "data/view.h"
 #include "device/devtime.h"
@@ -187,6 +188,13 @@ amp_status amp_timeline_flush(void)
                                        " amp_timeline_start(\"FILE.json\") first.");
     amp__lock_release();
     return st;
+}
+
+void amp__test_timeline_pause(void)
+{
+    amp__lock_acquire();
+    amp__tl_stop();
+    amp__lock_release();
 }
 
 int amp_timeline_is_enabled(void)

@@ -83,6 +83,14 @@ amp_status amp__test_install_oclgrind(const char *path);
 /* How many profiled launches have events not read yet (AMP_PROFILE). */
 size_t amp__test_profile_pending(void);
 
+/* ---- api/timeline.c ---- */
+
+/* Stop the timeline's recording without writing its file, as
+ * amp_timeline_stop() does not: amp_timeline_start(NULL) goes on recording
+ * in the same file. For a benchmark that times launches with the timeline
+ * on and off in turns. Takes the library's lock. */
+void amp__test_timeline_pause(void);
+
 /* ---- data/staging.c: the path a transfer takes ---- */
 
 /* The ways host memory and a device buffer exchange bytes: one OpenCL
