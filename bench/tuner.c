@@ -332,9 +332,12 @@ static sgemm_params *generated_family(const amp_accelerator_info *info, int *cou
     if (info->is_emulated) {
         /* A CPU: one thread per tile, 1 to 16 rows by 1 to 4 vectors of 8
          * or 16 floats, 64 to 512 sums: what fits 16 or 32 registers of
-         * either width, and somewhat past it (sgemm_params_check leaves out
-         * float16 where the registers hold 8 floats). */
-        for (int vw = 8; vw <= 16; vw *= 2)
+         * either width, and somewhat past it. No float16 where the device
+         * says it has 8-float registers (AVX2, AVX): there PoCL's compiler
+         * warns of every float16, and a float16 is two float8s. */
+        sgemm_isa isa = sgemm_cpu_isa(info->description);
+        int widest = isa == SGEMM_ISA_AVX2 || isa == SGEMM_ISA_AVX ? 8 : 16;
+        for (int vw = 8; vw <= widest; vw *= 2)
             for (int rm = 1; rm <= 16; rm++)
                 for (int nv = 1; nv <= 4; nv++) {
                     sgemm_params p = {0, 1, 1, rm, nv, vw, 1};

@@ -89,20 +89,6 @@ static void an_untuned_avx2_device_gets_sums_that_fit_16_registers(void **state)
     assert_true(n > 0);
     for (int i = 0; i < n; i++)
         assert_int_not_equal(c[i].vw, 16);
-    /* Nor does any configuration the check lets through: a tuning file's
-     * is refused, with the reason. */
-    const sgemm_params wide = {0, 1, 1, 6, 1, 16, 1};
-    const char *why = sgemm_params_check(&wide, &avx2);
-    assert_non_null(why);
-    assert_non_null(strstr(why, "vw must be at most 8"));
-    amp_accelerator_info avx = device("pthread-sandybridge-Intel(R) Xeon(R)", 1);
-    assert_non_null(sgemm_params_check(&wide, &avx));
-    amp_accelerator_info unknown = device("pthread-Some CPU", 1);
-    assert_null(sgemm_params_check(&wide, &avx512));
-    assert_null(sgemm_params_check(&wide, &unknown));
-    /* A GPU's name says nothing of its registers, whatever it holds. */
-    amp_accelerator_info gpu = device("pthread-haswell-like GPU", 0);
-    assert_null(sgemm_params_check(&(sgemm_params){1, 8, 8, 4, 1, 16, 8}, &gpu));
 }
 
 /* A tuning with plans measured at 1000 and 1024 that differ. */
