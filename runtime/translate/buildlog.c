@@ -245,30 +245,39 @@ static size_t unresolved_function(const char *s, size_t n, const char **name)
 
 /* Where the generated source first calls the function name[0..n): a line
  * and a column (1-based) that the map takes to the user's text, the body's
- * or a helper's. Returns 0 when no call maps. */
+ * or a helper's. The source is read as tokens, so that comments and
+ * literals are passed over. A call is the name before "(" with no
+ * identifier before it but a keyword that may precede an expression
+ * ("int f(int);", or a helper's own definition, declares f); where no call
+ * maps, the first mention before "(" does. Returns 0 when none maps. */
 static int first_call(const bl_source_map *map, const char *name, size_t n, bl_place *at)
 {
-    int line = 1;
-    for (const char *p = map->gen->source; p && *p; p++) {
-        if (*p == '\n') {
-            line++;
-            continue;
+    static const char *const before_expression[] = {"return", "case", "else", "do", NULL};
+    const char *source = map->gen->source;
+    lex_tokens tokens;
+    if (!source || amp__lex(source, strlen(source), &tokens) != AMP_OK)
+        return 0;
+    int found = 0;
+    for (int declarations = 0; declarations < 2 && !found; declarations++) {
+        int line = 1;
+        const char *line_start = source, *scanned = source;
+        for (size_t i = 0; i + 1 < tokens.count && !found; i++) {
+            const lex_token *t = &tokens.items[i], *prev = i ? t - 1 : NULL;
+            if (t->kind != LEX_IDENT || t->length != n || memcmp(t->text, name, n) != 0 ||
+                !amp__lex_is(t + 1, "("))
+                continue;
+            int declared = prev && prev->kind == LEX_IDENT &&
+                           !amp__lex_is_any(prev, before_expression);
+            if (declared && !declarations)
+                continue;
+            for (; scanned < t->text; scanned++)
+                if (*scanned == '\n')
+                    line++, line_start = scanned + 1;
+            found = amp__bl_map_find(map, NULL, 0, line, (int)(t->text - line_start) + 1, at);
         }
-        if (strncmp(p, name, n) != 0 ||
-            (p > map->gen->source && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
-            continue;
-        const char *after = p + n;
-        while (*after == ' ' || *after == '\t')
-            after++;
-        if (*after != '(')
-            continue;
-        const char *bol = p;
-        while (bol > map->gen->source && bol[-1] != '\n')
-            bol--;
-        if (amp__bl_map_find(map, NULL, 0, line, (int)(p - bol) + 1, at))
-            return 1;
     }
-    return 0;
+    amp__lex_free(&tokens);
+    return found;
 }
 
 /* A function nothing defines, at the user's call of it. */

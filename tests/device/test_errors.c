@@ -168,14 +168,19 @@ static void a_build_error_after_a_host_macro_names_the_users_column(void **state
     assert_amp_ok(amp_array_view_release(v));
 }
 
-/* A driver whose log, for a call of a function nothing defines, holds only
- * its linker's line, with no position: NVIDIA's, once its own cache holds
- * the front end's output for the source. */
+/* A driver that refuses every program and whose log holds only its
+ * linker's line, with no position: NVIDIA's for a call of a function
+ * nothing defines, once its own cache holds the front end's output for
+ * the source. The program is not compiled, so a kernel may declare what it
+ * never defines. */
 static cl_int(CL_API_CALL *real_build_info)(cl_program, cl_device_id, cl_program_build_info,
                                             size_t, void *, size_t *);
+static cl_int(CL_API_CALL *real_build)(cl_program, cl_uint, const cl_device_id *, const char *,
+                                       void(CL_CALLBACK *)(cl_program, void *), void *);
 
-static cl_int CL_API_CALL linker_only_log(cl_program p, cl_device_id d, cl_program_build_info what,
-                              size_t size, void *value, size_t *size_ret)
+static cl_int CL_API_CALL linker_only_log(cl_program p, cl_device_id d,
+                                          cl_program_build_info what, size_t size, void *value,
+                                          size_t *size_ret)
 {
     static const char log[] = "ptxas fatal   : Unresolved extern function 'not_a_function'\n";
     if (what != CL_PROGRAM_BUILD_LOG)
@@ -189,25 +194,83 @@ static cl_int CL_API_CALL linker_only_log(cl_program p, cl_device_id d, cl_progr
     return CL_SUCCESS;
 }
 
+static cl_int CL_API_CALL build_refused(cl_program p, cl_uint n, const cl_device_id *d,
+                                        const char *options,
+                                        void(CL_CALLBACK *notify)(cl_program, void *), void *user)
+{
+    (void)p, (void)n, (void)d, (void)options, (void)notify, (void)user;
+    return CL_BUILD_PROGRAM_FAILURE;
+}
+
+static void linker_refuses(int on)
+{
+    if (on) {
+        real_build_info = amp__clapi.GetProgramBuildInfo;
+        real_build = amp__clapi.BuildProgram;
+        amp__clapi.GetProgramBuildInfo = linker_only_log;
+        amp__clapi.BuildProgram = build_refused;
+    } else {
+        amp__clapi.GetProgramBuildInfo = real_build_info;
+        amp__clapi.BuildProgram = real_build;
+    }
+}
+
+/* The message's report of not_a_function, at line and at the column where
+ * `call` begins in source_line. */
+static void expect_undefined_at(int line, const char *source_line, const char *call)
+{
+    int column = (int)(strstr(source_line, call) - source_line) + 1;
+    char where[200];
+    snprintf(where, sizeof where,
+             "test_errors.c:%d:%d: error: call to 'not_a_function', which is not defined", line,
+             column);
+    expect_at(amp_last_error(), where, source_line, line, column);
+    assert_non_null(strstr(amp_last_error(), "Unresolved extern function 'not_a_function'"));
+}
+
 static void a_call_only_the_linker_refuses_names_the_users_line(void **state)
 {
     (void)state;
     int data[4] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
-    real_build_info = amp__clapi.GetProgramBuildInfo;
-    amp__clapi.GetProgramBuildInfo = linker_only_log;
-    int line = __LINE__ + 2;
+    linker_refuses(1);
+    /* Not the string, nor the names that begin or end with the name. */
+    int line = __LINE__ + 3;
     amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
-        v(idx[0]) = 2 * not_a_function(idx[0]);
+        printf("not_a_function(%d)\n", idx[0]);
+        v(idx[0]) = my_not_a_function(1) + not_a_function_2(2) + not_a_function(idx[0]);
     });
-    amp__clapi.GetProgramBuildInfo = real_build_info;
+    linker_refuses(0);
     assert_int_equal(st, AMP_ERROR_KERNEL_BUILD);
-    char where[200];
-    snprintf(where, sizeof where,
-             "test_errors.c:%d:25: error: call to 'not_a_function', which is not defined", line);
-    expect_at(amp_last_error(), where, "        v(idx[0]) = 2 * not_a_function(idx[0]);", line, 25);
-    assert_non_null(strstr(amp_last_error(), "Unresolved extern function 'not_a_function'"));
+    expect_undefined_at(
+        line, "        v(idx[0]) = my_not_a_function(1) + not_a_function_2(2) + not_a_function(idx[0]);",
+        "not_a_function(idx");
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A helper that declares what nothing defines: the call is named, not the
+ * declaration. */
+static const int through_a_prototype_line = __LINE__ + 1;
+AMP_FUNCTION(int, through_a_prototype, (int x), {
+    int not_a_function(int);
+    return not_a_function(x) + 1;
+});
+
+static void a_helpers_call_only_the_linker_refuses_names_the_helpers_line(void **state)
+{
+    (void)state;
+    int data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
+    linker_refuses(1);
+    amp_status st =
+        AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v, through_a_prototype),
+                              { v(idx[0]) = through_a_prototype(idx[0]); });
+    linker_refuses(0);
+    assert_int_equal(st, AMP_ERROR_KERNEL_BUILD);
+    expect_undefined_at(through_a_prototype_line + 2, "    return not_a_function(x) + 1;",
+                        "not_a_function(x)");
     assert_amp_ok(amp_array_view_release(v));
 }
 
@@ -368,6 +431,7 @@ int main(void)
         cmocka_unit_test(host_macros_expand_in_helpers),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
+        cmocka_unit_test(a_helpers_call_only_the_linker_refuses_names_the_helpers_line),
         cmocka_unit_test(a_build_error_after_a_host_macro_names_the_users_column),
         cmocka_unit_test(cxx_spellings_name_what_to_write_in_c),
         cmocka_unit_test(null_and_released_views_are_refused),
