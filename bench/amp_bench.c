@@ -13,9 +13,8 @@
  *   --only LIST  some of: matmul,tile,dispatch,compile,lazy,transfers,overlap,
  *                timeline (default all but overlap, which transfers holds, and
  *                timeline: dispatch with a side whose launches the timeline
- *                records, in turns with the library's without it; the
- *                queues of the sections after it profile, as under
- *                AMP_TIMELINE)
+ *                records, in turns with the library's without it; queues
+ *                made after it profile, as under AMP_TIMELINE)
  *   --kernels L  the SGEMM kernels of the progression to measure, e.g. 56
  *                (default all six; the baselines are always measured)
  *   --sizes L    the SGEMM sizes, e.g. 1024,1000x2000x500: M, or MxNxK
@@ -166,7 +165,10 @@ int main(int argc, char **argv)
         printf(" %s", argv[i]);
     printf("\n- CSV files in %s/\n", o.out_dir);
     /* A timeline costs a launch some time: the figures say whether one ran. */
-    printf("- timeline: %s\n", amp_timeline_is_enabled() ? "on (AMP_TIMELINE)" : "off");
+    int timeline_side = only && wanted(only, "timeline");
+    printf("- timeline: %s\n", amp_timeline_is_enabled() ? "on (AMP_TIMELINE)"
+                               : timeline_side ? "off, but on for one side of the dispatch section"
+                                               : "off");
     fflush(stdout);
 
     if (tune) {
@@ -178,7 +180,6 @@ int main(int argc, char **argv)
         bench_matmul(&o);
     if (wanted(only, "tile"))
         bench_tile_average(&o);
-    int timeline_side = only && wanted(only, "timeline");
     if (wanted(only, "dispatch") || timeline_side)
         bench_dispatch(&o, timeline_side);
     if (wanted(only, "compile"))

@@ -211,6 +211,8 @@ if [ "$perf" = 1 ]; then
       for i in 1 2 3 4 5; do
         step "timeline-$i" 120 build-gpu/bench/amp_bench --only timeline --out "$out/timeline/run-$i"
       done
+      # A run cut short by its time limit leaves its timeline's file behind.
+      rm -f "${TMPDIR:-/tmp}"/amp-bench-timeline-*.json
       step timeline-overlap 120 env AMP_TIMELINE="$out/timeline/overlap.json" \
         build-gpu/bench/amp_bench --only overlap --out "$out/timeline/overlap"
       step timeline-overlap-report 60 python3 bench/timeline-overlap.py --expect-overlap \

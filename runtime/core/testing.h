@@ -85,8 +85,8 @@ size_t amp__test_profile_pending(void);
 
 /* ---- api/timeline.c ---- */
 
-/* Stop the timeline's recording without writing its file, as
- * amp_timeline_stop() does not: amp_timeline_start(NULL) goes on recording
+/* Stop the timeline's recording without writing its file (which
+ * amp_timeline_stop() writes): amp_timeline_start(NULL) goes on recording
  * in the same file. For a benchmark that times launches with the timeline
  * on and off in turns. Takes the library's lock. */
 void amp__test_timeline_pause(void);
