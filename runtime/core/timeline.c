@@ -915,9 +915,15 @@ static void write_at_exit(void)
     if (amp__lock_held())
         return;
     amp__lock_acquire();
-    if (dirty && amp__tl_write() != AMP_OK)
+    if (amp__tl_write_changes() != AMP_OK)
         amp__tl_say_write_error();
     amp__lock_release();
+}
+
+amp_status amp__tl_write_changes(void)
+{
+    LOCK_ASSERT_HELD();
+    return dirty ? amp__tl_write() : AMP_OK;
 }
 
 int amp__tl_wants_profiling(void)

@@ -231,6 +231,12 @@ int amp__tl_has_file(void);
 amp_status amp__tl_write(void);
 const char *amp__tl_write_error(void);
 
+/* amp__tl_write() where something was recorded or timed since the file was
+ * last written; AMP_OK, writing nothing, where nothing was: the writes as
+ * the program ends (the main thread's, at exit) follow amp_shutdown's,
+ * and a large timeline is seconds of writing. */
+amp_status amp__tl_write_changes(void);
+
 /* The failure of a write that no public call returns (at amp_shutdown, as
  * the main thread ends, at exit) on stderr: once for the same reason, not
  * at each of those writes. */

@@ -200,14 +200,15 @@ void amp__end_ran(cl_platform_id platform)
     (void)atexit(at_exit);
 }
 
-/* The timeline, with every kernel's device times, as the main thread ends
- * (core/timeline.c writes again at exit only what comes after). */
+/* The timeline, with every kernel's device times, as the main thread ends,
+ * unless amp_shutdown wrote all of it (core/timeline.c writes again at exit
+ * only what comes after). */
 static void write_timeline(void)
 {
     amp__lock_acquire();
     if (amp__tl_has_file()) {
         amp__dtime_collect(1);
-        if (amp__tl_write() != AMP_OK)
+        if (amp__tl_write_changes() != AMP_OK)
             amp__tl_say_write_error();
     }
     amp__lock_release();

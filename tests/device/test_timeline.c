@@ -9,10 +9,13 @@
  *
  * The tests run in this order, in one process: the timeline's state is
  * the process's. AMP_TIMELINE_MAX_EVENTS is set before its first start.
+ * What happens as a program ends runs in a child, this program again with
+ * --ends-after-shutdown FILE.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <amp/timeline.h>
@@ -210,8 +213,50 @@ static void test_a_long_run_keeps_at_most_the_bound_and_counts_the_rest(void **s
     assert_amp_ok(amp_array_view_release(v));
 }
 
-int main(void)
+/* The child: a timeline, a launch, amp_shutdown (which writes the file),
+ * the file's inode on stdout, then the program's end. */
+static int ends_after_shutdown(const char *file)
 {
+    float data[64] = {0};
+    struct stat st;
+    if (amp_timeline_start(file) != AMP_OK || add_one(data, 64) != AMP_OK ||
+        amp_shutdown() != AMP_OK || stat(file, &st) != 0)
+        return 1;
+    printf("%llu\n", (unsigned long long)st.st_ino);
+    return 0;
+}
+
+/* A write replaces the file (written beside it, renamed over it), so a
+ * new inode says it was written again: amp_shutdown wrote all there was,
+ * and the end of the program, the main thread's and exit's, writes
+ * nothing more (a large timeline is seconds of writing). */
+static void test_nothing_is_written_again_after_amp_shutdown(void **state)
+{
+    (void)state;
+    char self[1024], file[300], command[1500];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        skip();
+    self[n] = '\0';
+    snprintf(file, sizeof file, "%s/test_timeline_%d_child.json", dir, (int)getpid());
+    snprintf(command, sizeof command, "'%s' --ends-after-shutdown '%s'", self, file);
+    FILE *child = popen(command, "r");
+    assert_non_null(child);
+    unsigned long long written = 0;
+    int got = fscanf(child, "%llu", &written);
+    assert_int_equal(pclose(child), 0);
+    assert_int_equal(got, 1);
+    struct stat st;
+    assert_int_equal(stat(file, &st), 0);
+    assert_int_equal((unsigned long long)st.st_ino, written);
+    assert_int_equal(count_in(file, "\"name\": \"amp_shutdown\""), 1);
+    remove(file);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--ends-after-shutdown") == 0)
+        return ends_after_shutdown(argv[2]);
     /* Read at the timeline's first start. */
     setenv("AMP_TIMELINE_MAX_EVENTS", "400", 1);
     dir = getenv("TIMELINE_DIR") ? getenv("TIMELINE_DIR") : "/tmp";
@@ -227,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_a_file_that_cannot_be_written_gives_a_status_and_the_reason),
         cmocka_unit_test(test_results_are_the_same_with_the_timeline_on),
         cmocka_unit_test(test_a_long_run_keeps_at_most_the_bound_and_counts_the_rest),
+        cmocka_unit_test(test_nothing_is_written_again_after_amp_shutdown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, shutdown_library);
     if (!failed) {
