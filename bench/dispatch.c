@@ -345,9 +345,8 @@ static void take_turns(sides *s, int blocks, int n, int wait_each, double t[SIDE
 }
 
 /* The timeline's file: some 100 MB of no use after the run. The library
- * writes it once more as the process ends (device times read at
- * amp_shutdown), so it is removed by a handler that runs after the
- * library's: registered before the timeline starts. */
+ * writes it as the process ends, so it is removed by a handler that runs
+ * after the library's: registered before the timeline starts. */
 static char timeline_path[4200];
 
 static void remove_timeline_file(void)
@@ -381,14 +380,16 @@ static void timeline_open(const bench_options *o, float *host, amp_kernel_side *
     amp__test_timeline_pause();
 }
 
-/* The timeline stopped; its file is written, and removed at exit. */
+/* The side's handles. Its recording is paused since its last block, and
+ * stays so: amp_timeline_stop() would write the file now, and the library
+ * writes it again at exit (the device times read at amp_shutdown), twice
+ * some 100 MB for nothing. */
 static void timeline_close(amp_kernel_side *a)
 {
     if (!a->v)
         return;
     bench_check(amp_array_view_release(a->v), "release");
     bench_check(amp_accelerator_view_release(a->av), "release");
-    bench_check(amp_timeline_stop(), "timeline stop");
 }
 
 static void close_sides(sides *s)
