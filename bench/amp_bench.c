@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 
     if (tune) {
         int n = o.quick ? 256 : o.info.is_emulated ? 2048 : 4096;
-        bench_tune_options to = {n, n / 4, 3, 0, 0, NULL, NULL, 0, NULL};
+        bench_tune_options to = {n, n / 4, 3, 0, 0, NULL, "auto", 3, NULL};
         bench_tune(o.acc, o.av, &to);
     }
     if (wanted(only, "matmul"))

@@ -102,7 +102,8 @@ typedef struct bench_tune_options {
     int dry_run;          /* measure and print, store nothing */
     int all;              /* the generated family rather than the usual candidates */
     const char *list;     /* or these: "staged,ty,tx,rm,nv,vw,bk;..." */
-    const char *explore;  /* sizes to explore the best candidates at, splits and all, or NULL */
+    const char *explore;  /* sizes to explore the best candidates at, splits and all; "auto":
+                           * sgemm_tuning_explore_sizes' for the device; NULL: none */
     int explore_top;      /* how many of the best to explore */
     const char *csv_path; /* every measurement as CSV, or NULL */
 } bench_tune_options;

@@ -18,7 +18,10 @@
  * at the small one (default 6) at those sizes (n or MxNxK) with K split in
  * 1 to 8 parts, marking what sgemm_tuning_pick's model chooses, and stores
  * the fastest plan at each size with the tuning, where kernel 6 takes it
- * for products near that size; --csv writes every measurement to FILE.
+ * for products near that size. Without --explore it explores the sizes of
+ * sgemm_tuning_explore_sizes (on a GPU, those up to 3000 whose tiles fill
+ * few waves of its compute units; none on a CPU); --explore none explores
+ * nothing. --csv writes every measurement to FILE.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -75,7 +78,9 @@ static void usage(const char *prog, int status)
             "  --dry-run  measure and print, store nothing\n"
             "  --all      the generated family (hundreds on a GPU) instead of the usual dozen\n"
             "  --candidates \"staged,ty,tx,rm,nv,vw,bk;...\" or @FILE: only those\n"
-            "  --explore  1000,2049,MxNxK,...: plans (tile, parts of K) measured at these sizes\n"
+            "  --explore  1000,2049,MxNxK,...: plans (tile, parts of K) measured at these sizes;\n"
+            "             none: no plans; by default the sizes up to 3000 whose tiles are few\n"
+            "             for the device's compute units (on a GPU; none on a CPU)\n"
             "  --top      how many configurations --explore tries at each, 1 to 64 (default 6)\n"
             "  --csv      every measurement to FILE\n",
             prog);
@@ -99,7 +104,7 @@ static int number(char **argv, int i, int lo, int hi, int zero)
 
 int main(int argc, char **argv)
 {
-    bench_tune_options o = {0, -1, 5, 0, 0, NULL, NULL, 6, NULL};
+    bench_tune_options o = {0, -1, 5, 0, 0, NULL, "auto", 6, NULL};
     int explore_sizes[32][3]; /* only to check the list: explore reads it again */
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0) {
@@ -119,6 +124,10 @@ int main(int argc, char **argv)
             if (o.list[0] == '@' && !(o.list = read_list(o.list + 1)))
                 return EXIT_FAILURE;
         } else if (strcmp(argv[i], "--explore") == 0 && i + 1 < argc &&
+                   strcmp(argv[i + 1], "none") == 0) {
+            o.explore = NULL;
+            i++;
+        } else if (strcmp(argv[i], "--explore") == 0 && i + 1 < argc &&
                    bench_parse_sizes(argv[i + 1], explore_sizes, 32) > 0) {
             o.explore = argv[++i];
         } else if (strcmp(argv[i], "--top") == 0 && i + 1 < argc) {
@@ -128,7 +137,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr,
                     "%s: '%s' is no option of this program, or lacks its value (an"
-                    " --explore list: sizes n or MxNxK, by commas)\n",
+                    " --explore list: sizes n or MxNxK, by commas, or none)\n",
                     argv[0], argv[i]);
             usage(argv[0], EXIT_FAILURE);
         }

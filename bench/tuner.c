@@ -498,11 +498,11 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av, 
                 fflush(stdout);
             }
         }
-        /* The fastest few again, in turn: the one kept must win where the
-         * benchmark would see it win. */
-        /* The fastest three again, in turn, with the model's plan among
-         * them, so that the two figures of the summary come from the same
-         * rounds. */
+        /* The fastest three again, in turn: the one kept must win where the
+         * benchmark would see it win. The model's plan runs among them,
+         * measured or not above (its parts of K may be none of the
+         * splits'), so that a plan kept is never one that loses to it, and
+         * the two figures of the summary come from the same rounds. */
         int best_i[CONFIRM_MAX];
         int nbest = highest(g, n, 3, best_i);
         if (nbest > 0 && t->nplans < SGEMM_MAX_PLANS) {
@@ -514,7 +514,7 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av, 
                 if (memcmp(&again_plans[i], &chosen, sizeof chosen) == 0)
                     model_i = i;
             }
-            if (model_i < 0 && modelled_g[si] > 0) {
+            if (model_i < 0) {
                 model_i = nbest;
                 again_plans[nbest++] = chosen;
             }
@@ -661,7 +661,18 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, const bench_tune_
              t.large_gflops, o->n_large, st, t.small_gflops, o->n_large);
     printf("\nBest %s\n", note);
 
-    if (o->explore && o->explore[0]) {
+    /* By default, the sizes where the model's waves are few. */
+    char auto_sizes[128];
+    const char *explore_at = o->explore;
+    if (explore_at && strcmp(explore_at, "auto") == 0) {
+        sgemm_tuning_explore_sizes(&cand[large], info.compute_units, auto_sizes, sizeof auto_sizes);
+        explore_at = auto_sizes;
+        if (auto_sizes[0])
+            printf("\nPlans measured at %s: the sizes up to 3000 where the large tiles fill fewer "
+                   "than %d waves of the %u compute units (--explore none: no plans)\n",
+                   auto_sizes, SGEMM_EXPLORE_WAVES, info.compute_units);
+    }
+    if (explore_at && explore_at[0]) {
         /* The best few at the large size, the best few at the small size
          * (smaller tiles may suit smaller products), and the small
          * configuration. */
@@ -700,7 +711,7 @@ int bench_tune(amp_accelerator *acc, amp_accelerator_view *av, const bench_tune_
             has_small |= order[i] == small;
         if (!has_small && top < count)
             order[top++] = small;
-        explore(&info, av, &t, cand, order, top, o->explore, o->repeat, csv);
+        explore(&info, av, &t, cand, order, top, explore_at, o->repeat, csv);
     }
     free(g_large);
     free(g_small);

@@ -33,7 +33,8 @@
 #                        with K split every way; stores the tuning
 #            tune        the tuner over the usual candidates (or
 #                        SGEMM_CANDIDATES), exploring the best SGEMM_TOP at
-#                        the sizes SGEMM_EXPLORE when set; stores the tuning
+#                        the sizes SGEMM_EXPLORE when set, else at its own
+#                        (those where the tiles are few); stores the tuning
 #            matmul      amp_bench --only matmul (all six kernels, CLBlast,
 #                        cuBLAS), then sgemm_progression at the small sizes
 #            tile        amp_bench --only tile,dispatch,compile,lazy

@@ -153,6 +153,22 @@ sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K);
  * NULL when it takes the model's. */
 const sgemm_size_plan *sgemm_tuning_measured(const sgemm_tuning *t, int M, int N, int K);
 
+/* The sizes n x n x n at which the tuner measures plans unless told which
+ * (sgemm_tune --explore), as "1000,1024,...": those of SGEMM_EXPLORE_SIZES
+ * where the large configuration's tiles fill fewer than
+ * SGEMM_EXPLORE_WAVES waves of the compute units. There a partly empty
+ * last wave is a large share of the time, and the model's choice between
+ * smaller tiles and parts of K turns on differences smaller than those
+ * between runs (1000^3 on an H100 went from 0.90x to 0.86x cuBLAS when a
+ * retuning measured the smaller tiles 1% slower); elsewhere the model's
+ * waves are full and its choice holds. Returns how many sizes it wrote
+ * (0 for a CPU, whose tiles are one thread's); buf gets "" when none or
+ * when they do not fit in size. */
+#define SGEMM_EXPLORE_SIZES {1000, 1024, 1250, 1500, 1750, 2048, 2049, 3000}
+#define SGEMM_EXPLORE_WAVES 5
+int sgemm_tuning_explore_sizes(const sgemm_params *large, unsigned compute_units, char *buf,
+                               size_t size);
+
 /* Good parameters for a device that was never tuned: CPUs read panels
  * directly, with float16 vectors where the device compiles for AVX-512 and
  * float8 otherwise; GPUs stage them in tile_static memory. */

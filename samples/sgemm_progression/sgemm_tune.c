@@ -157,6 +157,32 @@ sgemm_plan sgemm_tuning_pick(const sgemm_tuning *t, int M, int N, int K)
     return best;
 }
 
+int sgemm_tuning_explore_sizes(const sgemm_params *large, unsigned compute_units, char *buf,
+                               size_t size)
+{
+    static const int ladder[] = SGEMM_EXPLORE_SIZES;
+    double rows = large->ty * large->rm, cols = large->tx * large->nv * large->vw;
+    double units = compute_units > 0 ? compute_units : 1;
+    size_t used = 0;
+    int count = 0;
+    if (size > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++) {
+        int n = ladder[i];
+        if (ceil(n / rows) * ceil(n / cols) >= SGEMM_EXPLORE_WAVES * units)
+            continue;
+        int w = snprintf(buf + used, size - used, "%s%d", count ? "," : "", n);
+        if (w < 0 || (size_t)w >= size - used) {
+            if (size > 0)
+                buf[0] = '\0';
+            return 0;
+        }
+        used += (size_t)w;
+        count++;
+    }
+    return count;
+}
+
 const char *sgemm_params_check(const sgemm_params *p, const amp_accelerator_info *info)
 {
     if (p->vw != 2 && p->vw != 4 && p->vw != 8 && p->vw != 16)

@@ -91,6 +91,37 @@ static void an_untuned_avx2_device_gets_sums_that_fit_16_registers(void **state)
         assert_int_not_equal(c[i].vw, 16);
 }
 
+/* The tuner measures plans where the large tiles are few for the device:
+ * on an H100 (132 compute units, 128 x 128 tiles) up to 3000, where 576
+ * tiles are 4.4 waves; none at 3000 with 66 units, where they are 8.7; none
+ * for a CPU's tiles of one thread. */
+static void the_tuner_explores_where_the_tiles_fill_few_waves(void **state)
+{
+    (void)state;
+    amp_accelerator_info gpu = device("Test GPU 1", 0);
+    sgemm_tuning t = sgemm_tuning_default(&gpu);
+    assert_int_equal(t.large.ty * t.large.rm, 128);
+    assert_int_equal(t.large.tx * t.large.nv * t.large.vw, 128);
+    char list[128];
+    assert_int_equal(sgemm_tuning_explore_sizes(&t.large, 132, list, sizeof list), 8);
+    assert_string_equal(list, "1000,1024,1250,1500,1750,2048,2049,3000");
+    /* 66 units: 2049 (289 tiles) is 4.4 waves, 3000 (576) is 8.7. */
+    assert_int_equal(sgemm_tuning_explore_sizes(&t.large, 66, list, sizeof list), 7);
+    assert_string_equal(list, "1000,1024,1250,1500,1750,2048,2049");
+    /* 8 units: 1000 (64 tiles) is 8 waves. */
+    assert_int_equal(sgemm_tuning_explore_sizes(&t.large, 8, list, sizeof list), 0);
+    assert_string_equal(list, "");
+    /* A list that does not fit is none. */
+    assert_int_equal(sgemm_tuning_explore_sizes(&t.large, 132, list, 10), 0);
+    assert_string_equal(list, "");
+
+    amp_accelerator_info cpu = device("pthread-skylake-avx512-AMD EPYC", 1);
+    sgemm_tuning c = sgemm_tuning_default(&cpu);
+    assert_int_equal(sgemm_tuning_explore_sizes(&c.large, cpu.compute_units, list, sizeof list),
+                     0);
+    assert_string_equal(list, "");
+}
+
 /* A tuning with plans measured at 1000 and 1024 that differ. */
 static sgemm_tuning two_plans(void)
 {
@@ -296,6 +327,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_instruction_set_comes_from_the_llvm_cpu_in_the_name),
         cmocka_unit_test(an_untuned_avx2_device_gets_sums_that_fit_16_registers),
+        cmocka_unit_test(the_tuner_explores_where_the_tiles_fill_few_waves),
         cmocka_unit_test(a_product_near_a_measured_size_takes_its_plan),
         cmocka_unit_test(a_product_far_from_every_measured_size_takes_the_model),
         cmocka_unit_test(the_tuning_file_keeps_the_measured_plans),
