@@ -132,7 +132,9 @@ static inline amp_data amp__data_host(const void *p)
  * Copy src to dst (C++ AMP's copy): every direction C++ AMP allows, array
  * to array, array to view, view to array, view to view, host to array or
  * view, array or view to host. Both ends must have the same number of
- * elements and element size, and views and arrays the same extent. Data
+ * elements and the same element type (a host end takes the other's), and
+ * views and arrays the same extent: an int view is not copied into a float
+ * array (copy a view of amp_array_view_reinterpret_as() for the bits). Data
  * moves once, from where src is current to where dst lives (device to
  * device when both are on one accelerator); the ledger counts it as reason
  * "copy". Returns AMP_ERROR_INVALID_ARGUMENT for NULL, released or

@@ -282,10 +282,15 @@ static amp_status wrap_host(amp_data d, const end *other, end *e)
 /* The checks of two resolved ends that must match. */
 static amp_status check_match(const char *fn, const end *s, const end *d)
 {
-    if (amp_elem_type_size(s->type) != amp_elem_type_size(d->type))
+    /* One element type at both ends, as C++ AMP's copy takes one
+     * value_type: the bytes of an int copied into a float are no float of
+     * its value. A copy of the bits is asked for with reinterpret_as. */
+    if (s->type != d->type)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: the source holds %s and the destination %s; their elements"
-                            " must have the same size.",
+                            "%s: the source holds %s and the destination %s; a copy keeps the"
+                            " element type. To copy the bytes as they are, copy a view made with"
+                            " amp_array_view_reinterpret_as() (C++ AMP's reinterpret_as); to"
+                            " convert the values, a kernel that reads one and writes the other.",
                             fn, amp_elem_type_name(s->type), amp_elem_type_name(d->type));
     /* Dimensions past the rank are not part of an extent: they are not
      * compared. */

@@ -2250,6 +2250,15 @@ static amp_status copy_element_sizes_differ(void)
     return AMP_COPY(a, d);
 }
 
+/* The same size, another type: the bits of an int are no float of its
+ * value. */
+static amp_status copy_element_types_differ(void)
+{
+    amp_array_view *s = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    amp_array *d = array_of(AMP_FLOAT, amp_extent_1d(N));
+    return AMP_COPY(s, d);
+}
+
 static amp_status copy_from_released_array(void)
 {
     amp_array *gone = released_array();
@@ -2742,6 +2751,10 @@ static const bad_case table[] = {
     ROW("array", copy_extent_with_dims_past_its_rank, AMP_OK, NULL),
     ROW("array", copy_element_sizes_differ, IA,
         "amp_copy: the source holds int and the destination double"),
+    ROW("array", copy_element_types_differ, IA,
+        "amp_copy: the source holds int and the destination float; a copy keeps the element"
+        " type. To copy the bytes as they are, copy a view made with"
+        " amp_array_view_reinterpret_as()"),
     ROW("array", copy_from_released_array, IA, "was already released (by amp_array_release())"),
     ROW("array", copy_into_released_array, IA, "was already released (by amp_array_release())"),
     ROW("array", copy_array_into_null_host, IA, "amp_copy: the destination host pointer is NULL"),
