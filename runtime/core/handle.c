@@ -19,20 +19,17 @@
 
 /* LeakSanitizer looks for pointers in the heap and the program's data, not
  * in memory mapped by hand: the handles' regions are roots it must scan, or
- * what only a handle points to (an accelerator's names) would look leaked. */
-#if defined(__SANITIZE_ADDRESS__)
-#define HD_LSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HD_LSAN 1
-#endif
-#endif
-#ifdef HD_LSAN
-#include <sanitizer/lsan_interface.h>
-#define HD_SCAN_FOR_LEAKS(p, n) __lsan_register_root_region((p), (n))
-#else
-#define HD_SCAN_FOR_LEAKS(p, n) ((void)(p), (void)(n))
-#endif
+ * what only a handle points to (an accelerator's names) would look leaked.
+ * A program may run under it while the library was built without it (a
+ * user's -fsanitize=address over the installed library): so the call is a
+ * weak reference, made wherever the sanitizer's runtime is loaded. */
+void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
+
+static void scan_for_leaks(const void *p, size_t size)
+{
+    if (__lsan_register_root_region)
+        __lsan_register_root_region(p, size);
+}
 
 /* A failed insertion into the table is reported, not fatal (uthash's
  * default is exit()): the allocation then fails as out of memory. */
@@ -151,7 +148,7 @@ static hd_block *new_block(void)
         if (after)
             munmap((char *)start + HD_REGION, after);
         regions[region_count++] = start;
-        HD_SCAN_FOR_LEAKS((void *)start, HD_REGION);
+        scan_for_leaks((void *)start, HD_REGION);
         region_next = start;
         region_end = start + HD_REGION;
     }
