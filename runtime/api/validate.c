@@ -16,6 +16,7 @@
 
 #include "core/elem.h"
 #include "core/error.h"
+#include "core/extent.h"
 #include "data/coherence.h"
 #include "data/struct_type.h"
 #include "data/texture.h"
@@ -42,8 +43,8 @@ static amp_status check_domain(const call *c)
                                c->tile_rank, e->rank);
     if (e->rank < 1 || e->rank > AMP_MAX_RANK)
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
-                               "the extent has rank %d; it must be 1 to %d.", e->rank,
-                               AMP_MAX_RANK);
+                               "the extent has rank %d; it must be 1 to %d%s.", e->rank,
+                               AMP_MAX_RANK, amp__extent_rank_note(e->rank));
     for (int d = 0; d < e->rank; d++)
         if (e->dims[d] <= 0)
             return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,

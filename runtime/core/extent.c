@@ -5,6 +5,15 @@
 
 #include <stddef.h>
 
+#include "core/extent.h"
+
+const char *amp__extent_rank_note(int rank)
+{
+    return rank == 0 ? " (amp_extent_nd() gives rank 0 for a rank outside 1 to 8 or NULL"
+                       " dimensions; so does an amp_extent of zeros)"
+                     : "";
+}
+
 amp_extent amp_extent_1d(int d0)
 {
     amp_extent e = {1, {d0}};

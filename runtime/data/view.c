@@ -16,6 +16,7 @@
 
 #include "core/elem.h"
 #include "core/error.h"
+#include "core/extent.h"
 #include "core/handle.h"
 #include "core/lock.h"
 #include "data/staging.h"
@@ -99,8 +100,8 @@ static amp_status check_extent(const char *fn, amp_extent e)
 {
     if (e.rank < 1 || e.rank > AMP_MAX_RANK)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
-                            "%s: the extent has rank %d; it must be 1 to %d.", fn, e.rank,
-                            AMP_MAX_RANK);
+                            "%s: the extent has rank %d; it must be 1 to %d%s.", fn, e.rank,
+                            AMP_MAX_RANK, amp__extent_rank_note(e.rank));
     for (int d = 0; d < e.rank; d++)
         if (e.dims[d] <= 0)
             return amp__err_set(

@@ -972,6 +972,14 @@ static amp_status view_extent_rank_9(void)
     return create(0, AMP_INT, e, F.ints);
 }
 
+/* amp_extent_nd() gives rank 0 for rank 9: the message says where the 0
+ * the program never wrote comes from. */
+static amp_status view_extent_nd_rank_9(void)
+{
+    const int dims[9] = {1, 1, 1, 1, 1, 1, 1, 1, 4};
+    return create(0, AMP_INT, amp_extent_nd(9, dims), F.ints);
+}
+
 static amp_status view_extent_rank_negative(void)
 {
     amp_extent e = {-1, {4, 4, 4}};
@@ -2506,6 +2514,9 @@ static const bad_case table[] = {
     ROW("extent", view_extent_3d_zero, IA, "dimension 2 of the extent is 0"),
     ROW("extent", view_extent_3d_negative, IA, "dimension 1 of the extent is -2"),
     ROW("extent", view_extent_rank_0, IA, "the extent has rank 0"),
+    ROW("extent", view_extent_nd_rank_9, IA,
+        "the extent has rank 0; it must be 1 to 8 (amp_extent_nd() gives rank 0 for a rank"
+        " outside 1 to 8"),
     ROW("extent", view_extent_rank_9, IA, "the extent has rank 9; it must be 1 to 8"),
     ROW("extent", view_extent_rank_negative, IA, "the extent has rank -1"),
     ROW("extent", view_elements_overflow_64_bits, OOM, "do not fit in memory"),
