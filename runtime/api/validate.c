@@ -88,8 +88,12 @@ static amp_status check_domain(const call *c)
                                    d, tile, c->domain.tile[d]);
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
                                "the extent %s is not divisible by the tile %s: dimension %d has %d"
-                               " elements, which is not a multiple of %d. Make the extent a"
-                               " multiple of the tile, or choose a tile that divides it.",
+                               " elements, which is not a multiple of %d. Pad the domain"
+                               " (amp_tiled_extent_pad, C++ AMP's pad(): the extra threads lie"
+                               " past the data; test t_idx.global against the original extent"
+                               " before writing), truncate it (amp_tiled_extent_truncate: the"
+                               " last elements get no thread), or choose a tile that divides the"
+                               " extent.",
                                ext, tile, d, e->dims[d], c->domain.tile[d]);
     }
     return AMP_OK;

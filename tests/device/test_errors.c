@@ -16,7 +16,10 @@ static void extent_not_divisible_by_tile_names_both(void **state)
                                            AMP_CAPTURE(v), { v(t.global) = 1; }),
                      AMP_ERROR_INVALID_COMPUTE_DOMAIN,
                      "the extent 6x4 is not divisible by the tile 4x2: dimension 0 has 6 elements,"
-                     " which is not a multiple of 4");
+                     " which is not a multiple of 4. Pad the domain (amp_tiled_extent_pad, C++"
+                     " AMP's pad(): the extra threads lie past the data; test t_idx.global"
+                     " against the original extent before writing), truncate it"
+                     " (amp_tiled_extent_truncate: the last elements get no thread)");
     assert_amp_ok(amp_array_view_release(v));
     assert_int_equal(data[0], 0);
 }
