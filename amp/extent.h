@@ -33,13 +33,18 @@ typedef struct amp_index {
 } amp_index;
 
 /* An extent cut into tiles of tile[0..tile_rank-1] threads each. A padded
- * one (amp_tiled_extent_pad) also keeps the extent it was rounded up from. */
+ * one (amp_tiled_extent_pad) also keeps the extent it was rounded up from,
+ * and a truncated one (amp_tiled_extent_truncate) the extent it was cut
+ * from, which only the timeline reads (to draw the elements left without a
+ * thread). */
 typedef struct amp_tiled_extent {
     amp_extent extent;
     int tile_rank;
     int tile[AMP_MAX_TILE_RANK];
     int padded;          /* threads past `original` are guarded */
-    amp_extent original; /* the extent before padding, when padded */
+    amp_extent original; /* the extent before padding, when padded; before
+                          * truncation, when not padded and cut (rank 0:
+                          * neither) */
 } amp_tiled_extent;
 
 /* Extents of rank 1, 2 and 3. No check is made here: a dimension <= 0 is
@@ -132,7 +137,9 @@ amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent tiled);
  * C++ AMP's tiled_extent::truncate(): round each dimension down to a
  * multiple of its tile. The elements past it get no thread; a dimension
  * smaller than its tile becomes 0, which parallel_for_each reports as an
- * invalid compute domain.
+ * invalid compute domain. The result keeps the extent it was cut from in
+ * `original` (padded 0), for the timeline. Truncating a padded extent
+ * (already whole tiles) leaves its extent and makes it unpadded.
  */
 amp_tiled_extent amp_tiled_extent_truncate(amp_tiled_extent tiled);
 

@@ -44,20 +44,27 @@ static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_
                              (int)((e->written_mask >> i) & 1u)};
     }
     const kb_domain *d = &c->domain;
-    int padded = 0;
+    /* Padded: guarded threads past the original extent. Truncated: a tiled
+     * extent that keeps the larger one it was cut from. */
+    int padded = 0, truncated = 0;
     for (int k = 0; d->guarded && k < d->extent.rank; k++)
         padded |= d->original.dims[k] < d->extent.dims[k];
+    for (int k = 0; d->tiled && !d->guarded && d->original.rank == d->extent.rank &&
+                    k < d->extent.rank;
+         k++)
+        truncated |= d->original.dims[k] > d->extent.dims[k];
     tl_kernel k = {e->name,
                    c->kernel->file,
                    c->kernel->line,
                    d->extent.rank,
                    d->extent.dims,
-                   padded ? d->original.dims : NULL,
+                   padded || truncated ? d->original.dims : NULL,
                    d->tiled ? c->tile_rank : 0,
                    d->tile,
-                   !d->tiled ? "simple"
-                   : padded  ? "padded"
-                             : "tiled",
+                   !d->tiled   ? "simple"
+                   : padded    ? "padded"
+                   : truncated ? "truncated"
+                               : "tiled",
                    n,
                    refs,
                    queue,

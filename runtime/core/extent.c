@@ -238,6 +238,7 @@ static amp_tiled_extent round_to_tiles(amp_tiled_extent t, int up)
     if (t.tile_rank != t.extent.rank || t.extent.rank < 1 || t.extent.rank > AMP_MAX_TILE_RANK)
         return t;
     amp_extent before = t.padded ? t.original : t.extent;
+    amp_extent cut_from = t.extent;
     for (int d = 0; d < t.extent.rank; d++) {
         int tile = t.tile[d];
         if (tile <= 0 || t.extent.dims[d] <= 0)
@@ -250,6 +251,13 @@ static amp_tiled_extent round_to_tiles(amp_tiled_extent t, int up)
         t.padded = 1;
         t.original = before;
     } else if (!up) {
+        /* A cut keeps what it cut from (the timeline draws the elements left
+         * without a thread); an extent that needed no cut keeps the record of
+         * an earlier one, and a padded one's original is no longer its. */
+        if (!amp_extent_equal(cut_from, t.extent))
+            t.original = cut_from;
+        else if (t.padded)
+            t.original = (amp_extent){0, {0}};
         t.padded = 0;
     }
     return t;

@@ -326,7 +326,7 @@ static void kernel_event(strbuf *sb, const tl_rec *r, int64_t ts)
         amp__sb_append(sb, "null");
     amp__json_key(sb, &first, "mode");
     amp__json_string(sb, d->mode);
-    if (strcmp(d->mode, "padded") == 0) {
+    if (strcmp(d->mode, "padded") == 0 || strcmp(d->mode, "truncated") == 0) {
         amp__json_key(sb, &first, "original");
         amp__json_ints(sb, d->original, d->rank);
     }

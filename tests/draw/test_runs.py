@@ -307,6 +307,16 @@ class TestPrograms(unittest.TestCase):
     def test_queues_and_markers(self):
         self.timeline_of("test_queues")
 
+    def test_padded_and_truncated_tiles_keep_their_original_extent(self):
+        # test_kernel_features truncates a 10 to tiles of 4 (8 run) and pads
+        # others: each launch says which, and the extent it came from.
+        data = self.timeline_of("test_kernel_features")
+        kernels = [e["args"] for e in events(data, "amp.kernel")]
+        truncated = [(k["extent"], k["tile"], k.get("original")) for k in kernels
+                     if k["mode"] == "truncated"]
+        self.assertIn(([8], [4], [10]), truncated)
+        self.assertTrue(any(k["mode"] == "padded" and "original" in k for k in kernels))
+
 
 class Sampling(unittest.TestCase):
     """A loop of 3000 tiny launches (tests/draw/timeline_launches.c): the
