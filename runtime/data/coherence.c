@@ -847,6 +847,67 @@ static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const 
                     (size_t)sbox->width);
 }
 
+/* Whether a box's bytes are one run: rows that follow one another. */
+static int box_is_one_run(const rg_box *b)
+{
+    return (b->rows[1] == 1 || b->pitch[1] == b->width) &&
+           (b->rows[0] == 1 || b->pitch[0] == b->rows[1] * b->width);
+}
+
+/* Copy sbox of from to dbox of to, on q, both on q's device. Between two
+ * buffers, one rectangular copy. Inside one buffer (two sections of an
+ * array), OpenCL refuses a copy whose regions it takes to overlap, and its
+ * rule reads a rectangle's rows within its row pitch, which a one-row box
+ * at an offset past that pitch is not: disjoint sections were refused
+ * with CL_MEM_COPY_OVERLAP. There two runs of bytes apart take one plain
+ * copy, and any other pair goes through a buffer of its own, which also
+ * gives sections that do overlap the source as it was. */
+static cl_int copy_on_device(amp_accelerator_view *q, cl_mem from, const rg_box *sbox, cl_mem to,
+                             const rg_box *dbox, const char **call)
+{
+    stg_rect sr = amp__stg_rect_of(sbox), dr = amp__stg_rect_of(dbox);
+    if (from != to) {
+        *call = "clEnqueueCopyBufferRect";
+        return amp__clapi.EnqueueCopyBufferRect(q->queue, from, to, sr.origin, dr.origin, sr.region,
+                                                sr.row_pitch, sr.slice_pitch, dr.row_pitch,
+                                                dr.slice_pitch, 0, NULL, NULL);
+    }
+    uintptr_t slo, shi, dlo, dhi;
+    box_span(NULL, sbox, &slo, &shi);
+    box_span(NULL, dbox, &dlo, &dhi);
+    int64_t bytes = amp__rg_box_bytes(sbox);
+    if (box_is_one_run(sbox) && box_is_one_run(dbox) && (dhi <= slo || shi <= dlo)) {
+        /* Both runs as one row, in rows as long as the buffer up to the
+         * later one's end (one buffer: one pitch for both). */
+        size_t so[3] = {(size_t)sbox->offset, 0, 0}, dst_origin[3] = {(size_t)dbox->offset, 0, 0};
+        size_t region[3] = {(size_t)bytes, 1, 1};
+        size_t pitch = (size_t)(sbox->offset > dbox->offset ? sbox->offset : dbox->offset) +
+                       (size_t)bytes;
+        *call = "clEnqueueCopyBufferRect";
+        return amp__clapi.EnqueueCopyBufferRect(q->queue, from, to, so, dst_origin, region, pitch,
+                                                pitch, pitch, pitch, 0, NULL, NULL);
+    }
+    cl_int rc = CL_SUCCESS;
+    *call = "clCreateBuffer";
+    cl_mem through = amp__clapi.CreateBuffer(q->acc->context, CL_MEM_READ_WRITE, (size_t)bytes,
+                                             NULL, &rc);
+    if (!through)
+        return rc != CL_SUCCESS ? rc : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    /* The box's shape, its rows packed one after another. */
+    size_t zero[3] = {0, 0, 0};
+    size_t row = sr.region[0], slice = sr.region[0] * sr.region[1];
+    *call = "clEnqueueCopyBufferRect";
+    rc = amp__clapi.EnqueueCopyBufferRect(q->queue, from, through, sr.origin, zero, sr.region,
+                                          sr.row_pitch, sr.slice_pitch, row, slice, 0, NULL, NULL);
+    if (rc == CL_SUCCESS)
+        rc = amp__clapi.EnqueueCopyBufferRect(q->queue, through, to, zero, dr.origin, sr.region,
+                                              row, slice, dr.row_pitch, dr.slice_pitch, 0, NULL,
+                                              NULL);
+    /* Released now, freed by OpenCL once the copies that use it are done. */
+    amp__clapi.ReleaseMemObject(through);
+    return rc;
+}
+
 amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source *destination,
                              const rg_box *dbox)
 {
@@ -877,12 +938,8 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
         amp_accelerator_view *q = to->order.last_view;
         if ((st = order_after_last_use(&from->order, q)) != AMP_OK)
             return st;
-        stg_rect sr = amp__stg_rect_of(sbox), dr = amp__stg_rect_of(dbox);
         to->order.idle = 0;
-        rc = amp__clapi.EnqueueCopyBufferRect(q->queue, from->mem, to->mem, sr.origin, dr.origin,
-                                              sr.region, sr.row_pitch, sr.slice_pitch, dr.row_pitch,
-                                              dr.slice_pitch, 0, NULL, NULL);
-        call = "clEnqueueCopyBufferRect";
+        rc = copy_on_device(q, from->mem, sbox, to->mem, dbox, &call);
         if (rc == CL_SUCCESS && (rc = amp__clapi.Finish(q->queue)) != CL_SUCCESS)
             call = "clFinish";
         if (rc == CL_SUCCESS)

@@ -336,6 +336,68 @@ static void arrays_live_on_the_device_and_copy_every_way(void **state)
     assert_amp_ok(amp_array_release(a));
 }
 
+/* A copy from one section of an array to another of the same array: apart
+ * (OpenCL refused some as overlapping: elements 48..54 to 40..46 of 60, one
+ * row at an offset past the rectangle's row pitch), apart in 2-D (columns),
+ * and overlapping, which copies the source as it was (as through a buffer
+ * of its own). */
+static void a_copy_between_sections_of_one_array(void **state)
+{
+    (void)state;
+    int host[60], back[60];
+    for (int i = 0; i < 60; i++)
+        host[i] = i;
+    amp_array *a;
+    amp_array_view *v, *from, *to;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_1d(60), host, NULL, &a));
+    assert_amp_ok(amp_array_view_create_from_array(a, &v));
+    /* Apart: every pair of 7-element sections that do not overlap. */
+    for (int s = 0; s + 7 <= 60; s += 4)
+        for (int d = 0; d + 7 <= 60; d += 3) {
+            if (d < s + 7 && s < d + 7)
+                continue;
+            assert_amp_ok(AMP_COPY(host, a));
+            assert_amp_ok(amp_array_view_section(v, amp_index_1d(s), amp_extent_1d(7), &from));
+            assert_amp_ok(amp_array_view_section(v, amp_index_1d(d), amp_extent_1d(7), &to));
+            assert_amp_ok(AMP_COPY(from, to));
+            assert_amp_ok(amp_array_view_release(from));
+            assert_amp_ok(amp_array_view_release(to));
+            assert_amp_ok(AMP_COPY(a, back));
+            for (int i = 0; i < 60; i++)
+                assert_int_equal(back[i], i >= d && i < d + 7 ? i - d + s : i);
+        }
+    /* Overlapping: 0..29 to 10..39, the source as it was before the copy. */
+    assert_amp_ok(AMP_COPY(host, a));
+    assert_amp_ok(amp_array_view_section(v, amp_index_1d(0), amp_extent_1d(30), &from));
+    assert_amp_ok(amp_array_view_section(v, amp_index_1d(10), amp_extent_1d(30), &to));
+    assert_amp_ok(AMP_COPY(from, to));
+    assert_amp_ok(amp_array_view_release(from));
+    assert_amp_ok(amp_array_view_release(to));
+    assert_amp_ok(AMP_COPY(a, back));
+    for (int i = 0; i < 60; i++)
+        assert_int_equal(back[i], i >= 10 && i < 40 ? i - 10 : i);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+
+    /* 2-D: columns 0..2 to columns 4..6 of a 6 x 8 array, rows 1..4. */
+    amp_array *m;
+    amp_array_view *mv;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_2d(6, 8), host, NULL, &m));
+    assert_amp_ok(amp_array_view_create_from_array(m, &mv));
+    assert_amp_ok(amp_array_view_section(mv, amp_index_2d(1, 0), amp_extent_2d(4, 3), &from));
+    assert_amp_ok(amp_array_view_section(mv, amp_index_2d(1, 4), amp_extent_2d(4, 3), &to));
+    assert_amp_ok(AMP_COPY(from, to));
+    assert_amp_ok(amp_array_view_release(from));
+    assert_amp_ok(amp_array_view_release(to));
+    assert_amp_ok(AMP_COPY(m, back));
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 8; c++)
+            assert_int_equal(back[r * 8 + c],
+                             r >= 1 && r < 5 && c >= 4 && c < 7 ? r * 8 + c - 4 : r * 8 + c);
+    assert_amp_ok(amp_array_view_release(mv));
+    assert_amp_ok(amp_array_release(m));
+}
+
 static void async_copies_and_synchronize_complete(void **state)
 {
     (void)state;
@@ -893,6 +955,7 @@ int main(void)
         cmocka_unit_test(an_array_copied_into_a_view_makes_its_host_memory_current),
         cmocka_unit_test(a_view_copied_to_host_memory_moves_only_stale_bytes),
         cmocka_unit_test(synchronize_async_downloads_once_then_nothing),
+        cmocka_unit_test(a_copy_between_sections_of_one_array),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
