@@ -49,9 +49,8 @@ static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_
     int padded = 0, truncated = 0;
     for (int k = 0; d->guarded && k < d->extent.rank; k++)
         padded |= d->original.dims[k] < d->extent.dims[k];
-    for (int k = 0; d->tiled && !d->guarded && d->original.rank == d->extent.rank &&
-                    k < d->extent.rank;
-         k++)
+    int cut = d->tiled && !d->guarded && d->original.rank == d->extent.rank;
+    for (int k = 0; cut && k < d->extent.rank; k++)
         truncated |= d->original.dims[k] > d->extent.dims[k];
     tl_kernel k = {e->name,
                    c->kernel->file,
