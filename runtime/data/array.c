@@ -289,8 +289,10 @@ static amp_status check_match(const char *fn, const end *s, const end *d)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the source holds %s and the destination %s; a copy keeps the"
                             " element type. To copy the bytes as they are, copy a view made with"
-                            " amp_array_view_reinterpret_as() (C++ AMP's reinterpret_as); to"
-                            " convert the values, a kernel that reads one and writes the other.",
+                            " amp_array_view_reinterpret_as() (C++ AMP's reinterpret_as, of a"
+                            " view of rank 1: amp_array_view_view_as() gives it, and the rank"
+                            " back); to convert the values, a kernel that reads one and writes"
+                            " the other.",
                             fn, amp_elem_type_name(s->type), amp_elem_type_name(d->type));
     /* Dimensions past the rank are not part of an extent: they are not
      * compared. */
@@ -339,10 +341,10 @@ static void release_ends(end *s, end *d)
     s->temporary = d->temporary = 0;
 }
 
-static amp_status copy_ends(const end *s, const end *d)
+/* Box by box: one, unless an end of rank 4 or more is a section that cuts
+ * its inner dimensions. */
+static amp_status copy_boxes(const end *s, const end *d)
 {
-    /* Box by box: one, unless an end of rank 4 or more is a section that
-     * cuts its inner dimensions. */
     rg_plan plan;
     const int64_t offsets[2] = {s->offset, d->offset};
     const int64_t *strides[2] = {s->strides, d->strides};
@@ -354,6 +356,52 @@ static amp_status copy_ends(const end *s, const end *d)
         st = amp__coh_copy_box(s->src, &sbox, d->src, &dbox);
     }
     return st;
+}
+
+/* Whether two ends of one data share an element's span: strides are
+ * positive, so an end lies in [offset, its last element]. */
+static int ends_meet(const end *s, const end *d)
+{
+    int64_t last[2] = {s->offset, d->offset};
+    for (int k = 0; k < s->extent.rank; k++) {
+        last[0] += (int64_t)(s->extent.dims[k] - 1) * s->strides[k];
+        last[1] += (int64_t)(d->extent.dims[k] - 1) * d->strides[k];
+    }
+    return s->offset <= last[1] && d->offset <= last[0];
+}
+
+/* Two ends of one data that may overlap: through host memory of the
+ * copy's own, whole, then into d, so that d gets s as it was (box by box
+ * in place, a box written early is read later as source). */
+static amp_status copy_through(const end *s, const end *d)
+{
+    size_t bytes = (size_t)amp_extent_size(s->extent) * amp_elem_type_size(s->type);
+    void *through = malloc(bytes);
+    if (!through)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                            "amp_copy: out of host memory for a copy between overlapping"
+                            " sections of one data (%zu bytes).",
+                            bytes);
+    end t = {NULL, 0, {0}, s->type, s->extent, 1};
+    int64_t stride = 1;
+    for (int k = s->extent.rank - 1; k >= 0; k--) {
+        t.strides[k] = stride;
+        stride *= s->extent.dims[k];
+    }
+    amp_status st = amp__coh_source_wrap(through, bytes, &t.src);
+    if (st == AMP_OK)
+        st = copy_boxes(s, &t);
+    if (st == AMP_OK)
+        st = copy_boxes(&t, d);
+    if (t.src)
+        amp__coh_source_release(t.src);
+    free(through);
+    return st;
+}
+
+static amp_status copy_ends(const end *s, const end *d)
+{
+    return s->src == d->src && ends_meet(s, d) ? copy_through(s, d) : copy_boxes(s, d);
 }
 
 static amp_status copy_locked(amp_data from, amp_data to)

@@ -817,34 +817,58 @@ static int current_at(coh_record *src, const rg_box *box, coh_copy **from)
 
 /* The first and last byte + 1 a box covers, as numbers: the two boxes of a
  * copy may lie in any two objects. */
-static void box_span(const char *base, const rg_box *b, uintptr_t *lo, uintptr_t *hi)
+/* The bytes [*lo, *hi) a box spans, from the start of its buffer. */
+static void box_span(const rg_box *b, int64_t *lo, int64_t *hi)
 {
-    *lo = (uintptr_t)(base + b->offset);
-    *hi = *lo +
-          (uintptr_t)((b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] + b->width);
+    *lo = b->offset;
+    *hi = *lo + (b->rows[0] - 1) * b->pitch[0] + (b->rows[1] - 1) * b->pitch[1] + b->width;
 }
 
-static void host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
+/* Whether two boxes of buffers at a and b share a byte's span. */
+static int spans_meet(const char *a, const rg_box *abox, const char *b, const rg_box *bbox)
 {
-    uintptr_t dlo, dhi, slo, shi;
-    box_span(dst, dbox, &dlo, &dhi);
-    box_span(src, sbox, &slo, &shi);
-    if (dhi <= slo || shi <= dlo) { /* apart: on several threads when large */
-        mcp_rows job = {dst + dbox->offset,
-                        src + sbox->offset,
-                        {sbox->rows[0], sbox->rows[1]},
-                        {dbox->pitch[0], dbox->pitch[1]},
-                        {sbox->pitch[0], sbox->pitch[1]},
-                        sbox->width};
-        amp__mcp_copy(&job);
-        return;
+    int64_t alo, ahi, blo, bhi;
+    box_span(abox, &alo, &ahi);
+    box_span(bbox, &blo, &bhi);
+    uintptr_t a0 = (uintptr_t)a + (uintptr_t)alo, a1 = (uintptr_t)a + (uintptr_t)ahi;
+    uintptr_t b0 = (uintptr_t)b + (uintptr_t)blo, b1 = (uintptr_t)b + (uintptr_t)bhi;
+    return a0 < b1 && b0 < a1;
+}
+
+/* src's box to dst's box, row by row, on several threads when large. */
+static void copy_rows(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
+{
+    mcp_rows job = {dst + dbox->offset,
+                    src + sbox->offset,
+                    {sbox->rows[0], sbox->rows[1]},
+                    {dbox->pitch[0], dbox->pitch[1]},
+                    {sbox->pitch[0], sbox->pitch[1]},
+                    sbox->width};
+    amp__mcp_copy(&job);
+}
+
+/* Host memory to host memory. Boxes whose spans meet (two views over
+ * overlapping pointers) go through a buffer of their own: copied row by
+ * row in place, a row written early is read later as source (a box moved
+ * down by a row repeated its first row). Returns 0, or -1 when that
+ * buffer cannot be had. */
+static int host_copy_box(char *dst, const rg_box *dbox, const char *src, const rg_box *sbox)
+{
+    if (!spans_meet(dst, dbox, src, sbox)) {
+        copy_rows(dst, dbox, src, sbox);
+        return 0;
     }
-    /* Overlapping memory (two views over overlapping pointers): in order. */
-    for (int64_t i = 0; i < sbox->rows[0]; i++)
-        for (int64_t r = 0; r < sbox->rows[1]; r++)
-            memmove(dst + dbox->offset + i * dbox->pitch[0] + r * dbox->pitch[1],
-                    src + sbox->offset + i * sbox->pitch[0] + r * sbox->pitch[1],
-                    (size_t)sbox->width);
+    int64_t bytes = amp__rg_box_bytes(sbox);
+    char *through = malloc((size_t)bytes);
+    if (!through)
+        return -1;
+    /* The box's shape, its rows packed one after another. */
+    rg_box packed = {
+        0, {sbox->rows[0], sbox->rows[1]}, {sbox->rows[1] * sbox->width, sbox->width}, sbox->width};
+    copy_rows(through, &packed, src, sbox);
+    copy_rows(dst, dbox, through, &packed);
+    free(through);
+    return 0;
 }
 
 /* Whether a box's bytes are one run: rows that follow one another. */
@@ -872,11 +896,8 @@ static cl_int copy_on_device(amp_accelerator_view *q, cl_mem from, const rg_box 
                                                 sr.row_pitch, sr.slice_pitch, dr.row_pitch,
                                                 dr.slice_pitch, 0, NULL, NULL);
     }
-    uintptr_t slo, shi, dlo, dhi;
-    box_span(NULL, sbox, &slo, &shi);
-    box_span(NULL, dbox, &dlo, &dhi);
     int64_t bytes = amp__rg_box_bytes(sbox);
-    if (box_is_one_run(sbox) && box_is_one_run(dbox) && (dhi <= slo || shi <= dlo)) {
+    if (box_is_one_run(sbox) && box_is_one_run(dbox) && !spans_meet(NULL, sbox, NULL, dbox)) {
         /* Both runs as one row, in rows as long as the buffer up to the
          * later one's end (one buffer: one pitch for both). */
         size_t so[3] = {(size_t)sbox->offset, 0, 0}, dst_origin[3] = {(size_t)dbox->offset, 0, 0};
@@ -964,7 +985,9 @@ amp_status amp__coh_copy_box(coh_source *source, const rg_box *sbox, coh_source 
             record(dst, AMP_TO_DEVICE, AMP_REASON_COPY, amp__rg_box_bytes(dbox), q, to->track, NULL,
                    began, 1);
     } else {
-        host_copy_box(dst->host, dbox, src->host, sbox);
+        if (host_copy_box(dst->host, dbox, src->host, sbox) != 0)
+            return amp__err_set(AMP_ERROR_OUT_OF_MEMORY,
+                                "Out of host memory for a copy between overlapping host memory.");
     }
     /* The buffer that may have failed to allocate: the destination's when
      * the copy writes one, else the source's. */

@@ -398,6 +398,57 @@ static void a_copy_between_sections_of_one_array(void **state)
     assert_amp_ok(amp_array_release(m));
 }
 
+/* Overlapping sections of one data get the source as it was: a 3 x 3
+ * block of a view over host memory moved down and right by one (copied row
+ * by row in place, its first row was repeated), and 4-D sections of an
+ * array that take several boxes (copied box by box, later boxes read what
+ * earlier ones wrote). */
+static void a_copy_between_overlapping_sections_copies_the_source_as_it_was(void **state)
+{
+    (void)state;
+    int data[5 * 4];
+    for (int i = 0; i < 20; i++)
+        data[i] = i;
+    amp_array_view *v, *from, *to;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(5, 4), data, &v));
+    assert_amp_ok(amp_array_view_section(v, amp_index_2d(0, 0), amp_extent_2d(3, 3), &from));
+    assert_amp_ok(amp_array_view_section(v, amp_index_2d(1, 1), amp_extent_2d(3, 3), &to));
+    assert_amp_ok(AMP_COPY(from, to));
+    assert_amp_ok(amp_array_view_release(from));
+    assert_amp_ok(amp_array_view_release(to));
+    assert_amp_ok(amp_array_view_release(v));
+    for (int r = 0; r < 5; r++)
+        for (int c = 0; c < 4; c++)
+            assert_int_equal(data[r * 4 + c],
+                             r >= 1 && r < 4 && c >= 1 ? (r - 1) * 4 + c - 1 : r * 4 + c);
+
+    const int dims[4] = {4, 3, 4, 4}, at0[4] = {0, 0, 0, 0}, at1[4] = {1, 0, 0, 1};
+    const int cut[4] = {3, 2, 3, 3};
+    int host[192], back[192];
+    for (int i = 0; i < 192; i++)
+        host[i] = i;
+    amp_array *a;
+    assert_amp_ok(amp_array_create_from_host(AMP_INT, amp_extent_nd(4, dims), host, NULL, &a));
+    assert_amp_ok(amp_array_view_create_from_array(a, &v));
+    assert_amp_ok(amp_array_view_section(v, amp_index_nd(4, at0), amp_extent_nd(4, cut), &from));
+    assert_amp_ok(amp_array_view_section(v, amp_index_nd(4, at1), amp_extent_nd(4, cut), &to));
+    assert_amp_ok(AMP_COPY(from, to));
+    assert_amp_ok(AMP_COPY(a, back));
+    int want[192];
+    memcpy(want, host, sizeof want);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 3; k++)
+                for (int l = 0; l < 3; l++)
+                    want[(((i + 1) * 3 + j) * 4 + k) * 4 + l + 1] = host[((i * 3 + j) * 4 + k) * 4 + l];
+    for (int i = 0; i < 192; i++)
+        assert_int_equal(back[i], want[i]);
+    assert_amp_ok(amp_array_view_release(from));
+    assert_amp_ok(amp_array_view_release(to));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_release(a));
+}
+
 static void async_copies_and_synchronize_complete(void **state)
 {
     (void)state;
@@ -956,6 +1007,7 @@ int main(void)
         cmocka_unit_test(a_view_copied_to_host_memory_moves_only_stale_bytes),
         cmocka_unit_test(synchronize_async_downloads_once_then_nothing),
         cmocka_unit_test(a_copy_between_sections_of_one_array),
+        cmocka_unit_test(a_copy_between_overlapping_sections_copies_the_source_as_it_was),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
