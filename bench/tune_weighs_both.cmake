@@ -2,7 +2,7 @@
 # it keeps for the plan's model (sgemm_tuning_pick) come from one
 # measurement of both configurations in turn, not from separate passes.
 set(ENV{AMP_CACHE_DIR} "${CACHE}")
-execute_process(COMMAND ${PROGRAM} --dry-run --repeat 1 --size 256 --small 64
+execute_process(COMMAND ${PROGRAM} --dry-run --repeat 1 --size 256 --small 64 --explore none
   OUTPUT_VARIABLE output ERROR_VARIABLE errors RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "sgemm_tune failed (${rc}):\n${output}\n${errors}")
