@@ -9,8 +9,11 @@
 
 const char *amp__extent_rank_note(int rank)
 {
-    return rank == 0 ? " (amp_extent_nd() gives rank 0 for a rank outside 1 to 8 or NULL"
-                       " dimensions; so does an amp_extent of zeros)"
+    /* AMP_MAX_RANK is 8: the text is a literal, as messages keep no state. */
+    _Static_assert(AMP_MAX_RANK == 8, "the note names the largest rank");
+    return rank == 0 ? " (rank 0 is what amp_extent_nd() gives for a rank outside 1 to 8 or NULL"
+                       " dimensions, what the extent arithmetic gives for operands it refuses"
+                       " (another rank, a division by 0), and an amp_extent of zeros)"
                      : "";
 }
 

@@ -2515,8 +2515,8 @@ static const bad_case table[] = {
     ROW("extent", view_extent_3d_negative, IA, "dimension 1 of the extent is -2"),
     ROW("extent", view_extent_rank_0, IA, "the extent has rank 0"),
     ROW("extent", view_extent_nd_rank_9, IA,
-        "the extent has rank 0; it must be 1 to 8 (amp_extent_nd() gives rank 0 for a rank"
-        " outside 1 to 8"),
+        "the extent has rank 0; it must be 1 to 8 (rank 0 is what amp_extent_nd() gives for a"
+        " rank outside 1 to 8"),
     ROW("extent", view_extent_rank_9, IA, "the extent has rank 9; it must be 1 to 8"),
     ROW("extent", view_extent_rank_negative, IA, "the extent has rank -1"),
     ROW("extent", view_elements_overflow_64_bits, OOM, "do not fit in memory"),
