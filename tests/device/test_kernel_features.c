@@ -372,6 +372,21 @@ static void truncate_rounds_down_and_leaves_the_rest(void **state)
     amp_tiled_extent t = amp_tiled_extent_truncate(amp_extent_tile_2d(amp_extent_2d(5, 7), 2, 4));
     assert_true(amp_extent_equal(t.extent, amp_extent_2d(4, 4)));
     assert_false(t.padded);
+    /* It keeps what it cut from, for the timeline; truncated again, still. */
+    assert_true(amp_extent_equal(t.original, amp_extent_2d(5, 7)));
+    t = amp_tiled_extent_truncate(t);
+    assert_true(amp_extent_equal(t.original, amp_extent_2d(5, 7)));
+    /* Whole tiles already: nothing cut, nothing kept. */
+    amp_tiled_extent whole =
+        amp_tiled_extent_truncate(amp_extent_tile_2d(amp_extent_2d(4, 8), 2, 4));
+    assert_int_equal(whole.original.rank, 0);
+    /* A padded extent is whole tiles: truncated, it runs unpadded over them,
+     * and its original is no longer its own. */
+    amp_tiled_extent padded =
+        amp_tiled_extent_truncate(amp_tiled_extent_pad(amp_extent_tile_1d(amp_extent_1d(10), 4)));
+    assert_true(amp_extent_equal(padded.extent, amp_extent_1d(12)));
+    assert_false(padded.padded);
+    assert_int_equal(padded.original.rank, 0);
     int data[10] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(10), data, &v));
