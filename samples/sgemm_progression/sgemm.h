@@ -90,7 +90,7 @@ void sgemm_workspace_release(sgemm_workspace *ws);
 /* On a CPU (staged = 0) the tiles go across groups of column panels, as
  * many as have their B panels in this many bytes, before the next rows of
  * A (sgemm_6_tuned.c). */
-#define SGEMM_CPU_GROUP_BYTES (1 << 20)
+#define SGEMM_CPU_GROUP_BYTES (512 << 10)
 
 /* C = A * B as plan says (sgemm_params_check must accept plan->p), on the
  * accelerator view av (NULL: the default view), or on the default view. */

@@ -59,12 +59,14 @@
  * Consecutive tiles share their B panel and go down the rows of C
  * (t_idx.tile[2] is the row panel): the B panel stays in cache while A
  * panels stream past it. On a CPU they go across a group of column panels
- * first, as many as have their B panels in about 1 MiB (the L2 cache of a
- * core), then down: each row of A is read once per group from memory, not
- * once per column panel. At 3000 x 3000 x 3000, where A no longer fits in
- * the L3 cache of the 2-core EPYC, 6 rows x 2 float8 (AVX2) went from 183
- * to 201 and 204 GFLOP/s with groups of 2 and 4; at 2048, where it fits,
- * nothing changed.
+ * first, as many as have their B panels in 512 KiB, then down: each row of
+ * A is read once per group from memory, not once per column panel. At
+ * 3000 x 3000 x 3000, where A no longer fits in the L3 cache of the 2-core
+ * EPYC, 6 rows x 2 float8 (AVX2) went from 183 to 201 and 204 GFLOP/s with
+ * groups of 2 and 4 (at 2048, where it fits, nothing changed); on 2 cores
+ * of a Xeon with 2 MiB of L2 a core, groups of 5 (1 MiB of B panels at
+ * 3000) ran at 188 to 196 GFLOP/s, of 2 (512 KiB) at 203 to 212, of 8 and
+ * 16 at 174 and 159: the group's panels share the L2 with A's rows and C.
  */
 #include "sgemm.h"
 
