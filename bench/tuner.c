@@ -109,6 +109,20 @@ static void kernel_times(char *buf, size_t size)
                                     e[i].line, e[i].mean_ns * 1e-3);
 }
 
+/* How many timed runs a measurement takes: repeat, or more where a run
+ * (with its warm-up) is short, so that they come to TUNE_MIN_SECONDS (at
+ * most 64). A product
+ * of some 70 us (1000^3 on an H100) moves by more than its plans differ:
+ * with 3 runs each, two tunings of one machine ranked the same two plans in
+ * opposite orders. */
+#define TUNE_MIN_SECONDS 0.025
+static int runs_for(double seconds, int repeat)
+{
+    double want = seconds > 0 ? ceil(TUNE_MIN_SECONDS / seconds) : 0;
+    int runs = want > repeat ? (want > 64 ? 64 : (int)want) : repeat;
+    return runs > 64 ? 64 : runs;
+}
+
 /* Untimed runs of the plan for warm seconds (at least one), then one timed
  * run, as the benchmark times each run of kernel 6 (bench/matmul.c):
  * its seconds, or -1 when a run failed (*why says which). */
@@ -133,7 +147,7 @@ static double timed_run(problem *pr, const sgemm_plan *plan, sgemm_workspace *ws
     return t;
 }
 
-/* GFLOP/s of the median of repeat runs after the warm-up, as the
+/* GFLOP/s of the median of repeat runs (runs_for) after the warm-up, as the
  * benchmark's columns (*best gets the best run's); 0 when the plan failed
  * or gave a wrong result (*why says which). The best of a few runs, which
  * this used to keep, is the run that the machine's other work left alone:
@@ -160,6 +174,8 @@ static double measure_plan(problem *pr, const sgemm_plan *plan, amp_accelerator_
         double t = timed_run(pr, plan, &ws, av, 0, why);
         if (t >= 0)
             seconds[runs++] = t;
+        if (r == 0)
+            repeat = runs_for(t, repeat);
     }
     if (!*why && times_size)
         kernel_times(times, times_size);
@@ -180,26 +196,30 @@ static double measure_plan(problem *pr, const sgemm_plan *plan, amp_accelerator_
     return flops / bench_median(seconds, runs) * 1e-9;
 }
 
-/* The plans in turn, round after round, each run after a warm-up of its
- * own, as the benchmark takes kernel 6 and the BLAS in turn: a machine
- * whose speed moves from one second to the next moves for all of them
- * alike. gflops[i] gets the median of plan i's runs; returns the fastest
- * (-1 when one failed). */
+/* The plans in turn, round after round (as many as runs_for asks of the
+ * first plan's first run), each run after a warm-up of its own, as the
+ * benchmark takes kernel 6 and the BLAS in turn: a machine whose speed
+ * moves from one second to the next moves for all of them alike.
+ * gflops[i] gets the median of plan i's runs, *rounds how many there
+ * were; returns the fastest (-1 when one failed). */
 #define CONFIRM_MAX 4
 static int confirm(problem *pr, const sgemm_plan *plans, int n, amp_accelerator_view *av,
-                   double warm, int rounds, double *gflops)
+                   double warm, int *rounds_used, double *gflops)
 {
     double seconds[CONFIRM_MAX][64];
     sgemm_workspace ws = {0};
     const char *why = NULL;
-    if (rounds > 64)
-        rounds = 64;
-    for (int r = 0; r < rounds && !why; r++)
+    int rounds = *rounds_used > 64 ? 64 : *rounds_used;
+    for (int r = 0; r < rounds && !why; r++) {
         for (int i = 0; i < n && !why; i++)
             seconds[i][r] = timed_run(pr, &plans[i], &ws, av, warm, &why);
+        if (r == 0 && !why)
+            rounds = runs_for(seconds[0][0] + warm, rounds); /* what a run costs */
+    }
     sgemm_workspace_release(&ws);
     if (why)
         return -1;
+    *rounds_used = rounds;
     int fastest = 0;
     double flops = 2.0 * pr->M * pr->N * (double)pr->K;
     for (int i = 0; i < n; i++) {
@@ -244,8 +264,8 @@ static void measure_all(const amp_accelerator_info *info, amp_accelerator_view *
     if (problem_open(&pr, n, n, n) != 0)
         return;
     double warm = bench_warm_seconds(info);
-    printf("\n%d x %d x %d, GFLOP/s of the median of %d runs after a warm-up (%s), and of the "
-           "best:\n\n",
+    printf("\n%d x %d x %d, GFLOP/s of the median of %d runs (more for a product under 25 ms,"
+           " up to 64) after a warm-up (%s), and of the best:\n\n",
            n, n, n, repeat, warm > 0 ? "0.25 s" : "one run");
     printf("| candidate | GFLOP/s | best | result |\n|---|---:|---:|---|\n");
     for (int i = 0; i < count; i++) {
@@ -294,12 +314,13 @@ static int confirm_best(const amp_accelerator_info *info, amp_accelerator_view *
     double again[CONFIRM_MAX];
     for (int i = 0; i < ntop; i++)
         plans[i] = (sgemm_plan){cand[top[i]], 1};
-    int w = confirm(&pr, plans, ntop, av, bench_warm_seconds(info), repeat, again);
+    int rounds = repeat;
+    int w = confirm(&pr, plans, ntop, av, bench_warm_seconds(info), &rounds, again);
     problem_close(&pr);
     if (w < 0)
         return -1;
     printf("\nThe %d fastest again at %d, in turn, %d rounds (the median of each):", ntop, n,
-           repeat);
+           rounds);
     for (int i = 0; i < ntop; i++) {
         char text[128];
         sgemm_params_format(&plans[i].p, text, sizeof text);
@@ -325,7 +346,8 @@ static int weigh_both(const amp_accelerator_info *info, amp_accelerator_view *av
         return -1;
     sgemm_plan plans[2] = {{*large, 1}, {*small, 1}};
     double again[2];
-    int w = confirm(&pr, plans, 2, av, bench_warm_seconds(info), repeat, again);
+    int rounds = repeat;
+    int w = confirm(&pr, plans, 2, av, bench_warm_seconds(info), &rounds, again);
     problem_close(&pr);
     if (w < 0)
         return -1;
@@ -336,7 +358,7 @@ static int weigh_both(const amp_accelerator_info *info, amp_accelerator_view *av
     sgemm_params_format(small, st, sizeof st);
     printf("\nThe two for the plan's model, at %d in turn, %d rounds (the median of each): %s "
            "%.1f; %s %.1f\n",
-           n, repeat, lt, again[0], st, again[1]);
+           n, rounds, lt, again[0], st, again[1]);
     return 0;
 }
 
@@ -449,7 +471,8 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av, 
         return;
     }
     printf("\n### Exploring: the best candidates at other sizes, K split in parts\n\n");
-    printf("GFLOP/s, the median of %d runs after a warm-up; `*` marks the plan of the model "
+    printf("GFLOP/s, the median of %d runs (more for a product under 25 ms, up to 64) after a"
+           " warm-up; `*` marks the plan of the model "
            "(sgemm_tuning_pick without measured plans)%s\n\n",
            repeat,
            amp_profile_is_enabled() ? "; device us per kernel (pack A, pack B, product, parts)"
@@ -532,7 +555,8 @@ static void explore(const amp_accelerator_info *info, amp_accelerator_view *av, 
                 model_i = nbest;
                 again_plans[nbest++] = chosen;
             }
-            int w = nbest > 1 ? confirm(&pr, again_plans, nbest, av, warm, repeat, again) : 0;
+            int rounds = repeat;
+            int w = nbest > 1 ? confirm(&pr, again_plans, nbest, av, warm, &rounds, again) : 0;
             if (nbest == 1)
                 again[0] = g[best_i[0]];
             if (w >= 0) {
