@@ -11,6 +11,12 @@ int64_t amp__rg_box_bytes(const rg_box *b)
     return b->rows[0] * b->rows[1] * b->width;
 }
 
+int amp__rg_box_contiguous(const rg_box *b)
+{
+    int64_t n = b->rows[1] * b->width;
+    return (b->rows[1] == 1 || b->pitch[1] == b->width) && (b->rows[0] == 1 || b->pitch[0] == n);
+}
+
 rg_box amp__rg_box_linear(int64_t offset, int64_t n)
 {
     rg_box b = {offset, {1, 1}, {n, n}, n};

@@ -38,6 +38,9 @@ typedef struct rg_set {
 /* The number of bytes a box covers. */
 int64_t amp__rg_box_bytes(const rg_box *b);
 
+/* Whether a box's bytes are one run: its rows follow one another. */
+int amp__rg_box_contiguous(const rg_box *b);
+
 /* A box of n contiguous bytes at offset. */
 rg_box amp__rg_box_linear(int64_t offset, int64_t n);
 

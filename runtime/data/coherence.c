@@ -871,13 +871,6 @@ static int host_copy_box(char *dst, const rg_box *dbox, const char *src, const r
     return 0;
 }
 
-/* Whether a box's bytes are one run: rows that follow one another. */
-static int box_is_one_run(const rg_box *b)
-{
-    return (b->rows[1] == 1 || b->pitch[1] == b->width) &&
-           (b->rows[0] == 1 || b->pitch[0] == b->rows[1] * b->width);
-}
-
 /* Copy sbox of from to dbox of to, on q, both on q's device. Between two
  * buffers, one rectangular copy. Inside one buffer (two sections of an
  * array), OpenCL refuses a copy whose regions it takes to overlap, and its
@@ -897,7 +890,8 @@ static cl_int copy_on_device(amp_accelerator_view *q, cl_mem from, const rg_box 
                                                 dr.slice_pitch, 0, NULL, NULL);
     }
     int64_t bytes = amp__rg_box_bytes(sbox);
-    if (box_is_one_run(sbox) && box_is_one_run(dbox) && !spans_meet(NULL, sbox, NULL, dbox)) {
+    if (amp__rg_box_contiguous(sbox) && amp__rg_box_contiguous(dbox) &&
+        !spans_meet(NULL, sbox, NULL, dbox)) {
         /* Both runs as one row, in rows as long as the buffer up to the
          * later one's end (one buffer: one pitch for both). */
         size_t so[3] = {(size_t)sbox->offset, 0, 0}, dst_origin[3] = {(size_t)dbox->offset, 0, 0};

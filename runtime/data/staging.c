@@ -134,12 +134,6 @@ stg_rect amp__stg_rect_of(const rg_box *b)
     return r;
 }
 
-static int box_contiguous(const rg_box *b)
-{
-    int64_t n = b->rows[1] * b->width;
-    return (b->rows[1] == 1 || b->pitch[1] == b->width) && (b->rows[0] == 1 || b->pitch[0] == n);
-}
-
 /* The two boxes of a transfer as outer x inner rows of width bytes, with
  * the levels that are contiguous on both sides joined into longer rows. */
 typedef struct plan {
@@ -414,7 +408,7 @@ static cl_int direct_call(const stg_move *m, const char **call, cl_event *ev)
      * times only what has finished when the call returns, so it places a
      * deferred upload on the host's clock. */
     cl_event *out = done ? done : ev;
-    if (box_contiguous(m->dbox) && box_contiguous(m->hbox)) {
+    if (amp__rg_box_contiguous(m->dbox) && amp__rg_box_contiguous(m->hbox)) {
         size_t n = (size_t)amp__rg_box_bytes(m->dbox);
         if (m->to_device) {
             *call = "clEnqueueWriteBuffer";
