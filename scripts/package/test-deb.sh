@@ -19,10 +19,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="" version="" soversion="" cc=""
-passthrough=()
+passthrough=() defines=()
 for a in "$@"; do
   case "$a" in
-    -D*|--generator=*) passthrough+=("$a") ;;
+    -D*=) passthrough+=("$a") ;;  # a variable the build left empty
+    -D*) passthrough+=("$a") defines+=("$a") ;;
+    --generator=*) passthrough+=("$a") ;;
     --work=*) work=${a#*=} ;;
     --version=*) version=${a#*=} ;;
     --soversion=*) soversion=${a#*=} ;;
@@ -49,7 +51,7 @@ rm -rf "$work"
 mkdir -p "$work"
 echo "== scripts/package/build-deb.sh"
 [ -n "$cc" ] && export CC="$cc"
-if ! "$root/scripts/package/build-deb.sh" "$work/build" > "$work/build-deb.log" 2>&1; then
+if ! "$root/scripts/package/build-deb.sh" "$work/build" "${defines[@]}" > "$work/build-deb.log" 2>&1; then
   cat "$work/build-deb.log" >&2
   echo "FAIL: scripts/package/build-deb.sh" >&2
   exit 1
