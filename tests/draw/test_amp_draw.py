@@ -287,6 +287,28 @@ class OtherRuns(unittest.TestCase):
         page = draw_page(json.loads(block), "doc_example")
         self.assertEqual(len(with_class(elements(page), "tile")), 16)
 
+    def test_each_launch_of_a_gpu_run_has_a_close_up(self):
+        # tile_average on an H100: three launches whose work lasts some 200
+        # us in a run of half a second.
+        page = draw_page(None, "run_tile_average_h100")
+        self.assertEqual(len(re.findall(r"<h3>Close-up [0-9]+: from ", page)), 3)
+
+    def test_work_queued_long_before_it_ran_still_has_its_close_up(self):
+        # On a busy host a launch's first upload can run milliseconds after
+        # the call queued it. Its close-up is the work's, and the upload's
+        # arrow comes in from the close-up's edge.
+        data = fixture("run_tile_average_h100.json")
+        events = data["traceEvents"]
+        first = min((e for e in events if e.get("cat") == "amp.transfer"), key=lambda e: e["ts"])
+        (start,) = [e for e in events if e.get("cat") == "amp.flow" and e["ph"] == "s"
+                    and e["id"] == first["args"]["id"]]
+        start["ts"] = first["ts"] - 30000
+        self.assertEqual(check_timeline.check(data), [])
+        page = draw_page(data, "queued_early")
+        self.assertEqual(len(re.findall(r"<h3>Close-up [0-9]+: from ", page)), 3)
+        close_up = section(page, r"<h3>Close-up 1: from ", r"<h3>Close-up 2")
+        self.assertTrue(with_class(elements(close_up), "flow", data_id=str(first["args"]["id"])))
+
     def test_a_run_cut_at_the_bound_says_what_was_dropped(self):
         data = fixture("run_race.json")
         events = data["traceEvents"]

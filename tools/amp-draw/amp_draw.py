@@ -862,23 +862,28 @@ def event_detail(run, e):
 def close_ups(run, most=4):
     """Windows of time around the work of each launch (its uploads, its
     kernel), where the whole run's scale makes them too thin to see:
-    (start, end) pairs, and how many more were left out."""
+    (start, end) pairs, and how many more were left out. A window takes in
+    where the work's flows start (where the call queued it) while it stays
+    thin with them; a flow that starts further back (on a busy host, a
+    first upload may run milliseconds after it was queued) is drawn from the
+    window's edge."""
     lo, hi = run.span()
     launches = {k["args"]["call_id"] for k in run.kernels.values()}
-    spans = {}
+    spans, queued = {}, {}
     for table in (run.kernels, run.transfers):
         for e in table.values():
             cid = e["args"].get("call_id")
             if cid is None or cid not in launches:
                 continue
             a, b = spans.get(cid, (e["ts"], e["ts"] + e["dur"]))
-            start = e["ts"]
+            spans[cid] = (min(a, e["ts"]), max(b, e["ts"] + e["dur"]))
             flow = run.flows.get(e["args"]["id"], {}).get("s")
             if flow:
-                start = min(start, flow["ts"])
-            spans[cid] = (min(a, start), max(b, e["ts"] + e["dur"]))
+                queued[cid] = min(queued.get(cid, flow["ts"]), flow["ts"])
     windows = []
-    for a, b in sorted(spans.values()):
+    for cid, (a, b) in sorted(spans.items(), key=lambda kv: kv[1]):
+        if cid in queued and (b - min(a, queued[cid])) * 1.3 * 25 < hi - lo:
+            a = min(a, queued[cid])
         margin = max((b - a) * 0.15, 0.5)
         a, b = max(lo, a - margin), min(hi, b + margin)
         if windows and a <= windows[-1][1]:
@@ -986,7 +991,7 @@ def draw_timeline(run, width=1100, window=None):
         s, f = pair["s"], pair["f"]
         if (s["pid"], s["tid"]) not in ys or (f["pid"], f["tid"]) not in ys:
             continue
-        if not (lo <= s["ts"] <= hi and lo <= f["ts"] <= hi):
+        if not (lo <= f["ts"] <= hi and s["ts"] <= hi):
             continue
         x0, y0 = x(s["ts"]), ys[(s["pid"], s["tid"])] + lane_h - 9
         x1, y1 = x(f["ts"]), ys[(f["pid"], f["tid"])] + 3
