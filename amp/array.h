@@ -154,7 +154,11 @@ amp_status amp_copy(amp_data src, amp_data dst);
  * until it has run: a view or array released meanwhile still gives or
  * takes the data (a released view's host memory gets what the copy wrote),
  * and amp_host_free() of page-locked memory it uses is refused with
- * AMP_ERROR_INVALID_OPERATION until then. Plain host memory is the
+ * AMP_ERROR_INVALID_OPERATION until then. It runs where the call puts it,
+ * before any later call of the library: a kernel launched after it that
+ * writes its source or reads its destination runs after it (that call
+ * waits for the part of the copy that runs under the runtime's lock), so
+ * what runs beside the copy is the caller's own work. Plain host memory is the
  * caller's: keep it allocated, and do not write a source or read a
  * destination, until the copy completes. Returns what amp_copy() returns
  * for ends it refuses (no handle is made), AMP_ERROR_INVALID_ARGUMENT for a
@@ -168,7 +172,8 @@ amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out);
  * amp_array_view_synchronize() on another thread (C++ AMP's
  * synchronize_async): the view is checked at the call, and the handle in
  * *out completes when the host memory is current, even if the view was
- * released meanwhile. Do not write through the view until then. Returns
+ * released meanwhile. It runs before any later call of the library, as
+ * amp_copy_async() does. Do not write through the view until then. Returns
  * AMP_ERROR_INVALID_ARGUMENT for a NULL out or a view that is not a live
  * one (no handle is made), AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME
  * when the thread cannot start.

@@ -235,6 +235,8 @@ amp_status amp_texture_copy_from(amp_data src, amp_texture *dst);
  * (amp/completion.h); the completion is done when the copy has run on the
  * device. As in C++ AMP, the copy keeps what it uses alive until then: a
  * texture, view or array released meanwhile still gives or takes the data.
+ * The copy is queued before any later call of the library, as
+ * amp_copy_async()'s is: a kernel launched after it runs after it.
  * Plain host memory is the caller's: keep it, and do not touch it, until
  * the copy completes. Returns what the synchronous call returns for ends it
  * refuses (no handle is made), AMP_ERROR_INVALID_ARGUMENT for a NULL out,

@@ -466,10 +466,10 @@ static void drop_copy(void *p)
     release_ends(&a->s, &a->d);
 }
 
+/* Called with the lock, in its turn (device/completion.h). */
 static amp_status run_copy(void *p)
 {
     async_copy *a = p;
-    amp__lock_acquire();
     amp_status st = copy_ends(&a->s, &a->d);
     drop_copy(a);
     amp__lock_release();
@@ -509,10 +509,10 @@ amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
     return st;
 }
 
-/* A view's synchronization, on a view held past its release. */
+/* A view's synchronization, on a view held past its release; called with
+ * the lock, in its turn. */
 static amp_status run_synchronize(void *p)
 {
-    amp__lock_acquire();
     amp_status st = amp__view_synchronize_held("amp_array_view_synchronize_async", p);
     amp__view_unhold(p);
     amp__lock_release();

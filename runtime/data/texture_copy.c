@@ -521,13 +521,12 @@ static void drop(void *p)
     c->view_held = 0;
 }
 
-/* On the copy's thread: the copy queued under the lock, then waited for
- * without it. */
+/* On the copy's thread: the copy queued under the lock (taken in its
+ * turn, device/completion.h), then waited for without it. */
 static amp_status run_async(void *p)
 {
     tex_copy *c = p;
     cl_event ev = NULL;
-    amp__lock_acquire();
     amp_status st = run(c, &ev);
     drop(c);
     amp__lock_release();

@@ -3,11 +3,13 @@
  * operation, whose status and message are handed to the thread that waits;
  * or an OpenCL event, for markers, which completes on the device.
  *
- * The operations take the runtime lock like any call, so they run after the
- * calls in progress and before later ones; a thread (rather than OpenCL
- * events) lets every kind of copy, including the host-side ones, run on
- * while the caller works. A marker has nothing to run on the host: its
- * event is enough.
+ * An operation takes the runtime lock in its turn (core/lock.h): after the
+ * call that started it and before any later call, so that a kernel
+ * launched after an asynchronous copy runs after it, as in C++ AMP, whose
+ * copy_async queued its device side at the call. A thread (rather than
+ * OpenCL events) lets every kind of copy, including the host-side ones,
+ * run on while the caller works. A marker has nothing to run on the host:
+ * its event is enough.
  *
  * Waiting cannot hold the runtime lock (the operation's thread needs it),
  * so a wait takes the lock twice: to look the handle up and count itself as
@@ -33,6 +35,7 @@ struct amp_completion {
     pthread_t thread;
     amp_status (*fn)(void *);
     void *arg;
+    uint64_t turn; /* its turn to take the runtime lock */
     pthread_mutex_t mutex;
     pthread_cond_t finished; /* done became 1 */
     int done;
@@ -54,7 +57,8 @@ static void *run(void *p)
     amp_completion *c = p;
     /* The thread that waits reports the failure, to its own callback. */
     amp__err_hold_callbacks(1);
-    amp_status st = c->fn(c->arg);
+    amp__lock_acquire_turn(&c->turn);
+    amp_status st = c->fn(c->arg); /* lets the lock go */
     char *msg = st != AMP_OK ? strdup(amp_last_error()) : NULL;
     free(c->arg);
     pthread_mutex_lock(&c->mutex);
@@ -109,6 +113,9 @@ amp_status amp__completion_start(amp_status (*fn)(void *arg), void (*drop)(void 
                           strerror(rc));
         goto fail_handle;
     }
+    /* Given once the thread runs: a turn nobody takes would stop every
+     * later call. The thread reads it once this call lets the lock go. */
+    c->turn = amp__lock_give_turn();
     *out = c;
     return AMP_OK;
 

@@ -8,7 +8,9 @@
 #include "amp/completion.h"
 #include "core/clapi.h"
 
-/* Start fn(arg) on a new thread and store its handle in *out; the arg
+/* Start fn(arg) on a new thread and store its handle in *out. fn is
+ * called with the runtime lock held, taken in its turn (core/lock.h:
+ * before any call made after this one), and returns without it. The arg
  * (malloc'ed) is freed when fn returns, and fn lets go of what arg holds.
  * Returns AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME when the thread
  * cannot start: then drop(arg) lets go of what it holds, here, and arg is

@@ -483,6 +483,65 @@ static void async_copies_and_synchronize_complete(void **state)
     assert_amp_ok(amp_array_release(a));
 }
 
+/* An asynchronous operation runs where the program put it: a kernel
+ * launched after it, which writes its source or reads its destination,
+ * runs after it (C++ AMP's copy_async queued its device side at the call).
+ * Its thread once took the lock after such kernels: the host got the
+ * kernel's 2s, and the kernel read the view before the copy filled it. */
+static void a_kernel_after_an_async_copy_runs_after_it(void **state)
+{
+    (void)state;
+    enum { N = 1 << 20, SIDE = 1024 };
+    int *host = calloc(N, sizeof *host), *src = malloc(N * sizeof *src),
+        *out = calloc(N, sizeof *out);
+    assert_non_null(host);
+    assert_non_null(src);
+    assert_non_null(out);
+    amp_completion *done;
+    /* An array copied to the host, then overwritten by a kernel. */
+    amp_array *a;
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(N), NULL, &a));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(a), { a(i) = 1; }));
+    assert_amp_ok(AMP_COPY_ASYNC(a, host, &done));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(a), { a(i) = 2; }));
+    assert_amp_ok(amp_completion_release(done));
+    assert_int_equal(host[0], 1);
+    assert_int_equal(host[N - 1], 1);
+    assert_amp_ok(amp_array_release(a));
+    /* A texture copied to the host, then written by a kernel. */
+    amp_texture *t;
+    amp_texture_view *w;
+    assert_amp_ok(amp_texture_create(AMP_INT, 1, amp_extent_2d(SIDE, SIDE), NULL, NULL, &t));
+    assert_amp_ok(amp_texture_view_create(t, AMP_TEXTURE_WRITE, &w));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(SIDE, SIDE), idx, AMP_CAPTURE(w),
+                                        { w.set(idx, 3); }));
+    assert_amp_ok(amp_texture_copy_to_async(t, amp_data_of(host), &done));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(SIDE, SIDE), idx, AMP_CAPTURE(w),
+                                        { w.set(idx, 4); }));
+    assert_amp_ok(amp_completion_release(done));
+    assert_int_equal(host[0], 3);
+    assert_int_equal(host[N - 1], 3);
+    assert_amp_ok(amp_texture_view_release(w));
+    assert_amp_ok(amp_texture_release(t));
+    /* Host memory copied into a view, which a kernel then reads. */
+    for (int i = 0; i < N; i++)
+        src[i] = 5;
+    amp_array_view *v, *o;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), host, &v));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), out, &o));
+    assert_amp_ok(AMP_COPY_ASYNC(src, v, &done));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), i, AMP_CAPTURE(v, o), { o(i) = v(i); }));
+    assert_amp_ok(amp_completion_release(done));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_int_equal(out[0], 5);
+    assert_int_equal(out[N - 1], 5);
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(o));
+    free(host);
+    free(src);
+    free(out);
+}
+
 /* C++ AMP's copy_async keeps its ends alive: a view or array released
  * right after the call still gives its data, which reaches the host. */
 static void an_async_copy_outlives_the_release_of_its_ends(void **state)
@@ -997,6 +1056,7 @@ int main(void)
         cmocka_unit_test(an_extent_only_view_lives_where_it_is_used),
         cmocka_unit_test(arrays_live_on_the_device_and_copy_every_way),
         cmocka_unit_test(async_copies_and_synchronize_complete),
+        cmocka_unit_test(a_kernel_after_an_async_copy_runs_after_it),
         cmocka_unit_test(an_async_copy_outlives_the_release_of_its_ends),
         cmocka_unit_test(page_locked_memory_a_pending_copy_uses_is_not_freed),
         cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),

@@ -23,9 +23,11 @@
  * so that later work is queued behind them on the same and other views.
  * An array or a texture captured on another accelerator is refused with
  * AMP_ERROR_INVALID_OPERATION and changes nothing; a view of host memory or
- * of an array goes anywhere. Handles are released while kernels and
- * asynchronous copies that use them are pending, and a released handle is
- * refused; under ASan and valgrind any use after release is reported.
+ * of an array goes anywhere. Kernels and copies use the ends of pending
+ * asynchronous copies, which run before any later call. Handles are
+ * released while kernels and asynchronous copies that use them are
+ * pending, and a released handle is refused; under ASan and valgrind any
+ * use after release is reported.
  *
  * AMP_PROPERTY_SEED=<n> replays a run (the seed is printed at its start
  * and with a failure, with the last operations); AMP_PROPERTY_STEPS=<n>
@@ -151,8 +153,9 @@ typedef struct model_ds {
     int acc;              /* DS_ARRAY: the accelerator it lives on */
     int views;            /* live views of it */
     int holds;            /* pending operations that hold it */
-    int reading;          /* pending operations that read it: nothing may write it */
-    int writing;          /* pending operations that write it: nothing may use it */
+    int reading;          /* pending operations that read it: the host may not write it */
+    int writing;          /* pending operations that write it: the host may not use it */
+    int syncing;          /* pending synchronizes of it: nothing may write it */
 } model_ds;
 
 typedef struct host_buf {
@@ -378,6 +381,8 @@ static int new_ds(ds_kind kind, int len)
     return -1;
 }
 
+/* What the host may do with a data source's memory, by its own reads and
+ * writes, while asynchronous operations that use it are pending. */
 static int can_read(int d)
 {
     return d < 0 || W.ds[d].writing == 0;
@@ -386,6 +391,16 @@ static int can_read(int d)
 static int can_write(int d)
 {
     return d < 0 || (W.ds[d].writing == 0 && W.ds[d].reading == 0);
+}
+
+/* What kernels and copies may do with it. A pending asynchronous copy
+ * runs before any later call, so they may read and write its ends (the
+ * model took the copy at its call). A pending synchronize's host memory is
+ * checked at its wait against the data as it is then: nothing writes the
+ * data meanwhile. */
+static int can_use(int d, int write)
+{
+    return d < 0 || !write || W.ds[d].syncing == 0;
 }
 
 /* A data source with no view, no array and no pending operation is gone
@@ -465,14 +480,14 @@ static int gather(end *out, int write, int len, int not1, int not2)
     for (int k = 0; k < MAX_VIEWS; k++) {
         const model_view *v = &W.views[k];
         if (!v->v || v->ds == not1 || v->ds == not2 || (len >= 0 && v->len != len) ||
-            !(write ? can_write(v->ds) : can_read(v->ds)))
+            !can_use(v->ds, write))
             continue;
         out[n++] = (end){END_VIEW, k, v->ds, v->off, v->len};
     }
     for (int d = 0; d < MAX_DS; d++) {
         const model_ds *m = &W.ds[d];
         if (m->kind != DS_ARRAY || !m->array || d == not1 || d == not2 ||
-            (len >= 0 && m->len != len) || !(write ? can_write(d) : can_read(d)))
+            (len >= 0 && m->len != len) || !can_use(d, write))
             continue;
         out[n++] = (end){END_ARRAY, d, d, 0, m->len};
     }
@@ -759,7 +774,7 @@ static int op_launch_again(void)
         return 0;
     const end *e[3] = {&l->dst, &l->src, &l->dst2};
     for (int k = 0; k < ends; k++)
-        if (!end_still(e[k], l->handles[k]) || !(k == 1 ? can_read(e[k]->ds) : can_write(e[k]->ds)))
+        if (!end_still(e[k], l->handles[k]) || !can_use(e[k]->ds, k != 1))
             return 0;
     if (chance(50))
         pick_scalars(l);
@@ -923,8 +938,10 @@ static int op_copy(int async)
         memcpy(p->expect_def, W.ds[src.ds].def + src.off, (size_t)len);
         p->len = len;
     }
-    /* Until it is waited for, nothing writes its source or uses its
-     * destination: the destination's model may take the copy now. */
+    /* The copy runs before any later call: the destination's model takes
+     * it now, and kernels and copies may use both ends at once. Until it
+     * is waited for, the host does not write its source's memory or use
+     * its destination's. */
     if (src.ds >= 0) {
         W.ds[src.ds].reading++;
         W.ds[src.ds].holds++;
@@ -971,6 +988,7 @@ static int op_synchronize_async(void)
              v->off, v->off + v->len);
     /* Nothing writes the view until it completes. */
     W.ds[v->ds].reading++;
+    W.ds[v->ds].syncing++;
     W.ds[v->ds].holds++;
     return 1;
 }
@@ -1048,6 +1066,7 @@ static void finish(int k)
             check_ds("host memory after amp_array_view_synchronize_async",
                      W.host[m->host].p + p->off, p->src_ds, p->off, p->len);
         m->reading--;
+        m->syncing--;
         m->holds--;
         maybe_gone(p->src_ds);
     }
