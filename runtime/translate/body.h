@@ -218,7 +218,9 @@ typedef enum construct_kind {
                             operator, 2 v's first, 3 v's last; number: the operator (+= -=
                             *= /= %= &= |= ^= <<= >>=, 0 to 9); type */
     C_VECTOR_COMPARE,    /* a == b, a != b of short vectors: 0 a's first token, 1 the
-                            operator, 2 b's last; form 1 for != */
+                            operator, 2 b's last; form 1 for !=, with
+                            VECTOR_COMPARE_LANES where OpenCL's all(), any() or select()
+                            takes its lanes */
     C_SWIZZLE            /* a short vector's member: 0 the member's name, 1 '(' and 2 ')' of
                             get_xy() (-1 for none); form: SWIZZLE_* */
     ,
@@ -229,31 +231,32 @@ typedef enum construct_kind {
 
 /* The variants of some constructs (body_construct.form). */
 enum {
-    ZERO_LIST = 1,        /* C_ZERO_INIT: = {0} */
-    ZERO_INT,             /* = 0 */
-    ZERO_INDEX,           /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
-    ZERO_VECTOR,          /* = (T)(0), T the type's name */
-    INIT_COPY = 1,        /* C_DIRECT_INIT: copied from one value */
-    INIT_MAKE,            /* made of its rank's values */
-    SECTION_INTS = 1,     /* C_VALUE_SECTION: the origin's and the extent's ints */
-    SECTION_PAIR,         /* (origin, extent) */
-    SECTION_EXTENT,       /* (extent), from the start */
-    SECTION_ORIGIN,       /* (origin), to the end */
-    SUBSCRIPT_FIRST = 1,  /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
-    SUBSCRIPT_LAST = 2,   /* the last (a view of rank 1: both) */
-    SUBSCRIPT_INDEX = 4,  /* one subscript, a whole index */
-    ELEMENT_BY_INDEX = 1, /* C_VALUE_ELEMENT: given a whole index */
-    INIT_VECTOR = 3,      /* C_DIRECT_INIT: a short vector made of its values, float_3 v(x,
+    ZERO_LIST = 1,            /* C_ZERO_INIT: = {0} */
+    ZERO_INT,                 /* = 0 */
+    ZERO_INDEX,               /* = (amp_index_N)(0), = (amp_extent_N)(0): type */
+    ZERO_VECTOR,              /* = (T)(0), T the type's name */
+    INIT_COPY = 1,            /* C_DIRECT_INIT: copied from one value */
+    INIT_MAKE,                /* made of its rank's values */
+    SECTION_INTS = 1,         /* C_VALUE_SECTION: the origin's and the extent's ints */
+    SECTION_PAIR,             /* (origin, extent) */
+    SECTION_EXTENT,           /* (extent), from the start */
+    SECTION_ORIGIN,           /* (origin), to the end */
+    SUBSCRIPT_FIRST = 1,      /* C_VIEW_SUBSCRIPT: the first of the view's subscripts */
+    SUBSCRIPT_LAST = 2,       /* the last (a view of rank 1: both) */
+    SUBSCRIPT_INDEX = 4,      /* one subscript, a whole index */
+    ELEMENT_BY_INDEX = 1,     /* C_VALUE_ELEMENT: given a whole index */
+    INIT_VECTOR = 3,          /* C_DIRECT_INIT: a short vector made of its values, float_3 v(x,
                              y, z) */
-    SWIZZLE_NAME = 1,     /* C_SWIZZLE: .xy, .rgb: C++ AMP's letters as OpenCL 1.2's (xyzw) */
-    SWIZZLE_GET,          /* .get_xy(): the components */
-    SWIZZLE_SET,          /* .set_xy(v): the components assigned */
-    SWIZZLE_REF,          /* .ref_x(): the component */
-    TEXTURE_SET = 1,      /* C_TEXTURE_CALL: t.set(index, value) */
-    TEXTURE_GET,          /* t.get(index) */
-    TEXTURE_SAMPLE,       /* t.sample(sampler, coord), t.sample<filter, address>(coord) */
-    TEXTURE_GATHER_RED,   /* t.gather_red(sampler, coord), t.gather_red<address>(coord); */
-    TEXTURE_GATHER_GREEN, /* and the same of the other channels, in order */
+    VECTOR_COMPARE_LANES = 2, /* C_VECTOR_COMPARE: OpenCL's, lane by lane */
+    SWIZZLE_NAME = 1,         /* C_SWIZZLE: .xy, .rgb: C++ AMP's letters as OpenCL 1.2's (xyzw) */
+    SWIZZLE_GET,              /* .get_xy(): the components */
+    SWIZZLE_SET,              /* .set_xy(v): the components assigned */
+    SWIZZLE_REF,              /* .ref_x(): the component */
+    TEXTURE_SET = 1,          /* C_TEXTURE_CALL: t.set(index, value) */
+    TEXTURE_GET,              /* t.get(index) */
+    TEXTURE_SAMPLE,           /* t.sample(sampler, coord), t.sample<filter, address>(coord) */
+    TEXTURE_GATHER_RED,       /* t.gather_red(sampler, coord), t.gather_red<address>(coord); */
+    TEXTURE_GATHER_GREEN,     /* and the same of the other channels, in order */
     TEXTURE_GATHER_BLUE,
     TEXTURE_GATHER_ALPHA
 };

@@ -1123,6 +1123,39 @@ static int packed_step(reader *r, value v)
     return 1;
 }
 
+/* Whether the tokens [from, to) are all `paren`. */
+static int only(reader *r, long from, long to, const char *paren)
+{
+    for (long i = from; i < to; i++)
+        if (!amp__lex_is(&r->tok[i], paren))
+            return 0;
+    return 1;
+}
+
+/* all(a == b), any(a != b), select(x, y, a == b): OpenCL's functions of a
+ * comparison lane by lane. A comparison of short vectors that is all of
+ * such an argument (in parentheses or not) keeps OpenCL's lanes; elsewhere
+ * it is C++ AMP's one answer for the whole vectors, and all(all(...)) of
+ * that answer, a scalar, would be its sign bit: 0. */
+static void keep_lanes(reader *r, const lex_token *name, const call_args *a)
+{
+    int k = amp__lex_is(name, "all") || amp__lex_is(name, "any") ? 0
+            : amp__lex_is(name, "select")                        ? 2
+                                                                 : -1;
+    if (k < 0 || a->n != (k ? 3 : 1) || a->arg[k].first < 0)
+        return;
+    value arg = a->arg[k];
+    kbody *b = r->b;
+    for (size_t i = b->nconstructs; i-- > 0;) {
+        body_construct *c = &b->constructs[i];
+        if (c->kind == C_VECTOR_COMPARE && c->tok[0] >= arg.first && c->tok[2] <= arg.last &&
+            only(r, arg.first, c->tok[0], "(") && only(r, c->tok[2] + 1, arg.last + 1, ")")) {
+            c->form |= VECTOR_COMPARE_LANES;
+            return;
+        }
+    }
+}
+
 static value postfix(reader *r)
 {
     value v = primary(r);
@@ -1206,6 +1239,9 @@ static value postfix(reader *r)
                       callee ? callee->params : NULL, callee ? callee->nparams : 0, &a);
             if (callee && callee->nlocals > 0 && r->b->status == AMP_OK)
                 helper_call(r, v, callee, &a);
+            if (!view && !helper && !texture && macro == NULL && v.first == v.last &&
+                r->b->resolved[v.first] == BODY_UNRESOLVED && r->b->status == AMP_OK)
+                keep_lanes(r, &r->tok[v.first], &a);
             if (v.type.kind == TYPE_VIEW_VALUE && !v.type.array) {
                 v = value_element(r, v, &a);
             } else {

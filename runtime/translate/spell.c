@@ -412,6 +412,8 @@ static void spell(kbody *b, const body_construct *c)
         break;
     case C_PACKED_UPDATE: packed_update(b, c); break;
     case C_VECTOR_COMPARE:
+        if (c->form & VECTOR_COMPARE_LANES)
+            break;
         amp__body_edit_before(b, t[0], c->form ? "any(" : "all(");
         amp__body_edit_after(b, t[2], ")");
         break;

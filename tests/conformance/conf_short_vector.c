@@ -450,6 +450,39 @@ static void short_vector_10_8_1_equality_compares_all_components(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A kernel is OpenCL C: OpenCL's all(), any() and select() of a
+ * comparison of short vectors take its lanes (all(all(a == b)) of C++
+ * AMP's one answer would be the sign bit of 1: 0). Anywhere else the
+ * comparison is C++ AMP's. */
+static void short_vector_opencl_all_any_and_select_of_a_comparison_take_its_lanes(void **state)
+{
+    (void)state;
+    static int out[THREADS * 8];
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(THREADS, 8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(THREADS), idx, AMP_CAPTURE(v), {
+        int i = idx[0];
+        int_2 a = int_2(1, 2), b = int_2(1, i);
+        float_4 f = float_4(1.0f, 2.0f, 3.0f, (float)i), g = float_4(1.0f, 2.0f, 3.0f, 0.0f);
+        v(i, 0) = all(a == int_2(1, 2));
+        v(i, 1) = any(a == b);
+        v(i, 2) = any(a != b);
+        v(i, 3) = all((f == g));
+        v(i, 4) = any(f != g) + (f == g);
+        int_2 m = select(int_2(7, 7), int_2(5, 6), a == b);
+        v(i, 5) = m.x * 10 + m.y;
+        v(i, 6) = !(a == b);
+        v(i, 7) = all(a == b) + 2 * (a == b);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < THREADS; i++) {
+        int want[8] = {1, 1, i != 2, i == 0, (i != 0) + (i == 0), i == 2 ? 56 : 57, i != 2,
+                       3 * (i == 2)};
+        assert_ints(out + i * 8, want, 8);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 /* ---- 10.8.2 Constructors ---- */
 
 /* "T_N(T v1, T v2 [, T v3 [, T v4]])" and "T_N(T value): every component
@@ -1246,6 +1279,7 @@ int main(void)
         cmocka_unit_test(short_vector_10_8_1_integer_operators),
         cmocka_unit_test(short_vector_10_8_1_compound_assignments_and_steps),
         cmocka_unit_test(short_vector_10_8_1_equality_compares_all_components),
+        cmocka_unit_test(short_vector_opencl_all_any_and_select_of_a_comparison_take_its_lanes),
         cmocka_unit_test(short_vector_10_8_2_constructors_from_components_and_a_scalar),
         cmocka_unit_test(short_vector_10_8_2_2_explicit_conversions),
         cmocka_unit_test(short_vector_10_8_3_single_components),
