@@ -78,6 +78,51 @@ extern "C" {
 #define AMP_MATH_SQRT1_2 0.70710678118654752440
 #define AMP_MATH_SQRT1_2_F 0.70710678118654752440f
 
+/* sin(pi x) and cos(pi x) as OpenCL's sinpi and cospi give them: x is
+ * brought into [0, 2) exactly (fmod is exact), so that integers and halves
+ * give exact zeros and ones (sin(M_PI * x) gives 1.2e-16 at 1), and a
+ * large x, which is an even integer, gives what it should (cosf(M_PI *
+ * 1e30f) is -0.62, cospi 1). Then each quarter turn is a sine or cosine of
+ * at most pi/4. */
+static inline double amp__math_sinpi(double x)
+{
+    if (!isfinite(x))
+        return x - x;
+    double r = fmod(fabs(x), 2.0), s;
+    if (r <= 0.25)
+        s = sin(AMP_MATH_PI * r);
+    else if (r <= 0.75)
+        s = cos(AMP_MATH_PI * (0.5 - r));
+    else if (r <= 1.25)
+        s = sin(AMP_MATH_PI * (1.0 - r));
+    else if (r <= 1.75)
+        s = -cos(AMP_MATH_PI * (1.5 - r));
+    else
+        s = sin(AMP_MATH_PI * (r - 2.0));
+    return x < 0 || (x == 0 && signbit(x)) ? -s : s;
+}
+static inline double amp__math_cospi(double x)
+{
+    if (!isfinite(x))
+        return x - x;
+    double r = fmod(fabs(x), 2.0);
+    if (r <= 0.25)
+        return cos(AMP_MATH_PI * r);
+    if (r <= 0.75)
+        return sin(AMP_MATH_PI * (0.5 - r));
+    if (r <= 1.25)
+        return -cos(AMP_MATH_PI * (1.0 - r));
+    if (r <= 1.75)
+        return sin(AMP_MATH_PI * (r - 1.5));
+    return cos(AMP_MATH_PI * (2.0 - r));
+}
+/* tan(pi x): -0 at odd integers and +0 at even ones (of x's sign), and
+ * +-infinity at the halves between, as OpenCL's tanpi. */
+static inline double amp__math_tanpi(double x)
+{
+    return amp__math_sinpi(x) / amp__math_cospi(x);
+}
+
 /* ---- fast_math ---- */
 static inline float fast_math_acos(float x)
 {
@@ -453,11 +498,11 @@ static inline float precise_math_coshf(float x)
 }
 static inline double precise_math_cospi(double x)
 {
-    return cos(AMP_MATH_PI * x);
+    return amp__math_cospi(x);
 }
 static inline float precise_math_cospif(float x)
 {
-    return cosf(AMP_MATH_PI_F * x);
+    return (float)amp__math_cospi(x);
 }
 static inline double precise_math_erf(double x)
 {
@@ -767,11 +812,11 @@ static inline float precise_math_sinhf(float x)
 }
 static inline double precise_math_sinpi(double x)
 {
-    return sin(AMP_MATH_PI * x);
+    return amp__math_sinpi(x);
 }
 static inline float precise_math_sinpif(float x)
 {
-    return sinf(AMP_MATH_PI_F * x);
+    return (float)amp__math_sinpi(x);
 }
 static inline double precise_math_sqrt(double x)
 {
@@ -799,11 +844,11 @@ static inline float precise_math_tanhf(float x)
 }
 static inline double precise_math_tanpi(double x)
 {
-    return tan(AMP_MATH_PI * x);
+    return amp__math_tanpi(x);
 }
 static inline float precise_math_tanpif(float x)
 {
-    return tanf(AMP_MATH_PI_F * x);
+    return (float)amp__math_tanpi(x);
 }
 static inline double precise_math_tgamma(double x)
 {

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 
+#include "amp/math.h"
 #include "test_util.h"
 
 #include "core/testing.h"
@@ -175,6 +176,63 @@ static void precise_math_in_double_where_the_device_has_it(void **state)
     assert_amp_ok(amp_array_view_release(vout));
     for (int i = 0; i < 4; i++)
         assert_true(fabs(out[i] - 2 * in[i]) < 1e-13 * in[i]);
+}
+
+/* A function written once for both sides (AMP_SHARED_FUNCTION) gives the
+ * same values on both: the host's sinpi, cospi and tanpi are exact where
+ * OpenCL's are (sin(M_PI * x) gave 1.2e-16 at 1, and cospif(1e30f), of an
+ * even integer, -0.62), and the kernels' phi of a double is a double's
+ * (with 1/sqrt 2 as a float, phi(-5.0) was 4.4e-7 off). */
+static void the_pi_functions_and_phi_agree_on_the_host_and_in_kernels(void **state)
+{
+    (void)state;
+    enum { N = 8 };
+    float in[N] = {1.0f, 0.5f, -2.0f, 1.5f, 3.0f, 1e30f, 0.25f, -7.5f};
+    float out[3 * N] = {0};
+    amp_array_view *vin, *vout;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(N), in, &vin));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(3, N), out, &vout));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(vin, vout), {
+        float x = vin(idx[0]);
+        vout(0, idx[0]) = precise_math_sinpif(x);
+        vout(1, idx[0]) = precise_math_cospif(x);
+        vout(2, idx[0]) = precise_math_tanpif(x);
+    }));
+    assert_amp_ok(amp_array_view_release(vin));
+    assert_amp_ok(amp_array_view_release(vout));
+    for (int i = 0; i < N; i++) {
+        float host[3] = {precise_math_sinpif(in[i]), precise_math_cospif(in[i]),
+                         precise_math_tanpif(in[i])};
+        for (int k = 0; k < 3; k++) {
+            /* OpenCL allows sinpi and cospi 4 ulp, tanpi 6. */
+            float kernel = out[k * N + i], tol = (k == 2 ? 8e-7f : 5e-7f) * fabsf(host[k]);
+            /* Exact points: zeros (of either sign) and, of sinpi and cospi,
+             * ones; tanpi's infinities are infinite on both sides. */
+            if (host[k] == 0.0f || (k < 2 && fabsf(host[k]) == 1.0f))
+                tol = 0.0f;
+            if (isinf(host[k]) || isinf(kernel))
+                assert_true(isinf(host[k]) && isinf(kernel));
+            else if (!(fabsf(kernel - host[k]) <= tol))
+                fail_msg("function %d of %g: kernel %.9g, host %.9g", k, (double)in[i],
+                         (double)kernel, (double)host[k]);
+        }
+    }
+    assert_true(precise_math_sinpi(1.0) == 0.0 && precise_math_cospi(0.5) == 0.0);
+    assert_true(precise_math_cospif(1e30f) == 1.0f && precise_math_sinpi(-3.0) == 0.0);
+    if (!device_has_double())
+        return;
+    double din[4] = {-5.0, 1.0, 2.5, -0.3}, dout[4] = {0};
+    assert_amp_ok(amp_array_view_create_const(AMP_DOUBLE, amp_extent_1d(4), din, &vin));
+    assert_amp_ok(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(4), dout, &vout));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(vin, vout),
+                                        { vout(idx[0]) = precise_math_phi(vin(idx[0])); }));
+    assert_amp_ok(amp_array_view_release(vin));
+    assert_amp_ok(amp_array_view_release(vout));
+    for (int i = 0; i < 4; i++) {
+        double host = precise_math_phi(din[i]);
+        if (!(fabs(dout[i] - host) <= 1e-13 * host))
+            fail_msg("phi(%g): kernel %.17g, host %.17g", din[i], dout[i], host);
+    }
 }
 
 static void a_body_using_double_on_a_device_without_it_is_unsupported(void **state)
@@ -612,6 +670,7 @@ int main(void)
         cmocka_unit_test(free_fences_compile_and_run),
         cmocka_unit_test(fast_and_precise_math_match_the_c_library),
         cmocka_unit_test(precise_math_in_double_where_the_device_has_it),
+        cmocka_unit_test(the_pi_functions_and_phi_agree_on_the_host_and_in_kernels),
         cmocka_unit_test(a_body_using_double_on_a_device_without_it_is_unsupported),
         cmocka_unit_test(math_constants_are_floats_on_a_device_without_double),
         cmocka_unit_test(helper_functions_are_callable_and_can_call_each_other),

@@ -1,6 +1,11 @@
 /* precise_math: OpenCL's built-ins, within their specified precision. */
 #define AMP_SINCOS(x, s, c) (*(s) = sincos((x), (c)))
-#define AMP_PHI(x) (0.5f * erfc(-(x) * M_SQRT1_2_F))
+/* phi(x) = erfc(-x / sqrt 2) / 2 of a float or a double: 1/sqrt 2 as two
+ * floats, hi + lo, so that a double x is scaled to double precision (with
+ * M_SQRT1_2_F alone phi(-5.0) was 4.4e-7 off) and no double constant is
+ * needed where the device has none. */
+#define AMP_SQRT1_2_LO 1.2101617152815436e-08f
+#define AMP_PHI(x) (0.5f * erfc(-((x) * M_SQRT1_2_F + (x) * AMP_SQRT1_2_LO)))
 
 #define precise_math_acos(...) acos(__VA_ARGS__)
 #define precise_math_acosf(...) acos(__VA_ARGS__)
