@@ -561,7 +561,7 @@ static void helper_call(reader *r, value f, const kbody *callee, const call_args
     if (!r->ctx->function && r->ctx->index_type.kind != TYPE_TILED_INDEX) {
         fail(r, f.first, AMP_ERROR_KERNEL_BUILD,
              "%.*s uses tile_static memory ('%s', declared in %s), which the threads of a tile"
-             " share: call it from a tiled kernel (AMP_PARALLEL_FOR_EACH_TILED)",
+             " share: call it from a tiled kernel (a launch over a tiled extent)",
              (int)decl->length, decl->name, callee->locals[0].name, callee->locals[0].helper);
         return;
     }

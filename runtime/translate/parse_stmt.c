@@ -355,6 +355,17 @@ static int32_t declare_named(reader *r, const specifiers *s, long name, int poin
     body_decl_kind kind = s->typedef_      ? DECL_TYPEDEF
                           : s->tile_static ? DECL_TILE_STATIC
                                            : DECL_VARIABLE;
+    /* A helper's is checked where a kernel calls it (parse_expr.c). */
+    if (kind == DECL_TILE_STATIC && !r->ctx->function &&
+        r->ctx->index_type.kind != TYPE_TILED_INDEX) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "tile_static %.*s in a kernel that is not tiled: tile_static memory is"
+             " shared by the threads of a tile, and this launch has no tiles. Launch"
+             " over a tiled extent (amp_extent_tile_2d(e, 16, 16) ...) with a tiled index, or"
+             " declare %.*s without tile_static, as each thread's own",
+             (int)t->length, t->text, (int)t->length, t->text);
+        return -1;
+    }
     int32_t id = amp__parse_declare(r, t->text, t->length, kind, (int32_t)name);
     if (id >= 0 && !pointer && s->type.kind != TYPE_OTHER) {
         r->b->decls[id].type = s->type;

@@ -414,6 +414,16 @@ static void tile_static_2_in_a_function_of_an_untiled_kernel_is_refused(void **s
                                            AMP_CAPTURE(v, counted, counted_twice),
                                            { v[idx] = counted_twice(1); }),
                      AMP_ERROR_KERNEL_BUILD, "counted_twice uses tile_static memory ('count'");
+    /* Nor in the kernel's own body, where a work-group of the runtime's
+     * choosing would share it: a race that C++ AMP refuses too. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(N), idx, AMP_CAPTURE(v), {
+        tile_static int shared[1];
+        shared[0] = idx;
+        v[idx] = shared[0];
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "tile_static shared in a kernel that is not tiled: tile_static memory is"
+                     " shared by the threads of a tile, and this launch has no tiles");
     /* A tiled kernel calls both. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), T), t_idx,
                                               AMP_CAPTURE(v, counted, counted_twice), {
