@@ -281,8 +281,10 @@ amp_status amp_kernel_get_stats(amp_kernel_stats *out);
 #define AMP_NO_CAPTURE ((amp_capture_list){0, NULL})
 
 /* A compile-time integer constant for the kernel, under its own name. Works
- * for host macros (#define TS 16) and for const variables alike. */
-#define AMP_CONST(name) ((amp_constant){#name, (long long)(name)})
+ * for host macros (#define TS 16) and for const variables alike. A float or
+ * double does not compile: the cast to an integer would drop its fraction
+ * without a word (capture a floating-point value by name instead). */
+#define AMP_CONST(name) ((amp_constant){#name, (long long)(name) + AMP__CONST_INTEGER(name)})
 
 /* A struct's value for the kernel, captured by value as C++ AMP's [=]
  * captures one: AMP_CAPTURE(v, AMP_VALUE(params, p)) with p a params, a
@@ -363,6 +365,16 @@ amp_status amp_kernel_get_stats(amp_kernel_stats *out);
 /* clang-format on */
 
 /* ---- Internals of AMP_CAPTURE ---- */
+
+/* 0, where x is not of a floating type; else a compile error that says
+ * what to do. */
+#define AMP__CONST_INTEGER(x)                                                                      \
+    (0 * sizeof(struct {                                                                           \
+         _Static_assert(_Generic((x), float : 0, double : 0, long double : 0, default : 1),        \
+                        "AMP_CONST takes an integer: capture a float or double by name "           \
+                        "(AMP_CAPTURE(v, scale)) to use its value in the kernel");                 \
+         int amp__integer;                                                                         \
+     }))
 
 /* The text of its arguments after their macros expanded: the arguments of a
  * macro that passes them on are expanded before # sees them. */
