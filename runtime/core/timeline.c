@@ -739,6 +739,17 @@ void amp__tl_data_end(const void *data)
     free(d);
 }
 
+void amp__tl_texture_end(const void *texture)
+{
+    LOCK_ASSERT_HELD();
+    tl_texture *x = NULL;
+    HASH_FIND_PTR(textures, &texture, x);
+    if (!x)
+        return;
+    HASH_DEL(textures, x);
+    free(x);
+}
+
 /* ---- Work on queues ---- */
 
 /* A kernel's record, described by desc; TL_NO_RECORD when the timeline is

@@ -107,6 +107,10 @@ void amp__tl_where(const void *data, double host, double device);
  * another's. */
 void amp__tl_data_end(const void *data);
 
+/* The same of a texture's data: a texture made later at its address is
+ * another texture, with an id of its own. */
+void amp__tl_texture_end(const void *texture);
+
 /* ---- Queues ---- */
 
 /* The queue a device layer key (an accelerator view) stands for: its

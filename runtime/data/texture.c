@@ -547,6 +547,7 @@ void amp__tex_release_data(tex_data *d)
         all_data = d->next;
     if (d->next)
         d->next->prev = d->prev;
+    amp__tl_texture_end(d);
     free(d);
 }
 

@@ -437,6 +437,20 @@ class Clock(unittest.TestCase):
                                  (k["args"]["id"], k["ts"] + k["dur"] - wait["ts"] - wait["dur"]))
 
 
+class Textures(unittest.TestCase):
+    """Textures made one after another (tests/draw/timeline_textures.c), each
+    released before the next is made at the same address: each is a texture
+    of its own on the timeline, with its own id and bytes."""
+
+    def test_each_texture_has_its_own_id(self):
+        data, _ = run_program(self, "TEXTURES", os.path.join(work_dir(), "textures.json"), ["3"])
+        uploads = [e for e in events(data, "amp.transfer") if "texture_id" in e["args"]]
+        ids = [e["args"]["texture_id"] for e in uploads]
+        self.assertEqual(len(ids), 3, uploads)
+        self.assertEqual(len(set(ids)), 3, ids)
+        self.assertEqual({e["args"]["bytes"] for e in uploads}, {256})
+
+
 class Bound(unittest.TestCase):
     def test_a_run_past_the_bound_keeps_it_and_says_what_it_dropped(self):
         out, err, data = run_sample("tile_average", env={"AMP_TIMELINE_MAX_EVENTS": "12"})
