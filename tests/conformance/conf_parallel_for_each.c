@@ -85,15 +85,19 @@ static void parallel_for_each_7_every_index_once_rank_2(void **state)
     amp_array_view *c, *w;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), count, &c));
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_2d(R, C), where, &w));
+    /* The element by its index, by its subscripts, and by one subscript
+     * at a time: 1 + 2 + 1 each. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_2d(R, C), idx, AMP_CAPTURE(c, w), {
         atomic_fetch_add(&c[idx], 1);
+        atomic_fetch_add(&c(idx[0], idx[1]), 2);
+        atomic_fetch_inc(&c[idx[0]][idx[1]]);
         w[idx] = idx[0] * 1000 + idx[1];
     }));
     assert_amp_ok(amp_array_view_synchronize(c));
     assert_amp_ok(amp_array_view_synchronize(w));
     for (int i = 0; i < R; i++)
         for (int j = 0; j < C; j++) {
-            assert_int_equal(count[i * C + j], 1);
+            assert_int_equal(count[i * C + j], 4);
             assert_int_equal(where[i * C + j], i * 1000 + j);
         }
     assert_amp_ok(amp_array_view_release(c));
@@ -111,6 +115,8 @@ static void parallel_for_each_7_every_index_once_rank_3(void **state)
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_3d(A, B, C), where, &w));
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_3d(A, B, C), idx, AMP_CAPTURE(c, w), {
         atomic_fetch_add(&c[idx], 1);
+        atomic_fetch_sub(&c(idx[0], idx[1], idx[2]), -2);
+        atomic_fetch_inc(&c[idx[0]][idx[1]][idx[2]]);
         w[idx] = idx[0] * 10000 + idx[1] * 100 + idx[2];
     }));
     assert_amp_ok(amp_array_view_synchronize(c));
@@ -119,7 +125,7 @@ static void parallel_for_each_7_every_index_once_rank_3(void **state)
         for (int j = 0; j < B; j++)
             for (int k = 0; k < C; k++) {
                 int at = (i * B + j) * C + k;
-                assert_int_equal(count[at], 1);
+                assert_int_equal(count[at], 4);
                 assert_int_equal(where[at], i * 10000 + j * 100 + k);
             }
     assert_amp_ok(amp_array_view_release(c));

@@ -4,18 +4,22 @@
 /* OpenCL's atomics take a pointer to any element with only a warning,
    and would change the first bytes of a struct: the operand's type is
    checked (the overloads are declared only, for sizeof), and any other
-   element stops the build with an error that names it, on its line. */
+   element stops the build with an error that names it, on its line: its
+   overload's type is incomplete. (Not an array bound of a struct: an
+   operand such as &m(i, j) holds a vector made of variables, which is no
+   constant there.) */
+struct atomic_on_an_element_that_is_not_int_unsigned_or_float;
 char __attribute__((overloadable)) amp_atomic_operand(volatile __global int *);
 char __attribute__((overloadable)) amp_atomic_operand(volatile __global uint *);
 char __attribute__((overloadable)) amp_atomic_operand(volatile __local int *);
 char __attribute__((overloadable)) amp_atomic_operand(volatile __local uint *);
 char __attribute__((overloadable)) amp_atomic_operand(volatile __global float *);
 char __attribute__((overloadable)) amp_atomic_operand(volatile __local float *);
-int __attribute__((overloadable)) amp_atomic_operand(const volatile __global void *);
-int __attribute__((overloadable)) amp_atomic_operand(const volatile __local void *);
-#define AMP_ATOMIC_OPERAND(p) \
-    ((void)sizeof(struct { char atomic_on_an_element_that_is_not_int_unsigned_or_float \
-                            [sizeof(amp_atomic_operand(p)) == 1 ? 1 : -1]; }), (p))
+struct atomic_on_an_element_that_is_not_int_unsigned_or_float __attribute__((overloadable))
+amp_atomic_operand(const volatile __global void *);
+struct atomic_on_an_element_that_is_not_int_unsigned_or_float __attribute__((overloadable))
+amp_atomic_operand(const volatile __local void *);
+#define AMP_ATOMIC_OPERAND(p) ((void)sizeof(amp_atomic_operand(p)), (p))
 
 #undef atomic_fetch_add
 #define atomic_fetch_add(p, v) atomic_add(AMP_ATOMIC_OPERAND(p), (v))
