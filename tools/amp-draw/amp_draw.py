@@ -1649,8 +1649,14 @@ def draw_code(run, f, x, y, width):
                            title=hint))
             cy += 28
     if f["name"] == "data race" and place is None and len(ordered) == 1:
-        note = ("Both accesses are one statement: no barrier can come between them. Use an"
-                " atomic (atomic_fetch_add), or let one thread do the work.")
+        # The finding cannot tell a neighbour's element (p[i] = p[i - 1] +
+        # p[i]) from one element every thread updates (total += x): both
+        # are a read and a write of two threads. Each has its own cure.
+        note = ("Both accesses are one statement, so no barrier can come between them as it"
+                " is written. Where a thread reads what another writes (a neighbour's"
+                " element), split it: read into a variable, t_idx.barrier.wait(), then"
+                " write. Where every thread adds to one element, use an atomic"
+                " (atomic_fetch_add), or let one thread do the work.")
         body = ""
         for k, line in enumerate(wrap(note, int(width / 7.2))):
             body += text(x, cy + 20 + 16 * k, line, 12, weight="600", fill=COLOURS["race"])
