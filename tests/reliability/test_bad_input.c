@@ -1088,6 +1088,16 @@ static amp_status rank_3_view_given_a_rank_2_index(void)
     });
 }
 
+static amp_status view_given_a_float_index(void)
+{
+    amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
+    expect_line(__LINE__ + 3);
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(v), {
+        float q = 1.0f;
+        v(q) = 1;
+    });
+}
+
 static amp_status rank_1_view_given_a_rank_2_index(void)
 {
     amp_array_view *v = view_of(AMP_INT, amp_extent_1d(N), F.ints);
@@ -2539,6 +2549,7 @@ static const bad_case table[] = {
         "view_of_rank_3_given_an_index_of_another_rank"),
     ROW("rank", rank_1_view_given_a_rank_2_index, KB,
         "view_of_rank_1_given_an_index_of_another_rank"),
+    ROW("rank", view_given_a_float_index, KB, "a_view_index_is_made_of_integers_not_floats"),
     ROW("rank", tile_rank_1_on_extent_rank_2, ICD, "the tile has rank 1 and the extent rank 2"),
     ROW("rank", tile_rank_3_on_extent_rank_2, ICD, "the tile has rank 3 and the extent rank 2"),
     ROW("rank", padded_original_of_another_rank, ICD,
@@ -2573,7 +2584,7 @@ static const bad_case table[] = {
     ROW("type", int_stored_into_a_struct_element, KB, "incompatible type 'int'"),
     ROW("type", struct_element_stored_into_an_int_view, KB, "incompatible type"),
     ROW_IF("type", atomic_on_a_double_view, KB, "did not compile", device_has_fp64),
-    ROW("type", atomic_on_a_float_member, KB, "did not compile"),
+    ROW("type", atomic_on_a_float_member, KB, "atomic_on_a_float_is_atomic_exchange_only"),
     ROW("type", compare_exchange_on_a_float_view, KB, "did not compile"),
     ROW("type", atomic_on_a_struct_element, KB,
         "atomic_on_an_element_that_is_not_int_unsigned_or_float"),

@@ -20,33 +20,48 @@ amp_atomic_operand(const volatile __global void *);
 struct atomic_on_an_element_that_is_not_int_unsigned_or_float __attribute__((overloadable))
 amp_atomic_operand(const volatile __local void *);
 #define AMP_ATOMIC_OPERAND(p) ((void)sizeof(amp_atomic_operand(p)), (p))
+/* The same for the operations that take integers only: C++ AMP's
+   atomic_fetch_add ... of a float does not exist, and OpenCL's would be an
+   ambiguous call. */
+struct atomic_on_a_float_is_atomic_exchange_only;
+char __attribute__((overloadable)) amp_atomic_integer(volatile __global int *);
+char __attribute__((overloadable)) amp_atomic_integer(volatile __global uint *);
+char __attribute__((overloadable)) amp_atomic_integer(volatile __local int *);
+char __attribute__((overloadable)) amp_atomic_integer(volatile __local uint *);
+struct atomic_on_a_float_is_atomic_exchange_only __attribute__((overloadable))
+amp_atomic_integer(volatile __global float *);
+struct atomic_on_a_float_is_atomic_exchange_only __attribute__((overloadable))
+amp_atomic_integer(volatile __local float *);
+char __attribute__((overloadable)) amp_atomic_integer(const volatile __global void *);
+char __attribute__((overloadable)) amp_atomic_integer(const volatile __local void *);
+#define AMP_ATOMIC_INTEGER(p) ((void)sizeof(amp_atomic_integer(p)), AMP_ATOMIC_OPERAND(p))
 
 #undef atomic_fetch_add
-#define atomic_fetch_add(p, v) atomic_add(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_add(p, v) atomic_add(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_fetch_sub
-#define atomic_fetch_sub(p, v) atomic_sub(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_sub(p, v) atomic_sub(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_fetch_inc
-#define atomic_fetch_inc(p) atomic_inc(AMP_ATOMIC_OPERAND(p))
+#define atomic_fetch_inc(p) atomic_inc(AMP_ATOMIC_INTEGER(p))
 
 #undef atomic_fetch_dec
-#define atomic_fetch_dec(p) atomic_dec(AMP_ATOMIC_OPERAND(p))
+#define atomic_fetch_dec(p) atomic_dec(AMP_ATOMIC_INTEGER(p))
 
 #undef atomic_fetch_max
-#define atomic_fetch_max(p, v) atomic_max(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_max(p, v) atomic_max(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_fetch_min
-#define atomic_fetch_min(p, v) atomic_min(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_min(p, v) atomic_min(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_fetch_and
-#define atomic_fetch_and(p, v) atomic_and(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_and(p, v) atomic_and(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_fetch_or
-#define atomic_fetch_or(p, v) atomic_or(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_or(p, v) atomic_or(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_fetch_xor
-#define atomic_fetch_xor(p, v) atomic_xor(AMP_ATOMIC_OPERAND(p), (v))
+#define atomic_fetch_xor(p, v) atomic_xor(AMP_ATOMIC_INTEGER(p), (v))
 
 #undef atomic_exchange
 #define atomic_exchange(p, v) atomic_xchg(AMP_ATOMIC_OPERAND(p), (v))

@@ -82,6 +82,23 @@ char __attribute__((overloadable)) view_of_rank_1_given_an_index_of_another_rank
 char __attribute__((overloadable)) view_of_rank_1_given_an_index_of_another_rank(const int *);
 AMP_RANK_TAKES(2, int2)
 AMP_RANK_TAKES(3, int3)
+/* A float index (or a float vector of the rank's lanes) would be
+   ambiguous among the integers above: its own overload names what is
+   wrong. */
+struct a_view_index_is_made_of_integers_not_floats;
+#define AMP_RANK_REFUSES(n, scalar, vector) \
+    struct a_view_index_is_made_of_integers_not_floats __attribute__((overloadable)) \
+        view_of_rank_##n##_given_an_index_of_another_rank(scalar); \
+    struct a_view_index_is_made_of_integers_not_floats __attribute__((overloadable)) \
+        view_of_rank_##n##_given_an_index_of_another_rank(vector);
+AMP_RANK_REFUSES(1, float, float)
+AMP_RANK_REFUSES(2, float, float2)
+AMP_RANK_REFUSES(3, float, float3)
+#ifdef cl_khr_fp64
+AMP_RANK_REFUSES(1, double, double)
+AMP_RANK_REFUSES(2, double, double2)
+AMP_RANK_REFUSES(3, double, double3)
+#endif
 #define AMP_INDEX_OF_RANK(ix, n) \
     ((void)sizeof(view_of_rank_##n##_given_an_index_of_another_rank(ix)), (ix))
 #define AMP_INDEX_1(i) AMP_INDEX_OF_RANK(i, 1)
