@@ -45,8 +45,22 @@ static amp_status check_domain(const call *c)
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file, c->kernel->line,
                                "the extent has rank %d; it must be 1 to %d%s.", e->rank,
                                AMP_MAX_RANK, amp__extent_rank_note(e->rank));
+    /* A truncated extent keeps the one it was cut from: an empty one is
+     * the cut's, not the program's zero. */
+    const amp_extent *cut_from = c->domain.tiled && !c->domain.guarded &&
+                                         c->domain.original.rank == e->rank
+                                     ? &c->domain.original
+                                     : NULL;
     for (int d = 0; d < e->rank; d++)
-        if (e->dims[d] <= 0)
+        if (e->dims[d] == 0 && cut_from && cut_from->dims[d] > 0 && d < AMP_MAX_TILE_RANK)
+            return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                   c->kernel->line,
+                                   "amp_tiled_extent_truncate left no whole tile in dimension %d:"
+                                   " its %d elements are fewer than a tile's %d. Take a tile of"
+                                   " at most %d there, or amp_tiled_extent_pad to run the"
+                                   " elements in one padded tile.",
+                                   d, cut_from->dims[d], c->domain.tile[d], cut_from->dims[d]);
+        else if (e->dims[d] <= 0)
             return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
                                    c->kernel->line,
                                    "dimension %d of the extent is %d; every dimension must be > 0.",

@@ -2701,7 +2701,9 @@ static const bad_case table[] = {
     ROW("pad", pad_past_int_max, ICD, "dimension 0 of the original extent is 2147483647"),
     ROW("pad", truncate_tile_zero, ICD, "every tile dimension must be > 0"),
     ROW("pad", truncate_tile_rank_mismatch, ICD, "the tile has rank 2 and the extent rank 3"),
-    ROW("pad", truncate_below_one_tile, ICD, "dimension 0 of the extent is 0"),
+    ROW("pad", truncate_below_one_tile, ICD,
+        "amp_tiled_extent_truncate left no whole tile in dimension 0: its 3 elements are fewer"
+        " than a tile's 4"),
 
     /* The accelerator API with bad indices and names. */
     ROW("accelerator", accelerator_index_past_the_end, IA, "is out of range; there are"),
