@@ -1064,6 +1064,18 @@ static value member(reader *r, value v)
     }
     if (t.kind == TYPE_TILED_INDEX && !t.array)
         return tiled_member(r, v, dot, name);
+    static const char *const tiled_only[] = {"barrier",   "local",       "tile",      "tile_origin",
+                                             "global",    "tile_extent", "tile_dim0", "tile_dim1",
+                                             "tile_dim2", NULL};
+    if (t.kind == TYPE_INDEX && !t.array && amp__lex_is_any(m, tiled_only)) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "%.*s is an index, which has no member '%.*s': a tiled index has it, in a kernel"
+             " launched over a tiled extent (amp_extent_tile_2d(e, 16, 16) ...), as C++ AMP's"
+             " tiled_index",
+             (int)(r->tok[v.last].text + r->tok[v.last].length - r->tok[v.first].text),
+             r->tok[v.first].text, (int)m->length, m->text);
+        return nothing;
+    }
     if ((t.kind == TYPE_VIEW || t.kind == TYPE_TEXTURE || t.kind == TYPE_TEXTURE_VALUE) &&
         v.first == v.last)
         return capture_member(r, v, dot, name);

@@ -2556,7 +2556,8 @@ static const bad_case table[] = {
         "the padded extent has rank 2 and its original extent rank 1"),
     ROW("rank", padded_original_larger_than_padded, ICD,
         "dimension 0 of the original extent is 9"),
-    ROW("rank", tiled_index_members_in_untiled_kernel, KB, "did not compile"),
+    ROW("rank", tiled_index_members_in_untiled_kernel, KB,
+        "i is an index, which has no member 'local': a tiled index has it"),
 
     /* Element types. */
     ROW("type", view_type_zero, IA, "element type 0 is not one of"),
