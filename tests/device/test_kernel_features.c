@@ -455,7 +455,8 @@ static void truncate_rounds_down_and_leaves_the_rest(void **state)
         assert_int_equal(data[i], i < 8 ? 1 : 0);
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_tiled_extent_truncate(amp_extent_tile_1d(amp_extent_1d(3), 4)),
                                            t_idx, AMP_NO_CAPTURE, { (void)t_idx; }),
-                     AMP_ERROR_INVALID_COMPUTE_DOMAIN, "dimension 0 of the extent is 0");
+                     AMP_ERROR_INVALID_COMPUTE_DOMAIN,
+                     "amp_tiled_extent_truncate left no whole tile in dimension 0");
 }
 
 static void tiled_index_has_the_static_tile_dims(void **state)
