@@ -31,13 +31,26 @@ static const body_context ctx = {.file = "test.c",
                                  .index_type = {.kind = TYPE_INDEX, .rank = 1},
                                  .capture_types = types};
 
+/* The same in a tiled kernel, whose body may declare tile_static
+ * variables (an untiled one's is refused). */
+static const body_context tiled_ctx = {.file = "test.c",
+                                       .line = 1,
+                                       .index_name = "idx",
+                                       .ncaptures = 4,
+                                       .capture_names = names,
+                                       .capture_kinds = kinds,
+                                       .index_type = {.kind = TYPE_TILED_INDEX, .rank = 1},
+                                       .tile = {16},
+                                       .capture_types = types};
+
 static char laid_out[1 << 16], hoisted_out[4096];
 
-/* Read and lay out text (no indent), into laid_out and hoisted_out. */
-static amp_status lay_out(const char *text, int *lines)
+/* Read and lay out text (no indent) as the body of a kernel of context c,
+ * into laid_out and hoisted_out. */
+static amp_status lay_out_in(const body_context *c, const char *text, int *lines)
 {
     kbody b;
-    amp_status st = amp__text_read(text, strlen(text), &ctx, &b);
+    amp_status st = amp__text_read(text, strlen(text), c, &b);
     laid_out[0] = hoisted_out[0] = '\0';
     if (st == AMP_OK) {
         strbuf out = STRBUF_INIT, hoisted = STRBUF_INIT;
@@ -51,6 +64,16 @@ static amp_status lay_out(const char *text, int *lines)
     }
     amp__body_free(&b);
     return st;
+}
+
+static amp_status lay_out(const char *text, int *lines)
+{
+    return lay_out_in(&ctx, text, lines);
+}
+
+static amp_status lay_out_tiled(const char *text, int *lines)
+{
+    return lay_out_in(&tiled_ctx, text, lines);
 }
 
 /* Bit i: view names[i] may be written. */
@@ -134,7 +157,7 @@ static void case_labels_end_their_line(void **state)
 static void a_free_tile_static_name_is_kept(void **state)
 {
     (void)state;
-    assert_amp_ok(lay_out(STRINGIFY({
+    assert_amp_ok(lay_out_tiled(STRINGIFY({
         for (int i = 0; i < 4; i += TS) {
             tile_static int locA[TS][TS];
             locA[0][0] = 1;
@@ -151,7 +174,7 @@ static void a_free_tile_static_name_is_kept(void **state)
 static void an_inner_tile_static_shadows_only_inside_its_block(void **state)
 {
     (void)state;
-    assert_amp_ok(lay_out(STRINGIFY({
+    assert_amp_ok(lay_out_tiled(STRINGIFY({
         int buf[16];
         buf[0] = -1;
         {
@@ -164,15 +187,16 @@ static void an_inner_tile_static_shadows_only_inside_its_block(void **state)
                           NULL));
     assert_string_equal(hoisted_out, "tile_static int amp_ts_buf[16];\n");
     assert_non_null(strstr(laid_out, "    int buf[16];\n    buf[0] = -1;\n"));
-    assert_non_null(strstr(laid_out, "        amp_ts_buf[idx.local[0]] = 1;\n"));
-    assert_non_null(strstr(laid_out, "        out(idx.global[0]) = amp_ts_buf[15 - idx.local[0]];\n"));
+    /* (A rank-1 tiled index's [0] is the index itself: the int.) */
+    assert_non_null(strstr(laid_out, "        amp_ts_buf[idx.local] = 1;\n"));
+    assert_non_null(strstr(laid_out, "        out(idx.global) = amp_ts_buf[15 - idx.local];\n"));
     assert_non_null(strstr(laid_out, "    out(0) = buf[0];\n"));
 }
 
 static void sibling_blocks_declare_their_own_tile_static(void **state)
 {
     (void)state;
-    assert_amp_ok(lay_out(STRINGIFY({
+    assert_amp_ok(lay_out_tiled(STRINGIFY({
         { tile_static int a[4]; a[0] = 1; out(0) = a[0]; }
         { tile_static float a[8]; a[1] = 2.0f; out(1) = (int)a[1]; }
     }),
@@ -190,7 +214,7 @@ static void sibling_blocks_declare_their_own_tile_static(void **state)
 static void a_use_outside_the_block_is_not_the_tile_static(void **state)
 {
     (void)state;
-    assert_amp_ok(lay_out(STRINGIFY({ { tile_static int t[4]; t[0] = 1; } out(0) = t[0]; }), NULL));
+    assert_amp_ok(lay_out_tiled(STRINGIFY({ { tile_static int t[4]; t[0] = 1; } out(0) = t[0]; }), NULL));
     assert_string_equal(hoisted_out, "tile_static int amp_ts_t[4];\n");
     assert_non_null(strstr(laid_out, "amp_ts_t[0] = 1;"));
     assert_non_null(strstr(laid_out, "out(0) = t[0];"));
@@ -200,7 +224,7 @@ static void a_use_outside_the_block_is_not_the_tile_static(void **state)
 static void a_tile_static_named_like_the_kernel_vocabulary_is_renamed(void **state)
 {
     (void)state;
-    assert_amp_ok(lay_out(STRINGIFY({ tile_static int barrier[4]; barrier[0] = 1; }), NULL));
+    assert_amp_ok(lay_out_tiled(STRINGIFY({ tile_static int barrier[4]; barrier[0] = 1; }), NULL));
     assert_string_equal(hoisted_out, "tile_static int amp_ts_barrier[4];\n");
 }
 
@@ -304,7 +328,7 @@ static void names_of_the_generated_kernel_are_refused(void **state)
                      AMP_ERROR_KERNEL_BUILD, "AMP_DEFINE(global ...) would redefine");
     assert_amp_fails(lay_out(STRINGIFY({ AMP_DEFINE(v 1) out(0) = 0; }), NULL),
                      AMP_ERROR_KERNEL_BUILD, "a name the kernel gives the body");
-    assert_amp_fails(lay_out(STRINGIFY({ AMP_DEFINE(T t[0]) { tile_static int t[4]; out(0) = T; } }), NULL),
+    assert_amp_fails(lay_out_tiled(STRINGIFY({ AMP_DEFINE(T t[0]) { tile_static int t[4]; out(0) = T; } }), NULL),
                      AMP_ERROR_KERNEL_BUILD, "the macro T names 't'");
 }
 
