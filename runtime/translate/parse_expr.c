@@ -978,8 +978,10 @@ static value vector_member(reader *r, value v, long dot, long name)
         out.access = v.access;
         return out;
     }
+    static const char *const assigns[] = {
+        "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL};
     if (v.type.packed && lanes > 1) {
-        if (form == SWIZZLE_SET) {
+        if (form == SWIZZLE_SET || (form == SWIZZLE_NAME && amp__lex_is_any(peek(r, 0), assigns))) {
             fail(r, name, AMP_ERROR_KERNEL_BUILD,
                  "a %s_3 that a view or struct holds is written whole or one component at a"
                  " time: set its components one by one, or assign the whole vector",
