@@ -155,9 +155,12 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     if (cap->kind == AMP_CAPTURE_INVALID)
         return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                "capture '%s' has a type kernels cannot take. Capture an"
-                               " amp_array_view *, an amp_texture *, an int, unsigned, float or"
-                               " double, or AMP_CONST(NAME) for a compile-time integer.",
-                               name);
+                               " amp_array_view *, amp_array * or amp_texture *; an int,"
+                               " unsigned, float or double, a short vector, an amp_index or"
+                               " amp_extent; AMP_CONST(NAME) for a compile-time integer;"
+                               " AMP_VALUE(type, name) for a struct; an AMP_FUNCTION by its"
+                               " name, and an AMP_SHARED_FUNCTION as AMP_SHARED(%s).",
+                               name, name);
     /* Names are checked where the kernel is generated (the file's head). */
     g->name = cap->name;
     g->kind = cap->kind;

@@ -223,6 +223,11 @@ const char *amp__parse_cpp_hint(reader *r)
             (strcmp(follow, "::") == 0 ? is(r, 1, ":") && is(r, 2, ":") : is(r, 1, follow)))
             return cpp_words[i].hint;
     }
+    /* A namespace of the program's own, as C++ AMP code calls its helpers
+     * (MathHelpers::norm(v)). */
+    if (is(r, 1, ":") && is(r, 2, ":"))
+        return "C has no namespaces: call the function by its own name (norm(v) for"
+               " Helpers::norm(v)), written with AMP_FUNCTION and captured by that name";
     return NULL;
 }
 

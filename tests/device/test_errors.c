@@ -294,6 +294,8 @@ static amp_status cxx_body(int which, amp_array_view *v)
                                          { v[idx] = [=](int x) { return x; }(1); });
     case 4: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
                                          { v[idx] = direct3d::abs(-4); });
+    case 5: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
+                                         { v[idx] = MathHelpers::norm(v[idx]); });
     default: return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
                                           { throw 1; });
     }
@@ -308,12 +310,14 @@ static void cxx_spellings_name_what_to_write_in_c(void **state)
     static const char *const expect[] = {
         "std::max is max", "C has no named casts: write (T)x", "C has no nullptr: write 0",
         "C has no lambdas: write the function with AMP_FUNCTION",
-        "direct3d's functions are not offered", "restrict(amp) code has no exceptions",
+        "direct3d's functions are not offered",
+        "C has no namespaces: call the function by its own name",
+        "restrict(amp) code has no exceptions",
     };
     int data[4] = {0};
     amp_array_view *v;
     assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), data, &v));
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         assert_int_equal(cxx_body(i, v), AMP_ERROR_KERNEL_BUILD);
         if (!strstr(amp_last_error(), expect[i]))
             fail_msg("no \"%s\" in:\n%s", expect[i], amp_last_error());
@@ -350,6 +354,8 @@ static void null_and_released_views_are_refused(void **state)
     assert_int_equal(amp_array_view_release(NULL), AMP_OK);
 }
 
+AMP_SHARED_FUNCTION(int, shared_twice, (int x), { return 2 * x; });
+
 static void captures_kernels_cannot_take_are_named(void **state)
 {
     (void)state;
@@ -357,6 +363,17 @@ static void captures_kernels_cannot_take_are_named(void **state)
     char letter = 'x';
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(wide), { (void)i; }),
                      AMP_ERROR_INVALID_ARGUMENT, "capture 'wide' has a type kernels cannot take");
+    /* A function of both sides captured by its bare name: the message says how. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(shared_twice),
+                                           { (void)i; }),
+                     AMP_ERROR_INVALID_ARGUMENT, "as AMP_SHARED(shared_twice)");
+    int twice[4] = {0};
+    amp_array_view *t;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), twice, &t));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(t, AMP_SHARED(shared_twice)),
+                                        { t[i] = shared_twice(i[0]); }));
+    assert_amp_ok(amp_array_view_release(t));
+    assert_int_equal(twice[3], shared_twice(3));
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(letter), { (void)i; }),
                      AMP_ERROR_INVALID_ARGUMENT, "capture 'letter'");
 #define SIZE 8
