@@ -188,6 +188,19 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
         *has_double |= strstr(m->type, "double") != NULL;
     }
     size_t total = (offset + struct_align - 1) / struct_align * struct_align;
+    /* OpenCL C rounds the struct up to its largest member's alignment (32
+     * bytes for a double_4), where the host's vectors may align less: the
+     * members match, the ends do not. Members that fill the rest on the
+     * host make both the same. */
+    if (d->size < total && (total - d->size) % 4 == 0)
+        return amp__err_set(
+            AMP_ERROR_INVALID_ARGUMENT,
+            "%s: struct %s is %zu bytes on the host and %zu in OpenCL C, which rounds a"
+            " struct up to its largest alignment (%zu bytes). Fill the last %zu bytes on the"
+            " host with a member of its own, (int, pad, %zu) at the end of AMP_STRUCT, so"
+            " that both are %zu bytes.",
+            fn, d->name, d->size, total, struct_align, total - d->size, (total - d->size) / 4,
+            total);
     if (d->size != total)
         return amp__err_set(
             AMP_ERROR_INVALID_ARGUMENT,

@@ -226,6 +226,14 @@ static void registration_is_idempotent_and_refuses_what_could_differ(void **stat
     amp_struct_desc short_size = {"tailless", 12, 2, tail};
     assert_amp_fails(amp_struct_register(&short_size, &out), AMP_ERROR_INVALID_ARGUMENT,
                      "struct tailless is 12 bytes on the host and 16 in OpenCL C");
+    /* A double_4 aligns to 32 in OpenCL C, to 16 on this host: the members
+     * match, the ends do not, and the message says what fills the end. */
+    amp_struct_member wide[] = {{"double_4", "a", 0, 32, 0}, {"int", "k", 32, 4, 0}};
+    amp_struct_desc wide_tail = {"wide", 48, 2, wide};
+    assert_amp_fails(amp_struct_register(&wide_tail, &out), AMP_ERROR_INVALID_ARGUMENT,
+                     "struct wide is 48 bytes on the host and 64 in OpenCL C, which rounds a"
+                     " struct up to its largest alignment (32 bytes). Fill the last 16 bytes on"
+                     " the host with a member of its own, (int, pad, 4)");
     assert_int_equal(out, 0);
 
     /* A type number no struct has is still refused by views. */
