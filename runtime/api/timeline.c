@@ -13,6 +13,7 @@
 #include "core/probe.h"
 #include "core/testing.h"
 #include "core/timeline.h"
+#include "data/texture.h"
 #include "data/view.h"
 #include "device/devtime.h"
 #include "device/oclcheck.h"
@@ -28,9 +29,9 @@ static int source_readable(const amp_kernel_source *k)
 }
 
 /* The description of the kernel c queued: what it runs over, and which
- * views it reads and may write (a kernel was queued: its captures were
- * checked, every view is live). The timeline names the transfers of the
- * launch after these views. */
+ * views and textures it reads and may write (a kernel was queued: its
+ * captures were checked, every view and texture is live). The timeline
+ * names the transfers of the launch after these views. */
 static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_timing timing,
                                 int64_t began, int64_t queued, const struct tl_desc **desc)
 {
@@ -38,10 +39,20 @@ static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_
     int n = 0;
     for (int i = 0; i < c->captures.count && i < AMP_MAX_CAPTURES; i++) {
         const amp_capture *cap = &c->captures.items[i];
-        if (cap->kind != AMP_CAPTURE_VIEW)
-            continue;
-        refs[n++] = (tl_ref){cap->value.view, cap->value.view->src, cap->name,
-                             (int)((e->written_mask >> i) & 1u)};
+        if (cap->kind == AMP_CAPTURE_VIEW)
+            refs[n++] = (tl_ref){cap->value.view,
+                                 cap->value.view->src,
+                                 cap->name,
+                                 (int)((e->written_mask >> i) & 1u),
+                                 NULL,
+                                 NULL};
+        else if (cap->kind == AMP_CAPTURE_TEXTURE)
+            refs[n++] = (tl_ref){NULL,
+                                 NULL,
+                                 cap->name,
+                                 cap->value.texture->access != AMP_TEXTURE_READ,
+                                 cap->value.texture,
+                                 cap->value.texture->d};
     }
     const kb_domain *d = &c->domain;
     /* Padded: guarded threads past the original extent. Truncated: a tiled

@@ -166,6 +166,21 @@ static tl_view *views;
 static tl_data *datas;
 static tl_texture *textures;
 static uint32_t view_count, data_count, texture_count;
+
+/* The id of the texture whose data is at data: a new one at its first
+ * sight (0 without memory). */
+static uint32_t texture_id(const void *data)
+{
+    tl_texture *x = NULL;
+    HASH_FIND_PTR(textures, &data, x);
+    if (!x && (x = calloc(1, sizeof *x)) != NULL) {
+        x->key = data;
+        x->id = ++texture_count;
+        HASH_ADD_PTR(textures, key, x);
+    }
+    return x ? x->id : 0;
+}
+
 /* Each view number's data number, and its name (0: none yet). */
 static uint32_t *view_data, *view_label;
 static uint32_t view_capacity;
@@ -365,6 +380,8 @@ static size_t desc_key_of(const tl_kernel *k, desc_key *key)
         key->refs[i].data = k->refs[i].data;
         key->refs[i].name = k->refs[i].name;
         key->refs[i].writes = k->refs[i].writes != 0;
+        key->refs[i].texture = k->refs[i].texture;
+        key->refs[i].texture_data = k->refs[i].texture_data;
     }
     return n;
 }
@@ -401,12 +418,19 @@ static tl_desc *make_desc(const tl_kernel *k, const desc_key *key, size_t keylen
     d->mode = k->mode;
     d->checked = k->checked;
     for (int i = 0; i < key->nrefs; i++) {
+        if (k->refs[i].texture) {
+            uint32_t id = texture_id(k->refs[i].texture_data);
+            if (id)
+                d->refs[d->nrefs++] = (tl_desc_ref){0, 0, intern(k->refs[i].name),
+                                                    k->refs[i].writes != 0, id};
+            continue;
+        }
         tl_view *v = view_of(k->refs[i].view, k->refs[i].data);
         name_view(v, k->refs[i].name);
         if (!v)
             continue; /* out of memory: the view is left out */
         d->refs[d->nrefs++] = (tl_desc_ref){v->id, v->data, intern(k->refs[i].name),
-                                            k->refs[i].writes != 0};
+                                            k->refs[i].writes != 0, 0};
     }
     return d;
 }
@@ -860,14 +884,7 @@ void amp__tl_transfer(const tl_transfer *t)
         r->dur = t->ended > t->began ? t->ended - t->began : 0;
     }
     if (t->texture) {
-        tl_texture *x = NULL;
-        HASH_FIND_PTR(textures, &t->texture, x);
-        if (!x && (x = calloc(1, sizeof *x)) != NULL) {
-            x->key = t->texture;
-            x->id = ++texture_count;
-            HASH_ADD_PTR(textures, key, x);
-        }
-        r->u.transfer.texture = x ? x->id : 0;
+        r->u.transfer.texture = texture_id(t->texture);
         r->u.transfer.label = intern(t->label ? t->label : "texture");
         return;
     }

@@ -137,11 +137,14 @@ typedef struct tl_ref {
     const void *view, *data;
     const char *name;
     int writes;
+    /* A texture's ref: its handle (never another handle's) and its data,
+     * whose id its transfers carry; view and data are NULL. */
+    const void *texture, *texture_data;
 } tl_ref;
 
 /* A kernel launch: its domain in C++ AMP's order (the padded extent of a
  * padded domain), mode "simple", "tiled" or "padded", the tile (tile_rank
- * 0 for a simple launch), and the views it reads and writes. */
+ * 0 for a simple launch), and the views and textures it reads and writes. */
 typedef struct tl_kernel {
     const char *name, *file;
     int line;

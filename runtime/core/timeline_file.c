@@ -281,6 +281,15 @@ static void view_ref(strbuf *sb, const tl_desc_ref *r)
     amp__sb_printf(sb, ", \"view_id\": %u, \"data_id\": %u}", r->view, r->data);
 }
 
+static void texture_ref(strbuf *sb, const tl_desc_ref *r)
+{
+    amp__sb_append(sb, "{\"name\": ");
+    const char *name = text_of(r->name);
+    amp__json_string(sb, name ? name : "texture");
+    amp__sb_printf(sb, ", \"texture_id\": %u, \"writes\": %s}", r->texture,
+                   r->writes ? "true" : "false");
+}
+
 static void site(strbuf *sb, int *first, uint32_t file, int line)
 {
     if (!file)
@@ -335,13 +344,27 @@ static void kernel_event(strbuf *sb, const tl_rec *r, int64_t ts)
         amp__sb_append(sb, "[");
         int n = 0;
         for (int i = 0; i < d->nrefs; i++)
-            if (d->refs[i].writes == w) {
+            if (!d->refs[i].texture && d->refs[i].writes == w) {
                 if (n++)
                     amp__sb_append(sb, ", ");
                 view_ref(sb, &d->refs[i]);
             }
         amp__sb_append(sb, "]");
     }
+    /* Textures apart, so that a reader of view refs meets only those. */
+    int textures = 0;
+    for (int i = 0; i < d->nrefs; i++)
+        if (d->refs[i].texture) {
+            if (!textures++) {
+                amp__json_key(sb, &first, "textures");
+                amp__sb_append(sb, "[");
+            } else {
+                amp__sb_append(sb, ", ");
+            }
+            texture_ref(sb, &d->refs[i]);
+        }
+    if (textures)
+        amp__sb_append(sb, "]");
     amp__json_key(sb, &first, "timed");
     amp__json_string(sb, (r->flags & TLF_DEVICE) ? "device" : "host");
     if (r->flags & TLF_UNSAMPLED) {

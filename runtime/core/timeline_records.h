@@ -37,6 +37,7 @@ typedef struct tl_queue {
 typedef struct tl_desc_ref {
     uint32_t view, data, name;
     int writes;
+    uint32_t texture; /* a texture's id (view and data 0), or 0 */
 } tl_desc_ref;
 
 typedef struct tl_desc {

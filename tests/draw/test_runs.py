@@ -449,6 +449,20 @@ class Textures(unittest.TestCase):
         self.assertEqual(len(ids), 3, uploads)
         self.assertEqual(len(set(ids)), 3, ids)
         self.assertEqual({e["args"]["bytes"] for e in uploads}, {256})
+        # Each kernel names the texture it reads, by the id of its upload.
+        kernels = sorted(events(data, "amp.kernel"), key=lambda e: e["ts"])
+        self.assertEqual([k["args"]["textures"] for k in kernels],
+                         [[{"name": "t", "texture_id": i, "writes": False}] for i in ids])
+        page = os.path.join(work_dir(), "textures.html")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "amp-draw", "amp_draw.py"),
+                            os.path.join(work_dir(), "textures.json"), "-o", page],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        for i in ids:
+            self.assertIn("<th>t (texture %d)</th>" % i, text)
+            self.assertIn("reads texture t (texture %d)" % i, text)
 
 
 class Bound(unittest.TestCase):

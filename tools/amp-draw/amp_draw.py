@@ -840,6 +840,11 @@ def event_detail(run, e):
         if a["writes"]:
             lines.append("writes " + ", ".join("%s (view %d)" % (r["name"], r["view_id"])
                                                for r in a["writes"]))
+        for writes in (False, True):
+            textures = [t for t in a.get("textures", []) if t["writes"] == writes]
+            if textures:
+                lines.append(("writes " if writes else "reads ") + ", ".join(
+                    "texture %s (texture %d)" % (t["name"], t["texture_id"]) for t in textures))
         lines.append("on accelerator view %d" % a["accelerator_view"])
     elif cat == "amp.transfer":
         lines.append("%s of %s: %s" % (e["name"], a["view"], fmt_bytes(a["bytes"])))
@@ -1320,6 +1325,17 @@ def life_legend(x, y):
     return "".join(out), x - x0
 
 
+def texture_label(run, texture_id):
+    """A texture's names as kernels captured it, and its number."""
+    names = []
+    for k in run.kernels.values():
+        for t in k["args"].get("textures", []):
+            if t["texture_id"] == texture_id and t["name"] not in names:
+                names.append(t["name"])
+    number = "texture %s" % texture_id
+    return "%s (%s)" % (" / ".join(names), number) if names else number
+
+
 def ledger_table(run):
     """The ledger's counts, per data and for the run, by direction and reason."""
     rows = {}
@@ -1341,7 +1357,7 @@ def ledger_table(run):
     keys = sorted(rows, key=lambda k: (isinstance(k, tuple), str(k)))
     for key in keys:
         r = rows[key]
-        name = run.data_label(key) if not isinstance(key, tuple) else "texture %s" % key[1]
+        name = run.data_label(key) if not isinstance(key, tuple) else texture_label(run, key[1])
         cells = []
         for c in cols:
             n, b = r.get(c, (0, 0))

@@ -351,6 +351,12 @@ class Args:
         return self.get(key, ok, what, optional)
 
 
+def texture_ref_ok(t):
+    return (isinstance(t, dict) and isinstance(t.get("name"), str) and t["name"] != ""
+            and is_int(t.get("texture_id")) and t["texture_id"] > 0
+            and isinstance(t.get("writes"), bool))
+
+
 def view_ref_ok(v):
     return (isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"] != ""
             and is_int(v.get("view_id")) and v["view_id"] > 0
@@ -566,6 +572,8 @@ class Contract:
                          "an array of {\"name\", \"view_id\", \"data_id\"}")
             for r in refs or []:
                 self.view(i, r["view_id"], r["data_id"])
+        a.get("textures", lambda v: isinstance(v, list) and all(texture_ref_ok(t) for t in v),
+              "an array of {\"name\", \"texture_id\", \"writes\"}", optional=True)
         extent = a.ints("extent", 1, 8)
         mode = a.str("mode", choices=MODES)
         tile = a.ints("tile", 1, 3, allow_null=True)
