@@ -347,6 +347,32 @@ static body_type capture_type(const cg_capture *c)
 
 /* Read each helper (into g->helpers), then the body with the names the
  * kernel gives it, what each helper returns and takes. */
+/* A helper's parameter or variable named like one of the kernel's
+ * AMP_CONST or AMP_SAMPLER captures, which are #defines of the whole
+ * kernel, would become the capture's value (float scale(float x, float s)
+ * with a sampler s: "float 3"): refused at its declaration, by name. */
+static amp_status clear_of_constants(const cg_spec *spec, kbody *h, const char *helper)
+{
+    for (size_t d = 0; d < h->ndecls && h->status == AMP_OK; d++) {
+        const body_decl *decl = &h->decls[d];
+        if (decl->token < 0)
+            continue;
+        for (int i = 0; i < spec->ncaptures; i++) {
+            const cg_capture *c = &spec->captures[i];
+            if (c->kind == AMP_CAPTURE_CONSTANT && strlen(c->name) == decl->length &&
+                memcmp(c->name, decl->name, decl->length) == 0) {
+                amp__body_fail(h, decl->token, AMP_ERROR_KERNEL_BUILD,
+                               "%s's '%s' has the name of the kernel's capture AMP_CONST(%s) or"
+                               " AMP_SAMPLER(%s), a #define of the whole kernel, which would put"
+                               " its value here: rename one of them",
+                               helper, c->name, c->name, c->name);
+                break;
+            }
+        }
+    }
+    return h->status;
+}
+
 static amp_status read_body(gen *g)
 {
     const cg_spec *spec = g->spec;
@@ -390,6 +416,8 @@ static amp_status read_body(gen *g)
                             .function = 1};
         st = amp__text_read(c->function_source, strlen(c->function_source), &ctx, &g->helpers[i]);
         g->helper_read[i] = 1;
+        if (st == AMP_OK)
+            st = clear_of_constants(spec, &g->helpers[i], c->name);
         if (st == AMP_OK) {
             returns[i] = g->helpers[i].returns;
             helpers[i] = &g->helpers[i];

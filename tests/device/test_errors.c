@@ -355,6 +355,7 @@ static void null_and_released_views_are_refused(void **state)
 }
 
 AMP_SHARED_FUNCTION(int, shared_twice, (int x), { return 2 * x; });
+AMP_FUNCTION(int, widen, (int x, int width), { return x * width; });
 
 static void captures_kernels_cannot_take_are_named(void **state)
 {
@@ -374,6 +375,16 @@ static void captures_kernels_cannot_take_are_named(void **state)
                                         { t[i] = shared_twice(i[0]); }));
     assert_amp_ok(amp_array_view_release(t));
     assert_int_equal(twice[3], shared_twice(3));
+    /* A helper's parameter named like an AMP_CONST: the #define would put
+     * the value in its place ("int 4"). Refused at the parameter. */
+    const int width = 4;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), twice, &t));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i,
+                                           AMP_CAPTURE(t, widen, AMP_CONST(width)),
+                                           { t[i] = widen(i[0], width); }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "widen's 'width' has the name of the kernel's capture AMP_CONST(width)");
+    assert_amp_ok(amp_array_view_release(t));
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(letter), { (void)i; }),
                      AMP_ERROR_INVALID_ARGUMENT, "capture 'letter'");
 #define SIZE 8
