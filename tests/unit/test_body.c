@@ -31,17 +31,15 @@ static const body_context ctx = {.file = "test.c",
                                  .index_type = {.kind = TYPE_INDEX, .rank = 1},
                                  .capture_types = types};
 
-/* The same in a tiled kernel, whose body may declare tile_static
- * variables (an untiled one's is refused). */
-static const body_context tiled_ctx = {.file = "test.c",
-                                       .line = 1,
-                                       .index_name = "idx",
-                                       .ncaptures = 4,
-                                       .capture_names = names,
-                                       .capture_kinds = kinds,
-                                       .index_type = {.kind = TYPE_TILED_INDEX, .rank = 1},
-                                       .tile = {16},
-                                       .capture_types = types};
+/* The same in a tiled kernel (tiles of 16), whose body may declare
+ * tile_static variables (an untiled one's is refused). */
+static body_context tiled(void)
+{
+    body_context c = ctx;
+    c.index_type.kind = TYPE_TILED_INDEX;
+    c.tile[0] = 16;
+    return c;
+}
 
 static char laid_out[1 << 16], hoisted_out[4096];
 
@@ -73,7 +71,8 @@ static amp_status lay_out(const char *text, int *lines)
 
 static amp_status lay_out_tiled(const char *text, int *lines)
 {
-    return lay_out_in(&tiled_ctx, text, lines);
+    body_context c = tiled();
+    return lay_out_in(&c, text, lines);
 }
 
 /* Bit i: view names[i] may be written. */
