@@ -57,14 +57,16 @@ static size_t pending_count, pending_capacity;
 
 /* Sampling (devtime.h): the first kernels of the run timed in a row, then
  * one per spacing, with a short burst after a pause. At one event of 8 to
- * 12 us per millisecond the events cost about 1% of a run's time, however
- * short its kernels. The burst after a pause is short because a pause of
- * the library may be the program's busy time: a loop that does other work
- * between blocks of launches (the dispatch benchmark does) would pay a
- * whole burst of events at each block. */
+ * 12 us per 4 ms the events cost about 0.3% of a run's time, however
+ * short its kernels; one per millisecond cost a tiny launch on the H100
+ * about 5 points with a wait after each launch and 1 to 2 pipelined
+ * (docs/performance.md, "The timeline's cost"). The burst after a pause is short because a pause of the library
+ * may be the program's busy time: a loop that does other work between
+ * blocks of launches (the dispatch benchmark does) would pay a whole burst
+ * of events at each block. */
 #define DT_FIRST 16
 #define DT_BURST 4
-#define DT_SPACING_NS 1000000
+#define DT_SPACING_NS 4000000
 
 static int every_kernel = -1; /* AMP_TIMELINE_KERNELS=all, read on first use */
 /* The kernels that may be timed now, in ns of spacing: one per

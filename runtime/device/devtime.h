@@ -35,9 +35,8 @@
  * timed on the device.
  * An event is what that costs, and on some drivers it costs more than the
  * launch (NVIDIA's: some 8 us against 4): so the first 16 kernels of the
- * run are timed on the device, then at most one in each millisecond of
- * the run, the allowance refilling while no kernel is timed, up to a
- * burst of 4; the others are shown where they were queued (core/timeline.h's
+ * run are timed on the device, then at most one in each 4 ms of the run,
+ * the allowance refilling while no kernel is timed, up to a burst of 4; the others are shown where they were queued (core/timeline.h's
  * TL_NOT_SAMPLED). AMP_TIMELINE_KERNELS=all times every kernel, at the
  * driver's price. */
 int amp__dtime_wanted(int64_t now);
