@@ -41,6 +41,13 @@ long amp__test_calls_counted(void);
  * the first LIMIT_NAMED_CALLS, whose names are kept). */
 const char *amp__test_call_name(long n);
 
+/* ---- core/clock.c: how the clock is read ---- */
+
+/* Read the kernel's clocksource from path instead of sysfs, and decide
+ * again at the next reading how to read the clock (core/clock.h); this
+ * thread's readings start afresh. */
+void amp__test_clock_source_file(const char *path);
+
 /* ---- device/queue.c: the OpenCL objects behind a handle ---- */
 
 /* An accelerator's or a view's OpenCL objects. They stay the library's: a

@@ -18,13 +18,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <uthash.h>
 
 #include <amp/kernel.h>
 
 #include "core/changes.h"
+#include "core/clock.h"
 #include "core/env.h"
 #include "core/error.h"
 #include "core/lock.h"
@@ -36,9 +36,7 @@ int amp__tl_active;
 
 int64_t amp__tl_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+    return amp__clock_ns();
 }
 
 /* ---- Strings, copied once: number 0 is none ---- */

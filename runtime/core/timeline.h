@@ -34,7 +34,8 @@
  * (under the lock). */
 extern int amp__tl_active;
 
-/* The host's monotonic clock, in nanoseconds: the clock of every record. */
+/* The host's monotonic clock, in nanoseconds (core/clock.h): the clock of
+ * every record. */
 int64_t amp__tl_now(void);
 
 /* A kernel's description, shared by the launches that are alike; the

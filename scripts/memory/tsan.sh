@@ -2,8 +2,9 @@
 # Build the threaded tests with ThreadSanitizer in build-tsan and run them:
 # test_threads (several host threads dispatching at once, docs/reliability.md's
 # thread-safety contract), test_dispatch, and test_staging (large transfers
-# copied on several threads, runtime/data/memcopy.c), and test_handles (a
-# completion released while another thread waits on it). Any data race or lock-order
+# copied on several threads, runtime/data/memcopy.c), test_handles (a
+# completion released while another thread waits on it), and test_clock
+# (threads reading the timeline's clock, each from anchors of its own). Any data race or lock-order
 # report fails the run (halt_on_error). Extra arguments go to ctest.
 #
 # Only reports inside PoCL or the ICD loader may be suppressed
@@ -11,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
-tests=(test_threads test_dispatch test_staging test_handles)
+tests=(test_threads test_dispatch test_staging test_handles test_clock)
 
 flags="-fsanitize=thread -fno-omit-frame-pointer"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAMP_WERROR=ON \
