@@ -32,8 +32,7 @@ static int source_readable(const amp_kernel_source *k)
  * views and textures it reads and may write (a kernel was queued: its
  * captures were checked, every view and texture is live). The timeline
  * names the transfers of the launch after these views. */
-static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_timing timing,
-                                int64_t began, int64_t queued, const struct tl_desc **desc)
+static const struct tl_desc *describe_kernel(const call *c, const kc_entry *e)
 {
     tl_ref refs[AMP_MAX_CAPTURES];
     int n = 0;
@@ -77,32 +76,30 @@ static uint32_t describe_kernel(const call *c, const kc_entry *e, int queue, tl_
                                : "tiled",
                    n,
                    refs,
-                   queue,
-                   amp__ock_installed(),
-                   began,
-                   queued};
-    return amp__tl_kernel(&k, timing, desc);
+                   amp__ock_installed()};
+    return amp__tl_describe(&k);
 }
 
-/* The kernel c queued during the call's launch, which began at `began`
- * and had queued it by `queued`, with its event ev when the launch asked
- * for one. Its flow starts where it was queued; timed on the device, it
- * is placed by the device's clock, never before the launch began. A
- * launch that the launch record knows to be its last one again (known)
- * reuses that one's description. */
-static void record_kernel(const call *c, const launch_out *out, cl_event ev, int64_t began,
-                          int64_t queued)
+/* The kernel c queued during the call tc's launch, which began at `began`
+ * and had queued it by `queued`, the call's end, with status st; its event
+ * ev when the launch asked for one. Its flow starts where it was queued;
+ * timed on the device, it is placed by the device's clock, never before
+ * the launch began. A launch that the launch record knows to be its last
+ * one again (known) reuses that one's description. */
+static void record_kernel(const call *c, const launch_out *out, cl_event ev, tl_call *tc,
+                          const char *fn, amp_status st, int64_t began, int64_t queued)
 {
     int profiled = 0;
     int queue = amp__queue_timeline(c->av, &profiled);
     tl_timing timing = !profiled ? TL_HOST_TIMED : ev ? TL_DEVICE_TIMED : TL_NOT_SAMPLED;
     uint32_t record = TL_NO_RECORD;
-    const struct tl_desc *desc = amp__record_timeline(out->known);
-    if (queue && desc) {
-        record = amp__tl_kernel_again(desc, queue, timing, began, queued);
-    } else if (queue) {
-        record = describe_kernel(c, out->entry, queue, timing, began, queued, &desc);
-        amp__record_keep_timeline(out->known, desc);
+    if (queue) {
+        const struct tl_desc *desc = amp__record_timeline(out->known);
+        if (!desc) {
+            desc = describe_kernel(c, out->entry);
+            amp__record_keep_timeline(out->known, desc);
+        }
+        record = amp__tl_launch_kernel(tc, desc, queue, timing, began, queued, fn, st);
     }
     if (timing == TL_DEVICE_TIMED)
         amp__dtime_kernel(ev, record, queue);
@@ -142,16 +139,18 @@ amp_status amp__timeline_launch(call *c, launch_fn launch)
     amp_status st = launch(c, &out);
     int64_t ended = amp__tl_now();
     AMP__PROBE("T2 timeline: the launch, and the clock read");
+    const char *fn = c->domain.tiled ? "amp_parallel_for_each_tiled" : "amp_parallel_for_each";
     if (out.queued)
-        record_kernel(c, &out, ev, began, ended);
-    AMP__PROBE("T3 timeline: the kernel recorded");
-    /* A call kept in its kernel's record is named by the kernel; one that
-     * queued none is named here. */
-    tl_about about = {.ended = ended};
-    if (!amp__tl_call_in_kernel(&tc))
-        about_launch(c, out.entry, &about);
-    amp__tl_call_end(&tc, c->domain.tiled ? "amp_parallel_for_each_tiled" : "amp_parallel_for_each",
-                     st, &about);
+        record_kernel(c, &out, ev, &tc, fn, st, began, ended);
+    AMP__PROBE("T3 timeline: the kernel recorded, the call with it");
+    /* A call not ended with its kernel: one that queued none is named
+     * here. */
+    if (tc.id) {
+        tl_about about = {.ended = ended};
+        if (!amp__tl_call_in_kernel(&tc))
+            about_launch(c, out.entry, &about);
+        amp__tl_call_end(&tc, fn, st, &about);
+    }
     AMP__PROBE("T4 timeline: the call recorded");
     return st;
 }

@@ -815,25 +815,29 @@ static uint32_t kernel_record(const tl_desc *desc, int queue, tl_timing timing, 
     return self;
 }
 
-uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_desc **desc)
+const struct tl_desc *amp__tl_describe(const tl_kernel *k)
 {
     LOCK_ASSERT_HELD();
-    *desc = NULL;
-    if (!amp__tl_active)
-        return TL_NO_RECORD;
-    /* Described only when it fits: a full timeline keeps no more. */
-    if (fits(current ? 3 : 1))
-        *desc = desc_of(k);
-    return kernel_record(*desc, k->queue, timing, k->began, k->queued);
+    /* Described only when its record fits: a full timeline keeps no more. */
+    return amp__tl_active && fits(current ? 3 : 1) ? desc_of(k) : NULL;
 }
 
-uint32_t amp__tl_kernel_again(const struct tl_desc *desc, int queue, tl_timing timing,
-                              int64_t began, int64_t queued)
+uint32_t amp__tl_launch_kernel(tl_call *c, const struct tl_desc *desc, int queue, tl_timing timing,
+                               int64_t began, int64_t queued, const char *fn, amp_status st)
 {
     LOCK_ASSERT_HELD();
     if (!amp__tl_active)
         return TL_NO_RECORD;
-    return kernel_record(desc, queue, timing, began, queued);
+    uint32_t self = kernel_record(desc, queue, timing, began, queued);
+    if (self != TL_NO_RECORD && c->id && current == c && c->kernel == self) {
+        /* The call ends with its kernel queued: kept in the kernel's
+         * record, as amp__tl_call_end would keep it, without a second
+         * pass over the call. */
+        current = c->outer;
+        keep_in_kernel(c, fn, st, queued);
+        c->id = 0;
+    }
+    return self;
 }
 
 void amp__tl_kernel_span(uint32_t record, uint64_t start, uint64_t end, int ok)

@@ -156,10 +156,7 @@ typedef struct tl_kernel {
     const char *mode;
     int nrefs;
     const tl_ref *refs;
-    int queue;
     int checked;
-    int64_t began;  /* host ns: when its launch began (it ran no earlier) */
-    int64_t queued; /* host ns, inside its call: when it was queued */
 } tl_kernel;
 
 /* How a kernel is timed: on the device (its times follow through
@@ -169,20 +166,22 @@ typedef struct tl_kernel {
  * duration. */
 typedef enum { TL_DEVICE_TIMED, TL_HOST_TIMED, TL_NOT_SAMPLED } tl_timing;
 
-/* Record a kernel, timed as `timing` says. Returns the record, or
- * TL_NO_RECORD when the timeline is full. *desc is set to the kernel's
- * description (NULL when none could be made: the timeline is full), which
- * describes any launch equal to this one in every field of k but queue and
- * queued. */
-uint32_t amp__tl_kernel(const tl_kernel *k, tl_timing timing, const struct tl_desc **desc);
+/* The description of the kernel k, which describes every launch equal to
+ * it in every field; NULL when none could be made (the timeline is full
+ * or off, or out of memory). The timeline owns it; a caller may keep it
+ * for the launches it knows to be equal. */
+const struct tl_desc *amp__tl_describe(const tl_kernel *k);
 
-/* Record a kernel that a launch known to be equal to an earlier one (its
- * call site, kernel, domain and views), begun at host ns began, queued on
- * queue at host ns queued: desc is the earlier one's, from amp__tl_kernel,
- * which the caller keeps. A repeated launch skips what describing it again
- * costs. */
-uint32_t amp__tl_kernel_again(const struct tl_desc *desc, int queue, tl_timing timing,
-                              int64_t began, int64_t queued);
+/* Record the kernel a launch queued on queue at host ns queued, timed as
+ * `timing` says, described by desc (NULL: dropped, as a full timeline
+ * drops it); began: when its launch began (it ran no earlier). Where c is
+ * the launch's call, which queued no kernel before this one and ends as
+ * it is queued (queued is its end, st its status, fn its name), the call
+ * is kept in the kernel's record, one record for the launch's two events,
+ * and ends there: c's amp__tl_call_end then does nothing. Returns the
+ * record, or TL_NO_RECORD. */
+uint32_t amp__tl_launch_kernel(tl_call *c, const struct tl_desc *desc, int queue, tl_timing timing,
+                               int64_t began, int64_t queued, const char *fn, amp_status st);
 
 /* A kernel's times on its device's clock (CL_PROFILING_COMMAND_START and
  * _END); ok 0 when they could not be read (it is shown where it was
