@@ -185,7 +185,8 @@ static amp_status launch(call *c, launch_out *out)
     /* AMP_CHECK: the kernel ran on the simulator; say what it found now,
      * while the call site is known. */
     if (st == AMP_OK && l->checked)
-        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel, c->domain.tiled);
+        st = amp__chk_after_run(c->av->queue, l->entry, c->kernel, c->domain.tiled,
+                                c->captures.items, c->captures.count);
     return st;
 }
 

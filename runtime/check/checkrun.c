@@ -18,6 +18,7 @@
 #include "core/limits.h"
 #include "device/oclcheck.h"
 #include "core/strbuf.h"
+#include "data/view.h"
 
 #define CHK_RECORD_INTS (CG_CHECK_SLOTS * CG_CHECK_WORDS)
 
@@ -32,6 +33,7 @@ typedef struct problem {
     bl_place other;
     size_t times;
     const char *view;   /* an access outside a view's extent: the view, or NULL */
+    const char *noun;   /* and what the program captured: "view" or "array" */
     const cl_int *slot; /* and its record, when there is one */
     int padded;         /* by threads past the extent of a padded domain, racing */
 } problem;
@@ -184,13 +186,24 @@ static const char *view_name(const cg_kernel *gen, int view)
     return name;
 }
 
+/* What the program captured as the kernel's view number `view` (the
+ * views in capture order): an array, captured by its whole view, or a
+ * view. */
+static const char *captured_noun(const amp_capture *items, int count, int view)
+{
+    for (int i = 0; i < count; i++)
+        if (items[i].kind == AMP_CAPTURE_VIEW && view-- == 0)
+            return items[i].value.view && items[i].value.view->array ? "array" : "view";
+    return "view";
+}
+
 /* Which view an access out of bounds went outside of, or which view a race
  * of the threads past a padded domain's extent is about (they share its
  * spare element), with its record. Only global memory holds views; a
  * tile_static or private array, and a race of other threads, are left as
  * the simulator says. */
 static void find_view(const bl_source_map *map, const cg_kernel *gen, const cl_int *words,
-                      problem *p)
+                      const amp_capture *items, int count, problem *p)
 {
     const ock_report *r = p->first;
     int race = r->category == OCK_DATA_RACE;
@@ -212,6 +225,7 @@ static void find_view(const bl_source_map *map, const cg_kernel *gen, const cl_i
     if (view >= gen->nviews)
         return;
     p->view = view_name(gen, view);
+    p->noun = captured_noun(items, count, view);
     p->padded = race;
 }
 
@@ -244,9 +258,9 @@ static void describe_view_access(strbuf *msg, const problem *p, int domain_rank)
         domain_rank = 1;
     if (p->padded) {
         amp__sb_printf(msg,
-                       "%s: threads past the extent of the padded domain access view '%s' outside"
+                       "%s: threads past the extent of the padded domain access %s '%s' outside"
                        " its extent ",
-                       category_text(r->category), p->view);
+                       category_text(r->category), p->noun, p->view);
         tuple(msg, extent, rank);
         amp__sb_append(msg, ", the first at index ");
         tuple(msg, index, rank);
@@ -256,7 +270,7 @@ static void describe_view_access(strbuf *msg, const problem *p, int domain_rank)
             amp__sb_printf(msg, " (%zu times)", p->times);
         return;
     }
-    amp__sb_printf(msg, "%s: view '%s' %s at index ", category_text(r->category), p->view,
+    amp__sb_printf(msg, "%s: %s '%s' %s at index ", category_text(r->category), p->noun, p->view,
                    access_verb(r->kind));
     tuple(msg, index, rank);
     amp__sb_append(msg, ", outside its extent ");
@@ -405,7 +419,8 @@ static void show_findings(const bl_source_map *map, const kc_entry *e, const amp
 }
 
 amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
-                              const amp_kernel_source *src, int tiled)
+                              const amp_kernel_source *src, int tiled, const amp_capture *items,
+                              int nitems)
 {
     cl_int rc = amp__clapi.Finish(queue);
     if (rc != CL_SUCCESS)
@@ -447,7 +462,7 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
         } else if (j < nproblems) {
             problems[j].times++;
         } else {
-            find_view(&map, gen, recorded, &p);
+            find_view(&map, gen, recorded, items, nitems, &p);
             problems[nproblems++] = p;
         }
     }

@@ -15,7 +15,8 @@
  * a barrier not every thread reached, an access out of bounds, an OpenCL
  * API error) is printed on stderr once, at the user's line with a caret,
  * with how many times it happened; an access outside a view's extent names
- * the view, its extent, and the index and thread of the first such access
+ * the view (an "array" where the capture items, nitems of them, captured an
+ * array), its extent, and the index and thread of the first such access
  * there. Returns AMP_OK when there were none,
  * AMP_ERROR_KERNEL_CHECK with the same text as the message when there
  * were, or the status of a failed clFinish or unreadable log. While the
@@ -24,7 +25,8 @@
  * AMP_CHECK to be installed.
  */
 amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
-                              const amp_kernel_source *src, int tiled);
+                              const amp_kernel_source *src, int tiled, const amp_capture *items,
+                              int nitems);
 
 /*
  * Before a checked kernel e is queued on queue (of context): give it, as

@@ -128,9 +128,21 @@ int amp__bl_map_open(bl_source_map *map, const cg_kernel *gen, const amp_kernel_
     }
     for (int i = 0; i < gen->ntexts; i++) {
         bl_text *t = &map->texts[map->ntexts++];
-        if (open_text(map, t, &gen->texts[i])) {
+        const cg_text *text = &gen->texts[i];
+        int body = text->text == src->body;
+        if (body) {
+            /* Call sites whose bodies are one string (a compiler merges
+             * equal literals, comments gone) share one kernel, generated
+             * for the first of them: the body's tokens are looked for at
+             * this call site's line. */
+            map->site_body = *text;
+            map->site_body.file = src->file;
+            map->site_body.line = src->line;
+            text = &map->site_body;
+        }
+        if (open_text(map, t, text)) {
             found = 1;
-            if (gen->texts[i].text == src->body)
+            if (body)
                 map->body = map->ntexts - 1;
         }
     }

@@ -30,7 +30,8 @@ typedef struct bl_source_map {
     const amp_kernel_source *src;
     int ntexts;
     bl_text texts[1 + AMP_MAX_CAPTURES];
-    int body; /* which text is the body; -1 when it could not be found */
+    int body;          /* which text is the body; -1 when it could not be found */
+    cg_text site_body; /* the body's text, at this call site's file and line */
 } bl_source_map;
 
 /* A place in one of the map's texts: its file's 1-based line and column. */

@@ -412,6 +412,40 @@ static void a_padded_domain_reports_writes_past_the_extent(void **state)
     assert_amp_ok(amp_array_view_release(out));
 }
 
+/* An array captured by name is named an array, as the program calls it;
+ * a view beside it stays a view. The first body is the same string as
+ * one_past_the_end_of_a_view_is_reported's (comments go before the macro
+ * makes it a string, and the compiler merges equal strings): the two call
+ * sites share a kernel, and the report is still at this one's line. */
+static void one_past_the_end_of_an_array_names_the_array(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    enum { LEN = 16 };
+    float a_data[LEN], out_data[LEN];
+    for (int i = 0; i < LEN; i++)
+        a_data[i] = (float)i;
+    amp_array *a;
+    amp_array_view *out;
+    assert_amp_ok(
+        amp_array_create_from_host(AMP_FLOAT, amp_extent_1d(LEN), a_data, NULL, &a));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(LEN), out_data, &out));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(LEN), idx, AMP_CAPTURE(a, out), {
+        out(idx) = a(idx[0] + 1); /* ONE PAST THE ARRAY'S END */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("out of bounds", "ONE PAST THE ARRAY'S END");
+    assert_message_has("array 'a' read at index (16), outside its extent (16), by thread (15)");
+    st = AMP_PARALLEL_FOR_EACH(amp_extent_1d(LEN), idx, AMP_CAPTURE(a, out), {
+        out(idx[0] + 1) = a(idx); /* ONE PAST THE VIEW'S END */
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_message_has("view 'out' written at index (16), outside its extent (16), by thread (15)");
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_array_view_release(out));
+}
+
 /* The sample's correct tile average: no report, and the right answer. */
 static void a_correct_tiled_kernel_is_silent(void **state)
 {
@@ -453,6 +487,7 @@ int main(void)
         cmocka_unit_test(a_barrier_in_a_branch_is_reported),
         cmocka_unit_test(an_access_out_of_bounds_is_reported),
         cmocka_unit_test(one_past_the_end_of_a_view_is_reported),
+        cmocka_unit_test(one_past_the_end_of_an_array_names_the_array),
         cmocka_unit_test(outside_a_section_inside_its_parent_is_reported),
         cmocka_unit_test(a_column_past_the_end_of_a_row_is_reported),
         cmocka_unit_test(a_write_outside_a_section_is_reported_and_dropped),
