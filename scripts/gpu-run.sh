@@ -51,7 +51,11 @@
 #                        each side, sorted (not in the default steps). With
 #                        AB_TIMELINE=1 each run is made twice, without and
 #                        with AMP_TIMELINE: the timeline's cost, tree
-#                        against tree
+#                        against tree; with AB_TIMELINE=2 each run is
+#                        amp_bench --only timeline instead (the timeline on
+#                        and off in turns in one process, as the timeline
+#                        step measures it), and the ratios on / off of each
+#                        tree are listed
 #            pocl        on the CPU device (PoCL, AMP_DEVICE=0 unless
 #                        POCL_DEVICE is set): its tuner, then kernel 6
 #                        against OpenBLAS (--kernels 6; OpenBLAS measured
@@ -180,7 +184,10 @@ if [ "$perf" = 1 ]; then
         for side in $sides; do
           bin=build-gpu/bench/amp_bench
           [ "$side" = base ] && bin=/tmp/amp-ab-base/bench/amp_bench
-          if [ "${AB_TIMELINE:-0}" = 1 ]; then
+          if [ "${AB_TIMELINE:-0}" = 2 ]; then
+            step "dispatch-ab-$side-$i" 120 "$bin" --only timeline --out "$out/dispatch-ab-$side-$i"
+            rm -f "${TMPDIR:-/tmp}"/amp-bench-timeline-*.json
+          elif [ "${AB_TIMELINE:-0}" = 1 ]; then
             step "dispatch-ab-$side-off-$i" 60 "$bin" --only dispatch \
               --out "$out/dispatch-ab-$side-off-$i"
             # Some 750,000 events: the file is written aside.
@@ -194,9 +201,19 @@ if [ "$perf" = 1 ]; then
       done
       # The pipelined amp / raw ratio of each run (the table's fourth
       # column), sorted, for each side (and with AB_TIMELINE, each way).
+      # With AB_TIMELINE=2, the ratio timeline on / off (the twelfth
+      # column) of each run, pipelined and with a wait each.
       kinds="base this"
       [ "${AB_TIMELINE:-0}" = 1 ] && kinds="base-off base-on this-off this-on"
       for side in $kinds; do
+        if [ "${AB_TIMELINE:-0}" = 2 ]; then
+          for mode in pipelined "wait each"; do
+            echo "$side, timeline on / off, $mode: $(grep -h "^| $mode" \
+              "$out"/dispatch-ab-"$side"-[0-9]*.md |
+              awk -F'|' '{split($12, r, " "); print r[1]}' | sort -n | tr '\n' ' ')"
+          done
+          continue
+        fi
         echo "$side: $(grep -h '^| pipelined' "$out"/dispatch-ab-"$side"-[0-9]*.md |
           awk -F'|' '{split($5, r, " "); print r[1]}' | sort -n | tr '\n' ' ')"
       done | tee "$out/dispatch-ab.md" | tee -a "$out/steps.log"
