@@ -98,8 +98,6 @@ static int kernel_uses_counter(void)
 static void read_both(uint64_t *tick, int64_t *ns)
 {
     uint64_t best_width = UINT64_MAX;
-    *tick = 0;
-    *ns = 0;
     for (int i = 0; i < 2; i++) {
         uint64_t before = ticks();
         int64_t at = system_ns();

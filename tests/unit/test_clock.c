@@ -34,11 +34,19 @@ static void sleep_ns(long ns)
     nanosleep(&t, NULL);
 }
 
+/* The test's own file that stands for the kernel's clocksource. */
+static const char *source_path(void)
+{
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/amp-test-clocksource-%d", (int)getpid());
+    return path;
+}
+
 /* A file that says what the kernel's clocksource is. */
 static const char *clocksource(const char *name)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/amp-test-clocksource-%d", (int)getpid());
+    const char *path = source_path();
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f, "%s\n", name);
@@ -115,9 +123,7 @@ static void threads_read_it_each_from_anchors_of_their_own(void **state)
 static int remove_file(void **state)
 {
     (void)state;
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/amp-test-clocksource-%d", (int)getpid());
-    remove(path);
+    remove(source_path());
     return 0;
 }
 
