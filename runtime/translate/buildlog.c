@@ -310,6 +310,53 @@ static int map_unresolved(strbuf *out, const bl_source_map *map, const char *nam
     return 1;
 }
 
+/* The name in "use of undeclared identifier 'X'" (Clang's words, which
+ * PoCL and NVIDIA's compiler pass on): its length, in *name, or 0. */
+static size_t undeclared_identifier(const char *message, size_t n, const char **name)
+{
+    static const char mark[] = "use of undeclared identifier '";
+    const size_t m = sizeof mark - 1;
+    if (n <= m || memcmp(message, mark, m) != 0)
+        return 0;
+    const char *start = message + m, *end = start;
+    while (end < message + n && (isalnum((unsigned char)*end) || *end == '_'))
+        end++;
+    if (end == start || end >= message + n || *end != '\'')
+        return 0;
+    *name = start;
+    return (size_t)(end - start);
+}
+
+/* Under the first report of a name the body does not declare, and the
+ * first in a helper, what declares one there: a name of the program's (a
+ * variable, an enum constant, a macro) is not part of the kernel's source
+ * unless it is captured. Once each: a body that uses three such names
+ * gets the advice once, not at every use. */
+static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, const bl_place *at,
+                            const char *message, size_t n)
+{
+    const char *name;
+    size_t len = undeclared_identifier(message, n, &name);
+    int in_body = at->text == map->body, bit = in_body ? 1 : 2;
+    if (!len || (*hinted & bit))
+        return;
+    *hinted |= bit;
+    if (in_body)
+        amp__sb_printf(out,
+                       "      = The kernel sees only what AMP_CAPTURE names, not the program's"
+                       " variables, enum constants or macros: capture '%.*s' by name, or as"
+                       " AMP_CONST(%.*s) where it is an integer constant (an array's size in the"
+                       " kernel must be one), and so any other such name; a macro for the kernel"
+                       " alone is AMP_DEFINE(NAME value) in the body.\n",
+                       (int)len, name, (int)len, name);
+    else
+        amp__sb_printf(out,
+                       "      = A helper sees only its parameters and OpenCL C's built-ins, not"
+                       " the program's names nor the kernel's captures: pass '%.*s' to it as a"
+                       " parameter.\n",
+                       (int)len, name);
+}
+
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
                             const amp_kernel_source *src)
 {
@@ -321,6 +368,7 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         return 0;
     }
     int mapped = 0;
+    int hinted = 0; /* 1: the body's hint given, 2: a helper's */
     for (const char *p = log; *p;) {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
@@ -331,6 +379,7 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         if (parse_diagnostic(p, n, &d) &&
             amp__bl_map_find(&map, d.where, d.where_length, d.line, d.column, &at)) {
             amp__bl_print_at(out, &map, &at, d.severity, d.message, d.message_length);
+            hint_undeclared(out, &hinted, &map, &at, d.message, d.message_length);
             mapped++;
         } else if ((name_length = unresolved_function(p, n, &name)) > 0) {
             mapped += map_unresolved(out, &map, name, name_length);

@@ -128,6 +128,46 @@ static void expect_at(const char *msg, const char *file_line_col, const char *so
         fail_msg("no \"%s\" in:\n%s", caret, msg);
 }
 
+/* How many times needle stands in haystack. */
+static int occurrences(const char *haystack, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A name of the program's used in a body (an enum constant, as the C++ AMP
+ * lambda would have captured it): the report says how to bring it in, once,
+ * under the first use, though the body uses it and another name twice. */
+static void a_name_of_the_programs_own_gets_the_advice_to_capture_it(void **state)
+{
+    (void)state;
+    enum { TILE_ROWS = 4 };
+    float data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), data, &v));
+    int line = __LINE__ + 2;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        v(idx[0]) = TILE_ROWS * host_scale + TILE_ROWS * host_scale;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    const char *msg = amp_last_error();
+    char first[160];
+    snprintf(first, sizeof first,
+             "test_errors.c:%d:21: error: use of undeclared identifier 'TILE_ROWS'", line);
+    const char *at = strstr(msg, first);
+    if (!at)
+        fail_msg("no \"%s\" in:\n%s", first, msg);
+    const char *hint = strstr(msg, "      = The kernel sees only what AMP_CAPTURE names");
+    if (!hint || hint < at || occurrences(msg, "      = ") != 1)
+        fail_msg("no one hint under the first report in:\n%s", msg);
+    assert_non_null(strstr(hint, "capture 'TILE_ROWS' by name, or as AMP_CONST(TILE_ROWS)"));
+    /* The next report follows the hint: the advice sits under the first. */
+    assert_true(strstr(hint, "error: use of undeclared identifier") != NULL);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
 {
     (void)state;
@@ -144,6 +184,9 @@ static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
              broken_helper_line + 2);
     expect_at(amp_last_error(), where, "    return y + undeclared_in_helper;",
               broken_helper_line + 2, 16);
+    /* A helper's advice is its own: the kernel's captures are not its. */
+    assert_non_null(strstr(amp_last_error(), "      = A helper sees only its parameters"));
+    assert_non_null(strstr(amp_last_error(), "pass 'undeclared_in_helper' to it as a parameter"));
     /* The generated source says where the helper is written. */
     snprintf(where, sizeof where, "Helper function broken_helper (AMP_FUNCTION at %s:%d)",
              __FILE__, broken_helper_line);
@@ -460,6 +503,7 @@ int main(void)
         cmocka_unit_test(bad_domains_are_invalid_compute_domains),
         cmocka_unit_test(a_kernel_that_does_not_compile_names_the_users_line),
         cmocka_unit_test(host_macros_expand_in_helpers),
+        cmocka_unit_test(a_name_of_the_programs_own_gets_the_advice_to_capture_it),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
         cmocka_unit_test(a_helpers_call_only_the_linker_refuses_names_the_helpers_line),
