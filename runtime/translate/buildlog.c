@@ -330,24 +330,36 @@ static size_t undeclared_identifier(const char *message, size_t n, const char **
 /* Under the first report of a name the body does not declare, and the
  * first in a helper, what declares one there: a name of the program's (a
  * variable, an enum constant, a macro) is not part of the kernel's source
- * unless it is captured. Once each: a body that uses three such names
- * gets the advice once, not at every use. */
+ * unless it is captured. A tile_static declaration, which the generated
+ * source holds above the body (gen_line, before the body's first line),
+ * comes before the captured values too: its size must be a constant. Once
+ * each: a body that uses three such names gets the advice once, not at
+ * every use. */
 static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, const bl_place *at,
-                            const char *message, size_t n)
+                            int gen_line, const char *message, size_t n)
 {
     const char *name;
     size_t len = undeclared_identifier(message, n, &name);
-    int in_body = at->text == map->body, bit = in_body ? 1 : 2;
+    int in_body = at->text == map->body;
+    int moved = in_body && gen_line < map->gen->body_line;
+    int bit = moved ? 4 : in_body ? 1 : 2;
     if (!len || (*hinted & bit))
         return;
     *hinted |= bit;
-    if (in_body)
+    if (moved)
+        amp__sb_printf(out,
+                       "      = A tile_static array is made before the kernel's captured values"
+                       " exist, so its size must be a constant the compiler knows: capture '%.*s'"
+                       " as AMP_CONST(%.*s) (an integer: a variable, an enum constant or a host"
+                       " macro), or write the number.\n",
+                       (int)len, name, (int)len, name);
+    else if (in_body)
         amp__sb_printf(out,
                        "      = The kernel sees only what AMP_CAPTURE names, not the program's"
                        " variables, enum constants or macros: capture '%.*s' by name, or as"
-                       " AMP_CONST(%.*s) where it is an integer constant (an array's size in the"
-                       " kernel must be one), and so any other such name; a macro for the kernel"
-                       " alone is AMP_DEFINE(NAME value) in the body.\n",
+                       " AMP_CONST(%.*s) where it is an integer constant, and so any other such"
+                       " name; a macro for the kernel alone is AMP_DEFINE(NAME value) in the"
+                       " body.\n",
                        (int)len, name, (int)len, name);
     else
         amp__sb_printf(out,
@@ -368,7 +380,7 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         return 0;
     }
     int mapped = 0;
-    int hinted = 0; /* 1: the body's hint given, 2: a helper's */
+    int hinted = 0; /* given: 1 the body's hint, 2 a helper's, 4 a tile_static size's */
     for (const char *p = log; *p;) {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
@@ -379,7 +391,7 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         if (parse_diagnostic(p, n, &d) &&
             amp__bl_map_find(&map, d.where, d.where_length, d.line, d.column, &at)) {
             amp__bl_print_at(out, &map, &at, d.severity, d.message, d.message_length);
-            hint_undeclared(out, &hinted, &map, &at, d.message, d.message_length);
+            hint_undeclared(out, &hinted, &map, &at, d.line, d.message, d.message_length);
             mapped++;
         } else if ((name_length = unresolved_function(p, n, &name)) > 0) {
             mapped += map_unresolved(out, &map, name, name_length);

@@ -168,6 +168,47 @@ static void a_name_of_the_programs_own_gets_the_advice_to_capture_it(void **stat
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* A tile_static array sized by a value captured by name: the declaration
+ * goes above the captured values in the generated kernel, so the name is
+ * undeclared there although it is captured. The advice is AMP_CONST, not
+ * "capture it". */
+static void a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const(void **state)
+{
+    (void)state;
+    int width = 4;
+    float data[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), data, &v));
+    int line = __LINE__ + 3;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(8), 4), t,
+                                           AMP_CAPTURE(v, width), {
+        tile_static float shared[width];
+        shared[t.local[0]] = 1.0f;
+        t.barrier.wait();
+        v(t.global) = shared[0];
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    const char *msg = amp_last_error();
+    char where[160];
+    snprintf(where, sizeof where, "test_errors.c:%d:34: error: use of undeclared identifier 'width'",
+             line);
+    expect_at(msg, where, "        tile_static float shared[width];", line, 34);
+    assert_non_null(strstr(msg, "      = A tile_static array is made before the kernel's captured"));
+    assert_non_null(strstr(msg, "capture 'width' as AMP_CONST(width)"));
+    assert_null(strstr(msg, "capture 'width' by name"));
+    /* As the advice says. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(8), 4), t,
+                                        AMP_CAPTURE(v, AMP_CONST(width)), {
+        tile_static float shared[width];
+        shared[t.local[0]] = 1.0f;
+        t.barrier.wait();
+        v(t.global) = shared[0];
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_true(data[0] == 1.0f && data[7] == 1.0f);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
 {
     (void)state;
@@ -504,6 +545,7 @@ int main(void)
         cmocka_unit_test(a_kernel_that_does_not_compile_names_the_users_line),
         cmocka_unit_test(host_macros_expand_in_helpers),
         cmocka_unit_test(a_name_of_the_programs_own_gets_the_advice_to_capture_it),
+        cmocka_unit_test(a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
         cmocka_unit_test(a_helpers_call_only_the_linker_refuses_names_the_helpers_line),
