@@ -92,6 +92,7 @@ typedef struct body_context {
     int function;         /* the text is a whole helper function (AMP_FUNCTION), not a body */
     body_type index_type; /* the index's: TYPE_INDEX or TYPE_TILED_INDEX */
     int tile[3];          /* a tiled kernel's tile: t_idx.tile_dimN's values */
+    int checked;          /* AMP_CHECK: the checker, not the reader, reports barrier problems */
     const body_type *capture_types;             /* per capture, or NULL: views, indices, extents */
     const body_type *capture_returns;           /* per capture, or NULL: what a helper returns */
     const struct kbody *const *capture_helpers; /* per capture, or NULL: a helper's reading */

@@ -46,6 +46,13 @@ typedef struct reader {
     name_slot **pushed; /* every make_visible, in order, to undo at scope ends */
     size_t npushed, cap_pushed;
     int in_parameters; /* reading a helper's parameter list */
+    /* Whether the expression read since this was cleared read a tiled
+     * index's global or local, which differ from thread to thread; and
+     * how many statements around the current one run only where such a
+     * condition holds (a barrier there is not reached by every thread of
+     * the tile). */
+    int thread_varying;
+    int divergent;
 } reader;
 
 /* Start reading b (scanned), with the names the kernel declares around it

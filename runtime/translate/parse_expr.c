@@ -749,6 +749,21 @@ static value tiled_member(reader *r, value v, long dot, long name)
         amp__parse_note(r, C_TILE_DIM, v.type, 0, r->ctx->tile[d], v.first, dot, name);
         return other(v.first, name);
     }
+    if (amp__lex_is(m, "global") || amp__lex_is(m, "local"))
+        r->thread_varying = 1;
+    /* A barrier under a condition on the thread's place: the threads that
+     * skip the branch never reach it. Undefined in OpenCL (PoCL's threads
+     * crash on it, a GPU's tile may hang), refused by C++ AMP's compiler.
+     * Under AMP_CHECK the checker, which sees the barrier run, reports it
+     * with the threads that missed it instead. */
+    if (amp__lex_is(m, "barrier") && r->divergent && !r->ctx->checked) {
+        fail(r, name, AMP_ERROR_KERNEL_BUILD,
+             "this barrier is inside a branch or loop whose condition depends on the thread's"
+             " global or local index, so the threads of a tile that skip it never reach it"
+             " (C++ AMP refuses it too): move the barrier out of the branch, where every thread"
+             " of the tile reaches it, and put only the work under the condition");
+        return nothing;
+    }
     value out = other(v.first, name);
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
         amp__lex_is(m, "tile_origin"))

@@ -26,6 +26,19 @@ static const char *const until_declarator_end[] = {",", ";", NULL};
 static const char *const until_argument_end[] = {",", ")", NULL};
 
 /* ( expression ) */
+/* A condition in parentheses, read as parenthesized; returns whether it
+ * depends on the thread's place (its tiled index's global or local). */
+static void parenthesized(reader *r);
+static int condition(reader *r)
+{
+    int outer = r->thread_varying;
+    r->thread_varying = 0;
+    parenthesized(r);
+    int varying = r->thread_varying;
+    r->thread_varying = outer || varying;
+    return varying;
+}
+
 static void parenthesized(reader *r)
 {
     expect(r, "(");
@@ -575,12 +588,18 @@ static void read_for(reader *r)
             amp__parse_expression(r, until_semicolon);
             expect(r, ";");
         }
+        int outer = r->thread_varying;
+        r->thread_varying = 0;
         amp__parse_expression(r, until_semicolon);
+        int varying = r->thread_varying;
+        r->thread_varying = outer || varying;
         expect(r, ";");
         amp__parse_expression(r, until_paren);
         leave(r);
         expect(r, ")");
+        r->divergent += varying;
         read_statement(r);
+        r->divergent -= varying;
     }
     amp__parse_scope_close(r, m);
 }
@@ -593,10 +612,17 @@ static void read_statement(reader *r)
     if (amp__lex_is(t, "{")) {
         read_block(r);
     } else if (amp__lex_is(t, "if")) {
-        /* else-if chains loop here rather than nest. */
+        /* else-if chains loop here rather than nest. Past a condition on
+         * the thread's place, every branch of the chain is divergent. */
+        int varying = 0;
         for (;;) {
             expect(r, "if");
-            parenthesized(r);
+            if (!varying && condition(r)) {
+                varying = 1;
+                r->divergent++;
+            } else if (varying) {
+                parenthesized(r);
+            }
             read_statement(r);
             if (!is(r, 0, "else") || r->b->status != AMP_OK)
                 break;
@@ -606,11 +632,14 @@ static void read_statement(reader *r)
                 break;
             }
         }
+        r->divergent -= varying;
     } else if (amp__lex_is(t, "while") || amp__lex_is(t, "switch")) {
         mark(r, BODY_NOT_A_USE);
         advance(r);
-        parenthesized(r);
+        int varying = condition(r);
+        r->divergent += varying;
         read_statement(r);
+        r->divergent -= varying;
     } else if (amp__lex_is(t, "do")) {
         expect(r, "do");
         read_statement(r);

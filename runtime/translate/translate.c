@@ -413,6 +413,7 @@ static amp_status read_body(gen *g)
                             .capture_types = ftypes,
                             .capture_returns = freturns,
                             .capture_helpers = fhelpers,
+                            .checked = spec->checked,
                             .function = 1};
         st = amp__text_read(c->function_source, strlen(c->function_source), &ctx, &g->helpers[i]);
         g->helper_read[i] = 1;
@@ -443,6 +444,7 @@ static amp_status read_body(gen *g)
         .type_ids = g->struct_ids,
         .type_descs = g->struct_descs,
         .tile = {spec->tile[0], spec->tile[1], spec->tile[2]},
+        .checked = spec->checked,
         .index_type = {.kind = (uint8_t)(spec->tiled ? TYPE_TILED_INDEX : TYPE_INDEX),
                        .rank = (uint8_t)spec->rank},
         .capture_types = types,

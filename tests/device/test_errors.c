@@ -2,6 +2,8 @@
  * tests/device/test_errors.c - bad input gets a status and a message a person can
  * act on, and leaves host data as it was.
  */
+#include <stdlib.h>
+
 #include "test_util.h"
 
 #include "core/testing.h"
@@ -206,6 +208,79 @@ static void a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const(vo
     }));
     assert_amp_ok(amp_array_view_synchronize(v));
     assert_true(data[0] == 1.0f && data[7] == 1.0f);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
+/* A barrier that only the threads of a branch on their own index reach:
+ * refused before it runs (PoCL's threads crashed on it; a GPU's tile may
+ * hang), at the barrier's line, in every branch of the chain and in loops
+ * whose condition depends on the thread. Barriers under conditions every
+ * thread of a tile shares (a capture, the tile's own index, a loop
+ * counter) run. Under AMP_CHECK the checker reports it instead. */
+static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
+{
+    (void)state;
+    if (getenv("AMP_CHECK"))
+        skip();
+    enum { LEN = 16 };
+    float data[LEN] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(LEN), data, &v));
+    amp_tiled_extent domain = amp_extent_tile_1d(amp_extent_1d(LEN), 4);
+    const char *advice = "move the barrier out of the branch";
+    int line = __LINE__ + 3;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        if (t_idx.local[0] < 2) {
+            t_idx.barrier.wait();
+        }
+        v(t_idx.global) = 1;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, advice);
+    char where[96];
+    snprintf(where, sizeof where, "test_errors.c:%d:19: error: this barrier is inside a branch",
+             line);
+    expect_at(amp_last_error(), where, "            t_idx.barrier.wait();", line, 19);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        if (t_idx.global[0] % 2 == 0)
+            v(t_idx.global) = 1;
+        else if (v(t_idx.global) > 0)
+            v(t_idx.global) = 2;
+        else
+            t_idx.barrier.wait_with_tile_static_memory_fence();
+    }),
+                     AMP_ERROR_KERNEL_BUILD, advice);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        int i = 0;
+        while (i < t_idx.local[0]) {
+            t_idx.barrier.wait();
+            i++;
+        }
+    }),
+                     AMP_ERROR_KERNEL_BUILD, advice);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        for (int i = 0; i < t_idx.local[0]; i++)
+            t_idx.barrier.wait();
+    }),
+                     AMP_ERROR_KERNEL_BUILD, advice);
+    assert_int_equal(data[0], 0); /* nothing ran */
+    /* Conditions every thread of a tile shares, and a branch on the
+     * thread with the barrier after it: these run. */
+    int rounds = 3;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v, rounds), {
+        tile_static float shared[4];
+        for (int r = 0; r < rounds; r++) {
+            if (t_idx.local[0] == 0)
+                shared[0] = (float)(r + 1);
+            t_idx.barrier.wait();
+            if (t_idx.tile[0] >= 0 && rounds > 0)
+                t_idx.barrier.wait();
+            v(t_idx.global) += shared[0];
+            t_idx.barrier.wait();
+        }
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < LEN; i++)
+        assert_true(data[i] == 6.0f);
     assert_amp_ok(amp_array_view_release(v));
 }
 
@@ -546,6 +621,7 @@ int main(void)
         cmocka_unit_test(host_macros_expand_in_helpers),
         cmocka_unit_test(a_name_of_the_programs_own_gets_the_advice_to_capture_it),
         cmocka_unit_test(a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const),
+        cmocka_unit_test(a_barrier_under_a_condition_on_the_thread_is_refused),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
         cmocka_unit_test(a_helpers_call_only_the_linker_refuses_names_the_helpers_line),
