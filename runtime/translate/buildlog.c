@@ -327,33 +327,111 @@ static size_t undeclared_identifier(const char *message, size_t n, const char **
     return (size_t)(end - start);
 }
 
-/* Under the first report of a name the body does not declare, and the
- * first in a helper, what declares one there: a name of the program's (a
- * variable, an enum constant, a macro) is not part of the kernel's source
- * unless it is captured. A tile_static declaration, which the generated
- * source holds above the body (gen_line, before the body's first line),
- * comes before the captured values too: its size must be a constant. Once
- * each: a body that uses three such names gets the advice once, not at
- * every use. */
+/* What follows the name (len characters) reported at `at` in the user's
+ * file, past spaces: the text from there, or "" when the file is not read
+ * or the line does not hold the name. The name is looked for from the
+ * reported column on: inside a view's access, v(t_idx.global), the
+ * compiler reports the access's column, not the name's. */
+static const char *after_name(const bl_source_map *map, const bl_place *at, const char *name,
+                              size_t len)
+{
+    const char *p = amp__bl_file_text(map, at);
+    if (!p)
+        return "";
+    for (int line = 1; line < at->line && *p; p++)
+        line += *p == '\n';
+    for (int column = 1; column < at->column && *p && *p != '\n'; column++)
+        p++;
+    for (; *p && *p != '\n'; p++) {
+        int starts = p == amp__bl_file_text(map, at) ||
+                     !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        if (starts && strncmp(p, name, len) == 0 && !isalnum((unsigned char)p[len]) &&
+            p[len] != '_') {
+            p += len;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            return p;
+        }
+    }
+    return "";
+}
+
+/* Whether text starts with ".member" of a tiled index. */
+static int tiled_member_follows(const char *text)
+{
+    static const char *const members[] = {"global",      "local",   "tile", "tile_origin",
+                                          "tile_extent", "barrier", NULL};
+    if (*text != '.')
+        return 0;
+    text++;
+    for (int i = 0; members[i]; i++) {
+        size_t n = strlen(members[i]);
+        if (strncmp(text, members[i], n) == 0 && !isalnum((unsigned char)text[n]) && text[n] != '_')
+            return 1;
+    }
+    return 0;
+}
+
+/* Under the report of a name the kernel's source does not declare, how to
+ * declare it there. Most often it is one of the program's own names (a
+ * variable, an enum constant, a macro), which is not part of the kernel
+ * unless it is captured; a tile_static declaration, which the generated
+ * source holds above the body (gen_line before the body's first line),
+ * comes before the captured values too, so its size must be a constant; a
+ * name followed by a tiled index's member is the index under another
+ * name; one followed by '(' a function. Each kind of advice is given once,
+ * under its first report: a body that uses three such names gets it once,
+ * not at every use. */
+enum {
+    HINT_TILE_STATIC = 1, /* the size of a tile_static array */
+    HINT_INDEX = 2,       /* another name for the kernel's index */
+    HINT_FUNCTION = 4,    /* a call of a function the kernel does not have */
+    HINT_CAPTURE = 8,     /* any other name in the body */
+    HINT_HELPER = 16      /* a name in a helper */
+};
+
 static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, const bl_place *at,
                             int gen_line, const char *message, size_t n)
 {
     const char *name;
     size_t len = undeclared_identifier(message, n, &name);
-    int in_body = at->text == map->body;
-    int moved = in_body && gen_line < map->gen->body_line;
-    int bit = moved ? 4 : in_body ? 1 : 2;
-    if (!len || (*hinted & bit))
+    if (!len)
         return;
-    *hinted |= bit;
-    if (moved)
+    int in_body = at->text == map->body;
+    const char *next = after_name(map, at, name, len);
+    int kind = !in_body                                                         ? HINT_HELPER
+               : gen_line < map->gen->body_line                                 ? HINT_TILE_STATIC
+               : map->src && map->src->index_name && tiled_member_follows(next) ? HINT_INDEX
+               : *next == '('                                                   ? HINT_FUNCTION
+                                                                                : HINT_CAPTURE;
+    if (*hinted & kind)
+        return;
+    *hinted |= kind;
+    switch (kind) {
+    case HINT_TILE_STATIC:
         amp__sb_printf(out,
                        "      = A tile_static array is made before the kernel's captured values"
                        " exist, so its size must be a constant the compiler knows: capture '%.*s'"
                        " as AMP_CONST(%.*s) (an integer: a variable, an enum constant or a host"
                        " macro), or write the number.\n",
                        (int)len, name, (int)len, name);
-    else if (in_body)
+        break;
+    case HINT_INDEX:
+        amp__sb_printf(out,
+                       "      = '%.*s' is not the kernel's index: this kernel names it '%s' (the"
+                       " second argument of AMP_PARALLEL_FOR_EACH): write %s there, or name the"
+                       " index '%.*s'.\n",
+                       (int)len, name, map->src->index_name, map->src->index_name, (int)len, name);
+        break;
+    case HINT_FUNCTION:
+        amp__sb_printf(out,
+                       "      = A function the kernel calls is written with AMP_FUNCTION (or"
+                       " AMP_SHARED_FUNCTION, where the host calls it too) at file scope and"
+                       " captured by name: AMP_CAPTURE(..., %.*s). OpenCL C's built-ins (sqrt,"
+                       " fabs, min ...) need nothing.\n",
+                       (int)len, name);
+        break;
+    case HINT_CAPTURE:
         amp__sb_printf(out,
                        "      = The kernel sees only what AMP_CAPTURE names, not the program's"
                        " variables, enum constants or macros: capture '%.*s' by name, or as"
@@ -361,12 +439,14 @@ static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, 
                        " name; a macro for the kernel alone is AMP_DEFINE(NAME value) in the"
                        " body.\n",
                        (int)len, name, (int)len, name);
-    else
+        break;
+    default:
         amp__sb_printf(out,
                        "      = A helper sees only its parameters and OpenCL C's built-ins, not"
                        " the program's names nor the kernel's captures: pass '%.*s' to it as a"
                        " parameter.\n",
                        (int)len, name);
+    }
 }
 
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
@@ -380,7 +460,7 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
         return 0;
     }
     int mapped = 0;
-    int hinted = 0; /* given: 1 the body's hint, 2 a helper's, 4 a tile_static size's */
+    int hinted = 0; /* the HINT_ kinds given */
     for (const char *p = log; *p;) {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);

@@ -471,6 +471,13 @@ static void declaration(reader *r, int hoistable)
                    s.type.kind == TYPE_VIEW_VALUE || s.type.kind == TYPE_VECTOR;
     while (r->b->status == AMP_OK && !is(r, 0, ";")) {
         int pointer = 0, array = 0;
+        /* C++'s float &r = x, which a lambda's body may hold. */
+        if (is(r, 0, "&")) {
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                 "C has no references: use the variable itself, or a pointer (float *r = &x,"
+                 " then *r)");
+            return;
+        }
         if (followed && peek(r, 0)->kind == LEX_IDENT && is(r, 1, "(")) {
             long name = cur(r);
             mark(r, BODY_NOT_A_USE);

@@ -211,6 +211,49 @@ static void a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const(vo
     assert_amp_ok(amp_array_view_release(v));
 }
 
+static float host_square(float x)
+{
+    return x * x;
+}
+
+/* The other names a body may use undeclared, each with its own advice:
+ * the index under the name of another kernel's, and a function of the
+ * host's called in the body. And a C++ reference declared in a body. */
+static void other_undeclared_names_get_their_own_advice(void **state)
+{
+    (void)state;
+    float data[4] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(4), data, &v));
+    amp_tiled_extent domain = amp_extent_tile_1d(amp_extent_1d(4), 2);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, idx, AMP_CAPTURE(v), {
+        v(t_idx.global) = 1.0f;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "use of undeclared identifier 't_idx'");
+    assert_non_null(strstr(amp_last_error(), "      = 't_idx' is not the kernel's index: this"
+                                             " kernel names it 'idx'"));
+    assert_null(strstr(amp_last_error(), "capture 't_idx'"));
+    assert_true(host_square(2.0f) == 4.0f);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        v(idx) = host_square(v(idx));
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "'host_square'");
+    assert_non_null(strstr(amp_last_error(), "      = A function the kernel calls is written with"
+                                             " AMP_FUNCTION"));
+    assert_null(strstr(amp_last_error(), "AMP_CONST(host_square)"));
+    int line = __LINE__ + 3;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
+        float x = 1.0f;
+        float &alias = x;
+        v(idx) = alias;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "C has no references: use the variable itself");
+    char where[96];
+    snprintf(where, sizeof where, "test_errors.c:%d:15: error: C has no references", line);
+    assert_non_null(strstr(amp_last_error(), where));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 /* A barrier that only the threads of a branch on their own index reach:
  * refused before it runs (PoCL's threads crashed on it; a GPU's tile may
  * hang), at the barrier's line, in every branch of the chain and in loops
@@ -622,6 +665,7 @@ int main(void)
         cmocka_unit_test(a_name_of_the_programs_own_gets_the_advice_to_capture_it),
         cmocka_unit_test(a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const),
         cmocka_unit_test(a_barrier_under_a_condition_on_the_thread_is_refused),
+        cmocka_unit_test(other_undeclared_names_get_their_own_advice),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
         cmocka_unit_test(a_helpers_call_only_the_linker_refuses_names_the_helpers_line),
