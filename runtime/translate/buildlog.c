@@ -310,21 +310,27 @@ static int map_unresolved(strbuf *out, const bl_source_map *map, const char *nam
     return 1;
 }
 
-/* The name in "use of undeclared identifier 'X'" (Clang's words, which
- * PoCL and NVIDIA's compiler pass on): its length, in *name, or 0. */
+/* The name in "use of undeclared identifier 'X'" or "implicit declaration
+ * of function 'X'" (Clang's words, which PoCL and NVIDIA's compiler pass
+ * on; the second for a call, where a compiler takes the name for a
+ * function): its length, in *name, or 0. */
 static size_t undeclared_identifier(const char *message, size_t n, const char **name)
 {
-    static const char mark[] = "use of undeclared identifier '";
-    const size_t m = sizeof mark - 1;
-    if (n <= m || memcmp(message, mark, m) != 0)
-        return 0;
-    const char *start = message + m, *end = start;
-    while (end < message + n && (isalnum((unsigned char)*end) || *end == '_'))
-        end++;
-    if (end == start || end >= message + n || *end != '\'')
-        return 0;
-    *name = start;
-    return (size_t)(end - start);
+    static const char *const marks[] = {"use of undeclared identifier '",
+                                        "implicit declaration of function '", NULL};
+    for (int i = 0; marks[i]; i++) {
+        size_t m = strlen(marks[i]);
+        if (n <= m || memcmp(message, marks[i], m) != 0)
+            continue;
+        const char *start = message + m, *end = start;
+        while (end < message + n && (isalnum((unsigned char)*end) || *end == '_'))
+            end++;
+        if (end == start || end >= message + n || *end != '\'')
+            return 0;
+        *name = start;
+        return (size_t)(end - start);
+    }
+    return 0;
 }
 
 /* What follows the name (len characters) reported at `at` in the user's

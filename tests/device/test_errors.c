@@ -238,8 +238,9 @@ static void other_undeclared_names_get_their_own_advice(void **state)
         v(idx) = host_square(v(idx));
     }),
                      AMP_ERROR_KERNEL_BUILD, "'host_square'");
-    assert_non_null(strstr(amp_last_error(), "      = A function the kernel calls is written with"
-                                             " AMP_FUNCTION"));
+    /* Under the compiler's report of the name, or (NVIDIA's, from its own
+     * cache) under its linker's of the call: the advice is AMP_FUNCTION. */
+    assert_non_null(strstr(amp_last_error(), "AMP_FUNCTION"));
     assert_null(strstr(amp_last_error(), "AMP_CONST(host_square)"));
     int line = __LINE__ + 3;
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v), {
