@@ -409,6 +409,28 @@ amp_status amp_kernel_get_stats(amp_kernel_stats *out);
         unsigned: amp__capture_uint,                                                               \
         float: amp__capture_float,                                                                 \
         double: amp__capture_double,                                                               \
+        long: amp__capture_wide,                                                                   \
+        unsigned long: amp__capture_wide,                                                          \
+        long long: amp__capture_wide,                                                              \
+        unsigned long long: amp__capture_wide,                                                     \
+        char: amp__capture_narrow,                                                                 \
+        signed char: amp__capture_narrow,                                                          \
+        unsigned char: amp__capture_narrow,                                                        \
+        short: amp__capture_narrow,                                                                \
+        unsigned short: amp__capture_narrow,                                                       \
+        long double: amp__capture_long_double,                                                     \
+        void *: amp__capture_pointer,                                                              \
+        const void *: amp__capture_pointer,                                                        \
+        float *: amp__capture_pointer,                                                             \
+        const float *: amp__capture_pointer,                                                       \
+        double *: amp__capture_pointer,                                                            \
+        const double *: amp__capture_pointer,                                                      \
+        int *: amp__capture_pointer,                                                               \
+        const int *: amp__capture_pointer,                                                         \
+        unsigned *: amp__capture_pointer,                                                          \
+        const unsigned *: amp__capture_pointer,                                                    \
+        char *: amp__capture_pointer,                                                              \
+        const char *: amp__capture_pointer,                                                        \
         default: amp__capture_unsupported)(#x, (x))
 /* clang-format on */
 
@@ -526,11 +548,40 @@ AMP__CAPTURE_VECTOR(float_4, AMP_FLOAT_4)
 AMP__CAPTURE_VECTOR(double_2, AMP_DOUBLE_2)
 AMP__CAPTURE_VECTOR(double_3, AMP_DOUBLE_3)
 AMP__CAPTURE_VECTOR(double_4, AMP_DOUBLE_4)
-/* Any other type: the dispatch reports it by name. */
+/* Any other type: the dispatch reports it by name, and where the type is
+ * one of those below, says what to capture instead (.constant: an
+ * AMP__UNSUPPORTED_ code). */
+enum {
+    AMP__UNSUPPORTED_OTHER = 0,
+    AMP__UNSUPPORTED_WIDE,   /* long, long long and their unsigned forms */
+    AMP__UNSUPPORTED_NARROW, /* char and short */
+    AMP__UNSUPPORTED_LONG_DOUBLE,
+    AMP__UNSUPPORTED_POINTER /* a pointer to host memory */
+};
+static inline amp_capture amp__capture_unsupported_as(const char *name, int why)
+{
+    amp_capture c = {name, AMP_CAPTURE_INVALID, (amp_elem_type)0, {.constant = why}};
+    return c;
+}
 static inline amp_capture amp__capture_unsupported(const char *name, ...)
 {
-    amp_capture c = {name, AMP_CAPTURE_INVALID, (amp_elem_type)0, {.constant = 0}};
-    return c;
+    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_OTHER);
+}
+static inline amp_capture amp__capture_wide(const char *name, ...)
+{
+    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_WIDE);
+}
+static inline amp_capture amp__capture_narrow(const char *name, ...)
+{
+    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_NARROW);
+}
+static inline amp_capture amp__capture_long_double(const char *name, ...)
+{
+    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_LONG_DOUBLE);
+}
+static inline amp_capture amp__capture_pointer(const char *name, ...)
+{
+    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_POINTER);
 }
 
 /* The functions above that make a handle, as macros that also record the

@@ -142,6 +142,27 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
     return AMP_OK;
 }
 
+/* What a capture of a type kernels cannot take is, and what to capture
+ * instead (an AMP__UNSUPPORTED_ code of amp/kernel.h). */
+static const char *unsupported_why(long long why)
+{
+    switch (why) {
+    case AMP__UNSUPPORTED_WIDE:
+        return "is a long or long long (a size_t is one), which kernels cannot take: it is 64"
+               " bits in OpenCL C and 32 or 64 on hosts, so it is not changed in size on the way."
+               " Copy it into an int or unsigned before the launch and capture that.";
+    case AMP__UNSUPPORTED_NARROW:
+        return "is a char or short, which kernels cannot take as a captured value. Copy it into"
+               " an int or unsigned before the launch and capture that.";
+    case AMP__UNSUPPORTED_LONG_DOUBLE:
+        return "is a long double, which kernels do not have. Copy it into a double (or a float)"
+               " and capture that.";
+    default:
+        return "is a pointer to host memory, which a kernel cannot read. Make a view over the"
+               " memory (amp_array_view_create) and capture the view.";
+    }
+}
+
 /* Check capture i and describe it in g; add the bytes of its own argument
  * (a buffer, image or struct: its numbers go in the launch's values), and
  * set *wide if its data needs 64-bit offsets. */
@@ -152,6 +173,9 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     const amp_capture *cap = &c->captures.items[i];
     memset(g, 0, sizeof *g); /* compared as bytes by the launch record */
     const char *name = cap->name ? cap->name : "(null)";
+    if (cap->kind == AMP_CAPTURE_INVALID && cap->value.constant != AMP__UNSUPPORTED_OTHER)
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line, "capture '%s' %s",
+                               name, unsupported_why(cap->value.constant));
     if (cap->kind == AMP_CAPTURE_INVALID)
         return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
                                "capture '%s' has a type kernels cannot take. Capture an"

@@ -566,7 +566,10 @@ static void captures_kernels_cannot_take_are_named(void **state)
     long wide = 5;
     char letter = 'x';
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(wide), { (void)i; }),
-                     AMP_ERROR_INVALID_ARGUMENT, "capture 'wide' has a type kernels cannot take");
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "capture 'wide' is a long or long long (a size_t is one), which kernels"
+                     " cannot take");
+    assert_non_null(strstr(amp_last_error(), "Copy it into an int or unsigned"));
     /* A function of both sides captured by its bare name: the message says how. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(shared_twice),
                                            { (void)i; }),

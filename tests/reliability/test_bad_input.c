@@ -1210,6 +1210,18 @@ static amp_status capture_pointer(void)
     return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(ptr), { (void)i; });
 }
 
+static amp_status capture_size_t(void)
+{
+    size_t count = 4;
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(count), { (void)i; });
+}
+
+static amp_status capture_long_double(void)
+{
+    long double precise = 0.5L;
+    return AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), i, AMP_CAPTURE(precise), { (void)i; });
+}
+
 static amp_status capture_char(void)
 {
     char letter = 'x';
@@ -2568,9 +2580,11 @@ static const bad_case table[] = {
     ROW("type", type_helpers_of_unknown_type, AMP_OK, NULL),
     ROW("type", names_of_unknown_codes, AMP_OK, NULL),
     ROW("type", same_memory_larger_view, IA, "already wrapped by a live view"),
-    ROW("type", capture_long, IA, "capture 'wide' has a type kernels cannot take"),
-    ROW("type", capture_pointer, IA, "capture 'ptr' has a type kernels cannot take"),
-    ROW("type", capture_char, IA, "capture 'letter' has a type kernels cannot take"),
+    ROW("type", capture_long, IA, "capture 'wide' is a long or long long"),
+    ROW("type", capture_size_t, IA, "capture 'count' is a long or long long (a size_t is one)"),
+    ROW("type", capture_pointer, IA, "capture 'ptr' is a pointer to host memory"),
+    ROW("type", capture_char, IA, "capture 'letter' is a char or short"),
+    ROW("type", capture_long_double, IA, "capture 'precise' is a long double"),
     ROW("type", capture_struct, IA, "capture 'pair' has a type kernels cannot take"),
     ROW("type", capture_of_unknown_kind, IA, "capture 'n' has an unknown kind 99"),
     ROW("type", scalar_capture_of_unknown_type, IA, "capture 'n' has element type 0"),
