@@ -393,7 +393,9 @@ enum {
     HINT_INDEX = 2,       /* another name for the kernel's index */
     HINT_FUNCTION = 4,    /* a call of a function the kernel does not have */
     HINT_CAPTURE = 8,     /* any other name in the body */
-    HINT_HELPER = 16      /* a name in a helper */
+    HINT_HELPER = 16,     /* a name in a helper */
+    HINT_READ_ONLY = 32,  /* an assignment to what is read-only */
+    HINT_RANK = 64        /* a view indexed with an index of another rank */
 };
 
 static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, const bl_place *at,
@@ -455,6 +457,41 @@ static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, 
     }
 }
 
+/* Under the first report of two more of the compiler's errors whose words
+ * are the generated source's, not the user's: an assignment to what is
+ * read-only (most often a view made const), and a view given an index of
+ * another rank (the name of the overload the generated source declares to
+ * catch it, view_of_rank_N_...). */
+static void hint_other(strbuf *out, int *hinted, const char *message, size_t n)
+{
+    static const char read_only[] = "read-only variable is not assignable";
+    static const char rank_mark[] = "view_of_rank_";
+    const char *rank_at = NULL;
+    for (size_t i = 0; i + sizeof rank_mark - 1 < n && !rank_at; i++)
+        if (memcmp(message + i, rank_mark, sizeof rank_mark - 1) == 0)
+            rank_at = message + i + sizeof rank_mark - 1;
+    if (n >= sizeof read_only - 1 && memcmp(message, read_only, sizeof read_only - 1) == 0 &&
+        !(*hinted & HINT_READ_ONLY)) {
+        *hinted |= HINT_READ_ONLY;
+        amp__sb_printf(out, "      = Where the left side is a view's element, the view is read-only"
+                            " in the kernel: it was made with amp_array_view_create_const (C++"
+                            " AMP's array_view<const T, N>). Write through a view made with"
+                            " amp_array_view_create.\n");
+    } else if (rank_at && isdigit((unsigned char)*rank_at) && !(*hinted & HINT_RANK)) {
+        int rank = *rank_at - '0';
+        *hinted |= HINT_RANK;
+        if (rank == 1)
+            amp__sb_printf(out, "      = A view of rank 1 takes one integer, v(i), or an index of"
+                                " rank 1 (idx, t_idx.global of a rank-1 kernel).\n");
+        else
+            amp__sb_printf(out,
+                           "      = A view of rank %d takes %d integers, v(i, j%s), or an index"
+                           " of rank %d (idx, t_idx.global of a rank-%d kernel, an amp_index of"
+                           " %d dimensions); one integer indexes a view of rank 1 only.\n",
+                           rank, rank, rank > 2 ? ", ..." : "", rank, rank, rank);
+    }
+}
+
 int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
                             const amp_kernel_source *src)
 {
@@ -478,6 +515,7 @@ int amp__bl_map_diagnostics(strbuf *out, const char *log, const cg_kernel *gen,
             amp__bl_map_find(&map, d.where, d.where_length, d.line, d.column, &at)) {
             amp__bl_print_at(out, &map, &at, d.severity, d.message, d.message_length);
             hint_undeclared(out, &hinted, &map, &at, d.line, d.message, d.message_length);
+            hint_other(out, &hinted, d.message, d.message_length);
             mapped++;
         } else if ((name_length = unresolved_function(p, n, &name)) > 0) {
             mapped += map_unresolved(out, &map, name, name_length);

@@ -255,6 +255,30 @@ static void other_undeclared_names_get_their_own_advice(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* Two of the compiler's errors in the generated source's words: a write
+ * to a view made const, and a rank-2 view given one integer. Each gets a
+ * line that says it in the library's. */
+static void a_const_view_written_and_an_index_of_another_rank_are_explained(void **state)
+{
+    (void)state;
+    float data[4] = {0}, grid[2][2] = {{0}};
+    amp_array_view *in, *m;
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT, amp_extent_1d(4), data, &in));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_2d(2, 2), grid, &m));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(in), {
+        in(idx) = 2.0f;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "read-only variable is not assignable");
+    assert_non_null(strstr(amp_last_error(), "it was made with amp_array_view_create_const"));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
+        m(idx[0]) = 1.0f;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "did not compile");
+    assert_non_null(strstr(amp_last_error(), "      = A view of rank 2 takes 2 integers, v(i, j)"));
+    assert_amp_ok(amp_array_view_release(in));
+    assert_amp_ok(amp_array_view_release(m));
+}
+
 /* A barrier that only the threads of a branch on their own index reach:
  * refused before it runs (PoCL's threads crashed on it; a GPU's tile may
  * hang), at the barrier's line, in every branch of the chain and in loops
@@ -670,6 +694,7 @@ int main(void)
         cmocka_unit_test(a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const),
         cmocka_unit_test(a_barrier_under_a_condition_on_the_thread_is_refused),
         cmocka_unit_test(other_undeclared_names_get_their_own_advice),
+        cmocka_unit_test(a_const_view_written_and_an_index_of_another_rank_are_explained),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
         cmocka_unit_test(a_call_only_the_linker_refuses_names_the_users_line),
         cmocka_unit_test(a_helpers_call_only_the_linker_refuses_names_the_helpers_line),
