@@ -563,26 +563,16 @@ static inline amp_capture amp__capture_unsupported_as(const char *name, int why)
     amp_capture c = {name, AMP_CAPTURE_INVALID, (amp_elem_type)0, {.constant = why}};
     return c;
 }
-static inline amp_capture amp__capture_unsupported(const char *name, ...)
-{
-    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_OTHER);
-}
-static inline amp_capture amp__capture_wide(const char *name, ...)
-{
-    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_WIDE);
-}
-static inline amp_capture amp__capture_narrow(const char *name, ...)
-{
-    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_NARROW);
-}
-static inline amp_capture amp__capture_long_double(const char *name, ...)
-{
-    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_LONG_DOUBLE);
-}
-static inline amp_capture amp__capture_pointer(const char *name, ...)
-{
-    return amp__capture_unsupported_as(name, AMP__UNSUPPORTED_POINTER);
-}
+#define AMP__CAPTURE_UNSUPPORTED(fn, why)                                                          \
+    static inline amp_capture amp__capture_##fn(const char *name, ...)                             \
+    {                                                                                              \
+        return amp__capture_unsupported_as(name, why);                                             \
+    }
+AMP__CAPTURE_UNSUPPORTED(unsupported, AMP__UNSUPPORTED_OTHER)
+AMP__CAPTURE_UNSUPPORTED(wide, AMP__UNSUPPORTED_WIDE)
+AMP__CAPTURE_UNSUPPORTED(narrow, AMP__UNSUPPORTED_NARROW)
+AMP__CAPTURE_UNSUPPORTED(long_double, AMP__UNSUPPORTED_LONG_DOUBLE)
+AMP__CAPTURE_UNSUPPORTED(pointer, AMP__UNSUPPORTED_POINTER)
 
 /* The functions above that make a handle, as macros that also record the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */

@@ -142,25 +142,37 @@ static amp_status check_tile_limits(const call *c, const amp_accelerator *acc)
     return AMP_OK;
 }
 
-/* What a capture of a type kernels cannot take is, and what to capture
- * instead (an AMP__UNSUPPORTED_ code of amp/kernel.h). */
-static const char *unsupported_why(long long why)
+/* The refusal of capture `name` of a type kernels cannot take: what it is
+ * and what to capture instead, where the macro knew its type (why, an
+ * AMP__UNSUPPORTED_ code of amp/kernel.h), else what kernels take. */
+static amp_status unsupported_capture(const amp_kernel_source *k, const char *name, long long why)
 {
-    switch (why) {
-    case AMP__UNSUPPORTED_WIDE:
-        return "is a long or long long (a size_t is one), which kernels cannot take: it is 64"
-               " bits in OpenCL C and 32 or 64 on hosts, so it is not changed in size on the way."
-               " Copy it into an int or unsigned before the launch and capture that.";
-    case AMP__UNSUPPORTED_NARROW:
-        return "is a char or short, which kernels cannot take as a captured value. Copy it into"
-               " an int or unsigned before the launch and capture that.";
-    case AMP__UNSUPPORTED_LONG_DOUBLE:
-        return "is a long double, which kernels do not have. Copy it into a double (or a float)"
-               " and capture that.";
-    default:
-        return "is a pointer to host memory, which a kernel cannot read. Make a view over the"
-               " memory (amp_array_view_create) and capture the view.";
-    }
+    const char *what =
+        why == AMP__UNSUPPORTED_WIDE
+            ? "is a long or long long (a size_t is one), which kernels cannot take: it is 64 bits"
+              " in OpenCL C and 32 or 64 on hosts, so it is not changed in size on the way. Copy"
+              " it into an int or unsigned before the launch and capture that."
+        : why == AMP__UNSUPPORTED_NARROW
+            ? "is a char or short, which kernels cannot take as a captured value. Copy it into an"
+              " int or unsigned before the launch and capture that."
+        : why == AMP__UNSUPPORTED_LONG_DOUBLE
+            ? "is a long double, which kernels do not have. Copy it into a double (or a float) and"
+              " capture that."
+        : why == AMP__UNSUPPORTED_POINTER
+            ? "is a pointer to host memory, which a kernel cannot read. Make a view over the"
+              " memory (amp_array_view_create) and capture the view."
+            : NULL;
+    if (what)
+        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line, "capture '%s' %s",
+                               name, what);
+    return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
+                           "capture '%s' has a type kernels cannot take. Capture an"
+                           " amp_array_view *, amp_array * or amp_texture *; an int, unsigned,"
+                           " float or double, a short vector, an amp_index or amp_extent;"
+                           " AMP_CONST(NAME) for a compile-time integer; AMP_VALUE(type, name) for"
+                           " a struct; an AMP_FUNCTION by its name, and an AMP_SHARED_FUNCTION as"
+                           " AMP_SHARED(%s).",
+                           name, name);
 }
 
 /* Check capture i and describe it in g; add the bytes of its own argument
@@ -173,18 +185,8 @@ static amp_status describe_capture(const call *c, int i, const amp_accelerator *
     const amp_capture *cap = &c->captures.items[i];
     memset(g, 0, sizeof *g); /* compared as bytes by the launch record */
     const char *name = cap->name ? cap->name : "(null)";
-    if (cap->kind == AMP_CAPTURE_INVALID && cap->value.constant != AMP__UNSUPPORTED_OTHER)
-        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line, "capture '%s' %s",
-                               name, unsupported_why(cap->value.constant));
     if (cap->kind == AMP_CAPTURE_INVALID)
-        return amp__err_launch(AMP_ERROR_INVALID_ARGUMENT, k->file, k->line,
-                               "capture '%s' has a type kernels cannot take. Capture an"
-                               " amp_array_view *, amp_array * or amp_texture *; an int,"
-                               " unsigned, float or double, a short vector, an amp_index or"
-                               " amp_extent; AMP_CONST(NAME) for a compile-time integer;"
-                               " AMP_VALUE(type, name) for a struct; an AMP_FUNCTION by its"
-                               " name, and an AMP_SHARED_FUNCTION as AMP_SHARED(%s).",
-                               name, name);
+        return unsupported_capture(k, name, cap->value.constant);
     /* Names are checked where the kernel is generated (the file's head). */
     g->name = cap->name;
     g->kind = cap->kind;

@@ -110,15 +110,17 @@ typedef enum body_decl_kind {
 typedef struct body_decl {
     const char *name;
     uint32_t length;
-    uint8_t kind;      /* a body_decl_kind */
-    uint8_t name_kind; /* DECL_KERNEL: a body_name_kind */
-    int32_t capture;   /* DECL_KERNEL: the capture's index, or -1 */
-    int32_t token;     /* the declarator's token, or -1 for kernel names */
-    uint32_t scope;    /* 0: the outermost, the kernel's names' */
-    body_type type;    /* what it is, as far as the reader follows */
-    body_type returns; /* a helper function's result */
-    char *renamed;     /* DECL_TILE_STATIC: its name at kernel scope when not its own */
-    uint8_t zeroed;    /* DECL_TYPEDEF: a body_zeroed, how C++ AMP default-constructs it */
+    uint8_t kind;           /* a body_decl_kind */
+    uint8_t name_kind;      /* DECL_KERNEL: a body_name_kind */
+    int32_t capture;        /* DECL_KERNEL: the capture's index, or -1 */
+    int32_t token;          /* the declarator's token, or -1 for kernel names */
+    uint32_t scope;         /* 0: the outermost, the kernel's names' */
+    body_type type;         /* what it is, as far as the reader follows */
+    body_type returns;      /* a helper function's result */
+    char *renamed;          /* DECL_TILE_STATIC: its name at kernel scope when not its own */
+    uint8_t zeroed;         /* DECL_TYPEDEF: a body_zeroed, how C++ AMP default-constructs it */
+    uint8_t thread_varying; /* DECL_VARIABLE: last set from what differs from thread to thread,
+                               as far as the reader has read (parse.h, varying_set) */
 } body_decl;
 
 /* What a declaration without an initializer starts as. C++ AMP's short

@@ -237,21 +237,26 @@ void amp__bl_map_close(bl_source_map *map)
  * linker; its warning at the call's line comes only when it compiles the
  * source afresh, not from its own cache. Returns the length of the name,
  * in *name, or 0 when the log's line is not such a report. */
+/* The identifier quoted from start up to stop: its length, in *name, or 0
+ * where start does not hold an identifier and its closing quote. */
+static size_t quoted_name(const char *start, const char *stop, const char **name)
+{
+    const char *end = start;
+    while (end < stop && (isalnum((unsigned char)*end) || *end == '_'))
+        end++;
+    if (end == start || end >= stop || *end != '\'')
+        return 0;
+    *name = start;
+    return (size_t)(end - start);
+}
+
 static size_t unresolved_function(const char *s, size_t n, const char **name)
 {
     static const char mark[] = "Unresolved extern function '";
     const size_t m = sizeof mark - 1;
-    for (size_t i = 0; i + m < n; i++) {
-        if (memcmp(s + i, mark, m) != 0)
-            continue;
-        const char *start = s + i + m, *end = start;
-        while (end < s + n && (isalnum((unsigned char)*end) || *end == '_'))
-            end++;
-        if (end == start || end >= s + n || *end != '\'')
-            return 0;
-        *name = start;
-        return (size_t)(end - start);
-    }
+    for (size_t i = 0; i + m < n; i++)
+        if (memcmp(s + i, mark, m) == 0)
+            return quoted_name(s + i + m, s + n, name);
     return 0;
 }
 
@@ -320,15 +325,8 @@ static size_t undeclared_identifier(const char *message, size_t n, const char **
                                         "implicit declaration of function '", NULL};
     for (int i = 0; marks[i]; i++) {
         size_t m = strlen(marks[i]);
-        if (n <= m || memcmp(message, marks[i], m) != 0)
-            continue;
-        const char *start = message + m, *end = start;
-        while (end < message + n && (isalnum((unsigned char)*end) || *end == '_'))
-            end++;
-        if (end == start || end >= message + n || *end != '\'')
-            return 0;
-        *name = start;
-        return (size_t)(end - start);
+        if (n > m && memcmp(message, marks[i], m) == 0)
+            return quoted_name(message + m, message + n, name);
     }
     return 0;
 }

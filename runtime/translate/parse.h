@@ -46,11 +46,11 @@ typedef struct reader {
     name_slot **pushed; /* every make_visible, in order, to undo at scope ends */
     size_t npushed, cap_pushed;
     int in_parameters; /* reading a helper's parameter list */
-    /* Whether the expression read since this was cleared read a tiled
-     * index's global or local, which differ from thread to thread; and
-     * how many statements around the current one run only where such a
-     * condition holds (a barrier there is not reached by every thread of
-     * the tile). */
+    /* Whether the expression read since this was cleared read what
+     * differs from thread to thread: a tiled index's global or local, or a
+     * variable set from them (body_decl.thread_varying); and how many
+     * statements around the current one run only where such a condition
+     * holds (a barrier there is not reached by every thread of the tile). */
     int thread_varying;
     int divergent;
 } reader;
@@ -100,6 +100,36 @@ static inline void mark(reader *r, int32_t resolution)
     size_t i = index_at(r, 0);
     if (i != SIZE_MAX && !(r->b->flags[i] & TOK_DECLARATOR))
         r->b->resolved[i] = resolution;
+}
+
+/* Around the reading of a condition or a value: varying_begin clears the
+ * flag and returns the outer reading's, varying_end returns whether what
+ * was read in between differs from thread to thread, and keeps it for the
+ * outer reading. */
+static inline int varying_begin(reader *r)
+{
+    int outer = r->thread_varying;
+    r->thread_varying = 0;
+    return outer;
+}
+
+static inline int varying_end(reader *r, int outer)
+{
+    int varying = r->thread_varying;
+    r->thread_varying = outer || varying;
+    return varying;
+}
+
+/* A variable set (declared with a value, or assigned): it differs from
+ * thread to thread when the value does, or when it is set where only some
+ * threads are (a divergent statement); a compound assignment keeps what it
+ * had. Other declarations than variables are left as they are. */
+static inline void varying_set(reader *r, int32_t decl, int varying, int keeps)
+{
+    if (decl < 0 || r->b->decls[decl].kind != DECL_VARIABLE)
+        return;
+    body_decl *d = &r->b->decls[decl];
+    d->thread_varying = (uint8_t)(varying || r->divergent || (keeps && d->thread_varying));
 }
 
 static inline void advance(reader *r)

@@ -404,6 +404,8 @@ static value primary(reader *r)
                 v.type.kind = TYPE_FUNCTION;
             if (v.type.kind == TYPE_VIEW)
                 v.root = first;
+            if (decl->thread_varying)
+                r->thread_varying = 1;
             /* The kernel's index: read here, and an lvalue, so that an
              * assignment, ++, -- or & through it says it may change. */
             if (decl->kind == DECL_KERNEL && decl->name_kind == BODY_NAME_INDEX) {
@@ -1618,10 +1620,14 @@ static value assignment(reader *r)
     advance(r);
     if (!enter(r))
         return nothing;
+    int outer = varying_begin(r);
     value rhs = assignment(r);
+    int varying = varying_end(r, outer);
     leave(r);
     if (rhs.first < 0)
         return nothing;
+    if (lhs.first == lhs.last)
+        varying_set(r, r->b->resolved[lhs.first], varying, !amp__lex_is(&r->tok[op], "="));
     if (lhs.type.kind == TYPE_INDEX)
         as_index(r, rhs);
     if (is_vector(lhs.type) && lhs.type.packed)

@@ -26,19 +26,6 @@ static const char *const until_declarator_end[] = {",", ";", NULL};
 static const char *const until_argument_end[] = {",", ")", NULL};
 
 /* ( expression ) */
-/* A condition in parentheses, read as parenthesized; returns whether it
- * depends on the thread's place (its tiled index's global or local). */
-static void parenthesized(reader *r);
-static int condition(reader *r)
-{
-    int outer = r->thread_varying;
-    r->thread_varying = 0;
-    parenthesized(r);
-    int varying = r->thread_varying;
-    r->thread_varying = outer || varying;
-    return varying;
-}
-
 static void parenthesized(reader *r)
 {
     expect(r, "(");
@@ -47,6 +34,15 @@ static void parenthesized(reader *r)
     amp__parse_expression(r, until_paren);
     leave(r);
     expect(r, ")");
+}
+
+/* A condition in parentheses; returns whether it differs from thread to
+ * thread (parse.h, varying_begin). */
+static int condition(reader *r)
+{
+    int outer = varying_begin(r);
+    parenthesized(r);
+    return varying_end(r, outer);
 }
 
 /* Skip a bracketed group whose names declare nothing outside it (an
@@ -484,7 +480,9 @@ static void declaration(reader *r, int hoistable)
             advance(r);
             int32_t id = declare_named(r, &s, name, 0, 0);
             amp__parse_make_visible(r, id);
+            int outer = varying_begin(r);
             direct_initializer(r, s.type);
+            varying_set(r, id, varying_end(r, outer), 0);
             if (!is(r, 0, ","))
                 break;
             expect(r, ",");
@@ -509,7 +507,9 @@ static void declaration(reader *r, int hoistable)
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);
+            int outer = varying_begin(r);
             body_value value = amp__parse_expression(r, until_declarator_end);
+            varying_set(r, id, varying_end(r, outer), 0);
             body_type to = id >= 0 ? r->b->decls[id].type : BODY_TYPE_OTHER;
             /* index<2> p = t_idx: the tiled index's global index. */
             if (to.kind == TYPE_INDEX && value.type.kind == TYPE_TILED_INDEX && value.last >= 0)
@@ -595,11 +595,9 @@ static void read_for(reader *r)
             amp__parse_expression(r, until_semicolon);
             expect(r, ";");
         }
-        int outer = r->thread_varying;
-        r->thread_varying = 0;
+        int outer = varying_begin(r);
         amp__parse_expression(r, until_semicolon);
-        int varying = r->thread_varying;
-        r->thread_varying = outer || varying;
+        int varying = varying_end(r, outer);
         expect(r, ";");
         amp__parse_expression(r, until_paren);
         leave(r);
@@ -624,11 +622,9 @@ static void read_statement(reader *r)
         int varying = 0;
         for (;;) {
             expect(r, "if");
-            if (!varying && condition(r)) {
+            if (condition(r) && !varying) {
                 varying = 1;
                 r->divergent++;
-            } else if (varying) {
-                parenthesized(r);
             }
             read_statement(r);
             if (!is(r, 0, "else") || r->b->status != AMP_OK)

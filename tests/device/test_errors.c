@@ -330,13 +330,36 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
             t_idx.barrier.wait();
     }),
                      AMP_ERROR_KERNEL_BUILD, advice);
+    /* Through variables set from the index, or set under such a branch. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        int lid = t_idx.local[0];
+        int pair = lid / 2;
+        if (pair == 0)
+            t_idx.barrier.wait();
+    }),
+                     AMP_ERROR_KERNEL_BUILD, advice);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        int skip = 0;
+        if (t_idx.global[0] > 2)
+            skip = 1;
+        while (!skip) {
+            t_idx.barrier.wait();
+            skip = 1;
+        }
+    }),
+                     AMP_ERROR_KERNEL_BUILD, advice);
     assert_int_equal(data[0], 0); /* nothing ran */
     /* Conditions every thread of a tile shares, and a branch on the
      * thread with the barrier after it: these run. */
     int rounds = 3;
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v, rounds), {
         tile_static float shared[4];
-        for (int r = 0; r < rounds; r++) {
+        int r;
+        /* r set from the index, then set again for all threads alike. */
+        for (r = t_idx.local[0]; r < 4; r += 4)
+            shared[r] = 0.0f;
+        t_idx.barrier.wait();
+        for (r = 0; r < rounds; r++) {
             if (t_idx.local[0] == 0)
                 shared[0] = (float)(r + 1);
             t_idx.barrier.wait();
