@@ -24,24 +24,41 @@ static int same_name(const body_decl *d, const lex_token *t)
            memcmp(t->text, d->name, d->length) == 0;
 }
 
+static int same_decl_name(const body_decl *d, const body_decl *e)
+{
+    return d->length == e->length && memcmp(d->name, e->name, d->length) == 0;
+}
+
+/* Whether declarations k and id are one array in two branches of an
+ * AMP_IF: tile_static, of one name, in one block. C allows no second
+ * declaration of a name in a block, so the preprocessor keeps one of them
+ * at most, and at kernel scope they must have one name too. */
+static int same_array(const kbody *b, size_t k, size_t id)
+{
+    const body_decl *d = &b->decls[id], *e = &b->decls[k];
+    return e->kind == DECL_TILE_STATIC && d->kind == DECL_TILE_STATIC && e->scope == d->scope &&
+           same_decl_name(d, e);
+}
+
 /* Whether the moved declaration id may keep its name at kernel scope:
- * nothing else is declared under it, every use of it anywhere refers to
- * this declaration, and the generated kernel does not use it. */
+ * nothing else is declared under it (but the same array in another
+ * branch), every use of it anywhere refers to this declaration (or that
+ * one), and the generated kernel does not use it. */
 static int keeps_its_name(const kbody *b, int32_t id)
 {
     const body_decl *d = &b->decls[id];
     if (amp__vocab_reserves(d->name, d->length))
         return 0;
     for (size_t k = 0; k < b->ndecls; k++)
-        if ((int32_t)k != id && b->decls[k].length == d->length &&
-            memcmp(b->decls[k].name, d->name, d->length) == 0)
+        if ((int32_t)k != id && same_decl_name(d, &b->decls[k]) && !same_array(b, k, (size_t)id))
             return 0;
     for (size_t i = 0; i < b->tokens.count; i++) {
         if (!same_name(d, &b->tokens.items[i]))
             continue;
         if (b->flags[i] & TOK_IN_DIRECTIVE)
             return 0;
-        if (b->resolved[i] != id && b->resolved[i] != BODY_NOT_A_USE)
+        int32_t r = b->resolved[i];
+        if (r != id && r != BODY_NOT_A_USE && !(r >= 0 && same_array(b, (size_t)r, (size_t)id)))
             return 0;
     }
     return 1;
@@ -69,12 +86,18 @@ static void name_declarations(kbody *b)
         if (b->status != AMP_OK || keeps_its_name(b, (int32_t)id))
             continue;
         int same = 1;
-        for (size_t k = 0; k < id; k++)
-            same += b->decls[k].kind == DECL_TILE_STATIC && b->decls[k].renamed &&
-                    b->decls[k].length == d->length &&
-                    memcmp(b->decls[k].name, d->name, d->length) == 0;
+        const char *branch = NULL; /* the same array's name in an earlier branch */
+        for (size_t k = 0; k < id; k++) {
+            if (b->decls[k].renamed && same_array(b, k, id))
+                branch = b->decls[k].renamed;
+            else
+                same += b->decls[k].kind == DECL_TILE_STATIC && b->decls[k].renamed &&
+                        same_decl_name(d, &b->decls[k]);
+        }
         strbuf sb = STRBUF_INIT;
-        if (same == 1)
+        if (branch)
+            amp__sb_printf(&sb, "%s", branch);
+        else if (same == 1)
             amp__sb_printf(&sb, "amp_ts_%.*s", (int)d->length, d->name);
         else
             amp__sb_printf(&sb, "amp_ts%d_%.*s", same, (int)d->length, d->name);

@@ -182,6 +182,40 @@ static void a_tile_static_size_defined_under_amp_if_is_the_branch_taken(void **s
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* An array declared in each branch of an AMP_IF, of another type or shape
+ * in each: at the top of the kernel it keeps one name for both, so the
+ * uses after the branches name the one the constants keep. `barrier` is a
+ * name the generated kernel uses, so that one is renamed, both branches
+ * alike. */
+static void a_tile_static_declared_in_each_branch_is_one_array(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
+    for (int WIDE = 0; WIDE <= 1; WIDE++) {
+        assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
+                                            AMP_CAPTURE(v, AMP_CONST(WIDE)), {
+            AMP_IF(WIDE)
+            tile_static int4 stage[4][2];
+            tile_static float barrier[8];
+            AMP_ELSE
+            tile_static int4 stage[2][1];
+            tile_static int barrier[2];
+            AMP_ENDIF
+            stage[0][0] = (int4)(t_idx.local[0]);
+            barrier[1] = 3;
+            t_idx.barrier.wait();
+            v[t_idx] = (int)(sizeof stage / sizeof(int4)) * 100 +
+                       (int)(sizeof barrier / sizeof barrier[0]) * 10 + (int)barrier[1];
+        }));
+        assert_amp_ok(amp_array_view_synchronize(v));
+        for (int i = 0; i < 8; i++)
+            assert_int_equal(out[i], WIDE ? 883 : 223);
+    }
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +226,7 @@ int main(void)
         cmocka_unit_test(a_function_like_define_is_a_function_like_macro),
         cmocka_unit_test(a_tile_static_size_may_be_an_amp_define),
         cmocka_unit_test(a_tile_static_size_defined_under_amp_if_is_the_branch_taken),
+        cmocka_unit_test(a_tile_static_declared_in_each_branch_is_one_array),
     };
     return cmocka_run_group_tests(tests, NULL, shutdown_library);
 }

@@ -208,6 +208,27 @@ static void sibling_blocks_declare_their_own_tile_static(void **state)
     assert_non_null(strstr(laid_out, "out(1) = (int)amp_ts2_a[1];"));
 }
 
+/* One array declared in each branch of an AMP_IF: one name at kernel
+ * scope for both, kept where it is free, else one new name for both. */
+static void a_tile_static_in_each_branch_keeps_one_name(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out_tiled(STRINGIFY({
+        AMP_IF(W) tile_static int a[8]; tile_static int barrier[8];
+        AMP_ELSE tile_static float a[2]; tile_static float barrier[2];
+        AMP_ENDIF a[1] = 1; barrier[1] = 2; out(0) = a[1] + barrier[1];
+    }),
+                          NULL));
+    assert_string_equal(hoisted_out, "#if W\n"
+                                     "tile_static int a[8];\n"
+                                     "tile_static int amp_ts_barrier[8];\n"
+                                     "#else\n"
+                                     "tile_static float a[2];\n"
+                                     "tile_static float amp_ts_barrier[2];\n"
+                                     "#endif\n");
+    assert_non_null(strstr(laid_out, "out(0) = a[1] + amp_ts_barrier[1];"));
+}
+
 /* A use outside the declaration's block does not become a use of it, so
  * the name is renamed and that use is left as the user wrote it. */
 static void a_use_outside_the_block_is_not_the_tile_static(void **state)
@@ -535,6 +556,7 @@ int main(void)
         cmocka_unit_test(a_free_tile_static_name_is_kept),
         cmocka_unit_test(an_inner_tile_static_shadows_only_inside_its_block),
         cmocka_unit_test(sibling_blocks_declare_their_own_tile_static),
+        cmocka_unit_test(a_tile_static_in_each_branch_keeps_one_name),
         cmocka_unit_test(a_use_outside_the_block_is_not_the_tile_static),
         cmocka_unit_test(a_tile_static_named_like_the_kernel_vocabulary_is_renamed),
         cmocka_unit_test(reads_are_not_writes),
