@@ -118,6 +118,50 @@ int amp__lexicon_is_keyword(const char *s)
     return 0;
 }
 
+int amp__lexicon_is_opencl_only(const char *s, size_t length)
+{
+    static const char *const words[] = {"uchar",
+                                        "ushort",
+                                        "uint",
+                                        "ulong",
+                                        "half",
+                                        "kernel",
+                                        "constant",
+                                        "private",
+                                        "read_only",
+                                        "write_only",
+                                        "read_write",
+                                        "image1d_t",
+                                        "image1d_array_t",
+                                        "image1d_buffer_t",
+                                        "image2d_t",
+                                        "image2d_array_t",
+                                        "image3d_t",
+                                        "sampler_t",
+                                        "event_t"};
+    static const char *const vector_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                               "long", "ulong", "float", "double", "half", "bool"};
+    if (!s)
+        return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == length && memcmp(s, words[i], length) == 0)
+            return 1;
+    /* Vector types: a scalar type and 2, 3, 4, 8 or 16 lanes (float4; C++
+     * AMP's are float_4). */
+    for (size_t i = 0; i < sizeof vector_bases / sizeof vector_bases[0]; i++) {
+        size_t n = strlen(vector_bases[i]);
+        if (length <= n || memcmp(s, vector_bases[i], n) != 0)
+            continue;
+        const char *lanes = s + n;
+        size_t k = length - n;
+        if ((k == 1 &&
+             (lanes[0] == '2' || lanes[0] == '3' || lanes[0] == '4' || lanes[0] == '8')) ||
+            (k == 2 && lanes[0] == '1' && lanes[1] == '6'))
+            return 1;
+    }
+    return 0;
+}
+
 /* OpenCL C 1.2's built-in functions (chapter 6.12): a function of the
  * user's named like one would be a second declaration of an overloaded
  * built-in, which the compiler refuses with a message about attributes. */

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "core/lexicon.h"
+
 typedef struct printer {
     const kbody *b;
     strbuf *out;
@@ -173,6 +175,7 @@ static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted
     size_t line_start = hoisted->length;
     const char *renamed = NULL;
     uint32_t renamed_length = 0;
+    const lex_token *name = NULL;
     amp__sb_indent(hoisted, p->base);
     for (size_t i = h->first; i <= h->last; i++) {
         const lex_token *t = &b->tokens.items[i];
@@ -184,6 +187,7 @@ static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted
         if (declared && text != t->text && !renamed) {
             renamed = text;
             renamed_length = length;
+            name = t;
         }
         if (length == 0 && !before && !after)
             continue;
@@ -211,7 +215,10 @@ static size_t moved_declaration(printer *p, const body_hoist *h, strbuf *hoisted
                                  " this function: "
                                : "/* moved to the top of the kernel: ");
     original_text(p->out, b, h->first, h->last, 1);
-    if (renamed)
+    if (renamed && amp__lexicon_is_opencl_only(name->text, name->length))
+        amp__sb_printf(p->out, " (as %.*s: %.*s is a word of OpenCL C)", (int)renamed_length,
+                       renamed, (int)name->length, name->text);
+    else if (renamed)
         amp__sb_printf(p->out, " (as %.*s: its name means something else elsewhere)",
                        (int)renamed_length, renamed);
     amp__sb_append(p->out, " */");

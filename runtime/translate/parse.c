@@ -10,6 +10,7 @@
 
 #include "core/elem.h"
 #include "core/lexicon.h"
+#include "core/strbuf.h"
 
 const lex_token amp__parse_eof = {"", 0, 0, 0, 0};
 
@@ -55,7 +56,13 @@ static const char *const statement_words[] = {
     "break", "case",   "continue", "default", "do",    "else", "for",   "goto",
     "if",    "return", "sizeof",   "switch",  "while", "true", "false", NULL};
 
-int amp__parse_is_keyword(const lex_token *t)
+int amp__parse_is_opencl_word(const lex_token *t)
+{
+    return t->kind == LEX_IDENT && amp__lexicon_is_opencl_only(t->text, t->length);
+}
+
+/* A keyword of OpenCL C, whatever the body declares. */
+static int keyword_word(const lex_token *t)
 {
     if (t->kind != LEX_IDENT || t->length >= 64)
         return 0;
@@ -68,9 +75,16 @@ int amp__parse_is_keyword(const lex_token *t)
     return amp__lexicon_is_keyword(word);
 }
 
-int amp__parse_is_specifier(const lex_token *t)
+int amp__parse_is_keyword(reader *r, const lex_token *t)
 {
-    return (amp__parse_is_keyword(t) && !amp__lex_is_any(t, statement_words)) ||
+    if (amp__parse_is_opencl_word(t) && amp__parse_lookup(r, t) >= 0)
+        return 0;
+    return keyword_word(t);
+}
+
+int amp__parse_is_specifier(reader *r, const lex_token *t)
+{
+    return (amp__parse_is_keyword(r, t) && !amp__lex_is_any(t, statement_words)) ||
            amp__lex_is(t, "__attribute__") || amp__lex_is(t, "inline") ||
            amp__lex_is(t, "__kernel");
 }
@@ -265,7 +279,19 @@ static name_slot *slot_of(reader *r, const char *name, uint32_t length, int make
 int32_t amp__parse_declare(reader *r, const char *name, uint32_t length, body_decl_kind kind,
                            int32_t token)
 {
-    return amp__body_declare(r->b, name, length, kind, token, r->scope);
+    int32_t id = amp__body_declare(r->b, name, length, kind, token, r->scope);
+    /* A name C and C++ leave free and OpenCL C takes (half, uint, kernel):
+     * the kernel calls it by one of its own. A tile_static's name is
+     * chosen where it moves (hoist.c). */
+    if (id >= 0 && token >= 0 && kind != DECL_TILE_STATIC && kind != DECL_KERNEL &&
+        amp__parse_is_opencl_word(&r->b->tokens.items[token])) {
+        strbuf sb = STRBUF_INIT;
+        amp__sb_printf(&sb, "amp_name_%.*s", (int)length, name);
+        r->b->decls[id].renamed = amp__sb_take(&sb);
+        if (!r->b->decls[id].renamed)
+            amp__body_no_memory(r->b);
+    }
+    return id;
 }
 
 void amp__parse_make_visible(reader *r, int32_t id)

@@ -154,10 +154,16 @@ void amp__parse_leave(reader *r);
 
 /* ---- Words ---- */
 
-/* A keyword of OpenCL C (global and local are names in kernels). */
-int amp__parse_is_keyword(const lex_token *t);
+/* A keyword of OpenCL C (global and local are names in kernels), unless
+ * it is a word of OpenCL C alone that the body declares as a name in
+ * scope here (int half = n / 2). */
+int amp__parse_is_keyword(reader *r, const lex_token *t);
 /* A keyword that can start or continue a declaration's specifiers. */
-int amp__parse_is_specifier(const lex_token *t);
+int amp__parse_is_specifier(reader *r, const lex_token *t);
+/* A word that is a type or qualifier of OpenCL C but a plain name in C and
+ * C++ (half, uint, float4, kernel, constant, ...): a body may declare it,
+ * and the kernel then calls it by another name (amp_name_half). */
+int amp__parse_is_opencl_word(const lex_token *t);
 /* Qualifiers that may stand among a declarator's '*'s. */
 extern const char *const amp__parse_pointer_qualifiers[];
 /* A short vector type: C++ AMP's (float_3, uint_2, ...) or OpenCL's

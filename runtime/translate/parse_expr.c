@@ -253,7 +253,7 @@ static void flat(reader *r, const char *const *terminators)
             leave(r);
             mark(r, BODY_NOT_A_USE);
         } else if (t->kind == LEX_IDENT) {
-            if (amp__lex_is(prev, ".") || amp__lex_is(prev, "->") || amp__parse_is_keyword(t) ||
+            if (amp__lex_is(prev, ".") || amp__lex_is(prev, "->") || amp__parse_is_keyword(r, t) ||
                 amp__lex_is(prev, "struct") || amp__lex_is(prev, "union") ||
                 amp__lex_is(prev, "enum"))
                 mark(r, BODY_NOT_A_USE);
@@ -392,7 +392,7 @@ static value primary(reader *r)
              " it (AMP_CAPTURE(..., name))");
         return nothing;
     }
-    if (t->kind == LEX_IDENT && !amp__parse_is_keyword(t)) {
+    if (t->kind == LEX_IDENT && !amp__parse_is_keyword(r, t)) {
         int32_t d = amp__parse_lookup(r, t);
         mark(r, d);
         advance(r);
@@ -1347,8 +1347,8 @@ static int cast_starts(reader *r)
             k++;
         return is(r, k, ">") && is(r, k + 1, ")") && amp__parse_lookup(r, t) == BODY_UNRESOLVED;
     }
-    if (amp__parse_is_keyword(t))
-        return amp__parse_is_specifier(t);
+    if (amp__parse_is_keyword(r, t))
+        return amp__parse_is_specifier(r, t);
     /* (float_3)x, (amp_float_3)x: C++ AMP's and the host's vector types. */
     if (amp__parse_vector_type(t) && is(r, 2, ")") && amp__parse_lookup(r, t) == BODY_UNRESOLVED)
         return 1;
@@ -1416,7 +1416,7 @@ static value unary(reader *r)
         while (!at_end(r) && !is(r, 0, ")")) {
             pointer |= is(r, 0, "*");
             const lex_token *w = peek(r, 0);
-            if (w->kind == LEX_IDENT && !amp__parse_is_keyword(w))
+            if (w->kind == LEX_IDENT && !amp__parse_is_keyword(r, w))
                 mark(r, amp__parse_lookup(r, w));
             else
                 mark(r, BODY_NOT_A_USE);

@@ -85,8 +85,8 @@ static int declaration_starts(reader *r)
         return 0;
     if (amp__parse_template_name(r, k0))
         return 1;
-    if (amp__parse_is_keyword(t) || amp__lex_is(t, "inline"))
-        return amp__parse_is_specifier(t);
+    if (amp__parse_is_keyword(r, t) || amp__lex_is(t, "inline"))
+        return amp__parse_is_specifier(r, t);
     if (amp__parse_names_type(r, t))
         return 1;
     if (amp__parse_lookup(r, t) != BODY_UNRESOLVED)
@@ -99,7 +99,7 @@ static int declaration_starts(reader *r)
     while (is(r, k, "*") || amp__lex_is_any(peek(r, k), amp__parse_pointer_qualifiers))
         k++;
     const lex_token *after = peek(r, k);
-    if (after->kind != LEX_IDENT || amp__parse_is_keyword(after))
+    if (after->kind != LEX_IDENT || amp__parse_is_keyword(r, after))
         return 0;
     if (k == k0 + 1)
         return 1;
@@ -201,7 +201,7 @@ static body_zeroed zeroed_type(reader *r, const lex_token *t, int32_t decl, int 
         definitions++;
         const lex_token *first = macro->first <= macro->last ? &r->tok[macro->first] : NULL;
         body_zeroed z = first ? zeroed_type(r, first, BODY_UNRESOLVED, depth + 1) : ZEROED_NOT;
-        if (z == ZEROED_NOT && first && amp__parse_is_specifier(first))
+        if (z == ZEROED_NOT && first && amp__parse_is_specifier(r, first))
             scalars++;
         else if (made == ZEROED_NOT || made == z)
             made = z;
@@ -247,7 +247,7 @@ static void read_specifiers(reader *r, specifiers *s)
                 s->zero = ZEROED_AGGREGATE;
             mark(r, BODY_NOT_A_USE);
             advance(r);
-            if (peek(r, 0)->kind == LEX_IDENT && !amp__parse_is_keyword(peek(r, 0))) {
+            if (peek(r, 0)->kind == LEX_IDENT && !amp__parse_is_keyword(r, peek(r, 0))) {
                 mark(r, BODY_NOT_A_USE); /* a tag */
                 advance(r);
             }
@@ -258,7 +258,9 @@ static void read_specifiers(reader *r, specifiers *s)
                     struct_body(r);
             }
             s->type_seen = 1;
-        } else if (amp__parse_is_specifier(t)) {
+        } else if (s->type_seen && amp__parse_is_opencl_word(t)) {
+            return; /* int half: no type goes with another, so it is the name */
+        } else if (amp__parse_is_specifier(r, t)) {
             if (amp__lex_is(t, "const"))
                 s->const_token = cur(r);
             s->tile_static |= amp__lex_is(t, "tile_static");
@@ -289,7 +291,7 @@ static void read_specifiers(reader *r, specifiers *s)
             amp__parse_note(r, C_BARRIER_TYPE, BODY_TYPE_OTHER, 0, 0, name, reference, -1);
             s->type_seen = 1;
             s->barrier = 1;
-        } else if (t->kind == LEX_IDENT && !s->type_seen && !amp__parse_is_keyword(t) &&
+        } else if (t->kind == LEX_IDENT && !s->type_seen && !amp__parse_is_keyword(r, t) &&
                    (amp__parse_names_type(r, t) || amp__parse_lookup(r, t) == BODY_UNRESOLVED)) {
             int32_t d = amp__parse_lookup(r, t);
             mark(r, d); /* a typedef's use, or an unknown type */
@@ -307,6 +309,14 @@ static void read_specifiers(reader *r, specifiers *s)
     }
 }
 
+/* A word of OpenCL C alone (constant, half) where a declarator's name
+ * stands: what follows ends the declarator. */
+static int names_here(reader *r)
+{
+    return amp__parse_is_opencl_word(peek(r, 0)) &&
+           (is(r, 1, "=") || is(r, 1, ";") || is(r, 1, ",") || is(r, 1, "[") || is(r, 1, ")"));
+}
+
 /* A declarator: '*'s and qualifiers, the name (perhaps in parentheses),
  * then array and function suffixes. Returns the name's token, or -1 for a
  * declarator without one; *pointer and *array say what it made of the
@@ -316,7 +326,8 @@ static long read_declarator(reader *r, int *pointer, int *array)
     if (!enter(r))
         return -1;
     long name = -1;
-    while (is(r, 0, "*") || amp__lex_is_any(peek(r, 0), amp__parse_pointer_qualifiers) ||
+    while (is(r, 0, "*") ||
+           (amp__lex_is_any(peek(r, 0), amp__parse_pointer_qualifiers) && !names_here(r)) ||
            is(r, 0, "__attribute__")) {
         if (is(r, 0, "__attribute__")) {
             mark(r, BODY_NOT_A_USE);
@@ -332,7 +343,8 @@ static long read_declarator(reader *r, int *pointer, int *array)
         expect(r, "(");
         name = read_declarator(r, pointer, array);
         expect(r, ")");
-    } else if (peek(r, 0)->kind == LEX_IDENT && !amp__parse_is_keyword(peek(r, 0))) {
+    } else if (peek(r, 0)->kind == LEX_IDENT &&
+               (!amp__parse_is_keyword(r, peek(r, 0)) || names_here(r))) {
         name = cur(r);
         mark(r, BODY_NOT_A_USE);
         advance(r);
@@ -676,7 +688,7 @@ static void read_statement(reader *r)
         expect(r, "__attribute__");
         skip_group(r, "(", until_paren);
         read_statement(r);
-    } else if (t->kind == LEX_IDENT && !amp__parse_is_keyword(t) && is(r, 1, ":")) {
+    } else if (t->kind == LEX_IDENT && !amp__parse_is_keyword(r, t) && is(r, 1, ":")) {
         mark(r, BODY_NOT_A_USE); /* a label */
         advance(r);
         expect(r, ":");

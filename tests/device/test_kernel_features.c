@@ -663,10 +663,44 @@ static void a_padded_domain_and_a_texture_have_their_values_too(void **state)
     assert_amp_ok(amp_texture_release(tex));
 }
 
+/* A helper whose parameter and local take such names too. */
+AMP_FUNCTION(int, halve, (int half), {
+    int uint = half / 2;
+    return uint;
+});
+
+/* Names that C and C++ leave free and OpenCL C takes as types or
+ * qualifiers: a body may declare them (C++ AMP code does: int half = n / 2),
+ * and the kernel calls them by names of its own, locals and tile_static
+ * arrays alike, in every statement that reads or writes them. */
+static void a_body_may_name_its_variables_like_opencl_types(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(8), 4), t_idx,
+                                        AMP_CAPTURE(v, halve), {
+        tile_static int half[4];
+        int uint = t_idx.local[0], kernel = 2, constant[2] = {10, 20}, *private = &kernel;
+        half[uint] = uint * 100;
+        t_idx.barrier.wait();
+        for (int float4 = 0; float4 < 1; float4++)
+            uint += float4;
+        unsigned int sampler_t = (unsigned int)*private;
+        v[t_idx] = half[3 - uint] + constant[1] * kernel + (int)sampler_t + halve(8);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(out[i], (3 - i % 4) * 100 + 46);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(atomics_on_global_memory_return_old_values),
+        cmocka_unit_test(a_body_may_name_its_variables_like_opencl_types),
         cmocka_unit_test(atomics_on_tile_static_memory_count_the_tile),
         cmocka_unit_test(free_fences_compile_and_run),
         cmocka_unit_test(fast_and_precise_math_match_the_c_library),

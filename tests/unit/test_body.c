@@ -229,6 +229,28 @@ static void a_tile_static_in_each_branch_keeps_one_name(void **state)
     assert_non_null(strstr(laid_out, "out(0) = a[1] + amp_ts_barrier[1];"));
 }
 
+/* half, uint, kernel ...: types or qualifiers of OpenCL C, free names in C
+ * and C++. Declared by the body, they are its names under the kernel's own
+ * (amp_name_NAME), in statements that start with them too; not declared,
+ * they are OpenCL C's. */
+static void opencl_words_declared_as_names_are_renamed(void **state)
+{
+    (void)state;
+    assert_amp_ok(lay_out(STRINGIFY({
+        uint n = 3;
+        int half = 2, kernel[2];
+        half += n;
+        kernel[0] = half;
+        out(0) = kernel[0];
+    }),
+                          NULL));
+    assert_non_null(strstr(laid_out, "    uint n = 3;\n"));
+    assert_non_null(strstr(laid_out, "    int amp_name_half = 2, amp_name_kernel[2];\n"));
+    assert_non_null(strstr(laid_out, "    amp_name_half += n;\n"));
+    assert_non_null(strstr(laid_out, "    amp_name_kernel[0] = amp_name_half;\n"));
+    assert_non_null(strstr(laid_out, "    out(0) = amp_name_kernel[0];\n"));
+}
+
 /* A use outside the declaration's block does not become a use of it, so
  * the name is renamed and that use is left as the user wrote it. */
 static void a_use_outside_the_block_is_not_the_tile_static(void **state)
@@ -557,6 +579,7 @@ int main(void)
         cmocka_unit_test(an_inner_tile_static_shadows_only_inside_its_block),
         cmocka_unit_test(sibling_blocks_declare_their_own_tile_static),
         cmocka_unit_test(a_tile_static_in_each_branch_keeps_one_name),
+        cmocka_unit_test(opencl_words_declared_as_names_are_renamed),
         cmocka_unit_test(a_use_outside_the_block_is_not_the_tile_static),
         cmocka_unit_test(a_tile_static_named_like_the_kernel_vocabulary_is_renamed),
         cmocka_unit_test(reads_are_not_writes),
