@@ -3,6 +3,7 @@
  */
 #include "translate/lexer.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,7 +329,7 @@ static int after_macro_use(file_cursor *f, lex_token *t, lex_pos *at)
  * previous token (at *first) matched the body's first. Returns the number
  * of tokens placed, or 0 when the body is not there. */
 static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t length,
-                         lex_pos *pos, size_t n, int flags)
+                         lex_pos *pos, size_t n, int flags, int *last_line)
 {
     cursor b = {body, body + length, body};
     lex_token bt, ft;
@@ -336,10 +337,12 @@ static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t 
     size_t placed = 0;
     next_token(&b, &bt); /* the first token, already matched */
     put(pos, n, &placed, first);
+    *last_line = first.line;
     int more = next_token(&b, &bt);
     while (more) {
         if (!file_token(&g, &ft, &fp))
             return 0;
+        *last_line = fp.line;
         if (same(&bt, &ft)) {
             put(pos, n, &placed, fp);
             more = next_token(&b, &bt);
@@ -373,6 +376,52 @@ static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t 
     return placed < n ? placed : n;
 }
 
+/* A place where every token of the body matches: the file's cursor there,
+ * the first token's position, and the line of the last. */
+typedef struct body_place {
+    file_cursor at;
+    lex_pos first;
+    int last_line;
+} body_place;
+
+/* The body's place for a call whose __LINE__ is from_line, with flags:
+ * gcc's __LINE__ in a macro call of many lines is the line where the call
+ * starts, so the body starts at or below it; clang's is the line where the
+ * call ends, so the body ends at or above it. Of the first place that
+ * starts at or below from_line and the last that starts above, the one
+ * nearer to from_line. Returns the tokens placed into pos, or 0. */
+static size_t locate_near(const char *file_text, int from_line, const lex_token *first,
+                          const char *body, size_t length, lex_pos *pos, size_t n, int flags)
+{
+    file_cursor f = {{file_text, file_text + strlen(file_text), file_text}, 1, file_text};
+    body_place above = {0}, below = {0};
+    int have_above = 0, have_below = 0;
+    lex_token t;
+    lex_pos at;
+    while (!have_below && file_token(&f, &t, &at)) {
+        if (!same(&t, first))
+            continue;
+        body_place p = {f, at, 0};
+        lex_pos probe;
+        if (!match_from(f, at, body, length, &probe, 1, flags, &p.last_line))
+            continue;
+        if (at.line >= from_line) {
+            below = p;
+            have_below = 1;
+        } else {
+            above = p;
+            have_above = 1;
+        }
+    }
+    if (!have_above && !have_below)
+        return 0;
+    int above_by = have_above ? from_line - above.last_line : INT_MAX;
+    int below_by = have_below ? below.first.line - from_line : INT_MAX;
+    const body_place *p = have_above && (above_by < 0 ? 0 : above_by) < below_by ? &above : &below;
+    int last;
+    return match_from(p->at, p->first, body, length, pos, n, flags, &last);
+}
+
 size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,
                        lex_pos *pos, size_t n, int flags)
 {
@@ -380,31 +429,17 @@ size_t amp__lex_locate(const char *file_text, int from_line, const char *body, s
     cursor bc = {body, body + length, body};
     if (!next_token(&bc, &first))
         return 0;
-    /* Try each place where the body's first token appears, and keep the
-     * first where every token matches (the body follows the index name and
-     * the captures, so its first token is usually the first '{'); only when
-     * none does, take host macros into account, which could otherwise make
-     * a wrong place match. */
+    /* Try each place where the body's first token appears (the body
+     * follows the index name and the captures, so its first token is
+     * usually the first '{'), and keep those where every token matches;
+     * only when none does, take host macros into account, which could
+     * otherwise make a wrong place match. */
     int passes[2] = {flags & ~LEX_LOCATE_MACROS, flags};
     for (int pass = 0; pass < ((flags & LEX_LOCATE_MACROS) ? 2 : 1); pass++) {
-        file_cursor f = {{file_text, file_text + strlen(file_text), file_text}, 1, file_text};
-        /* Skip to the line of the call. */
-        while (f.line < from_line && f.c.p < f.c.end) {
-            if (*f.c.p == '\n') {
-                f.line++;
-                f.line_start = f.c.p + 1;
-            }
-            f.c.p++;
-        }
-        lex_token t;
-        lex_pos at;
-        while (file_token(&f, &t, &at)) {
-            if (!same(&t, &first))
-                continue;
-            size_t placed = match_from(f, at, body, length, pos, n, passes[pass]);
-            if (placed)
-                return placed;
-        }
+        size_t placed = locate_near(file_text, from_line, &first, body, length, pos, n,
+                                    passes[pass]);
+        if (placed)
+            return placed;
     }
     return 0;
 }

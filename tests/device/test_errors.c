@@ -394,10 +394,15 @@ static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
     /* A helper's advice is its own: the kernel's captures are not its. */
     assert_non_null(strstr(amp_last_error(), "      = A helper sees only its parameters"));
     assert_non_null(strstr(amp_last_error(), "pass 'undeclared_in_helper' to it as a parameter"));
-    /* The generated source says where the helper is written. */
+    /* The generated source says where the helper is written: at the line
+     * of the macro's __LINE__, which is where the call starts with gcc and
+     * where it ends with clang. */
+    char where_end[160];
     snprintf(where, sizeof where, "Helper function broken_helper (AMP_FUNCTION at %s:%d)",
              __FILE__, broken_helper_line);
-    assert_non_null(strstr(amp_last_error(), where));
+    snprintf(where_end, sizeof where_end, "Helper function broken_helper (AMP_FUNCTION at %s:%d)",
+             __FILE__, broken_helper_line + 3);
+    assert_true(strstr(amp_last_error(), where) || strstr(amp_last_error(), where_end));
     assert_amp_ok(amp_array_view_release(v));
 }
 
