@@ -76,9 +76,13 @@ typedef struct amp_array_view amp_array_view;
  * The caller keeps ownership of data; the view must be released with
  * amp_array_view_release().
  * Returns AMP_ERROR_INVALID_ARGUMENT for a NULL data or out, an unknown
- * type, a rank outside 1..AMP_MAX_RANK (8), a dimension <= 0, or host memory already
+ * type, a rank outside 1..AMP_MAX_RANK (8), a dimension <= 0, host memory already
  * wrapped by a live view of a smaller size (views of one pointer share one
- * data source, whatever their element types);
+ * data source, whatever their element types), or (in C, through this
+ * macro) data whose pointer type is int *, unsigned *, float * or double *
+ * and whose scalar is not the type's (an AMP_DOUBLE view of a float array;
+ * int and unsigned may view each other; cast to void * to view the bytes as
+ * another type on purpose);
  * AMP_ERROR_OUT_OF_MEMORY when the handle cannot be allocated.
  */
 amp_status amp_array_view_create(amp_elem_type type, amp_extent extent, void *data,
@@ -274,8 +278,66 @@ int amp_array_view_is_const(const amp_array_view *view);
 
 /* The functions above that make a handle, as macros that also record the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
+#ifndef __cplusplus
+/* The scalar type data points to, as an amp_elem_type (0: another). The
+ * expression is not evaluated. */
+#define AMP__DATA_TYPE(data)                                                                       \
+    _Generic((data),                                                                               \
+        int *: AMP_INT,                                                                            \
+        const int *: AMP_INT,                                                                      \
+        unsigned *: AMP_UINT,                                                                      \
+        const unsigned *: AMP_UINT,                                                                \
+        float *: AMP_FLOAT,                                                                        \
+        const float *: AMP_FLOAT,                                                                  \
+        double *: AMP_DOUBLE,                                                                      \
+        const double *: AMP_DOUBLE,                                                                \
+        default: 0)
+/* The data argument, the second to last: counted from the end, since an
+ * extent written as a compound literal, (amp_extent){2, {4, 8}}, is more
+ * than one macro argument. (Fewer than 4 arguments: the call itself is
+ * refused by the compiler.) */
+#define AMP__DATA_ARG(...) AMP__DATA_ARG_N(AMP__COUNT(__VA_ARGS__), __VA_ARGS__)
+#define AMP__DATA_ARG_N(n, ...) AMP__DATA_ARG_N_(n, __VA_ARGS__)
+#define AMP__DATA_ARG_N_(n, ...) AMP__DATA_ARG_##n(__VA_ARGS__)
+#define AMP__COUNT(...)                                                                            \
+    AMP__COUNT_(__VA_ARGS__, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7,  \
+                6, 5, 4, 3, 2, 1, 0)
+#define AMP__COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17,    \
+                    _18, _19, _20, _21, _22, _23, _24, n, ...)                                     \
+    n
+#define AMP__DATA_ARG_1(...) 0
+#define AMP__DATA_ARG_2(...) 0
+#define AMP__DATA_ARG_3(...) 0
+#define AMP__DATA_ARG_4(type, extent, data, out) data
+#define AMP__DATA_ARG_5(first, ...) AMP__DATA_ARG_4(__VA_ARGS__)
+#define AMP__DATA_ARG_6(first, ...) AMP__DATA_ARG_5(__VA_ARGS__)
+#define AMP__DATA_ARG_7(first, ...) AMP__DATA_ARG_6(__VA_ARGS__)
+#define AMP__DATA_ARG_8(first, ...) AMP__DATA_ARG_7(__VA_ARGS__)
+#define AMP__DATA_ARG_9(first, ...) AMP__DATA_ARG_8(__VA_ARGS__)
+#define AMP__DATA_ARG_10(first, ...) AMP__DATA_ARG_9(__VA_ARGS__)
+#define AMP__DATA_ARG_11(first, ...) AMP__DATA_ARG_10(__VA_ARGS__)
+#define AMP__DATA_ARG_12(first, ...) AMP__DATA_ARG_11(__VA_ARGS__)
+#define AMP__DATA_ARG_13(first, ...) AMP__DATA_ARG_12(__VA_ARGS__)
+#define AMP__DATA_ARG_14(first, ...) AMP__DATA_ARG_13(__VA_ARGS__)
+#define AMP__DATA_ARG_15(first, ...) AMP__DATA_ARG_14(__VA_ARGS__)
+#define AMP__DATA_ARG_16(first, ...) AMP__DATA_ARG_15(__VA_ARGS__)
+#define AMP__DATA_ARG_17(first, ...) AMP__DATA_ARG_16(__VA_ARGS__)
+#define AMP__DATA_ARG_18(first, ...) AMP__DATA_ARG_17(__VA_ARGS__)
+#define AMP__DATA_ARG_19(first, ...) AMP__DATA_ARG_18(__VA_ARGS__)
+#define AMP__DATA_ARG_20(first, ...) AMP__DATA_ARG_19(__VA_ARGS__)
+#define AMP__DATA_ARG_21(first, ...) AMP__DATA_ARG_20(__VA_ARGS__)
+#define AMP__DATA_ARG_22(first, ...) AMP__DATA_ARG_21(__VA_ARGS__)
+#define AMP__DATA_ARG_23(first, ...) AMP__DATA_ARG_22(__VA_ARGS__)
+#define AMP__DATA_ARG_24(first, ...) AMP__DATA_ARG_23(__VA_ARGS__)
+#define amp_array_view_create(...)                                                                 \
+    AMP__MADE_OVER(amp_array_view_create, AMP__DATA_TYPE(AMP__DATA_ARG(__VA_ARGS__)), __VA_ARGS__)
+#define amp_array_view_create_const(...)                                                           \
+    AMP__MADE_OVER(amp_array_view_create_const, AMP__DATA_TYPE(AMP__DATA_ARG(__VA_ARGS__)),        \
+                   __VA_ARGS__)
+#else
 #define amp_array_view_create(...) AMP__MADE_AT(amp_array_view_create, __VA_ARGS__)
 #define amp_array_view_create_const(...) AMP__MADE_AT(amp_array_view_create_const, __VA_ARGS__)
+#endif
 #define amp_array_view_create_extent(...) AMP__MADE_AT(amp_array_view_create_extent, __VA_ARGS__)
 #define amp_array_view_section(...) AMP__MADE_AT(amp_array_view_section, __VA_ARGS__)
 #define amp_array_view_project(...) AMP__MADE_AT(amp_array_view_project, __VA_ARGS__)

@@ -119,6 +119,14 @@ void amp__handle_site(const char *file, int line, const char *call);
 amp_status amp__handle_site_end(amp_status status);
 #define AMP__MADE_AT(name, ...)                                                                    \
     (amp__handle_site(__FILE__, __LINE__, #name), amp__handle_site_end(name(__VA_ARGS__)))
+/* The same for a call that wraps host memory, which also tells the library
+ * the scalar type the caller's data pointer points to (an amp_elem_type, 0
+ * where it is no int, unsigned, float or double), so that a view of another
+ * type over it is refused before it reads or writes past the array. */
+void amp__handle_site_data(int data_type);
+#define AMP__MADE_OVER(name, data_type, ...)                                                       \
+    (amp__handle_site(__FILE__, __LINE__, #name), amp__handle_site_data(data_type),                \
+     amp__handle_site_end(name(__VA_ARGS__)))
 
 #ifdef __cplusplus
 }

@@ -162,6 +162,7 @@ static hd_block *new_block(void)
 static _Thread_local struct {
     const char *file, *call;
     int line;
+    int data_type; /* amp__handle_site_data: what the caller's data points to */
 } site;
 
 void amp__handle_site(const char *file, int line, const char *call)
@@ -171,10 +172,21 @@ void amp__handle_site(const char *file, int line, const char *call)
     site.call = call;
 }
 
+void amp__handle_site_data(int data_type)
+{
+    site.data_type = data_type;
+}
+
+int amp__handle_site_data_type(void)
+{
+    return site.data_type;
+}
+
 amp_status amp__handle_site_end(amp_status status)
 {
     site.file = site.call = NULL;
     site.line = 0;
+    site.data_type = 0;
     return status;
 }
 

@@ -108,6 +108,11 @@ void amp__handle_each(hd_kind kind, void (*fn)(void *handle, void *user), void *
  * handle was asked for at file:line by call, and the call has returned. No
  * lock needed. */
 void amp__handle_site(const char *file, int line, const char *call);
+void amp__handle_site_data(int data_type);
 amp_status amp__handle_site_end(amp_status status);
+/* What the calling thread's data pointer points to, as the macro of the
+ * call in progress saw it: AMP_INT, AMP_UINT, AMP_FLOAT, AMP_DOUBLE, or 0
+ * (another type, void *, or a call without the macro). */
+int amp__handle_site_data_type(void);
 
 #endif

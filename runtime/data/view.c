@@ -235,6 +235,35 @@ static amp_status make_over(amp_elem_type type, amp_extent extent, int64_t n, vo
     return st;
 }
 
+/* The caller's data pointer, as the call's macro saw it (amp/array_view.h),
+ * points to a scalar of another size or kind than the view's elements are
+ * made of (a view of AMP_DOUBLE over a float array): the view would read
+ * and write past the array, or make values of the wrong bits. int and
+ * unsigned may view each other. C++ AMP's array_view<T> refuses it at
+ * compile time; a pointer cast to void * is taken as meant. */
+static amp_status check_data_type(const char *fn, amp_elem_type type)
+{
+    amp_elem_type data = (amp_elem_type)amp__handle_site_data_type();
+    amp_elem_type scalar = amp__elem_scalar(type);
+    int ints = (data == AMP_INT || data == AMP_UINT) && (scalar == AMP_INT || scalar == AMP_UINT);
+    if (!data || !scalar || data == scalar || ints)
+        return AMP_OK;
+    return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                        "%s: data points to %s, and the view's elements are %s (%zu bytes each):"
+                        " it would read and write the array as %s%s. Give the view the type"
+                        " of the data (AMP_%s, or a short vector of it), or cast the pointer"
+                        " to void * if its bytes are meant to be read as another type.",
+                        fn, amp__elem_scalar_name(data), amp_elem_type_name(type),
+                        amp_elem_type_size(type), amp__elem_scalar_name(scalar),
+                        amp__elem_scalar_size(scalar) > amp__elem_scalar_size(data)
+                            ? ", past its end"
+                            : "",
+                        data == AMP_INT     ? "INT"
+                        : data == AMP_UINT  ? "UINT"
+                        : data == AMP_FLOAT ? "FLOAT"
+                                            : "DOUBLE");
+}
+
 static amp_status view_create(const char *fn, amp_elem_type type, amp_extent extent, void *data,
                               int is_const, amp_array_view **out)
 {
@@ -244,6 +273,8 @@ static amp_status view_create(const char *fn, amp_elem_type type, amp_extent ext
         st = amp__view_check_shape(fn, type, extent, &n);
     if (st == AMP_OK && !data)
         st = amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: data is NULL.", fn);
+    if (st == AMP_OK)
+        st = check_data_type(fn, type);
     if (st != AMP_OK)
         return st;
     amp__lock_acquire();

@@ -220,8 +220,8 @@ static void a_larger_view_of_wrapped_memory_is_refused(void **state)
                      AMP_ERROR_INVALID_ARGUMENT, "already wrapped");
     assert_null(big);
     /* Another element type over the same bytes is the same data source
-     * (as amp_array_view_reinterpret_as makes it). */
-    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N / 2), data, &big));
+     * (as amp_array_view_reinterpret_as makes it); void *: meant. */
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N / 2), (void *)data, &big));
     assert_amp_ok(amp_array_view_release(big));
     assert_amp_ok(amp_array_view_release(small));
 }

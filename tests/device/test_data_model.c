@@ -1042,9 +1042,43 @@ static void synchronize_async_downloads_once_then_nothing(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* The type of the host data a view is made over, as the caller's pointer
+ * has it: a view of its scalar, or of short vectors of it, and int and
+ * unsigned over each other are made; another scalar is refused (a double
+ * view of floats would read past them) unless the pointer is cast to
+ * void *, which says the bytes are meant to be read as another type. */
+static void a_view_takes_the_type_of_its_host_data(void **state)
+{
+    (void)state;
+    float floats[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    int ints[8] = {0};
+    const float *read_only = floats;
+    amp_array_view *v = NULL;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), floats, &v));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_4, amp_extent_1d(2), floats, &v));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_create_const(AMP_FLOAT_2, (amp_extent){1, {4}}, read_only, &v));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_create(AMP_UINT, amp_extent_1d(8), ints, &v));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), (void *)floats, &v));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_fails(amp_array_view_create(AMP_DOUBLE, amp_extent_1d(8), floats, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "data points to float");
+    assert_null(v);
+    assert_amp_fails(amp_array_view_create(AMP_FLOAT, (amp_extent){2, {2, 4}}, ints, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "data points to int");
+    assert_amp_fails(amp_array_view_create_const(AMP_DOUBLE_2, amp_extent_1d(2), read_only, &v),
+                     AMP_ERROR_INVALID_ARGUMENT, "data points to float");
+    for (int i = 0; i < 8; i++)
+        assert_true(floats[i] == (float)(i + 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(a_view_takes_the_type_of_its_host_data),
         cmocka_unit_test(a_three_kernel_pipeline_moves_data_once_each_way),
         cmocka_unit_test(a_section_synchronizes_only_its_bytes),
         cmocka_unit_test(a_section_uploads_only_its_bytes_and_kernels_see_its_indices),

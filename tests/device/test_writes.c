@@ -198,8 +198,9 @@ static void make_target(target *t, kind k)
         t->first = N;
         break;
     case REINTERPRET_AS:
-        /* The same bits, first seen as floats. */
-        assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), t->host + N, &t->base));
+        /* The same bits, first seen as floats (void *: meant). */
+        assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), (void *)(t->host + N),
+                                            &t->base));
         assert_amp_ok(amp_array_view_reinterpret_as(t->base, AMP_INT, &t->view));
         t->first = N;
         break;

@@ -335,6 +335,28 @@ static amp_status null_const_view_out(void)
     return amp_array_view_create_const(AMP_INT, amp_extent_1d(N), F.konst, NULL);
 }
 
+/* A view of another scalar type than the host array's: the macro sees the
+ * pointer's type. A double view of 64 floats would read 512 bytes of 256. */
+static amp_status double_view_over_floats(void)
+{
+    amp_array_view *v = NULL;
+    return amp_array_view_create(AMP_DOUBLE, amp_extent_1d(N), F.floats, &v);
+}
+
+static amp_status const_int_view_over_floats(void)
+{
+    amp_array_view *v = NULL;
+    return amp_array_view_create_const(AMP_INT, amp_extent_1d(N), F.floats, &v);
+}
+
+/* The extent as a compound literal, whose commas split the macro's
+ * arguments: the data is still the one before the last. */
+static amp_status float_vector_view_over_doubles_extent_literal(void)
+{
+    amp_array_view *v = NULL;
+    return amp_array_view_create(AMP_FLOAT_2, (amp_extent){2, {4, 4}}, F.doubles, &v);
+}
+
 static amp_status null_view_synchronize(void)
 {
     return amp_array_view_synchronize(NULL);
@@ -2426,6 +2448,13 @@ static const bad_case table[] = {
     ROW("null", null_accelerator_of_view, AMP_OK, NULL),
     ROW("null", null_view_data_pointer, IA, "amp_array_view_create: data is NULL"),
     ROW("null", null_view_out, IA, "amp_array_view_create: out is NULL"),
+    ROW("value", double_view_over_floats, IA,
+        "data points to float, and the view's elements are double (8 bytes each): it would read"
+        " and write the array as double, past its end"),
+    ROW("value", const_int_view_over_floats, IA,
+        "amp_array_view_create_const: data points to float, and the view's elements are int"),
+    ROW("value", float_vector_view_over_doubles_extent_literal, IA,
+        "data points to double, and the view's elements are float_2"),
     ROW("null", null_const_view_data_pointer, IA, "amp_array_view_create_const: data is NULL"),
     ROW("null", null_const_view_out, IA, "amp_array_view_create_const: out is NULL"),
     ROW("null", null_view_synchronize, IA, "amp_array_view_synchronize: the view is NULL"),
