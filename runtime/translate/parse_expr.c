@@ -1613,6 +1613,18 @@ static value assignment(reader *r)
     value lhs = conditional(r);
     if (lhs.first < 0 || !amp__lex_is_any(peek(r, 0), ops) || peek(r, 0)->kind != LEX_PUNCT)
         return lhs;
+    int32_t named = lhs.first >= 0 ? r->b->resolved[lhs.first] : -1;
+    if (lhs.type.kind == TYPE_VIEW_VALUE && !lhs.type.array && lhs.first != lhs.last &&
+        amp__lex_is(&r->tok[lhs.last], "]") && named >= 0 &&
+        r->b->decls[named].type.kind == TYPE_VIEW) {
+        /* v[i] of a rank-2 view: C++ AMP's projection, which no value is
+         * assigned to (the compiler would say only "not assignable"). */
+        fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+             "this assigns to a view of rank %d made by [] from a view of rank %d (C++ AMP's"
+             " projection), not to an element: index it down to an element, v[i][j] or v(i, j)",
+             lhs.type.rank, lhs.type.rank + 1);
+        return nothing;
+    }
     if (lhs.access >= 0)
         amp__parse_role(r, lhs.access, ROLE_WRITTEN);
     long op = cur(r);
