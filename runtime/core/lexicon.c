@@ -17,6 +17,26 @@ int amp__lexicon_is_identifier(const char *s)
     return 1;
 }
 
+/* OpenCL C's vector types: a scalar type and 2, 3, 4, 8 or 16 lanes
+ * (float4; C++ AMP's are float_4), the length bytes at s. */
+static int is_vector_type(const char *s, size_t length)
+{
+    static const char *const bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
+                                        "long", "ulong", "float", "double", "half", "bool"};
+    for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+        size_t n = strlen(bases[i]);
+        if (length <= n || memcmp(s, bases[i], n) != 0)
+            continue;
+        const char *lanes = s + n;
+        size_t k = length - n;
+        if ((k == 1 &&
+             (lanes[0] == '2' || lanes[0] == '3' || lanes[0] == '4' || lanes[0] == '8')) ||
+            (k == 2 && lanes[0] == '1' && lanes[1] == '6'))
+            return 1;
+    }
+    return 0;
+}
+
 /* The words of OpenCL C that are not free names: C99's keywords, OpenCL
  * C's qualifiers and built-in types (scalar and vector), and the kernel
  * vocabulary's own tile_static. A capture or an index named like one of
@@ -98,24 +118,12 @@ int amp__lexicon_is_keyword(const char *s)
                                         "__read_write",
                                         "read_write",
                                         "tile_static"};
-    static const char *const vector_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
-                                               "long", "ulong", "float", "double", "half", "bool"};
     if (!s)
         return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strcmp(s, words[i]) == 0)
             return 1;
-    /* Vector types: a scalar type and 2, 3, 4, 8 or 16 lanes. */
-    for (size_t i = 0; i < sizeof vector_bases / sizeof vector_bases[0]; i++) {
-        size_t n = strlen(vector_bases[i]);
-        if (strncmp(s, vector_bases[i], n) != 0)
-            continue;
-        const char *lanes = s + n;
-        if (strcmp(lanes, "2") == 0 || strcmp(lanes, "3") == 0 || strcmp(lanes, "4") == 0 ||
-            strcmp(lanes, "8") == 0 || strcmp(lanes, "16") == 0)
-            return 1;
-    }
-    return 0;
+    return is_vector_type(s, strlen(s));
 }
 
 int amp__lexicon_is_opencl_only(const char *s, size_t length)
@@ -139,27 +147,12 @@ int amp__lexicon_is_opencl_only(const char *s, size_t length)
                                         "image3d_t",
                                         "sampler_t",
                                         "event_t"};
-    static const char *const vector_bases[] = {"char", "uchar", "short", "ushort", "int",  "uint",
-                                               "long", "ulong", "float", "double", "half", "bool"};
     if (!s)
         return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strlen(words[i]) == length && memcmp(s, words[i], length) == 0)
             return 1;
-    /* Vector types: a scalar type and 2, 3, 4, 8 or 16 lanes (float4; C++
-     * AMP's are float_4). */
-    for (size_t i = 0; i < sizeof vector_bases / sizeof vector_bases[0]; i++) {
-        size_t n = strlen(vector_bases[i]);
-        if (length <= n || memcmp(s, vector_bases[i], n) != 0)
-            continue;
-        const char *lanes = s + n;
-        size_t k = length - n;
-        if ((k == 1 &&
-             (lanes[0] == '2' || lanes[0] == '3' || lanes[0] == '4' || lanes[0] == '8')) ||
-            (k == 2 && lanes[0] == '1' && lanes[1] == '6'))
-            return 1;
-    }
-    return 0;
+    return is_vector_type(s, length);
 }
 
 /* OpenCL C 1.2's built-in functions (chapter 6.12): a function of the

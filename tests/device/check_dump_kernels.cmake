@@ -11,8 +11,19 @@ list(LENGTH kernels n)
 if(NOT n EQUAL 2)
   message(FATAL_ERROR "expected 2 kernels in ${DIR}, found ${n}: ${kernels}")
 endif()
-file(GLOB tiled ${DIR}/amp_matrix_multiply_8*.cl)
-file(READ ${tiled} text)
+# The tiled one (its name holds the line of its call, which gcc and clang
+# count differently: the first line of the call or its last).
+set(tiled "")
+foreach(kernel ${kernels})
+  file(READ ${kernel} text)
+  if(text MATCHES "tile_static")
+    set(tiled ${kernel})
+    break()
+  endif()
+endforeach()
+if(NOT tiled)
+  message(FATAL_ERROR "no kernel in ${DIR} declares tile_static: ${kernels}")
+endif()
 foreach(line
     "tile_static int locA\\[TS\\]\\[TS\\];\n"
     "\n            t_idx.barrier.wait\\(\\);\n"
