@@ -11,6 +11,7 @@
 #include "core/elem.h"
 #include "core/lexicon.h"
 #include "core/strbuf.h"
+#include "translate/vocabulary.h"
 
 const lex_token amp__parse_eof = {"", 0, 0, 0, 0};
 
@@ -276,15 +277,31 @@ static name_slot *slot_of(reader *r, const char *name, uint32_t length, int make
     return s;
 }
 
+/* Whether a name the body declares cannot be its name in the kernel: a
+ * word C and C++ leave free and OpenCL C takes (half, uint, kernel), or a
+ * built-in function that the kernel's own macros call where the body's
+ * names are in scope (tile_barrier barrier = t_idx.barrier; then
+ * barrier.wait() calls barrier()). */
+static int taken_in_kernels(const lex_token *t)
+{
+    if (amp__parse_is_opencl_word(t))
+        return 1;
+    char word[64];
+    if (t->length >= sizeof word)
+        return 0;
+    memcpy(word, t->text, t->length);
+    word[t->length] = '\0';
+    return amp__lexicon_is_builtin_function(word) && amp__vocab_reserves(word, t->length);
+}
+
 int32_t amp__parse_declare(reader *r, const char *name, uint32_t length, body_decl_kind kind,
                            int32_t token)
 {
     int32_t id = amp__body_declare(r->b, name, length, kind, token, r->scope);
-    /* A name C and C++ leave free and OpenCL C takes (half, uint, kernel):
-     * the kernel calls it by one of its own. A tile_static's name is
-     * chosen where it moves (hoist.c). */
+    /* Such a name is called by one of the kernel's own. A tile_static's
+     * name is chosen where it moves (hoist.c). */
     if (id >= 0 && token >= 0 && kind != DECL_TILE_STATIC && kind != DECL_KERNEL &&
-        amp__parse_is_opencl_word(&r->b->tokens.items[token])) {
+        taken_in_kernels(&r->b->tokens.items[token])) {
         strbuf sb = STRBUF_INIT;
         amp__sb_printf(&sb, "amp_name_%.*s", (int)length, name);
         r->b->decls[id].renamed = amp__sb_take(&sb);

@@ -36,6 +36,8 @@
  *     4.4 a tiled_index<D0, D1> value as a restrict(amp) function's parameter
  * tile_barrier_4_5_3_wait_shares_tile_static_memory
  *     4.5.3 wait(), with tile_static memory (chapter 2)
+ * tile_barrier_4_5_3_a_barrier_named_barrier_waits
+ *     4.5.3 wait() of a tile_barrier kept in a variable and given to a function
  * tile_barrier_4_5_3_wait_with_all_memory_fence
  *     4.5.3 wait_with_all_memory_fence()
  * tile_barrier_4_5_3_wait_with_global_memory_fence
@@ -441,6 +443,39 @@ static void tile_barrier_4_5_3_wait_shares_tile_static_memory(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* The barrier kept in a variable, and given to a helper, under the name C++
+ * AMP code often gives it (barrier, which is also the name of OpenCL C's
+ * function that wait() calls): the kernel calls the variable and the
+ * parameter by names of its own. */
+AMP_FUNCTION(void, meet_at, (const tile_barrier &barrier), { barrier.wait(); });
+
+static void tile_barrier_4_5_3_a_barrier_named_barrier_waits(void **state)
+{
+    (void)state;
+    enum { N = 32, TS = 8 };
+    static int data[N];
+    iota(data, N, 0);
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(N), data, &v));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), TS), t_idx,
+                                        AMP_CAPTURE(v, meet_at, AMP_CONST(TS)), {
+        tile_static int buffer[TS];
+        tile_barrier barrier = t_idx.barrier;
+        buffer[t_idx.local[0]] = v[t_idx.global];
+        barrier.wait();
+        int mirrored = buffer[TS - 1 - t_idx.local[0]];
+        all_memory_fence(barrier);
+        meet_at(barrier);
+        buffer[t_idx.local[0]] = mirrored * 2;
+        barrier.wait_with_tile_static_memory_fence();
+        v[t_idx.global] = buffer[t_idx.local[0]];
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int g = 0; g < N; g++)
+        assert_int_equal(data[g], 2 * (g / TS * TS + (TS - 1 - g % TS)));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 /* "void wait_with_all_memory_fence() const": a 2-D tile transposed through
  * tile_static memory. */
 static void tile_barrier_4_5_3_wait_with_all_memory_fence(void **state)
@@ -626,6 +661,7 @@ int main(void)
         cmocka_unit_test(tiled_index_4_4_3_converts_to_its_global_index_rank_1),
         cmocka_unit_test(tiled_index_4_4_passed_to_a_restrict_amp_function),
         cmocka_unit_test(tile_barrier_4_5_3_wait_shares_tile_static_memory),
+        cmocka_unit_test(tile_barrier_4_5_3_a_barrier_named_barrier_waits),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_all_memory_fence),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_global_memory_fence),
         cmocka_unit_test(tile_barrier_4_5_3_wait_with_tile_static_memory_fence),
