@@ -79,7 +79,8 @@ typedef struct amp_array_view amp_array_view;
  * type, a rank outside 1..AMP_MAX_RANK (8), a dimension <= 0, host memory already
  * wrapped by a live view of a smaller size (views of one pointer share one
  * data source, whatever their element types), or (in C, through this
- * macro) data whose pointer type is int *, unsigned *, float * or double *
+ * macro called with four arguments, none of them a compound literal) data
+ * whose pointer type is int *, unsigned *, float * or double *
  * and whose scalar is not the type's (an AMP_DOUBLE view of a float array;
  * int and unsigned may view each other; cast to void * to view the bytes as
  * another type on purpose);
@@ -292,43 +293,26 @@ int amp_array_view_is_const(const amp_array_view *view);
         double *: AMP_DOUBLE,                                                                      \
         const double *: AMP_DOUBLE,                                                                \
         default: 0)
-/* The data argument, the second to last: counted from the end, since an
- * extent written as a compound literal, (amp_extent){2, {4, 8}}, is more
- * than one macro argument. (Fewer than 4 arguments: the call itself is
- * refused by the compiler.) */
-#define AMP__DATA_ARG(...) AMP__DATA_ARG_N(AMP__COUNT(__VA_ARGS__), __VA_ARGS__)
-#define AMP__DATA_ARG_N(n, ...) AMP__DATA_ARG_N_(n, __VA_ARGS__)
-#define AMP__DATA_ARG_N_(n, ...) AMP__DATA_ARG_##n(__VA_ARGS__)
-#define AMP__COUNT(...)                                                                            \
-    AMP__COUNT_(__VA_ARGS__, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7,  \
-                6, 5, 4, 3, 2, 1, 0)
-#define AMP__COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17,    \
-                    _18, _19, _20, _21, _22, _23, _24, n, ...)                                     \
+/* The data argument where the call has exactly four macro arguments (type,
+ * extent, data, out), else 0: an extent or data written as a compound
+ * literal, (amp_extent){2, {4, 8}} or (float[]){1, 2, 3}, is more than one
+ * macro argument, and which of them is the data cannot be told (such calls,
+ * up to 64 pieces, are not checked). */
+#define AMP__DATA_ARG(...) AMP__DATA_ARG_IF(AMP__FOUR_ARGS(__VA_ARGS__), __VA_ARGS__)
+#define AMP__DATA_ARG_IF(four, ...) AMP__DATA_ARG_IF_(four, __VA_ARGS__)
+#define AMP__DATA_ARG_IF_(four, ...) AMP__DATA_ARG_##four(__VA_ARGS__)
+#define AMP__DATA_ARG_1(type, extent, data, out) data
+#define AMP__DATA_ARG_0(...) 0
+#define AMP__FOUR_ARGS(...)                                                                        \
+    AMP__ARG_65(__VA_ARGS__, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  \
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   \
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0)
+#define AMP__ARG_65(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17,    \
+                    _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32,     \
+                    _33, _34, _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47,     \
+                    _48, _49, _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62,     \
+                    _63, _64, n, ...)                                                              \
     n
-#define AMP__DATA_ARG_1(...) 0
-#define AMP__DATA_ARG_2(...) 0
-#define AMP__DATA_ARG_3(...) 0
-#define AMP__DATA_ARG_4(type, extent, data, out) data
-#define AMP__DATA_ARG_5(first, ...) AMP__DATA_ARG_4(__VA_ARGS__)
-#define AMP__DATA_ARG_6(first, ...) AMP__DATA_ARG_5(__VA_ARGS__)
-#define AMP__DATA_ARG_7(first, ...) AMP__DATA_ARG_6(__VA_ARGS__)
-#define AMP__DATA_ARG_8(first, ...) AMP__DATA_ARG_7(__VA_ARGS__)
-#define AMP__DATA_ARG_9(first, ...) AMP__DATA_ARG_8(__VA_ARGS__)
-#define AMP__DATA_ARG_10(first, ...) AMP__DATA_ARG_9(__VA_ARGS__)
-#define AMP__DATA_ARG_11(first, ...) AMP__DATA_ARG_10(__VA_ARGS__)
-#define AMP__DATA_ARG_12(first, ...) AMP__DATA_ARG_11(__VA_ARGS__)
-#define AMP__DATA_ARG_13(first, ...) AMP__DATA_ARG_12(__VA_ARGS__)
-#define AMP__DATA_ARG_14(first, ...) AMP__DATA_ARG_13(__VA_ARGS__)
-#define AMP__DATA_ARG_15(first, ...) AMP__DATA_ARG_14(__VA_ARGS__)
-#define AMP__DATA_ARG_16(first, ...) AMP__DATA_ARG_15(__VA_ARGS__)
-#define AMP__DATA_ARG_17(first, ...) AMP__DATA_ARG_16(__VA_ARGS__)
-#define AMP__DATA_ARG_18(first, ...) AMP__DATA_ARG_17(__VA_ARGS__)
-#define AMP__DATA_ARG_19(first, ...) AMP__DATA_ARG_18(__VA_ARGS__)
-#define AMP__DATA_ARG_20(first, ...) AMP__DATA_ARG_19(__VA_ARGS__)
-#define AMP__DATA_ARG_21(first, ...) AMP__DATA_ARG_20(__VA_ARGS__)
-#define AMP__DATA_ARG_22(first, ...) AMP__DATA_ARG_21(__VA_ARGS__)
-#define AMP__DATA_ARG_23(first, ...) AMP__DATA_ARG_22(__VA_ARGS__)
-#define AMP__DATA_ARG_24(first, ...) AMP__DATA_ARG_23(__VA_ARGS__)
 #define amp_array_view_create(...)                                                                 \
     AMP__MADE_OVER(amp_array_view_create, AMP__DATA_TYPE(AMP__DATA_ARG(__VA_ARGS__)), __VA_ARGS__)
 #define amp_array_view_create_const(...)                                                           \

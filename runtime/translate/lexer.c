@@ -3,7 +3,6 @@
  */
 #include "translate/lexer.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,7 +328,7 @@ static int after_macro_use(file_cursor *f, lex_token *t, lex_pos *at)
  * previous token (at *first) matched the body's first. Returns the number
  * of tokens placed, or 0 when the body is not there. */
 static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t length,
-                         lex_pos *pos, size_t n, int flags, int *last_line)
+                         lex_pos *pos, size_t n, int flags, file_cursor *end)
 {
     cursor b = {body, body + length, body};
     lex_token bt, ft;
@@ -337,12 +336,10 @@ static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t 
     size_t placed = 0;
     next_token(&b, &bt); /* the first token, already matched */
     put(pos, n, &placed, first);
-    *last_line = first.line;
     int more = next_token(&b, &bt);
     while (more) {
         if (!file_token(&g, &ft, &fp))
             return 0;
-        *last_line = fp.line;
         if (same(&bt, &ft)) {
             put(pos, n, &placed, fp);
             more = next_token(&b, &bt);
@@ -373,23 +370,37 @@ static size_t match_from(file_cursor g, lex_pos first, const char *body, size_t 
         put(pos, n, &placed, fp);
         more = next_token(&b, &bt);
     }
+    *end = g;
     return placed < n ? placed : n;
 }
 
-/* A place where every token of the body matches: the file's cursor there,
- * the first token's position, and the line of the last. */
+/* A place where every token of the body matches: the file's cursor at
+ * its first token, that token's position, and the cursor past its last. */
 typedef struct body_place {
     file_cursor at;
     lex_pos first;
-    int last_line;
+    file_cursor end;
 } body_place;
 
-/* The body's place for a call whose __LINE__ is from_line, with flags:
+/* Whether the statement of a body that ends at end is still open at the
+ * start of line `line`: no ';' between. */
+static int open_until(file_cursor end, int line)
+{
+    lex_token t;
+    lex_pos at;
+    while (file_token(&end, &t, &at) && at.line < line)
+        if (amp__lex_is(&t, ";"))
+            return 0;
+    return 1;
+}
+
+/* The body's place for a call whose __LINE__ is from_line, with flags.
  * gcc's __LINE__ in a macro call of many lines is the line where the call
- * starts, so the body starts at or below it; clang's is the line where the
- * call ends, so the body ends at or above it. Of the first place that
- * starts at or below from_line and the last that starts above, the one
- * nearer to from_line. Returns the tokens placed into pos, or 0. */
+ * starts, so its body starts at or below it; clang's is the line where the
+ * call ends, so its body ends at or above it, in a statement that has not
+ * ended before that line. So: the last place above from_line whose
+ * statement is still open there, else the first place at or below it,
+ * else the last above. Returns the tokens placed into pos, or 0. */
 static size_t locate_near(const char *file_text, int from_line, const lex_token *first,
                           const char *body, size_t length, lex_pos *pos, size_t n, int flags)
 {
@@ -401,9 +412,9 @@ static size_t locate_near(const char *file_text, int from_line, const lex_token 
     while (!have_below && file_token(&f, &t, &at)) {
         if (!same(&t, first))
             continue;
-        body_place p = {f, at, 0};
+        body_place p = {f, at, f};
         lex_pos probe;
-        if (!match_from(f, at, body, length, &probe, 1, flags, &p.last_line))
+        if (!match_from(f, at, body, length, &probe, 1, flags, &p.end))
             continue;
         if (at.line >= from_line) {
             below = p;
@@ -415,11 +426,10 @@ static size_t locate_near(const char *file_text, int from_line, const lex_token 
     }
     if (!have_above && !have_below)
         return 0;
-    int above_by = have_above ? from_line - above.last_line : INT_MAX;
-    int below_by = have_below ? below.first.line - from_line : INT_MAX;
-    const body_place *p = have_above && (above_by < 0 ? 0 : above_by) < below_by ? &above : &below;
-    int last;
-    return match_from(p->at, p->first, body, length, pos, n, flags, &last);
+    const body_place *p = have_above && (open_until(above.end, from_line) || !have_below) ? &above
+                                                                                          : &below;
+    file_cursor end;
+    return match_from(p->at, p->first, body, length, pos, n, flags, &end);
 }
 
 size_t amp__lex_locate(const char *file_text, int from_line, const char *body, size_t length,

@@ -349,12 +349,10 @@ static amp_status const_int_view_over_floats(void)
     return amp_array_view_create_const(AMP_INT, amp_extent_1d(N), F.floats, &v);
 }
 
-/* The extent as a compound literal, whose commas split the macro's
- * arguments: the data is still the one before the last. */
-static amp_status float_vector_view_over_doubles_extent_literal(void)
+static amp_status float_vector_view_over_doubles(void)
 {
     amp_array_view *v = NULL;
-    return amp_array_view_create(AMP_FLOAT_2, (amp_extent){2, {4, 4}}, F.doubles, &v);
+    return amp_array_view_create(AMP_FLOAT_2, amp_extent_2d(4, 4), F.doubles, &v);
 }
 
 static amp_status null_view_synchronize(void)
@@ -2453,7 +2451,7 @@ static const bad_case table[] = {
         " and write the array as double, past its end"),
     ROW("value", const_int_view_over_floats, IA,
         "amp_array_view_create_const: data points to float, and the view's elements are int"),
-    ROW("value", float_vector_view_over_doubles_extent_literal, IA,
+    ROW("value", float_vector_view_over_doubles, IA,
         "data points to double, and the view's elements are float_2"),
     ROW("null", null_const_view_data_pointer, IA, "amp_array_view_create_const: data is NULL"),
     ROW("null", null_const_view_out, IA, "amp_array_view_create_const: out is NULL"),

@@ -10,6 +10,7 @@
 #include "core/lexicon.h"
 #include "translate/text.h"
 #include "translate/layout.h"
+#include "translate/lexer.h"
 
 #define STRINGIFY(...) #__VA_ARGS__
 
@@ -249,6 +250,42 @@ static void opencl_words_declared_as_names_are_renamed(void **state)
     assert_non_null(strstr(laid_out, "    amp_name_half += n;\n"));
     assert_non_null(strstr(laid_out, "    amp_name_kernel[0] = amp_name_half;\n"));
     assert_non_null(strstr(laid_out, "    out(0) = amp_name_kernel[0];\n"));
+    /* A function the kernel's own macros call (precise_math_exp calls exp)
+     * is renamed too; a macro that names such a variable is refused. */
+    assert_amp_ok(lay_out(STRINGIFY({ int exp = 4; out(0) = exp; }), NULL));
+    assert_non_null(strstr(laid_out, "    int amp_name_exp = 4;\n"));
+    assert_amp_fails(lay_out(STRINGIFY({ int exp = 4; AMP_DEFINE(E exp) out(0) = E; }), NULL),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "the macro E names 'exp', which the body declares and the kernel calls"
+                     " amp_name_exp");
+}
+
+/* A body is found in its file from the call's __LINE__, which gcc gives as
+ * the line where a call of many lines starts and clang as the line where
+ * it ends, among other calls with the same body. */
+static void a_body_is_found_from_either_compilers_line(void **state)
+{
+    (void)state;
+    static const char file[] =
+        "PFE(e, idx, CAPTURE(v), { v[idx] = 0; });\n"   /* 1 */
+        "\n"                                            /* 2 */
+        "PFE(e, idx,\n"                                 /* 3 */
+        "    CAPTURE(v),\n"                             /* 4 */
+        "    CAPTURE(w),\n"                             /* 5 */
+        "    { v[idx] = 0; });\n"                       /* 6 */
+        "x = f(PFE(e, idx, CAPTURE(v), {\n"             /* 7 */
+        "    v[idx] = 0;\n"                             /* 8 */
+        "}),\n"                                         /* 9 */
+        "      1);\n"                                   /* 10 */
+        "PFE(e, idx, CAPTURE(v), { v[idx] = 0; });\n"; /* 11 */
+    static const char body[] = "{ v[idx] = 0; }";
+    /* __LINE__ as gcc and as clang give it, and where the body starts. */
+    static const int cases[][2] = {{1, 1}, {3, 6}, {6, 6}, {7, 7}, {10, 7}, {11, 11}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        lex_pos pos[1];
+        assert_int_equal(amp__lex_locate(file, cases[c][0], body, sizeof body - 1, pos, 1, 0), 1);
+        assert_int_equal(pos[0].line, cases[c][1]);
+    }
 }
 
 /* A use outside the declaration's block does not become a use of it, so
@@ -580,6 +617,7 @@ int main(void)
         cmocka_unit_test(sibling_blocks_declare_their_own_tile_static),
         cmocka_unit_test(a_tile_static_in_each_branch_keeps_one_name),
         cmocka_unit_test(opencl_words_declared_as_names_are_renamed),
+        cmocka_unit_test(a_body_is_found_from_either_compilers_line),
         cmocka_unit_test(a_use_outside_the_block_is_not_the_tile_static),
         cmocka_unit_test(a_tile_static_named_like_the_kernel_vocabulary_is_renamed),
         cmocka_unit_test(reads_are_not_writes),
