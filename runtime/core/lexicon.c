@@ -38,121 +38,116 @@ static int is_vector_type(const char *s, size_t length)
 }
 
 /* The words of OpenCL C that are not free names: C99's keywords, OpenCL
- * C's qualifiers and built-in types (scalar and vector), and the kernel
- * vocabulary's own tile_static. A capture or an index named like one of
- * them makes a kernel that fails to compile with a message about something
- * else. */
+ * C's qualifiers and built-in types (scalar; the vector types are
+ * is_vector_type's), and the kernel vocabulary's own tile_static. A capture
+ * or an index named like one of them makes a kernel that fails to compile
+ * with a message about something else. opencl_only marks the words that C
+ * and C++ leave free, which a body may therefore declare (half, uint,
+ * kernel ...); global and local are free as well, but the kernel's prelude
+ * makes them plain names (t_idx.global), so they need no new name. */
+static const struct {
+    const char *text;
+    int opencl_only;
+} words[] = {
+    {"auto", 0},
+    {"break", 0},
+    {"case", 0},
+    {"char", 0},
+    {"const", 0},
+    {"continue", 0},
+    {"default", 0},
+    {"do", 0},
+    {"double", 0},
+    {"else", 0},
+    {"enum", 0},
+    {"extern", 0},
+    {"float", 0},
+    {"for", 0},
+    {"goto", 0},
+    {"if", 0},
+    {"inline", 0},
+    {"int", 0},
+    {"long", 0},
+    {"register", 0},
+    {"restrict", 0},
+    {"return", 0},
+    {"short", 0},
+    {"signed", 0},
+    {"sizeof", 0},
+    {"static", 0},
+    {"struct", 0},
+    {"switch", 0},
+    {"typedef", 0},
+    {"union", 0},
+    {"unsigned", 0},
+    {"void", 0},
+    {"volatile", 0},
+    {"while", 0},
+    {"_Bool", 0},
+    {"_Complex", 0},
+    {"_Imaginary", 0},
+    {"bool", 0},
+    {"true", 0},
+    {"false", 0},
+    {"uchar", 1},
+    {"ushort", 1},
+    {"uint", 1},
+    {"ulong", 1},
+    {"half", 1},
+    {"size_t", 0},
+    {"ptrdiff_t", 0},
+    {"intptr_t", 0},
+    {"uintptr_t", 0},
+    {"image1d_t", 1},
+    {"image1d_array_t", 1},
+    {"image1d_buffer_t", 1},
+    {"image2d_t", 1},
+    {"image2d_array_t", 1},
+    {"image3d_t", 1},
+    {"sampler_t", 1},
+    {"event_t", 1},
+    {"__global", 0},
+    {"global", 0},
+    {"__local", 0},
+    {"local", 0},
+    {"__constant", 0},
+    {"constant", 1},
+    {"__private", 0},
+    {"private", 1},
+    {"__kernel", 0},
+    {"kernel", 1},
+    {"__read_only", 0},
+    {"read_only", 1},
+    {"__write_only", 0},
+    {"write_only", 1},
+    {"__read_write", 0},
+    {"read_write", 1},
+    {"tile_static", 0},
+};
+
+/* The index in words of the length bytes at s, or -1. */
+static int find_word(const char *s, size_t length)
+{
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i].text) == length && memcmp(s, words[i].text, length) == 0)
+            return (int)i;
+    return -1;
+}
+
 int amp__lexicon_is_keyword(const char *s)
 {
-    static const char *const words[] = {"auto",
-                                        "break",
-                                        "case",
-                                        "char",
-                                        "const",
-                                        "continue",
-                                        "default",
-                                        "do",
-                                        "double",
-                                        "else",
-                                        "enum",
-                                        "extern",
-                                        "float",
-                                        "for",
-                                        "goto",
-                                        "if",
-                                        "inline",
-                                        "int",
-                                        "long",
-                                        "register",
-                                        "restrict",
-                                        "return",
-                                        "short",
-                                        "signed",
-                                        "sizeof",
-                                        "static",
-                                        "struct",
-                                        "switch",
-                                        "typedef",
-                                        "union",
-                                        "unsigned",
-                                        "void",
-                                        "volatile",
-                                        "while",
-                                        "_Bool",
-                                        "_Complex",
-                                        "_Imaginary",
-                                        "bool",
-                                        "true",
-                                        "false",
-                                        "uchar",
-                                        "ushort",
-                                        "uint",
-                                        "ulong",
-                                        "half",
-                                        "size_t",
-                                        "ptrdiff_t",
-                                        "intptr_t",
-                                        "uintptr_t",
-                                        "image1d_t",
-                                        "image1d_array_t",
-                                        "image1d_buffer_t",
-                                        "image2d_t",
-                                        "image2d_array_t",
-                                        "image3d_t",
-                                        "sampler_t",
-                                        "event_t",
-                                        "__global",
-                                        "global",
-                                        "__local",
-                                        "local",
-                                        "__constant",
-                                        "constant",
-                                        "__private",
-                                        "private",
-                                        "__kernel",
-                                        "kernel",
-                                        "__read_only",
-                                        "read_only",
-                                        "__write_only",
-                                        "write_only",
-                                        "__read_write",
-                                        "read_write",
-                                        "tile_static"};
     if (!s)
         return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(s, words[i]) == 0)
-            return 1;
-    return is_vector_type(s, strlen(s));
+    size_t length = strlen(s);
+    return find_word(s, length) >= 0 || is_vector_type(s, length);
 }
 
 int amp__lexicon_is_opencl_only(const char *s, size_t length)
 {
-    static const char *const words[] = {"uchar",
-                                        "ushort",
-                                        "uint",
-                                        "ulong",
-                                        "half",
-                                        "kernel",
-                                        "constant",
-                                        "private",
-                                        "read_only",
-                                        "write_only",
-                                        "read_write",
-                                        "image1d_t",
-                                        "image1d_array_t",
-                                        "image1d_buffer_t",
-                                        "image2d_t",
-                                        "image2d_array_t",
-                                        "image3d_t",
-                                        "sampler_t",
-                                        "event_t"};
     if (!s)
         return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == length && memcmp(s, words[i], length) == 0)
-            return 1;
-    return is_vector_type(s, length);
+    int i = find_word(s, length);
+    return i >= 0 ? words[i].opencl_only : is_vector_type(s, length);
 }
 
 /* OpenCL C 1.2's built-in functions (chapter 6.12): a function of the
