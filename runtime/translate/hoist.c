@@ -65,26 +65,15 @@ static int keeps_its_name(const kbody *b, int32_t id)
     return 1;
 }
 
-/* Name the tile_static declarations that cannot keep theirs, and refuse
- * a macro that names one (which one it means is lost when it moves). */
+/* Name the tile_static declarations that cannot keep theirs. (A macro
+ * that names one was refused before: names.c.) */
 static void name_declarations(kbody *b)
 {
     for (size_t id = 0; id < b->ndecls && b->status == AMP_OK; id++) {
         body_decl *d = &b->decls[id];
         if (d->kind != DECL_TILE_STATIC)
             continue;
-        for (size_t m = 0; m < b->nmacros; m++)
-            for (uint32_t i = b->macros[m].first; i <= b->macros[m].last && i < b->tokens.count;
-                 i++)
-                if (same_name(d, &b->tokens.items[i]))
-                    amp__body_fail(
-                        b, (long)i, AMP_ERROR_KERNEL_BUILD,
-                        "the macro %.*s names '%.*s', and a tile_static declaration has that"
-                        " name too: the runtime cannot tell which one the macro means once"
-                        " the declaration moves to the top of the kernel. Rename one of them",
-                        (int)b->tokens.items[b->macros[m].name].length,
-                        b->tokens.items[b->macros[m].name].text, (int)d->length, d->name);
-        if (b->status != AMP_OK || keeps_its_name(b, (int32_t)id))
+        if (keeps_its_name(b, (int32_t)id))
             continue;
         int same = 1;
         const char *branch = NULL; /* the same array's name in an earlier branch */

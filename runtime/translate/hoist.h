@@ -12,8 +12,8 @@
  * declaration (b->hoists) flagged TOK_HOISTED, every tile_static
  * declaration that cannot keep its name at kernel scope renamed
  * (decls[].renamed), and the preprocessor lines that go with them flagged
- * TOK_HOIST_COPY. A macro that names a tile_static declaration fails b
- * with AMP_ERROR_KERNEL_BUILD. Printing is layout.c's.
+ * TOK_HOIST_COPY. (A macro that names a tile_static declaration failed b
+ * before: names.h.) Printing is layout.c's.
  */
 void amp__hoist(kbody *b);
 

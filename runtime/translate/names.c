@@ -26,29 +26,39 @@ static int outermost_name(const kbody *b, const lex_token *t)
     return 0;
 }
 
-/* A macro whose text names a variable the kernel calls by another name
- * (amp_name_half: parse.c): which one the macro means, the variable or
- * what OpenCL C has under that name, depends on where it is used, so it is
- * refused, as a macro naming a moved tile_static array is (hoist.c). */
-static void renamed_in_macro(kbody *b, const body_macro *macro)
+/* A macro whose text names a declaration the kernel moves or calls by
+ * another name is refused: which one the macro means is lost.
+ * - Every tile_static declaration moves to the top of the kernel
+ *   (hoist.c), away from the macro's place among the body's names.
+ * - A variable named like a type or function of OpenCL C is renamed
+ *   (amp_name_half: parse.c); the macro could mean either. */
+static void names_a_moved_declaration(kbody *b, const body_macro *macro)
 {
+    const lex_token *name = &b->tokens.items[macro->name];
     for (uint32_t i = macro->first; i <= macro->last && i < b->tokens.count; i++) {
         const lex_token *t = &b->tokens.items[i];
         for (size_t d = 0; d < b->ndecls && b->status == AMP_OK; d++) {
             const body_decl *decl = &b->decls[d];
-            if (decl->kind == DECL_TILE_STATIC || !decl->renamed || decl->length != t->length ||
-                memcmp(decl->name, t->text, t->length) != 0)
+            if (decl->length != t->length || memcmp(decl->name, t->text, t->length) != 0)
                 continue;
-            amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
-                           "the macro %.*s names '%.*s', which the body declares and the kernel"
-                           " calls %s (OpenCL C has a type or function of that name): the"
-                           " runtime cannot tell which one the macro means. Rename the"
-                           " variable",
-                           (int)b->tokens.items[macro->name].length,
-                           b->tokens.items[macro->name].text, (int)t->length, t->text,
-                           decl->renamed);
-            return;
+            if (decl->kind == DECL_TILE_STATIC)
+                amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
+                               "the macro %.*s names '%.*s', and a tile_static declaration has"
+                               " that name too: the runtime cannot tell which one the macro"
+                               " means once the declaration moves to the top of the kernel."
+                               " Rename one of them",
+                               (int)name->length, name->text, (int)t->length, t->text);
+            else if (decl->renamed)
+                amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
+                               "the macro %.*s names '%.*s', which the body declares and the"
+                               " kernel calls %s (OpenCL C has a type or function of that name):"
+                               " the runtime cannot tell which one the macro means. Rename the"
+                               " variable",
+                               (int)name->length, name->text, (int)t->length, t->text,
+                               decl->renamed);
         }
+        if (b->status != AMP_OK)
+            return;
     }
 }
 
@@ -71,7 +81,7 @@ void amp__names_check(kbody *b)
     }
     for (size_t m = 0; m < b->nmacros && b->status == AMP_OK; m++) {
         const lex_token *t = &b->tokens.items[b->macros[m].name];
-        renamed_in_macro(b, &b->macros[m]);
+        names_a_moved_declaration(b, &b->macros[m]);
         int kernels = outermost_name(b, t);
         if (kernels || amp__vocab_reserves(t->text, t->length))
             amp__body_fail(
