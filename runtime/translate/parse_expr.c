@@ -1614,11 +1614,14 @@ static value assignment(reader *r)
     if (lhs.first < 0 || !amp__lex_is_any(peek(r, 0), ops) || peek(r, 0)->kind != LEX_PUNCT)
         return lhs;
     int32_t named = lhs.first >= 0 ? r->b->resolved[lhs.first] : -1;
+    const body_type *whole = named >= 0 ? &r->b->decls[named].type : NULL;
     if (lhs.type.kind == TYPE_VIEW_VALUE && !lhs.type.array && lhs.first != lhs.last &&
-        amp__lex_is(&r->tok[lhs.last], "]") && named >= 0 &&
-        r->b->decls[named].type.kind == TYPE_VIEW) {
-        /* v[i] of a rank-2 view: C++ AMP's projection, which no value is
-         * assigned to (the compiler would say only "not assignable"). */
+        amp__lex_is(&r->tok[lhs.last], "]") && whole &&
+        (whole->kind == TYPE_VIEW || (whole->kind == TYPE_VIEW_VALUE && !whole->array))) {
+        /* v[i] of a rank-2 view, captured or a view value the body keeps
+         * (not an array of views, whose [] picks one): C++ AMP's
+         * projection, which no value is assigned to (the compiler would
+         * say only "not assignable"). */
         fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
              "this assigns to a view of rank %d made by [] from a view of rank %d (C++ AMP's"
              " projection), not to an element: index it down to an element, v[i][j] or v(i, j)",

@@ -283,11 +283,22 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
                      AMP_ERROR_KERNEL_BUILD,
                      "this assigns to a view of rank 1 made by [] from a view of rank 2 (C++ AMP's"
                      " projection), not to an element: index it down to an element");
+    /* The same through a view the body keeps. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
+        array_view<float, 2> rows = m;
+        rows[idx[0]] = 1.0f;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "this assigns to a view of rank 1 made by [] from a view of rank 2 (C++ AMP's"
+                     " projection), not to an element: index it down to an element");
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
+        array_view<float, 2> rows = m;
+        rows[idx[0]][0] = 2.0f;
         m[idx[0]][1] = 1.0f;
     }));
     assert_amp_ok(amp_array_view_synchronize(m));
-    assert_true(grid[0][1] == 1.0f && grid[1][1] == 1.0f && grid[0][0] == 0.0f);
+    assert_true(grid[0][1] == 1.0f && grid[1][1] == 1.0f && grid[0][0] == 2.0f &&
+                grid[1][0] == 2.0f);
     assert_amp_ok(amp_array_view_release(in));
     assert_amp_ok(amp_array_view_release(m));
 }
