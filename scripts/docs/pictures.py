@@ -50,6 +50,7 @@ RUNS = {
     "wrong_fence": ("tile_race", ["--wrong-fence"], {"AMP_CHECK": "1"}),
 }
 PATH = re.compile(r"^/.*/([^/]+:[0-9]+(:[0-9]+)?)$")
+KERNEL = re.compile(r"^amp_([a-z_]+)_([0-9]+)(_v[0-9]+)?$")
 
 
 def run(build, work, name):
@@ -85,15 +86,51 @@ def same_everywhere(data):
     return data
 
 
-def base_names(value):
+def base_names(value, key=None):
     if isinstance(value, dict):
-        return {k: base_names(v) for k, v in value.items()}
+        return {k: base_names(v, k) for k, v in value.items()}
     if isinstance(value, list):
         return [base_names(v) for v in value]
     if isinstance(value, str):
         m = PATH.match(value)
-        return m.group(1) if m else value
+        if m:
+            return first_line_of_call(m.group(1)) if key == "site" else m.group(1)
+        # A kernel's name says its call's file and line (amp_tile_race_86).
+        m = KERNEL.match(value)
+        if m:
+            first = first_line_of_call("%s.c:%s" % (m.group(1), m.group(2)))
+            return "amp_%s_%s%s" % (m.group(1), first.split(":")[1], m.group(3) or "")
     return value
+
+
+def first_line_of_call(site):
+    """A sample's call site ("tile_race.c:99") named by the call's first
+    line, as gcc names it; clang names a call of many lines by its last.
+    The call is the nearest line at or above that names the library and
+    opens a parenthesis that closes on or after the site's line."""
+    name, line = site.split(":")[:2]
+    found = [os.path.join(d, name) for d, _, files in os.walk(os.path.join(ROOT, "samples"))
+             if name in files]
+    if len(found) != 1:
+        return site
+    with open(found[0], encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    line = int(line)
+    for first in range(min(line, len(lines)), max(line - 200, 0), -1):
+        text = lines[first - 1]
+        if "amp_" not in text and "AMP_" not in text or "(" not in text:
+            continue
+        depth, last = 0, first
+        for last in range(first, len(lines) + 1):
+            for c in lines[last - 1][text.index("(") if last == first else 0:]:
+                depth += {"(": 1, ")": -1}.get(c, 0)
+                if depth == 0:
+                    break
+            if depth == 0:
+                break
+        if last >= line:
+            return site.replace(":%d" % line, ":%d" % first, 1)
+    return site
 
 
 def kernel_with(run, tile):

@@ -272,6 +272,24 @@ def shown(boxes):
 
 @unittest.skipUnless(os.path.exists(os.path.join(SAMPLES, "tile_race")),
                      "the samples are not built")
+def call_lines(site):
+    """The lines of the call that starts at site ("life.c:39"): gcc names a
+    call of many lines by its first line, clang by its last."""
+    name, first = site.rsplit(":", 1)
+    first = int(first)
+    path = os.path.join(ROOT, "samples", name[:-2], name)
+    with open(path) as source:
+        lines = source.read().split("\n")
+    depth, started = 0, False
+    for number in range(first, len(lines) + 1):
+        for c in lines[number - 1]:
+            depth += {"(": 1, ")": -1}.get(c, 0)
+            started = started or c == "("
+        if started and depth <= 0:
+            return range(first, number + 1)
+    raise AssertionError("the call at %s does not end" % site)
+
+
 def first_launch_site(sample):
     """The call site of the sample's first launch: its file and line."""
     path = os.path.join(ROOT, "samples", sample, sample + ".c")
@@ -294,7 +312,11 @@ class RealPages(unittest.TestCase):
             cls.race = None
 
     def launches(self, measured, site):
-        return [launch for launch in measured["launches"] if launch["site"].endswith(site)]
+        """The launches of the call at site, whichever compiler built it."""
+        name, lines = site.rsplit(":", 1)[0], call_lines(site)
+        return [launch for launch in measured["launches"]
+                if launch["site"].rsplit(":", 1)[0].endswith(name)
+                and int(launch["site"].rsplit(":", 1)[1]) in lines]
 
     def test_tile_average_has_16_tiles_of_2_x_2_and_4_of_4_x_4(self):
         counts = sorted(len(shown(launch["tiles"]))
