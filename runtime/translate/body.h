@@ -351,6 +351,11 @@ typedef struct kbody {
     int nvalue_types;
     body_type params[AMP_MAX_FUNCTION_PARAMS]; /* a helper's parameters' types */
     int nparams; /* how many (more than AMP_MAX_FUNCTION_PARAMS: the rest unknown) */
+    /* A helper's tiled_index<D0, ...> parameters: the tile they declare, each
+     * dimension where it is written as a number, else 0. */
+    int param_tiles[AMP_MAX_FUNCTION_PARAMS][3];
+    /* The text waits at a tile barrier, itself or in a helper it calls. */
+    int waits;
     uint32_t texture_names[AMP_MAX_FUNCTION_PARAMS]; /* a helper's texture parameters: their
                                                 name tokens, in order */
     body_type texture_types[AMP_MAX_FUNCTION_PARAMS];

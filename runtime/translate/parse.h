@@ -53,6 +53,9 @@ typedef struct reader {
      * holds (a barrier there is not reached by every thread of the tile). */
     int thread_varying;
     int divergent;
+    /* The tile of the last tiled_index<D0, ...> read: each dimension where
+     * it is a number, else 0 (amp__parse_template_type). */
+    int tile_dims[3];
 } reader;
 
 /* Start reading b (scanned), with the names the kernel declares around it

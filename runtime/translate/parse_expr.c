@@ -497,13 +497,75 @@ static void texture_argument(reader *r, const body_type *param, value a)
     amp__parse_note(r, C_TEXTURE_ARGUMENT, a.type, 0, 0, a.first, -1, -1);
 }
 
+/* "tiled_index<16, 16>" of a tile (rank dimensions), or "a tiled_index of
+ * rank 2" where a dimension is unknown (0), into text. */
+static void tile_words(const int *tile, int rank, char *text, size_t size)
+{
+    int known = 1;
+    for (int d = 0; d < rank; d++)
+        known = known && tile[d] > 0;
+    if (!known) {
+        snprintf(text, size, "a tiled_index of rank %d", rank);
+        return;
+    }
+    int n = snprintf(text, size, "a tiled_index<");
+    for (int d = 0; d < rank && n > 0 && (size_t)n < size; d++)
+        n += snprintf(text + n, size - (size_t)n, "%s%d", d ? ", " : "", tile[d]);
+    if (n > 0 && (size_t)n < size)
+        snprintf(text + n, size - (size_t)n, ">");
+}
+
+/* Argument a for parameter k of helper callee, a tiled_index<D0, ...>:
+ * the kernel's tiled index, of the rank and (in a body, which knows the
+ * launch's tile) the tile the parameter declares. C++ AMP's compiler
+ * refuses another; here the helper would index its tile_static arrays by
+ * the launch's tile and read and write past them. Returns 0 when refused. */
+static int tiled_index_fits(reader *r, const kbody *callee, int k, value a)
+{
+    const body_type *param = &callee->params[k];
+    const lex_token *name = &callee->tokens.items[callee->function_name];
+    char wanted[64], given[64];
+    tile_words(callee->param_tiles[k], param->rank, wanted, sizeof wanted);
+    if (a.type.kind != TYPE_TILED_INDEX) {
+        if (a.type.kind == TYPE_OTHER)
+            return 1; /* what the reader does not follow: the compiler's */
+        fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+             "%.*s takes %s, the index of a tiled kernel: give it the tiled index itself"
+             " (t_idx), in a kernel launched over a tiled extent",
+             (int)name->length, name->text, wanted);
+        return 0;
+    }
+    int fits = a.type.rank == param->rank;
+    const int *tile = r->ctx->tile;
+    int tile_known = !r->ctx->function && tile[0] > 0;
+    for (int d = 0; d < param->rank && d < 3 && fits && tile_known; d++)
+        fits = callee->param_tiles[k][d] == 0 || callee->param_tiles[k][d] == tile[d];
+    if (fits)
+        return 1;
+    if (tile_known) {
+        tile_words(tile, a.type.rank, given, sizeof given);
+        fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+             "%.*s takes %s, and this kernel's index is %s (the launch's tile): declare the"
+             " parameter as the launch's tile, or launch over the tile the parameter declares",
+             (int)name->length, name->text, wanted, given + 2);
+    } else {
+        fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+             "%.*s takes %s, and this tiled index has rank %d: declare the parameter with the"
+             " tile of the index given to it",
+             (int)name->length, name->text, wanted, a.type.rank);
+    }
+    return 0;
+}
+
 /* The arguments of a call, each an assignment expression; the ')' is
  * consumed. A view's, or a helper's, tiled index arguments stand for their
- * global index (indices_due). A helper's view parameter declared const
- * (params, of nparams) only reads the captured view given to it. */
-static void arguments(reader *r, int indices_due, int macro, const body_type *params, int nparams,
-                      call_args *out)
+ * global index (indices_due). A helper's (callee's) view parameter
+ * declared const only reads the captured view given to it; its tiled_index
+ * parameter takes the kernel's tiled index, of its tile. */
+static void arguments(reader *r, int indices_due, int macro, const kbody *callee, call_args *out)
 {
+    const body_type *params = callee ? callee->params : NULL;
+    int nparams = callee ? callee->nparams : 0;
     memset(out, 0, sizeof *out);
     out->open = cur(r);
     out->close = -1;
@@ -523,6 +585,9 @@ static void arguments(reader *r, int indices_due, int macro, const body_type *pa
         /* A helper's tiled_index parameter takes the tiled index itself. */
         if (indices_due && !(param && param->kind == TYPE_TILED_INDEX))
             a = as_index(r, a);
+        if (param && param->kind == TYPE_TILED_INDEX && a.first >= 0 &&
+            !tiled_index_fits(r, callee, out->n, a))
+            break;
         if (param && param->kind == TYPE_TEXTURE_VALUE)
             texture_argument(r, param, a);
         else if (a.type.kind == TYPE_TEXTURE || a.type.kind == TYPE_TEXTURE_VALUE)
@@ -627,7 +692,7 @@ static value value_section(reader *r, value v, long dot, long name)
 {
     int rank = v.type.rank;
     call_args a;
-    arguments(r, 1, 0, NULL, 0, &a);
+    arguments(r, 1, 0, NULL, &a);
     if (r->b->status != AMP_OK)
         return nothing;
     int form;
@@ -736,6 +801,35 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
                  call ? close : name);
 }
 
+/* The text reaches a tile barrier at token at: t_idx.barrier, a
+ * tile_barrier's wait(), or a call of a helper that waits (helper, its
+ * name token; else -1). Under a condition on the thread's place the
+ * threads that skip the branch never reach it: undefined in OpenCL
+ * (PoCL's threads crash on it, a GPU's tile may hang), refused by C++
+ * AMP's compiler, and here. Under AMP_CHECK the checker, which sees the
+ * barrier run, reports it with the threads that missed it instead.
+ * Returns 0 when refused. */
+static int barrier_reached(reader *r, long at, const lex_token *helper)
+{
+    r->b->waits = 1;
+    if (!r->divergent || r->ctx->checked)
+        return 1;
+    if (helper)
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "%.*s waits at the tile's barrier, and this call is inside a branch or loop whose"
+             " condition depends on the thread's global or local index, so the threads of a"
+             " tile that skip it never reach the barrier (C++ AMP refuses it too): call it"
+             " where every thread of the tile does, and put only the work under the condition",
+             (int)helper->length, helper->text);
+    else
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "this barrier is inside a branch or loop whose condition depends on the thread's"
+             " global or local index, so the threads of a tile that skip it never reach it"
+             " (C++ AMP refuses it too): move the barrier out of the branch, where every thread"
+             " of the tile reaches it, and put only the work under the condition");
+    return 0;
+}
+
 /* A member of a tiled index: its indices and tile extent, and C++ AMP's
  * static tile_dim0 .. tile_dim2, the kernel's tile as numbers (so that
  * they can size tile_static arrays). */
@@ -753,19 +847,8 @@ static value tiled_member(reader *r, value v, long dot, long name)
     }
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local"))
         r->thread_varying = 1;
-    /* A barrier under a condition on the thread's place: the threads that
-     * skip the branch never reach it. Undefined in OpenCL (PoCL's threads
-     * crash on it, a GPU's tile may hang), refused by C++ AMP's compiler.
-     * Under AMP_CHECK the checker, which sees the barrier run, reports it
-     * with the threads that missed it instead. */
-    if (amp__lex_is(m, "barrier") && r->divergent && !r->ctx->checked) {
-        fail(r, name, AMP_ERROR_KERNEL_BUILD,
-             "this barrier is inside a branch or loop whose condition depends on the thread's"
-             " global or local index, so the threads of a tile that skip it never reach it"
-             " (C++ AMP refuses it too): move the barrier out of the branch, where every thread"
-             " of the tile reaches it, and put only the work under the condition");
+    if (amp__lex_is(m, "barrier") && !barrier_reached(r, name, NULL))
         return nothing;
-    }
     value out = other(v.first, name);
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
         amp__lex_is(m, "tile_origin"))
@@ -824,7 +907,7 @@ static value texture_call(reader *r, value v, long dot, long name, int form)
     }
     long open = cur(r);
     call_args a;
-    arguments(r, 1, 0, NULL, 0, &a);
+    arguments(r, 1, 0, NULL, &a);
     if (r->b->status != AMP_OK)
         return nothing;
     amp__parse_role(r, v.first, ROLE_READ);
@@ -1083,6 +1166,14 @@ static value member(reader *r, value v)
     }
     if (t.kind == TYPE_TILED_INDEX && !t.array)
         return tiled_member(r, v, dot, name);
+    /* A tile_barrier's wait (t_idx.barrier's, a variable's or a helper's
+     * parameter's): wait is the kernel's, no other function's name. */
+    static const char *const waits[] = {"wait", "wait_with_all_memory_fence",
+                                        "wait_with_global_memory_fence",
+                                        "wait_with_tile_static_memory_fence", NULL};
+    if (t.kind == TYPE_OTHER && amp__lex_is_any(m, waits) && is(r, 0, "(") &&
+        !barrier_reached(r, name, NULL))
+        return nothing;
     static const char *const tiled_only[] = {"barrier",   "local",       "tile",      "tile_origin",
                                              "global",    "tile_extent", "tile_dim0", "tile_dim1",
                                              "tile_dim2", NULL};
@@ -1267,9 +1358,12 @@ static value postfix(reader *r)
             call_args a;
             int texture = v.type.kind == TYPE_TEXTURE || v.type.kind == TYPE_TEXTURE_VALUE;
             arguments(r, view || helper || texture || v.type.kind == TYPE_VIEW_VALUE, macro != NULL,
-                      callee ? callee->params : NULL, callee ? callee->nparams : 0, &a);
+                      callee, &a);
             if (callee && callee->nlocals > 0 && r->b->status == AMP_OK)
                 helper_call(r, v, callee, &a);
+            if (callee && callee->waits && r->b->status == AMP_OK &&
+                !barrier_reached(r, v.first, &r->tok[v.first]))
+                return nothing;
             if (!view && !helper && !texture && macro == NULL && v.first == v.last &&
                 r->b->resolved[v.first] == BODY_UNRESOLVED && r->b->status == AMP_OK)
                 keep_lanes(r, &r->tok[v.first], &a);
@@ -1519,37 +1613,49 @@ static value combine(reader *r, long op, value lhs, value rhs)
     return out;
 }
 
+/* The right operand of && or || runs only where the left allows it: where
+ * the left differs from thread to thread, it is a branch on the thread's
+ * place (r->divergent), as an if is. */
 static value binary(reader *r, int min)
 {
+    int outer = varying_begin(r);
     value lhs = unary(r);
-    if (lhs.first < 0)
-        return lhs;
-    for (;;) {
+    while (lhs.first >= 0) {
         int prec = precedence(peek(r, 0));
         if (prec == 0 || prec < min || r->b->status != AMP_OK)
-            return lhs;
+            break;
         long op = cur(r);
+        int branch = r->thread_varying &&
+                     (amp__lex_is(&r->tok[op], "&&") || amp__lex_is(&r->tok[op], "||"));
         mark(r, BODY_NOT_A_USE);
         advance(r);
+        r->divergent += branch;
         value rhs = binary(r, prec + 1);
-        if (rhs.first < 0)
-            return nothing;
-        lhs = combine(r, op, lhs, rhs);
+        r->divergent -= branch;
+        lhs = rhs.first < 0 ? nothing : combine(r, op, lhs, rhs);
     }
+    varying_end(r, outer);
+    return lhs;
 }
 
+/* c ? a : b: where c differs from thread to thread, a and b are branches
+ * on the thread's place (r->divergent), as an if's are. */
 static value conditional(reader *r)
 {
+    int outer = varying_begin(r);
     value c = binary(r, 1);
+    int varying = varying_end(r, outer);
     if (c.first < 0 || !is(r, 0, "?"))
         return c;
     c = rvalue(r, c);
     expect(r, "?");
     if (!enter(r))
         return nothing;
+    r->divergent += varying;
     value a = rvalue(r, comma_expression(r));
     expect(r, ":");
     value b = rvalue(r, conditional(r));
+    r->divergent -= varying;
     leave(r);
     if (a.first < 0 || b.first < 0)
         return nothing;

@@ -753,8 +753,11 @@ static void read_parameters(reader *r)
                 b->texture_types[b->ntextures++] = s.type;
             }
         }
-        if (b->nparams < AMP_MAX_FUNCTION_PARAMS)
+        if (b->nparams < AMP_MAX_FUNCTION_PARAMS) {
             b->params[b->nparams] = id >= 0 ? b->decls[id].type : BODY_TYPE_OTHER;
+            if (s.type.kind == TYPE_TILED_INDEX)
+                memcpy(b->param_tiles[b->nparams], r->tile_dims, sizeof r->tile_dims);
+        }
         b->nparams++;
         if (!is(r, 0, ","))
             break;

@@ -6,6 +6,8 @@
  */
 #include "translate/parse_type.h"
 
+#include <string.h>
+
 #define fail(r, ...) amp__body_fail((r)->b, __VA_ARGS__)
 #define expect amp__parse_expect
 
@@ -194,7 +196,8 @@ int amp__parse_template_type(reader *r, body_type *type)
     expect(r, "<");
     /* index<N>, extent<N>: the rank, a number. tiled_index<D0, ...>: the
      * tile's dimensions, one per rank. */
-    int rank = 0;
+    int rank = 0, fresh = 1; /* fresh: the argument starts here */
+    memset(r->tile_dims, 0, sizeof r->tile_dims);
     while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ">")) {
         const lex_token *arg = peek(r, 0);
         if (!tiled && (arg->kind != LEX_NUMBER || arg->length > 2)) {
@@ -203,10 +206,18 @@ int amp__parse_template_type(reader *r, body_type *type)
                  is_index ? "index" : "extent");
             return 1;
         }
-        if (!tiled)
+        if (!tiled) {
             rank = amp__lex_leading_number(arg);
-        else if (!amp__lex_is(arg, ","))
-            rank++;
+        } else if (amp__lex_is(arg, ",")) {
+            fresh = 1;
+        } else {
+            /* A number alone between the commas; anything else (a name,
+             * an expression) leaves the dimension unknown. */
+            if (fresh && rank < 3 && arg->kind == LEX_NUMBER && (is(r, 1, ",") || is(r, 1, ">")))
+                r->tile_dims[rank] = amp__lex_leading_number(arg);
+            rank += fresh;
+            fresh = 0;
+        }
         skip(r);
     }
     if (r->b->status == AMP_OK && (rank < 1 || rank > (tiled ? 3 : 8))) {

@@ -653,11 +653,23 @@ static void emit_packed_vectors(gen *g)
     }
 }
 
+/* Whether a helper the kernel captures takes a tiled_index: its type is
+ * then declared in an untiled kernel too, where nothing can call it. */
+static int helper_takes_tiled_index(const gen *g)
+{
+    for (int i = 0; i < g->spec->ncaptures; i++)
+        for (int k = 0;
+             g->helper_read[i] && k < g->helpers[i].nparams && k < AMP_MAX_FUNCTION_PARAMS; k++)
+            if (g->helpers[i].params[k].kind == TYPE_TILED_INDEX)
+                return 1;
+    return 0;
+}
+
 static void emit_types(gen *g)
 {
     const cg_spec *spec = g->spec;
     strbuf *sb = &g->sb;
-    if (spec->tiled)
+    if (spec->tiled || helper_takes_tiled_index(g))
         amp__sb_printf(sb,
                        "\n/* tiled_index<...>: where a thread is, globally and in its tile. */\n"
                        "typedef struct amp_tiled_index {\n"

@@ -399,6 +399,120 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* Helpers that wait at the tile's barrier, and helpers given a tiled
+ * index: what C++ AMP's compiler refuses is refused before the kernel runs,
+ * where PoCL's threads crashed on the barrier and the helper's tile_static
+ * arrays, sized by its declared tile, were indexed by the launch's. */
+AMP_FUNCTION(int, shared_first, (const tiled_index<4> &t_idx, tile_static int *s), {
+    t_idx.barrier.wait();
+    return s[0];
+});
+AMP_FUNCTION(int, wait_then_first, (tile_barrier &barrier, tile_static int *s), {
+    barrier.wait_with_tile_static_memory_fence();
+    return s[0];
+});
+AMP_FUNCTION(int, through_a_waiting_helper, (const tiled_index<4> &t_idx, tile_static int *s), {
+    return shared_first(t_idx, s) + 1;
+});
+AMP_FUNCTION(int, tile_sum_of_4, (const tiled_index<4> &t_idx, int value), {
+    tile_static int values[4];
+    values[t_idx.local[0]] = value;
+    t_idx.barrier.wait();
+    return values[0] + values[1] + values[2] + values[3];
+});
+
+static void helpers_that_wait_or_take_a_tiled_index_are_checked(void **state)
+{
+    (void)state;
+    if (getenv("AMP_CHECK"))
+        skip();
+    enum { LEN = 16 };
+    int data[LEN] = {0};
+    amp_array_view *v;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(LEN), data, &v));
+    amp_tiled_extent by4 = amp_extent_tile_1d(amp_extent_1d(LEN), 4);
+    /* A helper that waits, called under a condition on the thread. */
+    int line = __LINE__ + 5;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, shared_first), {
+        tile_static int s[4];
+        s[t_idx.local[0]] = t_idx.local[0] + 1;
+        if (t_idx.local[0] < 2)
+            v[t_idx] = shared_first(t_idx, s);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "shared_first waits at the tile's barrier, and this call is inside a branch");
+    char where[96];
+    snprintf(where, sizeof where, "test_errors.c:%d:24: error: shared_first waits", line);
+    assert_non_null(strstr(amp_last_error(), where));
+    /* Through another helper, through a tile_barrier, and a tile_barrier's
+     * own wait under such a branch. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx,
+                                           AMP_CAPTURE(v, shared_first, through_a_waiting_helper), {
+        tile_static int s[4];
+        s[t_idx.local[0]] = 1;
+        v[t_idx] = t_idx.local[0] == 0 ? 0 : through_a_waiting_helper(t_idx, s);
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "through_a_waiting_helper waits at the tile's barrier");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, shared_first), {
+        tile_static int s[4];
+        s[t_idx.local[0]] = 1;
+        v[t_idx] = t_idx.local[0] > 0 && shared_first(t_idx, s) > 0;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "shared_first waits at the tile's barrier");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, wait_then_first), {
+        tile_static int s[4];
+        tile_barrier barrier = t_idx.barrier;
+        s[t_idx.local[0]] = 1;
+        for (int i = 0; i < t_idx.local[0]; i++)
+            v[t_idx] += wait_then_first(barrier, s);
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "wait_then_first waits at the tile's barrier");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v), {
+        tile_barrier barrier = t_idx.barrier;
+        if (t_idx.global[0] > 3)
+            barrier.wait();
+        v[t_idx] = 1;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "this barrier is inside a branch or loop");
+    /* A helper's tiled_index of another tile or rank, or given an index. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(LEN), 8), t_idx,
+                                           AMP_CAPTURE(v, tile_sum_of_4), {
+        v[t_idx] = tile_sum_of_4(t_idx, 1);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "tile_sum_of_4 takes a tiled_index<4>, and this kernel's index is"
+                     " tiled_index<8> (the launch's tile): declare the parameter as the launch's"
+                     " tile, or launch over the tile the parameter declares");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(4, 4), 2, 2), t_idx,
+                                           AMP_CAPTURE(v, tile_sum_of_4), {
+        v[t_idx.global[0] * 4 + t_idx.global[1]] = tile_sum_of_4(t_idx, 1);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "tile_sum_of_4 takes a tiled_index<4>, and this kernel's index is"
+                     " tiled_index<2, 2>");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(LEN), idx, AMP_CAPTURE(v, tile_sum_of_4), {
+        v[idx] = tile_sum_of_4(idx, 1);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "tile_sum_of_4 takes a tiled_index<4>, the index of a tiled kernel");
+    assert_int_equal(data[0], 0); /* nothing ran */
+    /* Called where every thread is, with its own tile: it runs. So does an
+     * untiled kernel that captures such a helper and does not call it. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, tile_sum_of_4), {
+        v[t_idx] = tile_sum_of_4(t_idx, t_idx.global[0]);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < LEN; i++)
+        assert_int_equal(data[i], 4 * (i / 4 * 4) + 6);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(LEN), idx, AMP_CAPTURE(v, tile_sum_of_4), {
+        v[idx] = idx[0] + 1;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < LEN; i++)
+        assert_int_equal(data[i], i + 1);
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 static void a_build_error_in_a_helper_names_the_helpers_line(void **state)
 {
     (void)state;
@@ -745,6 +859,7 @@ int main(void)
         cmocka_unit_test(a_name_of_the_programs_own_gets_the_advice_to_capture_it),
         cmocka_unit_test(a_tile_static_size_captured_by_value_gets_the_advice_of_amp_const),
         cmocka_unit_test(a_barrier_under_a_condition_on_the_thread_is_refused),
+        cmocka_unit_test(helpers_that_wait_or_take_a_tiled_index_are_checked),
         cmocka_unit_test(other_undeclared_names_get_their_own_advice),
         cmocka_unit_test(a_const_view_written_and_an_index_of_another_rank_are_explained),
         cmocka_unit_test(a_build_error_in_a_helper_names_the_helpers_line),
