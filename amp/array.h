@@ -180,6 +180,21 @@ amp_status amp_copy_async(amp_data src, amp_data dst, amp_completion **out);
  */
 amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion **out);
 
+/*
+ * amp_array_view_synchronize_to() on another thread (C++ AMP's
+ * synchronize_to_async): the view and av (NULL: the default accelerator's
+ * default view) are checked at the call, and the handle in *out completes
+ * when av's copy of the view's data is current, even if the view or av was
+ * released meanwhile (both are kept until then). It runs before any later
+ * call of the library, as amp_copy_async() does. Do not write through the
+ * view until then. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL out, a
+ * view that is not a live one or an accelerator view that is not (no handle
+ * is made), AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME when the thread
+ * cannot start; the copy's own status comes from amp_completion_wait().
+ */
+amp_status amp_array_view_synchronize_to_async(amp_array_view *view, amp_accelerator_view *av,
+                                               amp_completion **out);
+
 /* The functions above that make a handle, as macros that also record the
  * caller's file and line for the leak report (AMP__MADE_AT, amp/status.h). */
 #define amp_array_create(...) AMP__MADE_AT(amp_array_create, __VA_ARGS__)
@@ -191,6 +206,8 @@ amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion
 #define amp_copy_async(...) AMP__MADE_AT(amp_copy_async, __VA_ARGS__)
 #define amp_array_view_synchronize_async(...)                                                      \
     AMP__MADE_AT(amp_array_view_synchronize_async, __VA_ARGS__)
+#define amp_array_view_synchronize_to_async(...)                                                   \
+    AMP__MADE_AT(amp_array_view_synchronize_to_async, __VA_ARGS__)
 
 /* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
 

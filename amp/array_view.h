@@ -233,6 +233,19 @@ amp_status amp_array_view_reinterpret_as(const amp_array_view *view, amp_elem_ty
                                          amp_array_view **out);
 
 /*
+ * A read-only view of all of view's data (C++ AMP's array_view<const T, N>
+ * made from an array_view<T, N>, or from an array through
+ * amp_array_view_create_from_array()): the same elements, extent and data,
+ * seen as amp_array_view_create_const() sees host memory. Kernels that
+ * capture it only read it, and it is never copied back for them; writes
+ * through view are seen through it. A new handle (release it; the data
+ * stays alive until every view of it is released). Returns
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view or a NULL out,
+ * AMP_ERROR_OUT_OF_MEMORY when the handle cannot be allocated.
+ */
+amp_status amp_array_view_as_const(const amp_array_view *view, amp_array_view **out);
+
+/*
  * Make the view's data current on the device of av (NULL: the default
  * accelerator view), uploading its stale bytes now rather than at the next
  * kernel (C++ AMP's synchronize_to). Statuses as amp_array_view_synchronize().
@@ -327,6 +340,7 @@ int amp_array_view_is_const(const amp_array_view *view);
 #define amp_array_view_project(...) AMP__MADE_AT(amp_array_view_project, __VA_ARGS__)
 #define amp_array_view_view_as(...) AMP__MADE_AT(amp_array_view_view_as, __VA_ARGS__)
 #define amp_array_view_reinterpret_as(...) AMP__MADE_AT(amp_array_view_reinterpret_as, __VA_ARGS__)
+#define amp_array_view_as_const(...) AMP__MADE_AT(amp_array_view_as_const, __VA_ARGS__)
 
 /* ---- Deprecated spellings (docs/api.md, "Deprecated spellings") ---- */
 

@@ -548,6 +548,59 @@ amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completio
     return st;
 }
 
+/* A view's synchronization onto an accelerator view: the view and the
+ * accelerator view, both held past their release. */
+typedef struct held_sync_to {
+    amp_array_view view;
+    amp_accelerator_view *av;
+} held_sync_to;
+
+static amp_status run_synchronize_to(void *p)
+{
+    held_sync_to *h = p;
+    amp_status st = amp__view_synchronize_to_held("amp_array_view_synchronize_to_async", &h->view,
+                                                  h->av);
+    amp__view_unhold(&h->view);
+    amp__queue_release(h->av);
+    amp__lock_release();
+    return st;
+}
+
+static void drop_synchronize_to(void *p)
+{
+    held_sync_to *h = p;
+    amp__view_unhold(&h->view);
+    amp__queue_release(h->av);
+}
+
+amp_status(amp_array_view_synchronize_to_async)(amp_array_view *view, amp_accelerator_view *av,
+                                                amp_completion **out)
+{
+    static const char fn[] = "amp_array_view_synchronize_to_async";
+    if (!out)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
+    *out = NULL;
+    held_sync_to *held = malloc(sizeof *held);
+    if (!held)
+        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    amp__lock_acquire();
+    tl_call call;
+    amp__view_call_begin(&call, view);
+    amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK)
+        st = amp__queue_resolve_in(fn, av, &held->av);
+    if (st == AMP_OK) {
+        amp__view_hold(view, &held->view);
+        amp__queue_retain(held->av);
+        st = amp__completion_start(run_synchronize_to, drop_synchronize_to, held, out);
+    } else {
+        free(held);
+    }
+    amp__view_call_end(&call, fn, st, view);
+    amp__lock_release();
+    return st;
+}
+
 /* ---- Arrays made from data ---- */
 
 /* An array filled from another end, released again on failure. */

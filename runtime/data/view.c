@@ -342,13 +342,13 @@ static amp_status derived_view(const char *fn, const amp_array_view *view, deriv
     return st;
 }
 
-/* A new handle onto the same data as parent: its type, extent, offset and
- * strides are taken from *derived. */
+/* A new handle onto the same data as parent: its type, extent, offset,
+ * strides and constness are taken from *derived. */
 static amp_status derive(const amp_array_view *parent, const amp_array_view *derived,
                          amp_array_view **out)
 {
     amp_array_view *v = NULL;
-    amp_status st = amp__view_make(parent->src, derived->type, derived->extent, parent->is_const,
+    amp_status st = amp__view_make(parent->src, derived->type, derived->extent, derived->is_const,
                                    HD_CALLER, &v);
     if (st != AMP_OK)
         return st;
@@ -718,6 +718,17 @@ amp_status amp__view_synchronize_held(const char *fn, amp_array_view *held)
     return host_ready(fn, held, AMP_REASON_SYNCHRONIZE, &host);
 }
 
+amp_status amp__view_synchronize_to_held(const char *fn, amp_array_view *held,
+                                         amp_accelerator_view *av)
+{
+    amp_status st = amp__view_check_data(fn, "view", held);
+    if (st == AMP_OK) {
+        device_ready_arg a = {av, held->label, NULL};
+        st = each_box(held, device_ready_step, &a);
+    }
+    return st;
+}
+
 amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_view *av)
 {
     static const char fn[] = "amp_array_view_synchronize_to";
@@ -726,16 +737,28 @@ amp_status amp_array_view_synchronize_to(amp_array_view *view, amp_accelerator_v
     amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
     if (st == AMP_OK)
-        st = amp__view_check_data(fn, "view", view);
-    if (st == AMP_OK)
         st = amp__queue_resolve_in(fn, av, &av);
-    if (st == AMP_OK) {
-        device_ready_arg a = {av, view->label, NULL};
-        st = each_box(view, device_ready_step, &a);
-    }
+    if (st == AMP_OK)
+        st = amp__view_synchronize_to_held(fn, view, av);
     amp__view_call_end(&call, fn, st, view);
     amp__lock_release();
     return st;
+}
+
+static amp_status const_of(const char *fn, const amp_array_view *view, const derivation *how,
+                           amp_array_view **out)
+{
+    (void)fn;
+    (void)how;
+    amp_array_view d = *view;
+    d.is_const = 1;
+    return derive(view, &d, out);
+}
+
+amp_status(amp_array_view_as_const)(const amp_array_view *view, amp_array_view **out)
+{
+    derivation how = {0};
+    return derived_view("amp_array_view_as_const", view, const_of, &how, out);
 }
 
 /* The host address of the view's first element. */

@@ -73,6 +73,11 @@ amp_status amp__view_unhold(amp_array_view *held);
  * Expects the runtime lock. */
 amp_status amp__view_synchronize_held(const char *fn, amp_array_view *held);
 
+/* amp_array_view_synchronize_to() of a held view onto av, resolved (and
+ * held by the caller), reported as the call fn. Expects the runtime lock. */
+amp_status amp__view_synchronize_to_held(const char *fn, amp_array_view *held,
+                                         amp_accelerator_view *av);
+
 /* Unregister and free a handle made by amp__view_make(), releasing its
  * reference to the source. Expects the runtime lock. */
 amp_status amp__view_unmake(amp_array_view *v);

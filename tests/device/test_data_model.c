@@ -626,6 +626,109 @@ static void page_locked_memory_a_pending_copy_uses_is_not_freed(void **state)
     assert_amp_ok(amp_array_release(a));
 }
 
+/* synchronize_to_async uploads on its own thread, with the view and the
+ * accelerator view released before it runs; the kernel after it finds the
+ * data there. */
+static void synchronize_to_async_uploads_past_the_release_of_its_ends(void **state)
+{
+    (void)state;
+    int data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = i;
+    amp_accelerator *acc;
+    amp_accelerator_view *av;
+    assert_amp_ok(amp_accelerator_get_default(&acc));
+    assert_amp_ok(amp_accelerator_create_view(acc, AMP_QUEUING_IMMEDIATE, &av));
+    amp_array_view *v, *w;
+    amp_completion *done;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(64), data, &v));
+    assert_amp_ok(amp_array_view_section(v, amp_index_1d(0), amp_extent_1d(64), &w));
+    assert_amp_ok(amp_array_view_synchronize_to_async(v, av, &done));
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_accelerator_view_release(av));
+    assert_amp_ok(amp_completion_wait(done));
+    assert_amp_ok(amp_completion_release(done));
+    assert_int_equal(of(w).uploads, 1);
+    assert_int_equal(of(w).upload_bytes, 256);
+    /* Bad input: checked at the call, and no handle made. */
+    done = (amp_completion *)&data;
+    assert_int_equal(amp_array_view_synchronize_to_async(v, NULL, &done),
+                     AMP_ERROR_INVALID_ARGUMENT);
+    assert_null(done);
+    assert_int_equal(amp_array_view_synchronize_to_async(w, av, &done),
+                     AMP_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(amp_array_view_synchronize_to_async(w, NULL, NULL),
+                     AMP_ERROR_INVALID_ARGUMENT);
+    /* On the default view, where the next kernel runs: it uploads nothing. */
+    data[5] = 500;
+    assert_amp_ok(amp_array_view_refresh(w));
+    assert_amp_ok(amp_array_view_synchronize_to_async(w, NULL, &done));
+    assert_amp_ok(amp_completion_wait(done));
+    assert_amp_ok(amp_completion_release(done));
+    uint64_t uploads = of(w).uploads;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(64), idx, AMP_CAPTURE(w), { w(idx) += 1; }));
+    assert_int_equal(of(w).uploads, uploads);
+    assert_amp_ok(amp_array_view_synchronize(w));
+    assert_int_equal(data[5], 501);
+    assert_int_equal(data[63], 64);
+    assert_amp_ok(amp_array_view_release(w));
+}
+
+/* A const view of a view (C++ AMP's array_view<const T, N> of an
+ * array_view<T, N>) and of an array: kernels read through it and see what
+ * kernels wrote through the writable one; it is never written. */
+static void a_const_view_of_a_view_or_an_array_reads_what_the_view_holds(void **state)
+{
+    (void)state;
+    float data[16];
+    for (int i = 0; i < 16; i++)
+        data[i] = (float)i;
+    amp_array_view *v, *ro, *out;
+    float sums[16] = {0};
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(16), data, &v));
+    assert_amp_ok(amp_array_view_as_const(v, &ro));
+    assert_true(amp_array_view_is_const(ro));
+    assert_false(amp_array_view_is_const(v));
+    assert_int_equal(amp_array_view_get_extent(ro).dims[0], 16);
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(16), sums, &out));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(v), { v(idx) *= 2; }));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(ro, out), {
+        out(idx) = ro(idx) + 1;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(out));
+    for (int i = 0; i < 16; i++)
+        assert_true(sums[i] == 2.0f * (float)i + 1.0f);
+    float one = 1.0f;
+    assert_int_equal(amp_array_view_set(ro, amp_index_1d(0), &one), AMP_ERROR_INVALID_OPERATION);
+    assert_int_equal(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(ro),
+                                           { ro(idx) = 0; }),
+                     AMP_ERROR_KERNEL_BUILD);
+    /* The writable view released first: the kernel's writes still reach the
+     * host when the last view, the const one, goes. */
+    assert_amp_ok(amp_array_view_release(v));
+    assert_amp_ok(amp_array_view_release(ro));
+    assert_true(data[15] == 30.0f);
+    /* Of an array, through the array's view. */
+    amp_array *a;
+    amp_array_view *av_of_a, *ro_a;
+    assert_amp_ok(amp_array_create_from_host(AMP_FLOAT, amp_extent_1d(16), data, NULL, &a));
+    assert_amp_ok(amp_array_view_create_from_array(a, &av_of_a));
+    assert_amp_ok(amp_array_view_as_const(av_of_a, &ro_a));
+    assert_amp_ok(amp_array_view_release(av_of_a));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(ro_a, out), {
+        out(idx) = ro_a(idx) - 1;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(out));
+    for (int i = 0; i < 16; i++)
+        assert_true(sums[i] == 2.0f * (float)i - 1.0f);
+    assert_amp_ok(amp_array_view_release(ro_a));
+    assert_amp_ok(amp_array_release(a));
+    assert_amp_ok(amp_array_view_release(out));
+    amp_array_view *none = (amp_array_view *)&one;
+    assert_int_equal(amp_array_view_as_const(NULL, &none), AMP_ERROR_INVALID_ARGUMENT);
+    assert_null(none);
+}
+
 static void synchronize_to_uploads_now_and_arrays_say_what_they_are(void **state)
 {
     (void)state;
@@ -1100,6 +1203,8 @@ int main(void)
         cmocka_unit_test(an_async_copy_outlives_the_release_of_its_ends),
         cmocka_unit_test(page_locked_memory_a_pending_copy_uses_is_not_freed),
         cmocka_unit_test(synchronize_to_uploads_now_and_arrays_say_what_they_are),
+        cmocka_unit_test(synchronize_to_async_uploads_past_the_release_of_its_ends),
+        cmocka_unit_test(a_const_view_of_a_view_or_an_array_reads_what_the_view_holds),
         cmocka_unit_test(a_failed_copy_keeps_newer_device_data),
         cmocka_unit_test(a_discarded_projection_is_not_uploaded),
         cmocka_unit_test(a_view_copied_into_an_array_moves_only_its_bytes),
