@@ -229,7 +229,12 @@ typedef enum construct_kind {
     ,
     C_TEXTURE_CALL /* t.set(...), t.get(...), t.sample(...), t.gather_red(...) of a
                             texture: 0 t, 1 '.', 2 the member, 3 a template's '<' or -1, 4 its
-                            '>', 5 '('; form: a TEXTURE_* below */
+                            '>', 5 '('; form: a TEXTURE_* below; number: how many arguments
+                            the call has, plus 256 times how many the template has */
+    ,
+    C_VECTOR_STEP /* ++ or -- of a vector of floats or doubles, which OpenCL C has not:
+                     0 the operator, 1 the operand's last token (for ++v; -1 for v++,
+                     whose value is not used) */
 } construct_kind;
 
 /* The variants of some constructs (body_construct.form). */
@@ -257,8 +262,11 @@ enum {
     SWIZZLE_REF,              /* .ref_x(): the component */
     TEXTURE_SET = 1,          /* C_TEXTURE_CALL: t.set(index, value) */
     TEXTURE_GET,              /* t.get(index) */
-    TEXTURE_SAMPLE,           /* t.sample(sampler, coord), t.sample<filter, address>(coord) */
-    TEXTURE_GATHER_RED,       /* t.gather_red(sampler, coord), t.gather_red<address>(coord); */
+    TEXTURE_SAMPLE,           /* t.sample(sampler, coord), t.sample<filter, address>(coord),
+                                 t.sample(coord), t.sample<filter>(coord) (C++ AMP's defaults:
+                                 filter_linear, address_clamp) */
+    TEXTURE_GATHER_RED,       /* t.gather_red(sampler, coord), t.gather_red<address>(coord),
+                                 t.gather_red(coord) (address_clamp); */
     TEXTURE_GATHER_GREEN,     /* and the same of the other channels, in order */
     TEXTURE_GATHER_BLUE,
     TEXTURE_GATHER_ALPHA

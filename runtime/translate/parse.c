@@ -404,6 +404,7 @@ void amp__parse_use_value_type(reader *r, body_type t)
 void amp__parse_open(reader *r, kbody *b)
 {
     memset(r, 0, sizeof *r);
+    r->discarded = -1;
     r->b = b;
     r->ctx = b->ctx;
     r->tok = b->tokens.items;

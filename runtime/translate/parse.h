@@ -56,6 +56,9 @@ typedef struct reader {
     /* The tile of the last tiled_index<D0, ...> read: each dimension where
      * it is a number, else 0 (amp__parse_template_type). */
     int tile_dims[3];
+    /* The first token of the expression being read whose value nothing
+     * uses (an expression statement's, a for's first or third), or -1. */
+    long discarded;
 } reader;
 
 /* Start reading b (scanned), with the names the kernel declares around it

@@ -880,6 +880,19 @@ static int reshaped_on_the_host(reader *r, const lex_token *m, long name)
     return 1;
 }
 
+/* A texel of texture v read, ending at token last: of a texture of vectors
+ * a vector (so that t[idx] == float_4(...) compares whole vectors). */
+static value texel(reader *r, value v, long last)
+{
+    value out = other(v.first, last);
+    if (v.type.channels > 1)
+        out.type = amp__parse_element_type(r,
+                                           (uint16_t)amp__elem_of((amp_elem_type)v.type.elem,
+                                                                  v.type.channels),
+                                           0);
+    return out;
+}
+
 /* t.set(...), t.get(...), t.sample(...) or a gather (form, a TEXTURE_*)
  * of a texture; a sample's or gather's modes may come as a template's
  * arguments (t.sample<filter_linear, address_wrap>(coord)), which the
@@ -888,11 +901,13 @@ static int reshaped_on_the_host(reader *r, const lex_token *m, long name)
 static value texture_call(reader *r, value v, long dot, long name, int form)
 {
     long lt = -1, gt = -1;
+    int modes = 0; /* the template's arguments */
     if (is(r, 0, "<")) {
         lt = cur(r);
         mark(r, BODY_NOT_A_USE);
         advance(r);
         while (!at_end(r) && !is(r, 0, ">") && !is(r, 0, "(") && !is(r, 0, ";")) {
+            modes += modes == 0 || is(r, 0, ",");
             mark(r, BODY_NOT_A_USE);
             advance(r);
         }
@@ -914,9 +929,12 @@ static value texture_call(reader *r, value v, long dot, long name, int form)
     body_construct c = {.kind = C_TEXTURE_CALL,
                         .form = (uint8_t)form,
                         .type = v.type,
+                        .number = a.n + 256 * modes,
                         .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)lt,
                                 (int32_t)gt, (int32_t)open}};
     amp__body_note(r->b, &c);
+    if (form == TEXTURE_GET)
+        return texel(r, v, last_consumed(r));
     return other(v.first, last_consumed(r));
 }
 
@@ -935,7 +953,7 @@ static value texture_subscript(reader *r, value v)
         return nothing;
     amp__parse_note(r, C_VIEW_SUBSCRIPT, v.type, SUBSCRIPT_INDEX, 0, open, close, -1);
     amp__parse_role(r, v.first, ROLE_READ);
-    return other(v.first, close);
+    return texel(r, v, close);
 }
 
 /* A member of a captured view or texture (or a helper's texture
@@ -963,7 +981,8 @@ static value capture_member(reader *r, value v, long dot, long name)
              "a texture's %.*s is not offered inside kernels; there a texture has its"
              " extent (t.extent, t.get_extent()), its texels (t[idx], t(i, j), t.get(idx),"
              " t.set(idx, value)), t.sample(sampler, coord), t.sample<filter, address>(coord),"
-             " t.gather_red(sampler, coord) and the other gathers",
+             " t.sample(coord), t.gather_red(sampler, coord), t.gather_red<address>(coord),"
+             " t.gather_red(coord) and the other gathers",
              (int)m->length, m->text);
         return nothing;
     }
@@ -1245,6 +1264,32 @@ static int packed_step(reader *r, value v)
     return 1;
 }
 
+/* ++ or -- of a vector of floats or doubles, at token op (prefix: before
+ * v). OpenCL C has them for integer vectors only, C++ AMP for all: ++v
+ * becomes (v += 1), which gives what ++v gives; v++ becomes v += 1 where
+ * nothing uses its value (a statement of its own, a for's step, the left
+ * of a comma there) and is
+ * refused elsewhere, since (v += 1) - 1 is not the old value in floating
+ * point. Returns 0 when refused. */
+static int vector_step(reader *r, value v, long op, int prefix)
+{
+    amp_elem_type scalar = amp__elem_scalar((amp_elem_type)v.type.elem);
+    if (!is_vector(v.type) || (scalar != AMP_FLOAT && scalar != AMP_DOUBLE))
+        return 1;
+    if (!prefix &&
+        (v.first != r->discarded || !(is(r, 1, ";") || is(r, 1, ")") || is(r, 1, ",")))) {
+        fail(r, op, AMP_ERROR_KERNEL_BUILD,
+             "%.2s after a vector of %ss whose value is used: OpenCL C has no ++ or -- of"
+             " such vectors, and the runtime writes v += 1 for them, which gives the new"
+             " value; make it a statement of its own (v%.2s;) and read v before it, or write"
+             " %.2sv",
+             r->tok[op].text, amp__elem_scalar_name(scalar), r->tok[op].text, r->tok[op].text);
+        return 0;
+    }
+    amp__parse_note(r, C_VECTOR_STEP, v.type, 0, 0, op, prefix ? v.last : -1, -1);
+    return 1;
+}
+
 /* Whether the tokens [from, to) are all `paren`. */
 static int only(reader *r, long from, long to, const char *paren)
 {
@@ -1401,7 +1446,7 @@ static value postfix(reader *r)
             out.access = v.access;
             v = out;
         } else if (amp__lex_is(t, "++") || amp__lex_is(t, "--")) {
-            if (packed_step(r, v))
+            if (packed_step(r, v) || !vector_step(r, v, cur(r), 0))
                 return nothing;
             mark(r, BODY_NOT_A_USE);
             advance(r);
@@ -1465,7 +1510,7 @@ static value unary(reader *r)
         if (v.first < 0)
             return v;
         int step = amp__lex_is(t, "++") || amp__lex_is(t, "--");
-        if (step && packed_step(r, v))
+        if (step && (packed_step(r, v) || !vector_step(r, v, first, 1)))
             return nothing;
         if (v.access >= 0 && amp__lex_is(t, "&"))
             amp__parse_role(r, v.access, ROLE_ADDRESS);

@@ -604,6 +604,7 @@ static void read_for(reader *r)
         else if (declaration_starts(r))
             declaration(r, 0);
         else {
+            r->discarded = cur(r);
             amp__parse_expression(r, until_semicolon);
             expect(r, ";");
         }
@@ -611,6 +612,7 @@ static void read_for(reader *r)
         amp__parse_expression(r, until_semicolon);
         int varying = varying_end(r, outer);
         expect(r, ";");
+        r->discarded = cur(r);
         amp__parse_expression(r, until_paren);
         leave(r);
         expect(r, ")");
@@ -697,6 +699,7 @@ static void read_statement(reader *r)
     } else if (amp__lex_is(t, "}") || amp__lex_is(t, ")") || amp__lex_is(t, "]")) {
         fail(r, cur(r), AMP_ERROR_KERNEL_BUILD, "'%.1s' closes nothing", t->text);
     } else {
+        r->discarded = cur(r);
         amp__parse_expression(r, until_semicolon);
         if (r->b->status == AMP_OK && !is(r, 0, ";"))
             fail(r, at_end(r) ? -1 : cur(r), AMP_ERROR_KERNEL_BUILD, "%s",

@@ -230,13 +230,16 @@ static void swizzle(kbody *b, const body_construct *c)
  * t.sample(s, c) as AMP_SAMPLE_WITH_t(s, c), t.gather_red(s, c) as
  * AMP_GATHER_t(0, s, c) (1 green, 2 blue, 3 alpha); modes as a template's
  * arguments become the sampler AMP_SAMPLER_PAIR(filter, address), or for a
- * gather AMP_SAMPLER_ADDRESS(address). The texture's accessors define the
- * macros (accessors.c). */
+ * gather AMP_SAMPLER_ADDRESS(address), and the modes not written are C++
+ * AMP's defaults, filter_linear and address_clamp (t.sample(c),
+ * t.sample<filter_point>(c), t.gather_red(c)). The texture's accessors
+ * define the macros (accessors.c). */
 static void texture_call(kbody *b, const body_construct *c)
 {
     const int32_t *t = c->tok;
     const lex_token *name = &b->tokens.items[t[0]];
     int gather = c->form >= TEXTURE_GATHER_RED, channel = c->form - TEXTURE_GATHER_RED;
+    int sampled = c->form >= TEXTURE_SAMPLE, arguments = c->number % 256, modes = c->number / 256;
     const char *macro = c->form == TEXTURE_SET      ? "AMP_SET_"
                         : c->form == TEXTURE_GET    ? "AMP_GET_"
                         : c->form == TEXTURE_SAMPLE ? "AMP_SAMPLE_WITH_"
@@ -244,6 +247,18 @@ static void texture_call(kbody *b, const body_construct *c)
     char text[160];
     rewrite(b, t[1], "");
     rewrite(b, t[2], "");
+    if (t[3] < 0 && sampled && arguments == 1) {
+        /* The coordinates alone: the default modes. */
+        if (gather)
+            snprintf(text, sizeof text, "%s%.*s(%d, AMP_SAMPLER_ADDRESS(address_clamp), ", macro,
+                     (int)name->length, name->text, channel);
+        else
+            snprintf(text, sizeof text, "%s%.*s(AMP_SAMPLER_PAIR(filter_linear, address_clamp), ",
+                     macro, (int)name->length, name->text);
+        rewrite(b, t[0], text);
+        rewrite(b, t[5], "");
+        return;
+    }
     if (t[3] < 0) {
         snprintf(text, sizeof text, "%s%.*s", macro, (int)name->length, name->text);
         rewrite(b, t[0], text);
@@ -260,8 +275,10 @@ static void texture_call(kbody *b, const body_construct *c)
         snprintf(text, sizeof text, "%s%.*s(AMP_SAMPLER_PAIR", macro, (int)name->length,
                  name->text);
     rewrite(b, t[0], text);
-    rewrite(b, t[3], "(");
-    rewrite(b, t[4], "),");
+    /* <>, <filter>: the modes not written. */
+    rewrite(b, t[3],
+            modes == 0 ? (gather ? "(address_clamp" : "(filter_linear, address_clamp") : "(");
+    rewrite(b, t[4], modes == 1 && !gather ? ", address_clamp)," : "),");
     rewrite(b, t[5], "");
 }
 
@@ -306,6 +323,17 @@ static void spell(kbody *b, const body_construct *c)
         rewrite(b, t[0], text);
         break;
     case C_TEXTURE_CALL: texture_call(b, c); break;
+    case C_VECTOR_STEP: {
+        /* ++v as (v += 1), v++ (its value unused) as v += 1. */
+        int up = amp__lex_is(&tok[t[0]], "++");
+        if (t[1] >= 0) {
+            rewrite(b, t[0], "(");
+            amp__body_edit_after(b, t[1], up ? " += 1)" : " -= 1)");
+        } else {
+            rewrite(b, t[0], up ? " += 1" : " -= 1");
+        }
+        break;
+    }
     case C_TEXTURE_PARAMETER:
         /* Images cannot be struct members: the texture is its image and
          * its extent, side by side. */

@@ -423,6 +423,57 @@ static void short_vector_10_8_1_compound_assignments_and_steps(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* ++ and -- of vectors of floats and doubles, which C++ AMP has and
+ * OpenCL C has not: ++v and --v anywhere (the new value), v++ and v-- where
+ * nothing uses their value (a statement, a for's step, a view's element);
+ * where something does, refused with what to write. */
+static void short_vector_10_8_1_steps_of_float_and_double_vectors(void **state)
+{
+    (void)state;
+    float out[8] = {0};
+    amp_float_4 elements[2] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+    amp_array_view *v, *e;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), out, &v));
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT_4, amp_extent_1d(2), elements, &e));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(v, e), {
+        float_3 p = float_3(0.0f, 1.0f, 2.0f);
+        ++p;
+        p++;
+        double_2 d = double_2(1.5, 2.5);
+        d--;
+        float_2 q = float_2(0.25f);
+        float_2 r = --q + float_2(1.0f); /* the new value: -0.75 + 1 */
+        for (float_2 s = float_2(0.0f); s.x < 3.0f; s++)
+            q += s;                      /* -0.75 + 0 + 1 + 2 */
+        for (int i = 0; i < 2; i++)
+            e[i]++;
+        --e[1];
+        v[0] = p.x;
+        v[1] = p.z;
+        v[2] = (float)d.x;
+        v[3] = (float)d.y;
+        v[4] = r.x;
+        v[5] = q.y;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_amp_ok(amp_array_view_synchronize(e));
+    const float want[6] = {2.0f, 4.0f, 0.5f, 1.5f, 0.25f, 2.25f};
+    for (int k = 0; k < 6; k++)
+        assert_true(out[k] == want[k]);
+    assert_true(elements[0].x == 2.0f && elements[0].w == 5.0f);
+    assert_true(elements[1].x == 5.0f && elements[1].w == 8.0f);
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(v), {
+        float_2 a = float_2(1.0f);
+        float_2 b = a++;
+        v[0] = b.x;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "++ after a vector of floats whose value is used: OpenCL C has no ++ or --"
+                     " of such vectors");
+    assert_amp_ok(amp_array_view_release(e));
+    assert_amp_ok(amp_array_view_release(v));
+}
+
 /* "== and !=": a bool, all components equal or not; OpenCL's compare
  * each lane, and the kernel asks all() and any(). */
 static void short_vector_10_8_1_equality_compares_all_components(void **state)
@@ -1296,6 +1347,7 @@ int main(void)
         cmocka_unit_test(short_vector_10_8_1_arithmetic_operators),
         cmocka_unit_test(short_vector_10_8_1_integer_operators),
         cmocka_unit_test(short_vector_10_8_1_compound_assignments_and_steps),
+        cmocka_unit_test(short_vector_10_8_1_steps_of_float_and_double_vectors),
         cmocka_unit_test(short_vector_10_8_1_equality_compares_all_components),
         cmocka_unit_test(short_vector_opencl_all_any_and_select_of_a_comparison_take_its_lanes),
         cmocka_unit_test(short_vector_10_8_2_constructors_from_components_and_a_scalar),

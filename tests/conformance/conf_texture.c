@@ -888,6 +888,67 @@ static void sampler_10_3_modes_as_template_arguments(void **state)
     assert_amp_ok(amp_texture_release(t));
 }
 
+/* 10.3 and 10.5: the modes' template arguments have defaults,
+ * filter_linear and address_clamp, as C++ AMP declares them: sample(coord),
+ * sample<>(coord), sample<filter_point>(coord) and gather_red(coord) take
+ * them. */
+static void sampler_10_3_modes_not_written_are_the_defaults(void **state)
+{
+    (void)state;
+    float got[8];
+    const float texels[2 * 2] = {1, 2, 3, 4};
+    amp_texture *t, *square;
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d(4), ramp, NULL, &t));
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_2d(2, 2), texels, NULL, &square));
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), got, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(t, square, o), {
+        o[0] = t.sample(0.5f);
+        o[1] = t.sample<>(0.5f);
+        o[2] = t.sample<filter_point>(0.3f);
+        o[3] = t.sample(-0.5f); /* clamped to the first texel */
+        float_4 g = square.gather_red(float_2(0.0f, 0.0f));
+        o[4] = g.x;
+        o[5] = g.y;
+        o[6] = g.z;
+        o[7] = g.w;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_near(got[0], 16.0, FILTERED);
+    assert_near(got[1], 16.0, FILTERED);
+    assert_true(got[2] == ramp[1]);
+    assert_true(got[3] == ramp[0]);
+    for (int k = 0; k < 4; k++)
+        assert_true(got[4 + k] == 1.0f); /* clamped, as gather_red<address_clamp> */
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(square));
+    assert_amp_ok(amp_texture_release(t));
+}
+
+/* 10.1: a texel of a texture of vectors is a vector: t[idx] == float_4(...)
+ * compares whole vectors, as C++ AMP's operator== does. */
+static void texture_10_1_texels_of_vectors_compare_whole(void **state)
+{
+    (void)state;
+    const float texels[2 * 4] = {1, 2, 3, 4, 1, 2, 3, 5};
+    int got[4] = {-1, -1, -1, -1};
+    amp_texture *t;
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 4, amp_extent_1d(2), texels, NULL, &t));
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(4), got, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(t, o), {
+        o[idx[0]] = t[idx] == float_4(1.0f, 2.0f, 3.0f, 4.0f) ? 1 : 0;
+        o[idx[0] + 2] = t.get(idx) != float_4(1.0f, 2.0f, 3.0f, 4.0f);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_int_equal(got[0], 1);
+    assert_int_equal(got[1], 0);
+    assert_int_equal(got[2], 0);
+    assert_int_equal(got[3], 1);
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(t));
+}
+
 /* 10.3: a sampler of modes outside C++ AMP's does not compile, and says
  * why. */
 static void sampler_10_3_modes_outside_the_enums_do_not_compile(void **state)
@@ -1636,6 +1697,8 @@ int main(void)
         cmocka_unit_test(sampler_10_3_address_clamp),
         cmocka_unit_test(sampler_10_3_address_border_is_zero),
         cmocka_unit_test(sampler_10_3_modes_as_template_arguments),
+        cmocka_unit_test(sampler_10_3_modes_not_written_are_the_defaults),
+        cmocka_unit_test(texture_10_1_texels_of_vectors_compare_whole),
         cmocka_unit_test(sampler_10_3_modes_outside_the_enums_do_not_compile),
         cmocka_unit_test(sampler_10_3_bilinear_of_rank_2),
         cmocka_unit_test(sampler_10_3_trilinear_of_rank_3_float_4),
