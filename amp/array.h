@@ -190,7 +190,8 @@ amp_status amp_array_view_synchronize_async(amp_array_view *view, amp_completion
  * view until then. Returns AMP_ERROR_INVALID_ARGUMENT for a NULL out, a
  * view that is not a live one or an accelerator view that is not (no handle
  * is made), AMP_ERROR_OUT_OF_MEMORY or AMP_ERROR_RUNTIME when the thread
- * cannot start; the copy's own status comes from amp_completion_wait().
+ * cannot start; the copy's own status, and that of the view's data (an
+ * array released with its device, say), come from amp_completion_wait().
  */
 amp_status amp_array_view_synchronize_to_async(amp_array_view *view, amp_accelerator_view *av,
                                                amp_completion **out);

@@ -172,7 +172,11 @@ amp_status amp_array_view_set(amp_array_view *view, amp_index idx, const void *e
  * Declare the current contents unneeded (C++ AMP's discard_data): the next
  * kernel that uses the view does not upload it, and the next host access
  * does not download it. Lasts only until the next write. Returns
- * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view.
+ * AMP_ERROR_INVALID_ARGUMENT for a NULL or released view,
+ * AMP_ERROR_INVALID_OPERATION for a const view: it shares its data with
+ * the views that write it (of the same host memory, or the view
+ * amp_array_view_as_const() was made from), whose results a discard would
+ * drop; discard through a writable view.
  */
 amp_status amp_array_view_discard_data(amp_array_view *view);
 

@@ -916,6 +916,11 @@ amp_status amp_array_view_discard_data(amp_array_view *view)
     tl_call call;
     amp__view_call_begin(&call, view);
     amp_status st = amp__view_check("amp_array_view_discard_data", view);
+    if (st == AMP_OK && view->is_const)
+        st = amp__err_set(AMP_ERROR_INVALID_OPERATION,
+                          "amp_array_view_discard_data: the view is const, and shares its data"
+                          " with the views that write it, whose results a discard would drop:"
+                          " discard through a writable view of the data.");
     if (st == AMP_OK)
         st = each_box(view, discard_step, NULL);
     amp__view_call_end(&call, "amp_array_view_discard_data", st, view);

@@ -700,6 +700,10 @@ static void a_const_view_of_a_view_or_an_array_reads_what_the_view_holds(void **
         assert_true(sums[i] == 2.0f * (float)i + 1.0f);
     float one = 1.0f;
     assert_int_equal(amp_array_view_set(ro, amp_index_1d(0), &one), AMP_ERROR_INVALID_OPERATION);
+    /* A discard through the const view would drop what v's kernels wrote. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(v), { v(idx) *= 1; }));
+    assert_int_equal(amp_array_view_discard_data(ro), AMP_ERROR_INVALID_OPERATION);
+    assert_non_null(strstr(amp_last_error(), "discard through a writable view"));
     assert_int_equal(AMP_PARALLEL_FOR_EACH(amp_extent_1d(16), idx, AMP_CAPTURE(ro),
                                            { ro(idx) = 0; }),
                      AMP_ERROR_KERNEL_BUILD);
