@@ -234,7 +234,7 @@ typedef enum construct_kind {
     ,
     C_VECTOR_STEP /* ++ or -- of a vector of floats or doubles, which OpenCL C has not:
                      0 the operator, 1 the operand's last token (for ++v; -1 for v++,
-                     whose value is not used) */
+                     whose value is not used), 2 the operand's first */
 } construct_kind;
 
 /* The variants of some constructs (body_construct.form). */
@@ -362,6 +362,7 @@ typedef struct kbody {
     /* A helper's tiled_index<D0, ...> parameters: the tile they declare, each
      * dimension where it is written as a number, else 0. */
     int param_tiles[AMP_MAX_FUNCTION_PARAMS][3];
+    int32_t param_decls[AMP_MAX_FUNCTION_PARAMS]; /* a helper's parameters' declarations */
     /* The text waits at a tile barrier, itself or in a helper it calls. */
     int waits;
     uint32_t texture_names[AMP_MAX_FUNCTION_PARAMS]; /* a helper's texture parameters: their

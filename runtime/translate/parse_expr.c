@@ -535,19 +535,35 @@ static int tiled_index_fits(reader *r, const kbody *callee, int k, value a)
              (int)name->length, name->text, wanted);
         return 0;
     }
+    /* The tile of the index given: in a body, the launch's; in a helper,
+     * what its own tiled_index parameter declares (0: unknown). */
+    const int *tile = NULL;
+    int32_t d = a.first == a.last ? r->b->resolved[a.first] : -1;
+    if (!r->ctx->function && r->ctx->tile[0] > 0)
+        tile = r->ctx->tile;
+    for (int j = 0; r->ctx->function && d >= 0 && j < r->b->nparams && j < AMP_MAX_FUNCTION_PARAMS;
+         j++)
+        if (r->b->param_decls[j] == d)
+            tile = r->b->param_tiles[j];
     int fits = a.type.rank == param->rank;
-    const int *tile = r->ctx->tile;
-    int tile_known = !r->ctx->function && tile[0] > 0;
-    for (int d = 0; d < param->rank && d < 3 && fits && tile_known; d++)
-        fits = callee->param_tiles[k][d] == 0 || callee->param_tiles[k][d] == tile[d];
+    for (int i = 0; i < param->rank && i < 3 && fits && tile; i++)
+        fits = callee->param_tiles[k][i] == 0 || tile[i] == 0 ||
+               callee->param_tiles[k][i] == tile[i];
     if (fits)
         return 1;
-    if (tile_known) {
+    if (tile) {
         tile_words(tile, a.type.rank, given, sizeof given);
-        fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
-             "%.*s takes %s, and this kernel's index is %s (the launch's tile): declare the"
-             " parameter as the launch's tile, or launch over the tile the parameter declares",
-             (int)name->length, name->text, wanted, given + 2);
+        if (r->ctx->function)
+            fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+                 "%.*s takes %s, and the tiled index given to it is %s: declare the two"
+                 " parameters with one tile",
+                 (int)name->length, name->text, wanted, given + 2);
+        else
+            fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
+                 "%.*s takes %s, and this kernel's index is %s (the launch's tile): declare the"
+                 " parameter as the launch's tile, or launch over the tile the parameter"
+                 " declares",
+                 (int)name->length, name->text, wanted, given + 2);
     } else {
         fail(r, a.first, AMP_ERROR_KERNEL_BUILD,
              "%.*s takes %s, and this tiled index has rank %d: declare the parameter with the"
@@ -803,15 +819,16 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
 
 /* The text reaches a tile barrier at token at: t_idx.barrier, a
  * tile_barrier's wait(), or a call of a helper that waits (helper, its
- * name token; else -1). Under a condition on the thread's place the
+ * name token; else NULL); waits: the text waits there (t_idx.barrier
+ * alone only names the barrier). Under a condition on the thread's place the
  * threads that skip the branch never reach it: undefined in OpenCL
  * (PoCL's threads crash on it, a GPU's tile may hang), refused by C++
  * AMP's compiler, and here. Under AMP_CHECK the checker, which sees the
  * barrier run, reports it with the threads that missed it instead.
  * Returns 0 when refused. */
-static int barrier_reached(reader *r, long at, const lex_token *helper)
+static int barrier_reached(reader *r, long at, const lex_token *helper, int waits)
 {
-    r->b->waits = 1;
+    r->b->waits |= waits;
     if (!r->divergent || r->ctx->checked)
         return 1;
     if (helper)
@@ -847,7 +864,7 @@ static value tiled_member(reader *r, value v, long dot, long name)
     }
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local"))
         r->thread_varying = 1;
-    if (amp__lex_is(m, "barrier") && !barrier_reached(r, name, NULL))
+    if (amp__lex_is(m, "barrier") && !barrier_reached(r, name, NULL, 0))
         return nothing;
     value out = other(v.first, name);
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local") || amp__lex_is(m, "tile") ||
@@ -885,11 +902,12 @@ static int reshaped_on_the_host(reader *r, const lex_token *m, long name)
 static value texel(reader *r, value v, long last)
 {
     value out = other(v.first, last);
+    /* A norm's or unorm's texel is a float's, clamped. */
+    amp_elem_type scalar = (amp_elem_type)v.type.elem;
+    if (scalar == AMP_NORM || scalar == AMP_UNORM)
+        scalar = AMP_FLOAT;
     if (v.type.channels > 1)
-        out.type = amp__parse_element_type(r,
-                                           (uint16_t)amp__elem_of((amp_elem_type)v.type.elem,
-                                                                  v.type.channels),
-                                           0);
+        out.type = amp__parse_element_type(r, (uint16_t)amp__elem_of(scalar, v.type.channels), 0);
     return out;
 }
 
@@ -1191,7 +1209,7 @@ static value member(reader *r, value v)
                                         "wait_with_global_memory_fence",
                                         "wait_with_tile_static_memory_fence", NULL};
     if (t.kind == TYPE_OTHER && amp__lex_is_any(m, waits) && is(r, 0, "(") &&
-        !barrier_reached(r, name, NULL))
+        !barrier_reached(r, name, NULL, 1))
         return nothing;
     static const char *const tiled_only[] = {"barrier",   "local",       "tile",      "tile_origin",
                                              "global",    "tile_extent", "tile_dim0", "tile_dim1",
@@ -1267,8 +1285,8 @@ static int packed_step(reader *r, value v)
 /* ++ or -- of a vector of floats or doubles, at token op (prefix: before
  * v). OpenCL C has them for integer vectors only, C++ AMP for all: ++v
  * becomes (v += 1), which gives what ++v gives; v++ becomes v += 1 where
- * nothing uses its value (a statement of its own, a for's step, the left
- * of a comma there) and is
+ * nothing uses its value (a statement of its own, a for's step, an
+ * operand of a comma or an arm of ?: there) and is
  * refused elsewhere, since (v += 1) - 1 is not the old value in floating
  * point. Returns 0 when refused. */
 static int vector_step(reader *r, value v, long op, int prefix)
@@ -1276,8 +1294,8 @@ static int vector_step(reader *r, value v, long op, int prefix)
     amp_elem_type scalar = amp__elem_scalar((amp_elem_type)v.type.elem);
     if (!is_vector(v.type) || (scalar != AMP_FLOAT && scalar != AMP_DOUBLE))
         return 1;
-    if (!prefix &&
-        (v.first != r->discarded || !(is(r, 1, ";") || is(r, 1, ")") || is(r, 1, ",")))) {
+    static const char *const ends[] = {";", ")", ",", ":", NULL};
+    if (!prefix && (v.first != r->discarded || !amp__lex_is_any(peek(r, 1), ends))) {
         fail(r, op, AMP_ERROR_KERNEL_BUILD,
              "%.2s after a vector of %ss whose value is used: OpenCL C has no ++ or -- of"
              " such vectors, and the runtime writes v += 1 for them, which gives the new"
@@ -1286,7 +1304,7 @@ static int vector_step(reader *r, value v, long op, int prefix)
              r->tok[op].text, amp__elem_scalar_name(scalar), r->tok[op].text, r->tok[op].text);
         return 0;
     }
-    amp__parse_note(r, C_VECTOR_STEP, v.type, 0, 0, op, prefix ? v.last : -1, -1);
+    amp__parse_note(r, C_VECTOR_STEP, v.type, 0, 0, op, prefix ? v.last : -1, v.first);
     return 1;
 }
 
@@ -1368,6 +1386,17 @@ static value postfix(reader *r)
                 long close = cur(r);
                 expect(r, "]");
                 body_type type = v.type;
+                const lex_token *k = close == open + 2 ? &r->tok[open + 1] : NULL;
+                if (!type.array && indexlike(type) && k && k->kind == LEX_NUMBER &&
+                    amp__lex_leading_number(k) >= type.rank) {
+                    /* C++ AMP reads past the index; OpenCL C would read
+                     * another component, or nothing, and say nothing. */
+                    fail(r, open + 1, AMP_ERROR_KERNEL_BUILD,
+                         "%s of rank %d has the components [0] to [%d], and [%.*s] is past them",
+                         type.kind == TYPE_EXTENT ? "an extent" : "an index", type.rank,
+                         type.rank - 1, (int)k->length, k->text);
+                    return nothing;
+                }
                 if (type.array) {
                     type.array = 0;
                 } else if (indexlike(type) && type.rank == 1) {
@@ -1407,7 +1436,7 @@ static value postfix(reader *r)
             if (callee && callee->nlocals > 0 && r->b->status == AMP_OK)
                 helper_call(r, v, callee, &a);
             if (callee && callee->waits && r->b->status == AMP_OK &&
-                !barrier_reached(r, v.first, &r->tok[v.first]))
+                !barrier_reached(r, v.first, &r->tok[v.first], 1))
                 return nothing;
             if (!view && !helper && !texture && macro == NULL && v.first == v.last &&
                 r->b->resolved[v.first] == BODY_UNRESOLVED && r->b->status == AMP_OK)
@@ -1687,6 +1716,7 @@ static value binary(reader *r, int min)
  * on the thread's place (r->divergent), as an if's are. */
 static value conditional(reader *r)
 {
+    int discarded = cur(r) == r->discarded; /* so are the arms' values */
     int outer = varying_begin(r);
     value c = binary(r, 1);
     int varying = varying_end(r, outer);
@@ -1697,8 +1727,12 @@ static value conditional(reader *r)
     if (!enter(r))
         return nothing;
     r->divergent += varying;
+    if (discarded)
+        r->discarded = cur(r);
     value a = rvalue(r, comma_expression(r));
     expect(r, ":");
+    if (discarded)
+        r->discarded = cur(r);
     value b = rvalue(r, conditional(r));
     r->divergent -= varying;
     leave(r);
@@ -1809,11 +1843,16 @@ static value assignment(reader *r)
     return out;
 }
 
+/* a, b: where nothing uses the whole's value (r->discarded), nothing uses
+ * any operand's. */
 static value comma_expression(reader *r)
 {
+    int discarded = cur(r) == r->discarded;
     value v = assignment(r);
     while (v.first >= 0 && is(r, 0, ",") && r->b->status == AMP_OK) {
         expect(r, ",");
+        if (discarded)
+            r->discarded = cur(r);
         value next = assignment(r);
         if (next.first < 0)
             return nothing;

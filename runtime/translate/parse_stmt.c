@@ -612,11 +612,12 @@ static void read_for(reader *r)
         amp__parse_expression(r, until_semicolon);
         int varying = varying_end(r, outer);
         expect(r, ";");
+        /* The step runs, as the body does, where the condition holds. */
+        r->divergent += varying;
         r->discarded = cur(r);
         amp__parse_expression(r, until_paren);
         leave(r);
         expect(r, ")");
-        r->divergent += varying;
         read_statement(r);
         r->divergent -= varying;
     }
@@ -758,6 +759,7 @@ static void read_parameters(reader *r)
         }
         if (b->nparams < AMP_MAX_FUNCTION_PARAMS) {
             b->params[b->nparams] = id >= 0 ? b->decls[id].type : BODY_TYPE_OTHER;
+            b->param_decls[b->nparams] = id;
             if (s.type.kind == TYPE_TILED_INDEX)
                 memcpy(b->param_tiles[b->nparams], r->tile_dims, sizeof r->tile_dims);
         }

@@ -324,13 +324,14 @@ static void spell(kbody *b, const body_construct *c)
         break;
     case C_TEXTURE_CALL: texture_call(b, c); break;
     case C_VECTOR_STEP: {
-        /* ++v as (v += 1), v++ (its value unused) as v += 1. */
+        /* ++v as (v += 1), v++ (its value unused) as (v += 1). */
         int up = amp__lex_is(&tok[t[0]], "++");
         if (t[1] >= 0) {
             rewrite(b, t[0], "(");
             amp__body_edit_after(b, t[1], up ? " += 1)" : " -= 1)");
         } else {
-            rewrite(b, t[0], up ? " += 1" : " -= 1");
+            amp__body_edit_before(b, t[2], "(");
+            rewrite(b, t[0], up ? " += 1)" : " -= 1)");
         }
         break;
     }

@@ -445,6 +445,10 @@ static void short_vector_10_8_1_steps_of_float_and_double_vectors(void **state)
         float_2 r = --q + float_2(1.0f); /* the new value: -0.75 + 1 */
         for (float_2 s = float_2(0.0f); s.x < 3.0f; s++)
             q += s;                      /* -0.75 + 0 + 1 + 2 */
+        float_2 t = float_2(0.0f);
+        for (int i = 0; i < 3; i++, t++)
+            ;
+        idx[0] == 0 ? t++ : t--;         /* 4 */
         for (int i = 0; i < 2; i++)
             e[i]++;
         --e[1];
@@ -454,11 +458,12 @@ static void short_vector_10_8_1_steps_of_float_and_double_vectors(void **state)
         v[3] = (float)d.y;
         v[4] = r.x;
         v[5] = q.y;
+        v[6] = t.x;
     }));
     assert_amp_ok(amp_array_view_synchronize(v));
     assert_amp_ok(amp_array_view_synchronize(e));
-    const float want[6] = {2.0f, 4.0f, 0.5f, 1.5f, 0.25f, 2.25f};
-    for (int k = 0; k < 6; k++)
+    const float want[7] = {2.0f, 4.0f, 0.5f, 1.5f, 0.25f, 2.25f, 4.0f};
+    for (int k = 0; k < 7; k++)
         assert_true(out[k] == want[k]);
     assert_true(elements[0].x == 2.0f && elements[0].w == 5.0f);
     assert_true(elements[1].x == 5.0f && elements[1].w == 8.0f);

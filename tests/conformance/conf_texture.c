@@ -945,6 +945,17 @@ static void texture_10_1_texels_of_vectors_compare_whole(void **state)
     assert_int_equal(got[1], 0);
     assert_int_equal(got[2], 0);
     assert_int_equal(got[3], 1);
+    /* A unorm_4 texel is a float_4 too. */
+    const uint8_t halves[2 * 4] = {128, 128, 128, 128, 128, 128, 128, 0};
+    amp_texture *u = texture_of(AMP_UNORM, 4, amp_extent_1d(2), 8, halves, sizeof halves);
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(u, o), {
+        float_4 low = float_4(0.4f);
+        o[idx[0]] = all(u[idx] > low) && u[idx] != float_4(0.0f);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_int_equal(got[0], 1);
+    assert_int_equal(got[1], 0);
+    assert_amp_ok(amp_texture_release(u));
     assert_amp_ok(amp_array_view_release(o));
     assert_amp_ok(amp_texture_release(t));
 }

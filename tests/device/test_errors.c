@@ -275,6 +275,19 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
     }),
                      AMP_ERROR_KERNEL_BUILD, "did not compile");
     assert_non_null(strstr(amp_last_error(), "      = A view of rank 2 takes 2 integers, v(i, j)"));
+    /* A component past an index's rank: C reads another, or nothing. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 2), 2, 2), t_idx,
+                                           AMP_CAPTURE(m), { m[t_idx] = (float)t_idx.local[2]; }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "an index of rank 2 has the components [0] to [1], and [2] is past them");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(in), {
+        float x = in[idx];
+        (void)x;
+        int e = in.extent[1];
+        (void)e;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "an extent of rank 1 has the components [0] to [0], and [1] is past them");
     /* m[i] of a rank-2 view is a row (a projection), which takes no value;
      * m[i][j] is an element. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
@@ -414,6 +427,15 @@ AMP_FUNCTION(int, wait_then_first, (tile_barrier &barrier, tile_static int *s), 
 AMP_FUNCTION(int, through_a_waiting_helper, (const tiled_index<4> &t_idx, tile_static int *s), {
     return shared_first(t_idx, s) + 1;
 });
+AMP_FUNCTION(int, pair_sum, (const tiled_index<2> &t, int value), {
+    tile_static int pair[2];
+    pair[t.local[0]] = value;
+    t.barrier.wait();
+    return pair[0] + pair[1];
+});
+AMP_FUNCTION(int, takes_the_barrier, (tile_barrier &barrier, int x), { return x; });
+AMP_FUNCTION(int, passes_a_tile_of_4_on, (const tiled_index<4> &t, int value),
+             { return pair_sum(t, value); });
 AMP_FUNCTION(int, tile_sum_of_4, (const tiled_index<4> &t_idx, int value), {
     tile_static int values[4];
     values[t_idx.local[0]] = value;
@@ -474,6 +496,18 @@ static void helpers_that_wait_or_take_a_tiled_index_are_checked(void **state)
         v[t_idx] = 1;
     }),
                      AMP_ERROR_KERNEL_BUILD, "this barrier is inside a branch or loop");
+    /* A for's step runs where its condition holds, as its body does. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v), {
+        for (int i = 0; i < t_idx.local[0]; t_idx.barrier.wait(), i++)
+            v[t_idx] += 1;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "this barrier is inside a branch or loop");
+    /* A helper that takes the barrier and does not wait is no barrier. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, takes_the_barrier), {
+        tile_barrier barrier = t_idx.barrier;
+        if (t_idx.local[0] == 0)
+            v[t_idx] = takes_the_barrier(barrier, 0);
+    }));
     /* A helper's tiled_index of another tile or rank, or given an index. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(LEN), 8), t_idx,
                                            AMP_CAPTURE(v, tile_sum_of_4), {
@@ -490,6 +524,14 @@ static void helpers_that_wait_or_take_a_tiled_index_are_checked(void **state)
                      AMP_ERROR_KERNEL_BUILD,
                      "tile_sum_of_4 takes a tiled_index<4>, and this kernel's index is"
                      " tiled_index<2, 2>");
+    /* A helper's tiled_index<4> given to one that takes tiled_index<2>. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx,
+                                           AMP_CAPTURE(v, pair_sum, passes_a_tile_of_4_on), {
+        v[t_idx] = passes_a_tile_of_4_on(t_idx, 1);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "pair_sum takes a tiled_index<2>, and the tiled index given to it is"
+                     " tiled_index<4>");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(LEN), idx, AMP_CAPTURE(v, tile_sum_of_4), {
         v[idx] = tile_sum_of_4(idx, 1);
     }),

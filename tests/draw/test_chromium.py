@@ -270,8 +270,6 @@ def shown(boxes):
     return [b for b in boxes if b["w"] > 1 and b["h"] > 1]
 
 
-@unittest.skipUnless(os.path.exists(os.path.join(SAMPLES, "tile_race")),
-                     "the samples are not built")
 def call_lines(site):
     """The lines of the call that starts at site ("life.c:39"): gcc names a
     call of many lines by its first line, clang by its last."""
@@ -300,6 +298,8 @@ def first_launch_site(sample):
     raise AssertionError("no launch in " + path)
 
 
+@unittest.skipUnless(os.path.exists(os.path.join(SAMPLES, "tile_race")),
+                     "the samples are not built")
 class RealPages(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
