@@ -405,6 +405,7 @@ void amp__parse_open(reader *r, kbody *b)
 {
     memset(r, 0, sizeof *r);
     r->discarded = -1;
+    r->returned = -1;
     r->b = b;
     r->ctx = b->ctx;
     r->tok = b->tokens.items;
@@ -449,4 +450,102 @@ void amp__parse_close(reader *r)
     }
     free(r->pushed);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- Where the threads of a tile part ---- */
+
+#define LEVELS 32 /* loops and switches followed; deeper ones are not */
+#define fail(r, ...) amp__body_fail((r)->b, __VA_ARGS__)
+
+void amp__parse_level_open(reader *r, int is_switch)
+{
+    int k = r->levels++;
+    if (k >= LEVELS)
+        return;
+    uint32_t bit = (uint32_t)1 << k;
+    r->level_switch = is_switch ? r->level_switch | bit : r->level_switch & ~bit;
+    r->level_waits &= ~bit;
+    r->level_exits &= ~bit;
+}
+
+void amp__parse_level_close(reader *r)
+{
+    if (r->levels > 0)
+        r->levels--;
+}
+
+/* The levels open (that are followed), as bits. */
+static uint32_t open_levels(const reader *r)
+{
+    int n = r->levels < LEVELS ? r->levels : LEVELS;
+    return n == 32 ? 0xffffffffu : ((uint32_t)1 << n) - 1;
+}
+
+/* The innermost open loop (a switch too for a break), as a bit, or 0. */
+static uint32_t innermost(const reader *r, int switches)
+{
+    for (int k = (r->levels < LEVELS ? r->levels : LEVELS) - 1; k >= 0; k--)
+        if (switches || !(r->level_switch & ((uint32_t)1 << k)))
+            return (uint32_t)1 << k;
+    return 0;
+}
+
+int amp__parse_exit(reader *r, long at)
+{
+    if (!r->divergent || r->ctx->checked)
+        return 1;
+    const lex_token *t = &r->tok[at];
+    uint32_t left; /* the loops some threads leave, or skip the rest of */
+    if (amp__lex_is(t, "return")) {
+        left = open_levels(r) & ~r->level_switch;
+        r->returned = at;
+    } else {
+        left = innermost(r, amp__lex_is(t, "break")) & ~r->level_switch;
+    }
+    r->level_exits |= left;
+    if (left & r->level_waits) {
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "this %.*s is under a condition on the thread's global or local index, and the"
+             " loop it leaves waits at a barrier: the threads of a tile that leave never reach"
+             " that barrier again. Let every thread run the loop's barriers, and skip only the"
+             " work",
+             (int)t->length, t->text);
+        return 0;
+    }
+    return 1;
+}
+
+int amp__parse_barrier_parts(reader *r, long at)
+{
+    r->level_waits |= open_levels(r);
+    if (r->ctx->checked)
+        return 1;
+    if (r->returned >= 0) {
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "a return under a condition on the thread's global or local index comes before"
+             " this barrier, so the threads of a tile that returned never reach it: let every"
+             " thread come to the barrier, and put only the work under the condition");
+        return 0;
+    }
+    if (r->level_exits & open_levels(r) & ~r->level_switch) {
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "this barrier is in a loop that a break, continue or return under a condition on"
+             " the thread's global or local index leaves for some threads of the tile, which"
+             " then never reach it: let every thread run the loop's barriers, and skip only the"
+             " work");
+        return 0;
+    }
+    return 1;
+}
+
+int amp__parse_do_condition(reader *r, long at, int varying)
+{
+    uint32_t loop = innermost(r, 0);
+    if (!varying || r->ctx->checked || !(r->level_waits & loop))
+        return 1;
+    fail(r, at, AMP_ERROR_KERNEL_BUILD,
+         "this do ... while's condition depends on the thread's global or local index, and its"
+         " body waits at a barrier: the threads of a tile that stop never reach that barrier"
+         " again. Loop on a condition every thread of the tile shares");
+    return 0;
 }

@@ -59,6 +59,15 @@ typedef struct reader {
     /* The first token of the expression being read whose value nothing
      * uses (an expression statement's, a for's first or third), or -1. */
     long discarded;
+    /* Where threads of a tile may part for good (parts.c): a return under
+     * a condition on the thread's place, read so far (the token, or -1);
+     * and the loops and switches open, innermost the highest bit: which
+     * are switches, which wait at a barrier so far, and which some threads
+     * have left early (a break, continue or return under such a
+     * condition). */
+    long returned;
+    int levels;
+    uint32_t level_switch, level_waits, level_exits;
 } reader;
 
 /* Start reading b (scanned), with the names the kernel declares around it
@@ -215,6 +224,24 @@ typedef struct scope_mark {
 
 scope_mark amp__parse_scope_open(reader *r);
 void amp__parse_scope_close(reader *r, scope_mark m);
+
+/* ---- Where the threads of a tile part ---- */
+
+/* A loop (or a switch) is read between these two. */
+void amp__parse_level_open(reader *r, int is_switch);
+void amp__parse_level_close(reader *r);
+/* A return, break or continue at token at, which the threads of a tile
+ * take apart when r->divergent: later barriers, and every barrier of the
+ * loops it leaves, are not reached by all. Fails b (and returns 0) when
+ * such a barrier was read already. */
+int amp__parse_exit(reader *r, long at);
+/* A barrier waited at, at token at: fails b (and returns 0) where some
+ * threads of the tile have left for good before it. */
+int amp__parse_barrier_parts(reader *r, long at);
+/* A do ... while's condition, read at token at after its body
+ * (varying: it differs from thread to thread): fails b (and returns 0)
+ * when the body waits at a barrier. */
+int amp__parse_do_condition(reader *r, long at, int varying);
 
 /* ---- Facts ---- */
 

@@ -829,6 +829,8 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
 static int barrier_reached(reader *r, long at, const lex_token *helper, int waits)
 {
     r->b->waits |= waits;
+    if (waits && !amp__parse_barrier_parts(r, at))
+        return 0;
     if (!r->divergent || r->ctx->checked)
         return 1;
     if (helper)

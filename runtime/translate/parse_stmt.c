@@ -614,11 +614,13 @@ static void read_for(reader *r)
         expect(r, ";");
         /* The step runs, as the body does, where the condition holds. */
         r->divergent += varying;
+        amp__parse_level_open(r, 0);
         r->discarded = cur(r);
         amp__parse_expression(r, until_paren);
         leave(r);
         expect(r, ")");
         read_statement(r);
+        amp__parse_level_close(r);
         r->divergent -= varying;
     }
     amp__parse_scope_close(r, m);
@@ -652,18 +654,24 @@ static void read_statement(reader *r)
         }
         r->divergent -= varying;
     } else if (amp__lex_is(t, "while") || amp__lex_is(t, "switch")) {
+        int is_switch = amp__lex_is(t, "switch");
         mark(r, BODY_NOT_A_USE);
         advance(r);
         int varying = condition(r);
         r->divergent += varying;
+        amp__parse_level_open(r, is_switch);
         read_statement(r);
+        amp__parse_level_close(r);
         r->divergent -= varying;
     } else if (amp__lex_is(t, "do")) {
         expect(r, "do");
+        amp__parse_level_open(r, 0);
         read_statement(r);
         expect(r, "while");
-        parenthesized(r);
-        expect(r, ";");
+        long at = cur(r);
+        if (amp__parse_do_condition(r, at, condition(r)))
+            expect(r, ";");
+        amp__parse_level_close(r);
     } else if (amp__lex_is(t, "for")) {
         read_for(r);
     } else if (amp__lex_is(t, "case")) {
@@ -674,10 +682,12 @@ static void read_statement(reader *r)
         expect(r, "default");
         expect(r, ":");
     } else if (amp__lex_is(t, "return")) {
+        amp__parse_exit(r, cur(r));
         expect(r, "return");
         amp__parse_expression(r, until_semicolon);
         expect(r, ";");
     } else if (amp__lex_is(t, "break") || amp__lex_is(t, "continue")) {
+        amp__parse_exit(r, cur(r));
         mark(r, BODY_NOT_A_USE);
         advance(r);
         expect(r, ";");

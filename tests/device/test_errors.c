@@ -333,6 +333,7 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
     assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(LEN), data, &v));
     amp_tiled_extent domain = amp_extent_tile_1d(amp_extent_1d(LEN), 4);
     const char *advice = "move the barrier out of the branch";
+    int rounds = 3;
     int line = __LINE__ + 3;
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
         if (t_idx.local[0] < 2) {
@@ -385,10 +386,73 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
         }
     }),
                      AMP_ERROR_KERNEL_BUILD, advice);
+    /* Threads that leave for good before a barrier: a return, a break or
+     * continue out of a loop that waits, a do ... while's condition. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        if (t_idx.local[0] == 0)
+            return;
+        t_idx.barrier.wait();
+        v(t_idx.global) = 1;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "a return under a condition on the thread's global or local index comes"
+                     " before this barrier");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        for (int i = 0; i < 4; i++) {
+            if (i == t_idx.local[0])
+                break;
+            t_idx.barrier.wait();
+        }
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "this barrier is in a loop that a break, continue or return under a"
+                     " condition");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        for (int i = 0; i < 4; i++) {
+            t_idx.barrier.wait();
+            if (t_idx.global[0] == i)
+                continue;
+            v(t_idx.global) += 1;
+        }
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "this continue is under a condition on the thread's global or local index,"
+                     " and the loop it leaves waits at a barrier");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        int i = 0;
+        do {
+            t_idx.barrier.wait();
+            i++;
+        } while (i < t_idx.local[0]);
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "this do ... while's condition depends on the thread");
     assert_int_equal(data[0], 0); /* nothing ran */
+    /* Leaving where no barrier follows, a break out of a switch, and exits
+     * under conditions every thread shares: these run. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v, rounds), {
+        for (int r = 0; r < 4; r++) {
+            t_idx.barrier.wait();
+            if (r == rounds)
+                break;
+            switch (t_idx.local[0]) {
+            case 0:
+                break;
+            default:
+                v(t_idx.global) += 0;
+            }
+        }
+        int i = 0;
+        do {
+            t_idx.barrier.wait();
+        } while (++i < rounds);
+        if (t_idx.local[0] == 3)
+            return;
+        v(t_idx.global) = 0;
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(data[0], 0);
     /* Conditions every thread of a tile shares, and a branch on the
      * thread with the barrier after it: these run. */
-    int rounds = 3;
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v, rounds), {
         tile_static float shared[4];
         int r;
