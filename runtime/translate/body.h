@@ -110,17 +110,18 @@ typedef enum body_decl_kind {
 typedef struct body_decl {
     const char *name;
     uint32_t length;
-    uint8_t kind;           /* a body_decl_kind */
-    uint8_t name_kind;      /* DECL_KERNEL: a body_name_kind */
-    int32_t capture;        /* DECL_KERNEL: the capture's index, or -1 */
-    int32_t token;          /* the declarator's token, or -1 for kernel names */
-    uint32_t scope;         /* 0: the outermost, the kernel's names' */
-    body_type type;         /* what it is, as far as the reader follows */
-    body_type returns;      /* a helper function's result */
-    char *renamed;          /* DECL_TILE_STATIC: its name at kernel scope when not its own */
-    uint8_t zeroed;         /* DECL_TYPEDEF: a body_zeroed, how C++ AMP default-constructs it */
-    uint8_t thread_varying; /* DECL_VARIABLE: last set from what differs from thread to thread,
-                               as far as the reader has read (parse.h, varying_set) */
+    uint8_t kind;            /* a body_decl_kind */
+    uint8_t name_kind;       /* DECL_KERNEL: a body_name_kind */
+    int32_t capture;         /* DECL_KERNEL: the capture's index, or -1 */
+    int32_t token;           /* the declarator's token, or -1 for kernel names */
+    uint32_t scope;          /* 0: the outermost, the kernel's names' */
+    body_type type;          /* what it is, as far as the reader follows */
+    body_type returns;       /* a helper function's result */
+    char *renamed;           /* DECL_TILE_STATIC: its name at kernel scope when not its own */
+    uint8_t zeroed;          /* DECL_TYPEDEF: a body_zeroed, how C++ AMP default-constructs it */
+    uint32_t thread_varying; /* DECL_VARIABLE: what it was last set from depends on, as far as
+                                the reader has read (VARYING_* bits: parse.h, varying_set); a
+                                helper's parameter: itself */
 } body_decl;
 
 /* What a declaration without an initializer starts as. C++ AMP's short
@@ -363,8 +364,12 @@ typedef struct kbody {
      * dimension where it is written as a number, else 0. */
     int param_tiles[AMP_MAX_FUNCTION_PARAMS][3];
     int32_t param_decls[AMP_MAX_FUNCTION_PARAMS]; /* a helper's parameters' declarations */
-    /* The text waits at a tile barrier, itself or in a helper it calls. */
+    /* The text waits at a tile barrier, itself or in a helper it calls;
+     * and (a helper) under conditions on which of its parameters (bit k:
+     * parameter k), which a caller must not give values that differ from
+     * thread to thread. */
     int waits;
+    uint32_t wait_params;
     uint32_t texture_names[AMP_MAX_FUNCTION_PARAMS]; /* a helper's texture parameters: their
                                                 name tokens, in order */
     body_type texture_types[AMP_MAX_FUNCTION_PARAMS];

@@ -538,10 +538,13 @@ int amp__parse_barrier_parts(reader *r, long at)
     return 1;
 }
 
-int amp__parse_do_condition(reader *r, long at, int varying)
+int amp__parse_do_condition(reader *r, long at, uint32_t varying)
 {
     uint32_t loop = innermost(r, 0);
-    if (!varying || r->ctx->checked || !(r->level_waits & loop))
+    if (!(r->level_waits & loop))
+        return 1;
+    r->b->wait_params |= varying >> 1; /* a helper's: the caller's to check */
+    if (!(varying & VARYING_THREAD) || r->ctx->checked)
         return 1;
     fail(r, at, AMP_ERROR_KERNEL_BUILD,
          "this do ... while's condition depends on the thread's global or local index, and its"

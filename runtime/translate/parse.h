@@ -51,8 +51,11 @@ typedef struct reader {
      * variable set from them (body_decl.thread_varying); and how many
      * statements around the current one run only where such a condition
      * holds (a barrier there is not reached by every thread of the tile). */
-    int thread_varying;
+    uint32_t thread_varying; /* VARYING_* bits (below) */
     int divergent;
+    /* The helper's parameters that the conditions around the statement
+     * being read depend on (VARYING_PARAM bits). */
+    uint32_t param_divergent;
     /* The tile of the last tiled_index<D0, ...> read: each dimension where
      * it is a number, else 0 (amp__parse_template_type). */
     int tile_dims[3];
@@ -117,34 +120,63 @@ static inline void mark(reader *r, int32_t resolution)
         r->b->resolved[i] = resolution;
 }
 
+/* What a value depends on, as bits: VARYING_THREAD, what differs from
+ * thread to thread (a tiled index's global or local, or what was set from
+ * it); and in a helper, VARYING_PARAM(k), the helper's parameter k, which
+ * a caller may give a value that does. */
+#define VARYING_THREAD 1u
+#define VARYING_PARAM(k) ((k) < 31 ? (uint32_t)2 << (k) : 0u)
+
 /* Around the reading of a condition or a value: varying_begin clears the
- * flag and returns the outer reading's, varying_end returns whether what
- * was read in between differs from thread to thread, and keeps it for the
- * outer reading. */
-static inline int varying_begin(reader *r)
+ * bits and returns the outer reading's, varying_end returns what was read
+ * in between depends on, and keeps it for the outer reading. */
+static inline uint32_t varying_begin(reader *r)
 {
-    int outer = r->thread_varying;
+    uint32_t outer = r->thread_varying;
     r->thread_varying = 0;
     return outer;
 }
 
-static inline int varying_end(reader *r, int outer)
+static inline uint32_t varying_end(reader *r, uint32_t outer)
 {
-    int varying = r->thread_varying;
-    r->thread_varying = outer || varying;
+    uint32_t varying = r->thread_varying;
+    r->thread_varying = outer | varying;
     return varying;
 }
 
-/* A variable set (declared with a value, or assigned): it differs from
- * thread to thread when the value does, or when it is set where only some
- * threads are (a divergent statement); a compound assignment keeps what it
- * had. Other declarations than variables are left as they are. */
-static inline void varying_set(reader *r, int32_t decl, int varying, int keeps)
+/* A variable set (declared with a value, or assigned): it depends on what
+ * the value does, and on the conditions of the statements it is set in
+ * (only some threads may set it); a compound assignment keeps what it had.
+ * Other declarations than variables are left as they are. */
+static inline void varying_set(reader *r, int32_t decl, uint32_t varying, int keeps)
 {
     if (decl < 0 || r->b->decls[decl].kind != DECL_VARIABLE)
         return;
     body_decl *d = &r->b->decls[decl];
-    d->thread_varying = (uint8_t)(varying || r->divergent || (keeps && d->thread_varying));
+    d->thread_varying = varying | (r->divergent ? VARYING_THREAD : 0) | r->param_divergent |
+                        (keeps ? d->thread_varying : 0);
+}
+
+/* A branch on a condition that depends on varying: its statements run only
+ * where it holds (r->divergent, when it differs from thread to thread;
+ * r->param_divergent, the parameters it depends on). */
+typedef struct branch_mark {
+    int thread;
+    uint32_t params;
+} branch_mark;
+
+static inline branch_mark branch_enter(reader *r, uint32_t varying)
+{
+    branch_mark m = {(varying & VARYING_THREAD) != 0, r->param_divergent};
+    r->divergent += m.thread;
+    r->param_divergent |= varying & ~VARYING_THREAD;
+    return m;
+}
+
+static inline void branch_leave(reader *r, branch_mark m)
+{
+    r->divergent -= m.thread;
+    r->param_divergent = m.params;
 }
 
 static inline void advance(reader *r)
@@ -241,7 +273,7 @@ int amp__parse_barrier_parts(reader *r, long at);
 /* A do ... while's condition, read at token at after its body
  * (varying: it differs from thread to thread): fails b (and returns 0)
  * when the body waits at a barrier. */
-int amp__parse_do_condition(reader *r, long at, int varying);
+int amp__parse_do_condition(reader *r, long at, uint32_t varying);
 
 /* ---- Facts ---- */
 

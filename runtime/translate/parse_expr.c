@@ -404,8 +404,7 @@ static value primary(reader *r)
                 v.type.kind = TYPE_FUNCTION;
             if (v.type.kind == TYPE_VIEW)
                 v.root = first;
-            if (decl->thread_varying)
-                r->thread_varying = 1;
+            r->thread_varying |= decl->thread_varying;
             /* The kernel's index: read here, and an lvalue, so that an
              * assignment, ++, -- or & through it says it may change. */
             if (decl->kind == DECL_KERNEL && decl->name_kind == BODY_NAME_INDEX) {
@@ -450,9 +449,10 @@ static value primary(reader *r)
 /* A call's arguments, as the reader saw them. */
 typedef struct call_args {
     int n;
-    value arg[8];     /* the first 8 */
-    long comma[8];    /* the token after argument k, when it is a ',' */
-    long open, close; /* the parentheses */
+    value arg[8];                              /* the first 8 */
+    long comma[8];                             /* the token after argument k, when it is a ',' */
+    long open, close;                          /* the parentheses */
+    uint32_t varying[AMP_MAX_FUNCTION_PARAMS]; /* what argument k depends on (VARYING_*) */
 } call_args;
 
 /* A texture given to a helper's texture<T, N> parameter: its image and its
@@ -573,6 +573,31 @@ static int tiled_index_fits(reader *r, const kbody *callee, int k, value a)
     return 0;
 }
 
+/* A call of helper callee (named at v), which waits at the tile's barrier
+ * under conditions on its parameters callee->wait_params: given a value
+ * that differs from thread to thread, some threads of a tile would miss
+ * the barrier, and the call is refused; given the caller's own parameter,
+ * the caller waits under a condition on it. Returns 0 when refused. */
+static int waits_by_its_arguments(reader *r, value v, const kbody *callee, const call_args *a)
+{
+    for (int k = 0; k < a->n && k < AMP_MAX_FUNCTION_PARAMS && k < 31; k++) {
+        if (!(callee->wait_params & ((uint32_t)1 << k)))
+            continue;
+        r->b->wait_params |= a->varying[k] >> 1;
+        if (!(a->varying[k] & VARYING_THREAD) || r->ctx->checked)
+            continue;
+        const lex_token *name = &r->tok[v.first];
+        fail(r, k < 8 ? a->arg[k].first : v.first, AMP_ERROR_KERNEL_BUILD,
+             "%.*s waits at the tile's barrier under a condition on its parameter %d, and this"
+             " value differs from thread to thread, so the threads of a tile for which the"
+             " condition fails never reach the barrier: give it a value every thread of the"
+             " tile shares, and keep the barrier out of the condition",
+             (int)name->length, name->text, k + 1);
+        return 0;
+    }
+    return 1;
+}
+
 /* The arguments of a call, each an assignment expression; the ')' is
  * consumed. A view's, or a helper's, tiled index arguments stand for their
  * global index (indices_due). A helper's (callee's) view parameter
@@ -590,7 +615,11 @@ static void arguments(reader *r, int indices_due, int macro, const kbody *callee
     if (r->b->status != AMP_OK || !enter(r))
         return;
     while (r->b->status == AMP_OK && !at_end(r) && !is(r, 0, ")")) {
+        uint32_t outer = varying_begin(r);
         value a = rvalue(r, assignment(r));
+        uint32_t varying = varying_end(r, outer);
+        if (out->n < AMP_MAX_FUNCTION_PARAMS)
+            out->varying[out->n] = varying;
         if (a.first < 0) {
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
@@ -829,6 +858,8 @@ static value extent_member(reader *r, value v, construct_kind kind, long dot, lo
 static int barrier_reached(reader *r, long at, const lex_token *helper, int waits)
 {
     r->b->waits |= waits;
+    if (waits) /* in a helper, under conditions on its parameters */
+        r->b->wait_params |= r->param_divergent >> 1;
     if (waits && !amp__parse_barrier_parts(r, at))
         return 0;
     if (!r->divergent || r->ctx->checked)
@@ -865,7 +896,7 @@ static value tiled_member(reader *r, value v, long dot, long name)
         return other(v.first, name);
     }
     if (amp__lex_is(m, "global") || amp__lex_is(m, "local"))
-        r->thread_varying = 1;
+        r->thread_varying |= VARYING_THREAD;
     if (amp__lex_is(m, "barrier") && !barrier_reached(r, name, NULL, 0))
         return nothing;
     value out = other(v.first, name);
@@ -1438,7 +1469,8 @@ static value postfix(reader *r)
             if (callee && callee->nlocals > 0 && r->b->status == AMP_OK)
                 helper_call(r, v, callee, &a);
             if (callee && callee->waits && r->b->status == AMP_OK &&
-                !barrier_reached(r, v.first, &r->tok[v.first], 1))
+                (!barrier_reached(r, v.first, &r->tok[v.first], 1) ||
+                 !waits_by_its_arguments(r, v, callee, &a)))
                 return nothing;
             if (!view && !helper && !texture && macro == NULL && v.first == v.last &&
                 r->b->resolved[v.first] == BODY_UNRESOLVED && r->b->status == AMP_OK)
@@ -1694,20 +1726,19 @@ static value combine(reader *r, long op, value lhs, value rhs)
  * place (r->divergent), as an if is. */
 static value binary(reader *r, int min)
 {
-    int outer = varying_begin(r);
+    uint32_t outer = varying_begin(r);
     value lhs = unary(r);
     while (lhs.first >= 0) {
         int prec = precedence(peek(r, 0));
         if (prec == 0 || prec < min || r->b->status != AMP_OK)
             break;
         long op = cur(r);
-        int branch = r->thread_varying &&
-                     (amp__lex_is(&r->tok[op], "&&") || amp__lex_is(&r->tok[op], "||"));
+        int logical = amp__lex_is(&r->tok[op], "&&") || amp__lex_is(&r->tok[op], "||");
         mark(r, BODY_NOT_A_USE);
         advance(r);
-        r->divergent += branch;
+        branch_mark m = branch_enter(r, logical ? r->thread_varying : 0);
         value rhs = binary(r, prec + 1);
-        r->divergent -= branch;
+        branch_leave(r, m);
         lhs = rhs.first < 0 ? nothing : combine(r, op, lhs, rhs);
     }
     varying_end(r, outer);
@@ -1719,16 +1750,16 @@ static value binary(reader *r, int min)
 static value conditional(reader *r)
 {
     int discarded = cur(r) == r->discarded; /* so are the arms' values */
-    int outer = varying_begin(r);
+    uint32_t outer = varying_begin(r);
     value c = binary(r, 1);
-    int varying = varying_end(r, outer);
+    uint32_t varying = varying_end(r, outer);
     if (c.first < 0 || !is(r, 0, "?"))
         return c;
     c = rvalue(r, c);
     expect(r, "?");
     if (!enter(r))
         return nothing;
-    r->divergent += varying;
+    branch_mark m = branch_enter(r, varying);
     if (discarded)
         r->discarded = cur(r);
     value a = rvalue(r, comma_expression(r));
@@ -1736,7 +1767,7 @@ static value conditional(reader *r)
     if (discarded)
         r->discarded = cur(r);
     value b = rvalue(r, conditional(r));
-    r->divergent -= varying;
+    branch_leave(r, m);
     leave(r);
     if (a.first < 0 || b.first < 0)
         return nothing;
@@ -1822,9 +1853,9 @@ static value assignment(reader *r)
     advance(r);
     if (!enter(r))
         return nothing;
-    int outer = varying_begin(r);
+    uint32_t outer = varying_begin(r);
     value rhs = assignment(r);
-    int varying = varying_end(r, outer);
+    uint32_t varying = varying_end(r, outer);
     leave(r);
     if (rhs.first < 0)
         return nothing;

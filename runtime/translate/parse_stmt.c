@@ -38,9 +38,9 @@ static void parenthesized(reader *r)
 
 /* A condition in parentheses; returns whether it differs from thread to
  * thread (parse.h, varying_begin). */
-static int condition(reader *r)
+static uint32_t condition(reader *r)
 {
-    int outer = varying_begin(r);
+    uint32_t outer = varying_begin(r);
     parenthesized(r);
     return varying_end(r, outer);
 }
@@ -492,7 +492,7 @@ static void declaration(reader *r, int hoistable)
             advance(r);
             int32_t id = declare_named(r, &s, name, 0, 0);
             amp__parse_make_visible(r, id);
-            int outer = varying_begin(r);
+            uint32_t outer = varying_begin(r);
             direct_initializer(r, s.type);
             varying_set(r, id, varying_end(r, outer), 0);
             if (!is(r, 0, ","))
@@ -519,7 +519,7 @@ static void declaration(reader *r, int hoistable)
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);
-            int outer = varying_begin(r);
+            uint32_t outer = varying_begin(r);
             body_value value = amp__parse_expression(r, until_declarator_end);
             varying_set(r, id, varying_end(r, outer), 0);
             body_type to = id >= 0 ? r->b->decls[id].type : BODY_TYPE_OTHER;
@@ -608,12 +608,12 @@ static void read_for(reader *r)
             amp__parse_expression(r, until_semicolon);
             expect(r, ";");
         }
-        int outer = varying_begin(r);
+        uint32_t outer = varying_begin(r);
         amp__parse_expression(r, until_semicolon);
-        int varying = varying_end(r, outer);
+        uint32_t varying = varying_end(r, outer);
         expect(r, ";");
         /* The step runs, as the body does, where the condition holds. */
-        r->divergent += varying;
+        branch_mark branch = branch_enter(r, varying);
         amp__parse_level_open(r, 0);
         r->discarded = cur(r);
         amp__parse_expression(r, until_paren);
@@ -621,7 +621,7 @@ static void read_for(reader *r)
         expect(r, ")");
         read_statement(r);
         amp__parse_level_close(r);
-        r->divergent -= varying;
+        branch_leave(r, branch);
     }
     amp__parse_scope_close(r, m);
 }
@@ -636,13 +636,14 @@ static void read_statement(reader *r)
     } else if (amp__lex_is(t, "if")) {
         /* else-if chains loop here rather than nest. Past a condition on
          * the thread's place, every branch of the chain is divergent. */
-        int varying = 0;
+        uint32_t chain = 0; /* what the conditions so far depend on */
+        branch_mark outer = branch_enter(r, 0);
         for (;;) {
             expect(r, "if");
-            if (condition(r) && !varying) {
-                varying = 1;
-                r->divergent++;
-            }
+            uint32_t varying = condition(r);
+            r->divergent += (varying & VARYING_THREAD) && !(chain & VARYING_THREAD);
+            r->param_divergent |= varying & ~VARYING_THREAD;
+            chain |= varying;
             read_statement(r);
             if (!is(r, 0, "else") || r->b->status != AMP_OK)
                 break;
@@ -652,17 +653,17 @@ static void read_statement(reader *r)
                 break;
             }
         }
-        r->divergent -= varying;
+        r->divergent -= (chain & VARYING_THREAD) != 0;
+        branch_leave(r, outer);
     } else if (amp__lex_is(t, "while") || amp__lex_is(t, "switch")) {
         int is_switch = amp__lex_is(t, "switch");
         mark(r, BODY_NOT_A_USE);
         advance(r);
-        int varying = condition(r);
-        r->divergent += varying;
+        branch_mark branch = branch_enter(r, condition(r));
         amp__parse_level_open(r, is_switch);
         read_statement(r);
         amp__parse_level_close(r);
-        r->divergent -= varying;
+        branch_leave(r, branch);
     } else if (amp__lex_is(t, "do")) {
         expect(r, "do");
         amp__parse_level_open(r, 0);
@@ -758,6 +759,11 @@ static void read_parameters(reader *r)
         int32_t id = declare_named(r, &s, name, pointer, array);
         amp__parse_make_visible(r, id);
         kbody *b = r->b;
+        /* What a caller gives the parameter may differ from thread to
+         * thread: a barrier under a condition on it is the caller's to
+         * check (kbody.wait_params). A tiled index's are the index's. */
+        if (id >= 0 && s.type.kind != TYPE_TILED_INDEX)
+            b->decls[id].thread_varying = VARYING_PARAM(b->nparams);
         if (s.type.kind == TYPE_TEXTURE_VALUE && name >= 0 && r->b->status == AMP_OK) {
             /* Images cannot be struct members: the texture is its image and
              * its extent, side by side. */

@@ -498,6 +498,23 @@ AMP_FUNCTION(int, pair_sum, (const tiled_index<2> &t, int value), {
     return pair[0] + pair[1];
 });
 AMP_FUNCTION(int, takes_the_barrier, (tile_barrier &barrier, int x), { return x; });
+AMP_FUNCTION(int, wait_if, (tile_barrier &barrier, int x), {
+    int twice = 2 * x;
+    if (twice > 0)
+        barrier.wait();
+    return x;
+});
+AMP_FUNCTION(int, tile_reduce_4, (const tiled_index<4> &t, int value, int width), {
+    tile_static int sums[4];
+    sums[t.local[0]] = value;
+    t.barrier.wait();
+    for (int stride = width / 2; stride > 0; stride /= 2) {
+        if (t.local[0] < stride)
+            sums[t.local[0]] += sums[t.local[0] + stride];
+        t.barrier.wait();
+    }
+    return sums[0];
+});
 AMP_FUNCTION(int, passes_a_tile_of_4_on, (const tiled_index<4> &t, int value),
              { return pair_sum(t, value); });
 AMP_FUNCTION(int, tile_sum_of_4, (const tiled_index<4> &t_idx, int value), {
@@ -566,6 +583,17 @@ static void helpers_that_wait_or_take_a_tiled_index_are_checked(void **state)
             v[t_idx] += 1;
     }),
                      AMP_ERROR_KERNEL_BUILD, "this barrier is inside a branch or loop");
+    /* A helper that waits under a condition on its parameter, given a
+     * value that differs between threads (directly, or through a helper
+     * of the caller's); a value they share, and a per-thread value the
+     * condition does not read, run. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, wait_if), {
+        tile_barrier barrier = t_idx.barrier;
+        v[t_idx] = wait_if(barrier, t_idx.local[0]);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "wait_if waits at the tile's barrier under a condition on its parameter 2,"
+                     " and this value differs from thread to thread");
     /* A helper that takes the barrier and does not wait is no barrier. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, takes_the_barrier), {
         tile_barrier barrier = t_idx.barrier;
@@ -602,6 +630,14 @@ static void helpers_that_wait_or_take_a_tiled_index_are_checked(void **state)
                      AMP_ERROR_KERNEL_BUILD,
                      "tile_sum_of_4 takes a tiled_index<4>, the index of a tiled kernel");
     assert_int_equal(data[0], 0); /* nothing ran */
+    int four = 4;
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, wait_if, tile_reduce_4, four), {
+        tile_barrier barrier = t_idx.barrier;
+        v[t_idx] = wait_if(barrier, four) + tile_reduce_4(t_idx, t_idx.local[0], four);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    for (int i = 0; i < LEN; i++)
+        assert_int_equal(data[i], 4 + 6);
     /* Called where every thread is, with its own tile: it runs. So does an
      * untiled kernel that captures such a helper and does not call it. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, tile_sum_of_4), {
