@@ -57,8 +57,10 @@ static const char *category_hint(ock_category c)
     switch (c) {
     case OCK_DATA_RACE:
         return "Two threads touch the same element and at least one writes it, with no barrier"
-               " between them. Give each thread its own element, add a"
-               " t_idx.barrier.wait() between the write and the read, or use an atomic.";
+               " between them, or one whose fence leaves this memory out"
+               " (wait_with_global_memory_fence does not order tile_static memory). Give each"
+               " thread its own element, add a t_idx.barrier.wait() between the write and the"
+               " read, or use an atomic.";
     case OCK_DIVERGENCE:
         return "Every thread of a tile must reach each barrier: move the barrier out of the"
                " branch or loop that only some threads take.";

@@ -405,8 +405,12 @@ static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, 
         return;
     int in_body = at->text == map->body;
     const char *next = after_name(map, at, name, len);
+    /* A body from a file stays as written (its tile_static declarations
+     * too), and its lines may be the file's: only an inline body's moved
+     * declarations come before the generated body's first line. */
+    int moved = !map->src->from_file && gen_line < map->gen->body_line;
     int kind = !in_body                                                         ? HINT_HELPER
-               : gen_line < map->gen->body_line                                 ? HINT_TILE_STATIC
+               : moved                                                          ? HINT_TILE_STATIC
                : map->src && map->src->index_name && tiled_member_follows(next) ? HINT_INDEX
                : *next == '('                                                   ? HINT_FUNCTION
                                                                                 : HINT_CAPTURE;

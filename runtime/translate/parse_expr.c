@@ -976,6 +976,15 @@ static value texture_call(reader *r, value v, long dot, long name, int form)
     arguments(r, 1, 0, NULL, &a);
     if (r->b->status != AMP_OK)
         return nothing;
+    if (form >= TEXTURE_SAMPLE && a.n > (lt >= 0 ? 1 : 2)) {
+        /* C++ AMP's level of detail: mipmaps, which textures here have not. */
+        fail(r, open, AMP_ERROR_KERNEL_BUILD,
+             "%.*s takes the coordinates%s, and %d values are given: a level of detail is not"
+             " offered (a texture here has one level, which C++ AMP's 0 names); leave it out",
+             (int)r->tok[name].length, r->tok[name].text,
+             lt >= 0 ? " alone" : ", or a sampler and them", a.n);
+        return nothing;
+    }
     amp__parse_role(r, v.first, ROLE_READ);
     body_construct c = {.kind = C_TEXTURE_CALL,
                         .form = (uint8_t)form,
@@ -1487,6 +1496,19 @@ static value postfix(reader *r)
                 else if (v.first == v.last && r->b->resolved[v.first] == BODY_UNRESOLVED)
                     out.type = amp__parse_element_type(r, (uint16_t)made_vector(&r->tok[v.first]),
                                                        0);
+                if (view && a.n != 1 && a.n != v.type.rank) {
+                    /* The compiler would blame the view's name. */
+                    int rank = v.type.rank;
+                    fail(r, a.open, AMP_ERROR_KERNEL_BUILD,
+                         "a view of rank %d takes %d integer%s, v(%s), or an index<%d>, and %d"
+                         " are given",
+                         rank, rank, rank == 1 ? "" : "s",
+                         rank == 1   ? "i"
+                         : rank == 2 ? "i, j"
+                                     : "i, j, ...",
+                         rank, a.n);
+                    return nothing;
+                }
                 if (view) {
                     /* v(...): an element, read unless what follows writes it. */
                     out.type = amp__parse_element_type(r, v.type.elem, 1);

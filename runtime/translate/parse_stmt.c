@@ -516,6 +516,14 @@ static void declaration(reader *r, int hoistable)
         } else if (!is(r, 0, "=")) {
             default_construct(r, &s, name, pointer, array);
         }
+        if (is(r, 0, "=") && s.tile_static && r->b->status == AMP_OK) {
+            /* OpenCL C would say '__local' variable cannot have one. */
+            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                 "a tile_static variable takes no initializer (in C++ AMP neither): the tile's"
+                 " threads share one, so let one thread set it (if (t_idx.local[0] == 0) ...),"
+                 " then t_idx.barrier.wait() before the others read it");
+            return;
+        }
         if (is(r, 0, "=")) {
             mark(r, BODY_NOT_A_USE);
             advance(r);

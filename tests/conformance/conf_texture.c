@@ -920,6 +920,12 @@ static void sampler_10_3_modes_not_written_are_the_defaults(void **state)
     assert_true(got[3] == ramp[0]);
     for (int k = 0; k < 4; k++)
         assert_true(got[4 + k] == 1.0f); /* clamped, as gather_red<address_clamp> */
+    /* A level of detail is not offered: said so, not a macro's error. */
+    assert_build_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(t, o), {
+        o[0] = t.sample<filter_point, address_clamp>(0.5f, 0.0f);
+    }),
+                       "sample takes the coordinates alone, and 2 values are given: a level of"
+                       " detail is not offered");
     assert_amp_ok(amp_array_view_release(o));
     assert_amp_ok(amp_texture_release(square));
     assert_amp_ok(amp_texture_release(t));

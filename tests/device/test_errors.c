@@ -275,6 +275,11 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
     }),
                      AMP_ERROR_KERNEL_BUILD, "did not compile");
     assert_non_null(strstr(amp_last_error(), "      = A view of rank 2 takes 2 integers, v(i, j)"));
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
+        m(idx[0], 0, 1) = 1.0f;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "a view of rank 2 takes 2 integers, v(i, j), or an index<2>, and 3 are given");
     /* A component past an index's rank: C reads another, or nothing. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 2), 2, 2), t_idx,
                                            AMP_CAPTURE(m), { m[t_idx] = (float)t_idx.local[2]; }),
@@ -288,6 +293,15 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
     }),
                      AMP_ERROR_KERNEL_BUILD,
                      "an extent of rank 1 has the components [0] to [0], and [1] is past them");
+    /* A tile_static variable's initializer: OpenCL C's message is about
+     * '__local'. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 2), 2, 2), t_idx,
+                                           AMP_CAPTURE(m), {
+        tile_static float total = 0.0f;
+        m[t_idx] = total;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "a tile_static variable takes no initializer (in C++ AMP neither)");
     /* m[i] of a rank-2 view is a row (a projection), which takes no value;
      * m[i][j] is an element. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {

@@ -373,6 +373,10 @@ static void a_file_kernel_error_names_the_file_and_line(void **state)
     assert_amp_fails(amp_parallel_for_each(NULL, amp_extent_1d(4), src, AMP_CAPTURE(out)),
                      AMP_ERROR_KERNEL_BUILD, "broken.cl:4:");
     assert_non_null(strstr(amp_last_error(), "not_declared_here"));
+    /* The advice for a name used in the file's body, not the one for a
+     * tile_static array's size (which comes before an inline body). */
+    assert_non_null(strstr(amp_last_error(), "capture 'not_declared_here' by name"));
+    assert_null(strstr(amp_last_error(), "A tile_static array is made before"));
     assert_amp_ok(amp_array_view_release(out));
     amp_kernel_source_release(src);
     assert_amp_fails(amp_kernel_source_load(KERNELS_DIR "/no_such_file.cl", "idx", &src),

@@ -2580,8 +2580,10 @@ static const bad_case table[] = {
     ROW("extent", domain_over_2_to_the_64_threads, ICD, "more than"),
     /* Ranks that do not match. */
     ROW("rank", rank_2_view_given_one_integer, KB, "did not compile"),
-    ROW("rank", rank_1_view_given_two_integers, KB, "did not compile"),
-    ROW("rank", rank_3_view_given_two_integers, KB, "AMP_ACCESS_3_TAKES_1_OR_3"),
+    ROW("rank", rank_1_view_given_two_integers, KB,
+        "a view of rank 1 takes 1 integer, v(i), or an index<1>, and 2 are given"),
+    ROW("rank", rank_3_view_given_two_integers, KB,
+        "a view of rank 3 takes 3 integers, v(i, j, ...), or an index<3>, and 2 are given"),
     ROW("rank", rank_2_view_given_a_rank_1_index, KB,
         "view_of_rank_2_given_an_index_of_another_rank"),
     ROW("rank", rank_3_view_given_a_rank_2_index, KB,

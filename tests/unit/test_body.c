@@ -97,7 +97,7 @@ static void one_statement_per_line_with_indented_blocks(void **state)
     assert_amp_ok(lay_out(STRINGIFY({
         int row = idx[0];
         for (int inner = 0; inner < 2; inner++) {
-            out(idx) += v(row, inner) * w(inner, row);
+            out(idx) += v(row + inner) * w(inner, row);
         }
     }),
                           &lines));
@@ -105,7 +105,7 @@ static void one_statement_per_line_with_indented_blocks(void **state)
     assert_string_equal(laid_out, "{\n"
                                   "    int row = idx;\n"
                                   "    for (int inner = 0; inner < 2; inner++) {\n"
-                                  "        out(idx) += v(row, inner) * w(inner, row);\n"
+                                  "        out(idx) += v(row + inner) * w(inner, row);\n"
                                   "    }\n"
                                   "}\n");
     assert_int_equal(lines, 6);
@@ -310,7 +310,7 @@ static void a_tile_static_named_like_the_kernel_vocabulary_is_renamed(void **sta
 static void reads_are_not_writes(void **state)
 {
     (void)state;
-    assert_int_equal(writes(STRINGIFY({ int s = 0; s += v(idx[0], 1) * w(1, 2); if (v(0) == 3) out(0) = v(1); })), OUT);
+    assert_int_equal(writes(STRINGIFY({ int s = 0; s += v(idx[0] + 1) * w(1, 2); if (v(0) == 3) out(0) = v(1); })), OUT);
     assert_int_equal(writes(STRINGIFY({ int s = (v(0)) + (int)(w(1)) + -v(2) + !v(3) + sizeof v(4); out(0) = s; })), OUT);
     assert_int_equal(writes(STRINGIFY({ int a = v(0) & w(1); out(a) = v(2) && w(3) ? v(4) : w(5); })), OUT);
     assert_int_equal(writes(STRINGIFY({ out(0) = v(0) == w(0); out(1) = fast_math_sqrt(v(1)); })), OUT);
@@ -327,7 +327,7 @@ static void every_kind_of_write_is_found(void **state)
     (void)state;
     const char *cases[] = {
         STRINGIFY({ v(0) = 1; }),
-        STRINGIFY({ v(0, 1) += 2; }),
+        STRINGIFY({ v(0 + 1) += 2; }),
         STRINGIFY({ v(0) <<= 1; }),
         STRINGIFY({ v(0)++; }),
         STRINGIFY({ --v(0); }),
