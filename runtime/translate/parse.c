@@ -466,6 +466,7 @@ void amp__parse_level_open(reader *r, int is_switch)
     r->level_switch = is_switch ? r->level_switch | bit : r->level_switch & ~bit;
     r->level_waits &= ~bit;
     r->level_exits &= ~bit;
+    r->level_exit_params[k] = 0;
 }
 
 void amp__parse_level_close(reader *r)
@@ -492,47 +493,90 @@ static uint32_t innermost(const reader *r, int switches)
 
 int amp__parse_exit(reader *r, long at)
 {
-    if (!r->divergent || r->ctx->checked)
+    int thread = r->divergent > 0;
+    uint32_t params = r->param_divergent; /* a helper's caller decides these */
+    if (!thread && !params)
         return 1;
     const lex_token *t = &r->tok[at];
-    uint32_t left; /* the loops some threads leave, or skip the rest of */
-    if (amp__lex_is(t, "return")) {
-        left = open_levels(r) & ~r->level_switch;
-        r->returned = at;
-    } else {
-        left = innermost(r, amp__lex_is(t, "break")) & ~r->level_switch;
+    int leaves = !amp__lex_is(t, "continue"); /* continue only skips the rest of this turn */
+    int returns = amp__lex_is(t, "return") || amp__lex_is(t, "goto");
+    /* The levels whose rest some threads skip: a return's (or a goto's)
+     * all of them, a break's the innermost loop or switch, a continue's
+     * the innermost loop. */
+    uint32_t left = returns ? open_levels(r) : innermost(r, amp__lex_is(t, "break"));
+    if (returns) {
+        if (thread)
+            r->returned = at;
+        r->returned_params |= params;
     }
-    r->level_exits |= left;
-    if (left & r->level_waits) {
+    if (thread)
+        r->level_exits |= left;
+    for (int k = 0; k < LEVELS; k++)
+        if (left & ((uint32_t)1 << k))
+            r->level_exit_params[k] |= params;
+    /* A loop left for good whose barriers the threads that left then miss
+     * in the turns to come. */
+    uint32_t loops_left = leaves ? left & ~r->level_switch & r->level_waits : 0;
+    if (!loops_left)
+        return 1;
+    r->b->wait_params |= params >> 1;
+    if (!thread || r->ctx->checked)
+        return 1;
+    fail(r, at, AMP_ERROR_KERNEL_BUILD,
+         "this %.*s is under a condition on the thread's global or local index, and the loop it"
+         " leaves waits at a barrier: the threads of a tile that leave never reach that barrier"
+         " again. Let every thread run the loop's barriers, and skip only the work",
+         (int)t->length, t->text);
+    return 0;
+}
+
+int amp__parse_barrier_parts(reader *r, long at)
+{
+    uint32_t open = open_levels(r), params = r->returned_params;
+    r->level_waits |= open;
+    for (int k = 0; k < LEVELS; k++)
+        if (open & ((uint32_t)1 << k))
+            params |= r->level_exit_params[k];
+    r->b->wait_params |= params >> 1;
+    if (r->ctx->checked)
+        return 1;
+    if (r->returned >= 0) {
         fail(r, at, AMP_ERROR_KERNEL_BUILD,
-             "this %.*s is under a condition on the thread's global or local index, and the"
-             " loop it leaves waits at a barrier: the threads of a tile that leave never reach"
-             " that barrier again. Let every thread run the loop's barriers, and skip only the"
-             " work",
-             (int)t->length, t->text);
+             "a return (or goto) under a condition on the thread's global or local index comes"
+             " before this barrier, so the threads of a tile that took it never reach it: let"
+             " every thread come to the barrier, and put only the work under the condition");
+        return 0;
+    }
+    if (r->level_exits & open) {
+        fail(r, at, AMP_ERROR_KERNEL_BUILD,
+             "a break, continue or return under a condition on the thread's global or local"
+             " index comes before this barrier in its loop or switch, so the threads of a tile"
+             " that took it skip the barrier: let every thread come to the barrier, and skip"
+             " only the work");
         return 0;
     }
     return 1;
 }
 
-int amp__parse_barrier_parts(reader *r, long at)
+int amp__parse_loop_condition(reader *r, long first, long last)
 {
-    r->level_waits |= open_levels(r);
-    if (r->ctx->checked)
+    uint32_t loop = innermost(r, 0);
+    if (!(r->level_waits & loop) || first < 0)
         return 1;
-    if (r->returned >= 0) {
-        fail(r, at, AMP_ERROR_KERNEL_BUILD,
-             "a return under a condition on the thread's global or local index comes before"
-             " this barrier, so the threads of a tile that returned never reach it: let every"
-             " thread come to the barrier, and put only the work under the condition");
-        return 0;
-    }
-    if (r->level_exits & open_levels(r) & ~r->level_switch) {
-        fail(r, at, AMP_ERROR_KERNEL_BUILD,
-             "this barrier is in a loop that a break, continue or return under a condition on"
-             " the thread's global or local index leaves for some threads of the tile, which"
-             " then never reach it: let every thread run the loop's barriers, and skip only the"
-             " work");
+    for (long i = first; i <= last && i < (long)r->b->tokens.count; i++) {
+        int32_t d = r->b->resolved[i];
+        if (d < 0)
+            continue;
+        uint32_t varying = r->b->decls[d].thread_varying;
+        r->b->wait_params |= varying >> 1;
+        if (!(varying & VARYING_THREAD) || r->ctx->checked)
+            continue;
+        fail(r, i, AMP_ERROR_KERNEL_BUILD,
+             "this loop's condition reads '%.*s', which the loop sets from the thread's global or"
+             " local index, and the loop waits at a barrier: the threads of a tile that stop"
+             " never reach that barrier again. Loop on a condition every thread of the tile"
+             " shares",
+             (int)r->tok[i].length, r->tok[i].text);
         return 0;
     }
     return 1;

@@ -71,6 +71,9 @@ typedef struct reader {
     long returned;
     int levels;
     uint32_t level_switch, level_waits, level_exits;
+    /* The same for a helper's parameters: which ones the conditions of
+     * its early returns, and of the exits from each level, depend on. */
+    uint32_t returned_params, level_exit_params[32];
 } reader;
 
 /* Start reading b (scanned), with the names the kernel declares around it
@@ -125,7 +128,7 @@ static inline void mark(reader *r, int32_t resolution)
  * it); and in a helper, VARYING_PARAM(k), the helper's parameter k, which
  * a caller may give a value that does. */
 #define VARYING_THREAD 1u
-#define VARYING_PARAM(k) ((k) < 31 ? (uint32_t)2 << (k) : 0u)
+#define VARYING_PARAM(k) ((uint32_t)2 << ((k) < 30 ? (k) : 30)) /* the last bit: 30 on */
 
 /* Around the reading of a condition or a value: varying_begin clears the
  * bits and returns the outer reading's, varying_end returns what was read
@@ -270,6 +273,11 @@ int amp__parse_exit(reader *r, long at);
 /* A barrier waited at, at token at: fails b (and returns 0) where some
  * threads of the tile have left for good before it. */
 int amp__parse_barrier_parts(reader *r, long at);
+/* A while's or for's condition, tokens first .. last, read again at the
+ * end of its body: fails b (and returns 0) when the body waits at a
+ * barrier and set a variable the condition reads from the thread's index
+ * (so that the threads of a tile stop at different turns). */
+int amp__parse_loop_condition(reader *r, long first, long last);
 /* A do ... while's condition, read at token at after its body
  * (varying: it differs from thread to thread): fails b (and returns 0)
  * when the body waits at a barrier. */

@@ -34,7 +34,9 @@
  */
 #include "translate/parse_expr.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/elem.h"
@@ -124,6 +126,23 @@ static value rvalue(reader *r, value v)
 static value assignment(reader *r);
 static value comma_expression(reader *r);
 static value unary(reader *r);
+
+/* The value of an integer literal (0x1, 010, 2u), or -1 for none that
+ * fits. */
+static long number_of(const lex_token *t)
+{
+    char text[32];
+    if (t->length >= sizeof text)
+        return -1;
+    memcpy(text, t->text, t->length);
+    text[t->length] = '\0';
+    char *end;
+    errno = 0;
+    long n = strtol(text, &end, 0);
+    while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+        end++;
+    return errno || *end ? -1 : n;
+}
 
 /* ---- Roles ---- */
 
@@ -449,10 +468,10 @@ static value primary(reader *r)
 /* A call's arguments, as the reader saw them. */
 typedef struct call_args {
     int n;
-    value arg[8];                              /* the first 8 */
-    long comma[8];                             /* the token after argument k, when it is a ',' */
-    long open, close;                          /* the parentheses */
-    uint32_t varying[AMP_MAX_FUNCTION_PARAMS]; /* what argument k depends on (VARYING_*) */
+    value arg[8];         /* the first 8 */
+    long comma[8];        /* the token after argument k, when it is a ',' */
+    long open, close;     /* the parentheses */
+    uint32_t varying[31]; /* what argument k depends on (VARYING_*); [30]: 30 on, together */
 } call_args;
 
 /* A texture given to a helper's texture<T, N> parameter: its image and its
@@ -580,7 +599,7 @@ static int tiled_index_fits(reader *r, const kbody *callee, int k, value a)
  * the caller waits under a condition on it. Returns 0 when refused. */
 static int waits_by_its_arguments(reader *r, value v, const kbody *callee, const call_args *a)
 {
-    for (int k = 0; k < a->n && k < AMP_MAX_FUNCTION_PARAMS && k < 31; k++) {
+    for (int k = 0; k < a->n && k <= 30; k++) {
         if (!(callee->wait_params & ((uint32_t)1 << k)))
             continue;
         r->b->wait_params |= a->varying[k] >> 1;
@@ -618,8 +637,7 @@ static void arguments(reader *r, int indices_due, int macro, const kbody *callee
         uint32_t outer = varying_begin(r);
         value a = rvalue(r, assignment(r));
         uint32_t varying = varying_end(r, outer);
-        if (out->n < AMP_MAX_FUNCTION_PARAMS)
-            out->varying[out->n] = varying;
+        out->varying[out->n < 30 ? out->n : 30] |= varying;
         if (a.first < 0) {
             static const char *const ends[] = {",", ")", NULL};
             flat(r, ends);
@@ -979,10 +997,11 @@ static value texture_call(reader *r, value v, long dot, long name, int form)
     if (form >= TEXTURE_SAMPLE && a.n > (lt >= 0 ? 1 : 2)) {
         /* C++ AMP's level of detail: mipmaps, which textures here have not. */
         fail(r, open, AMP_ERROR_KERNEL_BUILD,
-             "%.*s takes the coordinates%s, and %d values are given: a level of detail is not"
-             " offered (a texture here has one level, which C++ AMP's 0 names); leave it out",
-             (int)r->tok[name].length, r->tok[name].text,
-             lt >= 0 ? " alone" : ", or a sampler and them", a.n);
+             "%.*s takes the coordinates%s, and %d values are given%s", (int)r->tok[name].length,
+             r->tok[name].text, lt >= 0 ? " alone" : ", or a sampler and them", a.n,
+             form == TEXTURE_SAMPLE ? ": a level of detail is not offered (a texture here has one"
+                                      " level, which C++ AMP's 0 names); leave it out"
+                                    : "");
         return nothing;
     }
     amp__parse_role(r, v.first, ROLE_READ);
@@ -1430,7 +1449,7 @@ static value postfix(reader *r)
                 body_type type = v.type;
                 const lex_token *k = close == open + 2 ? &r->tok[open + 1] : NULL;
                 if (!type.array && indexlike(type) && k && k->kind == LEX_NUMBER &&
-                    amp__lex_leading_number(k) >= type.rank) {
+                    number_of(k) >= type.rank) {
                     /* C++ AMP reads past the index; OpenCL C would read
                      * another component, or nothing, and say nothing. */
                     fail(r, open + 1, AMP_ERROR_KERNEL_BUILD,

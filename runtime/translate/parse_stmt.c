@@ -486,6 +486,13 @@ static void declaration(reader *r, int hoistable)
                  " then *r)");
             return;
         }
+        if (s.tile_static && peek(r, 0)->kind == LEX_IDENT && (is(r, 1, "(") || is(r, 1, "{"))) {
+            fail(r, index_at(r, 1) == SIZE_MAX ? -1 : (long)index_at(r, 1), AMP_ERROR_KERNEL_BUILD,
+                 "a tile_static variable takes no initializer (in C++ AMP neither): the tile's"
+                 " threads share one, so let one thread set it (if (t_idx.local[0] == 0) ...),"
+                 " then t_idx.barrier.wait() before the others read it");
+            return;
+        }
         if (followed && peek(r, 0)->kind == LEX_IDENT && is(r, 1, "(")) {
             long name = cur(r);
             mark(r, BODY_NOT_A_USE);
@@ -617,7 +624,9 @@ static void read_for(reader *r)
             expect(r, ";");
         }
         uint32_t outer = varying_begin(r);
+        long first = cur(r);
         amp__parse_expression(r, until_semicolon);
+        long last = last_consumed(r);
         uint32_t varying = varying_end(r, outer);
         expect(r, ";");
         /* The step runs, as the body does, where the condition holds. */
@@ -628,6 +637,8 @@ static void read_for(reader *r)
         leave(r);
         expect(r, ")");
         read_statement(r);
+        if (r->b->status == AMP_OK && last >= first)
+            amp__parse_loop_condition(r, first, last);
         amp__parse_level_close(r);
         branch_leave(r, branch);
     }
@@ -667,9 +678,13 @@ static void read_statement(reader *r)
         int is_switch = amp__lex_is(t, "switch");
         mark(r, BODY_NOT_A_USE);
         advance(r);
+        long first = cur(r);
         branch_mark branch = branch_enter(r, condition(r));
+        long last = last_consumed(r);
         amp__parse_level_open(r, is_switch);
         read_statement(r);
+        if (!is_switch && r->b->status == AMP_OK)
+            amp__parse_loop_condition(r, first, last);
         amp__parse_level_close(r);
         branch_leave(r, branch);
     } else if (amp__lex_is(t, "do")) {
@@ -701,6 +716,7 @@ static void read_statement(reader *r)
         advance(r);
         expect(r, ";");
     } else if (amp__lex_is(t, "goto")) {
+        amp__parse_exit(r, cur(r)); /* as a return: where it goes is not followed */
         expect(r, "goto");
         mark(r, BODY_NOT_A_USE); /* a label */
         advance(r);

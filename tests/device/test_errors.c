@@ -302,6 +302,17 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
     }),
                      AMP_ERROR_KERNEL_BUILD,
                      "a tile_static variable takes no initializer (in C++ AMP neither)");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 2), 2, 2), t_idx,
+                                           AMP_CAPTURE(m), {
+        tile_static int count(0);
+        m[t_idx] = (float)count;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "a tile_static variable takes no initializer (in C++ AMP neither)");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
+        m[idx[0]][0] = (float)idx[0x1];
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "and [0x1] is past them");
     /* m[i] of a rank-2 view is a row (a projection), which takes no value;
      * m[i][j] is an element. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(2), idx, AMP_CAPTURE(m), {
@@ -409,8 +420,8 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
         v(t_idx.global) = 1;
     }),
                      AMP_ERROR_KERNEL_BUILD,
-                     "a return under a condition on the thread's global or local index comes"
-                     " before this barrier");
+                     "a return (or goto) under a condition on the thread's global or local index"
+                     " comes before this barrier");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
         for (int i = 0; i < 4; i++) {
             if (i == t_idx.local[0])
@@ -419,19 +430,46 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
         }
     }),
                      AMP_ERROR_KERNEL_BUILD,
-                     "this barrier is in a loop that a break, continue or return under a"
-                     " condition");
+                     "a break, continue or return under a condition on the thread's global or"
+                     " local index comes before this barrier in its loop or switch");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
         for (int i = 0; i < 4; i++) {
-            t_idx.barrier.wait();
             if (t_idx.global[0] == i)
                 continue;
-            v(t_idx.global) += 1;
+            t_idx.barrier.wait();
         }
     }),
                      AMP_ERROR_KERNEL_BUILD,
-                     "this continue is under a condition on the thread's global or local index,"
-                     " and the loop it leaves waits at a barrier");
+                     "a break, continue or return under a condition on the thread's global or"
+                     " local index comes before this barrier in its loop or switch");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v, rounds), {
+        switch (rounds) {
+        case 3:
+            if (t_idx.local[0] == 0)
+                break;
+            t_idx.barrier.wait();
+        }
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "comes before this barrier in its loop or switch");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        if (t_idx.global[0] > 5)
+            goto done;
+        t_idx.barrier.wait();
+        v(t_idx.global) = 1;
+    done:;
+    }),
+                     AMP_ERROR_KERNEL_BUILD, "comes before this barrier");
+    /* A loop's condition on a variable the loop sets from the index. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
+        int i = 0;
+        while (i < 4) {
+            t_idx.barrier.wait();
+            i += t_idx.local[0] + 1;
+        }
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "this loop's condition reads 'i', which the loop sets from the thread's"
+                     " global or local index");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v), {
         int i = 0;
         do {
@@ -441,11 +479,14 @@ static void a_barrier_under_a_condition_on_the_thread_is_refused(void **state)
     }),
                      AMP_ERROR_KERNEL_BUILD, "this do ... while's condition depends on the thread");
     assert_int_equal(data[0], 0); /* nothing ran */
-    /* Leaving where no barrier follows, a break out of a switch, and exits
-     * under conditions every thread shares: these run. */
+    /* Leaving where no barrier follows, a break out of a switch, a continue
+     * after the barriers of its turn, and exits under conditions every
+     * thread shares: these run. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(domain, t_idx, AMP_CAPTURE(v, rounds), {
         for (int r = 0; r < 4; r++) {
             t_idx.barrier.wait();
+            if (t_idx.local[0] == r)
+                continue;
             if (r == rounds)
                 break;
             switch (t_idx.local[0]) {
@@ -517,6 +558,12 @@ AMP_FUNCTION(int, wait_if, (tile_barrier &barrier, int x), {
     if (twice > 0)
         barrier.wait();
     return x;
+});
+AMP_FUNCTION(int, guarded_wait, (tile_barrier &barrier, int i, int n), {
+    if (i >= n)
+        return 0;
+    barrier.wait();
+    return 1;
 });
 AMP_FUNCTION(int, tile_reduce_4, (const tiled_index<4> &t, int value, int width), {
     tile_static int sums[4];
@@ -608,6 +655,13 @@ static void helpers_that_wait_or_take_a_tiled_index_are_checked(void **state)
                      AMP_ERROR_KERNEL_BUILD,
                      "wait_if waits at the tile's barrier under a condition on its parameter 2,"
                      " and this value differs from thread to thread");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, guarded_wait), {
+        tile_barrier barrier = t_idx.barrier;
+        v[t_idx] = guarded_wait(barrier, t_idx.global[0], 6);
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "guarded_wait waits at the tile's barrier under a condition on its"
+                     " parameter 2");
     /* A helper that takes the barrier and does not wait is no barrier. */
     assert_amp_ok(AMP_PARALLEL_FOR_EACH(by4, t_idx, AMP_CAPTURE(v, takes_the_barrier), {
         tile_barrier barrier = t_idx.barrier;
