@@ -509,36 +509,57 @@ amp_status(amp_copy_async)(amp_data src, amp_data dst, amp_completion **out)
     return st;
 }
 
-/* A view's synchronization, on a view held past its release; called with
- * the lock, in its turn. */
+/* A view's synchronization on another thread: the view, and the
+ * accelerator view it goes to (NULL: the host memory), held past their
+ * release. */
+typedef struct held_sync {
+    const char *fn;
+    amp_array_view view;
+    amp_accelerator_view *av;
+} held_sync;
+
+static void drop_synchronize(void *p)
+{
+    held_sync *h = p;
+    amp__view_unhold(&h->view);
+    if (h->av)
+        amp__queue_release(h->av);
+}
+
+/* Called with the lock, in its turn. */
 static amp_status run_synchronize(void *p)
 {
-    amp_status st = amp__view_synchronize_held("amp_array_view_synchronize_async", p);
-    amp__view_unhold(p);
+    held_sync *h = p;
+    amp_status st = h->av ? amp__view_synchronize_to_held(h->fn, &h->view, h->av)
+                          : amp__view_synchronize_held(h->fn, &h->view);
+    drop_synchronize(h);
     amp__lock_release();
     return st;
 }
 
-static void drop_synchronize(void *p)
+/* amp_array_view_synchronize_async (to_device 0) and _to_async (onto av,
+ * NULL: the default view), reported as fn. */
+static amp_status start_synchronize(const char *fn, amp_array_view *view, int to_device,
+                                    amp_accelerator_view *av, amp_completion **out)
 {
-    amp__view_unhold(p);
-}
-
-amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completion **out)
-{
-    static const char fn[] = "amp_array_view_synchronize_async";
     if (!out)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
     *out = NULL;
-    amp_array_view *held = malloc(sizeof *held);
+    held_sync *held = malloc(sizeof *held);
     if (!held)
         return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
+    held->fn = fn;
+    held->av = NULL;
     amp__lock_acquire();
     tl_call call;
     amp__view_call_begin(&call, view);
     amp_status st = amp__view_check(fn, view);
+    if (st == AMP_OK && to_device)
+        st = amp__queue_resolve_in(fn, av, &held->av);
     if (st == AMP_OK) {
-        amp__view_hold(view, held);
+        amp__view_hold(view, &held->view);
+        if (held->av)
+            amp__queue_retain(held->av);
         st = amp__completion_start(run_synchronize, drop_synchronize, held, out);
     } else {
         free(held);
@@ -548,57 +569,15 @@ amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completio
     return st;
 }
 
-/* A view's synchronization onto an accelerator view: the view and the
- * accelerator view, both held past their release. */
-typedef struct held_sync_to {
-    amp_array_view view;
-    amp_accelerator_view *av;
-} held_sync_to;
-
-static amp_status run_synchronize_to(void *p)
+amp_status(amp_array_view_synchronize_async)(amp_array_view *view, amp_completion **out)
 {
-    held_sync_to *h = p;
-    amp_status st = amp__view_synchronize_to_held("amp_array_view_synchronize_to_async", &h->view,
-                                                  h->av);
-    amp__view_unhold(&h->view);
-    amp__queue_release(h->av);
-    amp__lock_release();
-    return st;
-}
-
-static void drop_synchronize_to(void *p)
-{
-    held_sync_to *h = p;
-    amp__view_unhold(&h->view);
-    amp__queue_release(h->av);
+    return start_synchronize("amp_array_view_synchronize_async", view, 0, NULL, out);
 }
 
 amp_status(amp_array_view_synchronize_to_async)(amp_array_view *view, amp_accelerator_view *av,
                                                 amp_completion **out)
 {
-    static const char fn[] = "amp_array_view_synchronize_to_async";
-    if (!out)
-        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT, "%s: out is NULL.", fn);
-    *out = NULL;
-    held_sync_to *held = malloc(sizeof *held);
-    if (!held)
-        return amp__err_set(AMP_ERROR_OUT_OF_MEMORY, "%s: out of host memory.", fn);
-    amp__lock_acquire();
-    tl_call call;
-    amp__view_call_begin(&call, view);
-    amp_status st = amp__view_check(fn, view);
-    if (st == AMP_OK)
-        st = amp__queue_resolve_in(fn, av, &held->av);
-    if (st == AMP_OK) {
-        amp__view_hold(view, &held->view);
-        amp__queue_retain(held->av);
-        st = amp__completion_start(run_synchronize_to, drop_synchronize_to, held, out);
-    } else {
-        free(held);
-    }
-    amp__view_call_end(&call, fn, st, view);
-    amp__lock_release();
-    return st;
+    return start_synchronize("amp_array_view_synchronize_to_async", view, 1, av, out);
 }
 
 /* ---- Arrays made from data ---- */

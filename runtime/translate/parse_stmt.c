@@ -468,6 +468,16 @@ static void direct_initializer(reader *r, body_type to)
     amp__parse_note(r, C_DIRECT_INIT, to, INIT_MAKE, 0, open, close, -1);
 }
 
+/* A tile_static variable given an initializer at token at (=, ( or {):
+ * refused in the library's words (OpenCL C's are about '__local'). */
+static void tile_static_initialized(reader *r, long at)
+{
+    fail(r, at, AMP_ERROR_KERNEL_BUILD,
+         "a tile_static variable takes no initializer (in C++ AMP neither): the tile's threads"
+         " share one, so let one thread set it (if (t_idx.local[0] == 0) ...), then"
+         " t_idx.barrier.wait() before the others read it");
+}
+
 static void declaration(reader *r, int hoistable)
 {
     long first = cur(r);
@@ -487,10 +497,7 @@ static void declaration(reader *r, int hoistable)
             return;
         }
         if (s.tile_static && peek(r, 0)->kind == LEX_IDENT && (is(r, 1, "(") || is(r, 1, "{"))) {
-            fail(r, index_at(r, 1) == SIZE_MAX ? -1 : (long)index_at(r, 1), AMP_ERROR_KERNEL_BUILD,
-                 "a tile_static variable takes no initializer (in C++ AMP neither): the tile's"
-                 " threads share one, so let one thread set it (if (t_idx.local[0] == 0) ...),"
-                 " then t_idx.barrier.wait() before the others read it");
+            tile_static_initialized(r, (long)index_at(r, 1));
             return;
         }
         if (followed && peek(r, 0)->kind == LEX_IDENT && is(r, 1, "(")) {
@@ -524,11 +531,7 @@ static void declaration(reader *r, int hoistable)
             default_construct(r, &s, name, pointer, array);
         }
         if (is(r, 0, "=") && s.tile_static && r->b->status == AMP_OK) {
-            /* OpenCL C would say '__local' variable cannot have one. */
-            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
-                 "a tile_static variable takes no initializer (in C++ AMP neither): the tile's"
-                 " threads share one, so let one thread set it (if (t_idx.local[0] == 0) ...),"
-                 " then t_idx.barrier.wait() before the others read it");
+            tile_static_initialized(r, cur(r));
             return;
         }
         if (is(r, 0, "=")) {
