@@ -994,14 +994,18 @@ static value texture_call(reader *r, value v, long dot, long name, int form)
     arguments(r, 1, 0, NULL, &a);
     if (r->b->status != AMP_OK)
         return nothing;
-    if (form >= TEXTURE_SAMPLE && a.n > (lt >= 0 ? 1 : 2)) {
-        /* C++ AMP's level of detail: mipmaps, which textures here have not. */
-        fail(r, open, AMP_ERROR_KERNEL_BUILD,
-             "%.*s takes the coordinates%s, and %d values are given%s", (int)r->tok[name].length,
-             r->tok[name].text, lt >= 0 ? " alone" : ", or a sampler and them", a.n,
-             form == TEXTURE_SAMPLE ? ": a level of detail is not offered (a texture here has one"
-                                      " level, which C++ AMP's 0 names); leave it out"
-                                    : "");
+    /* A sample may end with C++ AMP's level of detail: a texture here has
+     * one level, which every level of detail samples (C++ AMP clamps it to
+     * the levels there are). */
+    int most = (lt >= 0 ? 1 : 2) + (form == TEXTURE_SAMPLE);
+    if (form >= TEXTURE_SAMPLE && a.n > most) {
+        fail(r, open, AMP_ERROR_KERNEL_BUILD, "%.*s takes %s, and %d values are given",
+             (int)r->tok[name].length, r->tok[name].text,
+             form == TEXTURE_SAMPLE
+                 ? (lt >= 0 ? "the coordinates and a level of detail"
+                            : "a sampler, the coordinates and a level of detail")
+                 : (lt >= 0 ? "the coordinates alone" : "the coordinates, or a sampler and them"),
+             a.n);
         return nothing;
     }
     amp__parse_role(r, v.first, ROLE_READ);

@@ -234,12 +234,38 @@ static void swizzle(kbody *b, const body_construct *c)
  * AMP's defaults, filter_linear and address_clamp (t.sample(c),
  * t.sample<filter_point>(c), t.gather_red(c)). The texture's accessors
  * define the macros (accessors.c). */
+/* The ',' before the last of the arguments of the call whose '(' is token
+ * open. */
+static long last_comma(const kbody *b, long open)
+{
+    const lex_token *tok = b->tokens.items;
+    long comma = -1;
+    int depth = 0;
+    for (long i = open; i < (long)b->tokens.count; i++) {
+        if (amp__lex_is(&tok[i], "(") || amp__lex_is(&tok[i], "[") || amp__lex_is(&tok[i], "{"))
+            depth++;
+        else if (amp__lex_is(&tok[i], ")") || amp__lex_is(&tok[i], "]") ||
+                 amp__lex_is(&tok[i], "}")) {
+            if (--depth == 0)
+                break;
+        } else if (depth == 1 && amp__lex_is(&tok[i], ","))
+            comma = i;
+    }
+    return comma;
+}
+
 static void texture_call(kbody *b, const body_construct *c)
 {
     const int32_t *t = c->tok;
     const lex_token *name = &b->tokens.items[t[0]];
     int gather = c->form >= TEXTURE_GATHER_RED, channel = c->form - TEXTURE_GATHER_RED;
     int sampled = c->form >= TEXTURE_SAMPLE, arguments = c->number % 256, modes = c->number / 256;
+    if (c->form == TEXTURE_SAMPLE && arguments == (t[3] >= 0 ? 2 : 3)) {
+        /* A level of detail: evaluated, and level 0 sampled (textures.cl). */
+        amp__body_edit_before(b, t[0], "AMP_AT_LEVEL_OF_DETAIL(");
+        rewrite(b, last_comma(b, t[5]), "),");
+        arguments--;
+    }
     const char *macro = c->form == TEXTURE_SET      ? "AMP_SET_"
                         : c->form == TEXTURE_GET    ? "AMP_GET_"
                         : c->form == TEXTURE_SAMPLE ? "AMP_SAMPLE_WITH_"

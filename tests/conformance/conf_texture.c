@@ -920,12 +920,31 @@ static void sampler_10_3_modes_not_written_are_the_defaults(void **state)
     assert_true(got[3] == ramp[0]);
     for (int k = 0; k < 4; k++)
         assert_true(got[4 + k] == 1.0f); /* clamped, as gather_red<address_clamp> */
-    /* A level of detail is not offered: said so, not a macro's error. */
+    /* A level of detail (10.3): a texture of one level samples that level
+     * at every level of detail, as C++ AMP clamps it; the level's expression
+     * is evaluated. */
+    memset(got, 0, sizeof got);
+    amp_sampler s = amp_sampler_make(AMP_FILTER_POINT, AMP_ADDRESS_WRAP);
+    assert_amp_ok(
+        AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(t, o, AMP_SAMPLER(s)), {
+            float level = 0.0f;
+            o[0] = t.sample<filter_point, address_clamp>(0.3f, 0.0f);
+            o[1] = t.sample<filter_point>(0.3f, level++);
+            o[2] = t.sample<>(0.5f, 3.5f);
+            o[3] = level;
+            o[4] = t.sample(s, 1.3f, 2.0f);
+        }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    assert_true(got[0] == ramp[1]);
+    assert_true(got[1] == ramp[1]);
+    assert_near(got[2], 16.0, FILTERED);
+    assert_true(got[3] == 1.0f);
+    assert_true(got[4] == ramp[1]);
     assert_build_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(t, o), {
-        o[0] = t.sample<filter_point, address_clamp>(0.5f, 0.0f);
+        o[0] = t.sample<filter_point, address_clamp>(0.5f, 0.0f, 1.0f);
     }),
-                       "sample takes the coordinates alone, and 2 values are given: a level of"
-                       " detail is not offered");
+                       "sample takes the coordinates and a level of detail, and 3 values are"
+                       " given");
     assert_amp_ok(amp_array_view_release(o));
     assert_amp_ok(amp_texture_release(square));
     assert_amp_ok(amp_texture_release(t));

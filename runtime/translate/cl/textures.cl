@@ -42,6 +42,9 @@ __constant sampler_t amp_linear_sampler =
 #define AMP_SAMPLER_OF(s) AMP_TEX_CAT(amp_sampler_, s)
 #define AMP_POINT_SAMPLER_OF(s) AMP_TEX_CAT(amp_point_of_, s)
 #define AMP_SAMPLER_PAIR(filter, address) filter##_##address
+/* C++ AMP's level of detail of a sample: a texture here has one level,
+   which every level of detail samples. */
+#define AMP_AT_LEVEL_OF_DETAIL(texel, level) ((void)(level), (texel))
 #define AMP_SAMPLER_ADDRESS(address) filter_point_##address
 __constant sampler_t amp_sampler_1 =
     CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_NEAREST;
