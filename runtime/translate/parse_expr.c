@@ -1451,6 +1451,17 @@ static value postfix(reader *r)
                 long close = cur(r);
                 expect(r, "]");
                 body_type type = v.type;
+                if (type.kind == TYPE_TILED_INDEX && !type.array) {
+                    /* OpenCL C would say only that a struct is no number. */
+                    const lex_token *n = &r->tok[v.first == v.last ? v.last : open];
+                    int named = v.first == v.last;
+                    fail(r, open, AMP_ERROR_KERNEL_BUILD,
+                         "a tiled_index has no subscript: write %.*s.global[k] for the thread's"
+                         " place in the extent, %.*s.local[k] for its place in its tile",
+                         named ? (int)n->length : 5, named ? n->text : "t_idx",
+                         named ? (int)n->length : 5, named ? n->text : "t_idx");
+                    return nothing;
+                }
                 const lex_token *k = close == open + 2 ? &r->tok[open + 1] : NULL;
                 if (!type.array && indexlike(type) && k && k->kind == LEX_NUMBER &&
                     number_of(k) >= type.rank) {

@@ -5,12 +5,93 @@
  */
 #include "translate/scan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const directive_words[] = {"AMP_PRAGMA", "AMP_IF",     "AMP_IFDEF", "AMP_IFNDEF",
                                               "AMP_ELIF",   "AMP_DEFINE", NULL};
 static const char *const bare_directive_words[] = {"AMP_ELSE", "AMP_ENDIF", NULL};
+
+/* The words a pragma starts with that OpenCL compilers take: clang's loop
+ * hints (which PoCL's, NVIDIA's and AMD's compilers are), OpenCL's and C's
+ * own, and Intel's loop attributes. A compiler ignores a pragma it does not
+ * know, so a misspelt unroll would be silently lost. */
+static const char *const pragma_words[] = {"unroll",
+                                           "nounroll",
+                                           "unroll_and_jam",
+                                           "nounroll_and_jam",
+                                           "OPENCL",
+                                           "STDC",
+                                           "clang",
+                                           "GCC",
+                                           "ivdep",
+                                           "ii",
+                                           "loop_coalesce",
+                                           "max_concurrency",
+                                           "max_interleaving",
+                                           "speculated_iterations",
+                                           "disable_loop_pipelining",
+                                           "intel",
+                                           NULL};
+
+/* How many letters' edits make a into b (of at most 31 letters). */
+static int edits_between(const char *a, size_t na, const char *b)
+{
+    size_t nb = strlen(b);
+    if (na > 31 || nb > 31)
+        return 99;
+    int row[32];
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diagonal = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int above = row[j];
+            int best = diagonal + (a[i - 1] != b[j - 1]);
+            if (above + 1 < best)
+                best = above + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[nb];
+}
+
+/* A pragma whose first word is token word (-1: none) is one a compiler
+ * takes; otherwise the body fails at token at, naming the word it is
+ * closest to. */
+static int known_pragma(kbody *b, long word, long at)
+{
+    const lex_token *tok = b->tokens.items;
+    if (word >= 0 && tok[word].kind == LEX_IDENT && amp__lex_is_any(&tok[word], pragma_words))
+        return 1;
+    if (word < 0) {
+        amp__body_fail(b, at, AMP_ERROR_KERNEL_BUILD, "a pragma needs its words, as in unroll 4");
+        return 0;
+    }
+    const char *closest = NULL;
+    int fewest = 3;
+    for (int k = 0; pragma_words[k]; k++) {
+        int d = edits_between(tok[word].text, tok[word].length, pragma_words[k]);
+        if (d < fewest) {
+            fewest = d;
+            closest = pragma_words[k];
+        }
+    }
+    char hint[64] = "";
+    if (closest)
+        snprintf(hint, sizeof hint, "; did you mean %s?", closest);
+    amp__body_fail(b, word, AMP_ERROR_KERNEL_BUILD,
+                   "'%.*s' starts no pragma an OpenCL compiler takes, and a compiler ignores"
+                   " one it does not know%s (the pragmas taken start with unroll, nounroll,"
+                   " OPENCL, STDC or clang)",
+                   (int)tok[word].length, tok[word].text, hint);
+    return 0;
+}
 
 /* Record the macro whose name is token name and whose definition ends at
  * token last: NAME(x) without a space before the '(' is function-like, as
@@ -77,6 +158,9 @@ static void find_directives(kbody *b)
             if (i + 2 < k && amp__lex_is(&tok[i + 1], "define") && tok[i + 2].kind == LEX_IDENT &&
                 !add_macro(b, i + 2, k - 1))
                 return;
+            if (i + 1 < k && amp__lex_is(&tok[i + 1], "pragma") &&
+                !known_pragma(b, i + 2 < k ? (long)i + 2 : -1, (long)i + 1))
+                return;
             i = k - 1;
             continue;
         }
@@ -123,6 +207,9 @@ static void find_directives(kbody *b)
         b->partner[open] = (int32_t)close;
         b->partner[close] = (int32_t)open;
         i = close;
+        if (amp__lex_is(&tok[open - 1], "AMP_PRAGMA") &&
+            !known_pragma(b, open + 1 < close ? (long)open + 1 : -1, (long)open - 1))
+            return;
         if (amp__lex_is(&tok[open - 1], "AMP_DEFINE")) {
             if (open + 1 >= close || tok[open + 1].kind != LEX_IDENT) {
                 amp__body_fail(b, (long)open - 1, AMP_ERROR_KERNEL_BUILD,

@@ -285,6 +285,13 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
                                            AMP_CAPTURE(m), { m[t_idx] = (float)t_idx.local[2]; }),
                      AMP_ERROR_KERNEL_BUILD,
                      "an index of rank 2 has the components [0] to [1], and [2] is past them");
+    /* A tiled index has no subscript; OpenCL C says only that a struct is
+     * no number. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 2), 2, 2), t_idx,
+                                           AMP_CAPTURE(m), { m[t_idx] = (float)t_idx[0]; }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "a tiled_index has no subscript: write t_idx.global[k] for the thread's place"
+                     " in the extent, t_idx.local[k] for its place in its tile");
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(in), {
         float x = in[idx];
         (void)x;
