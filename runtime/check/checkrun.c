@@ -36,6 +36,8 @@ typedef struct problem {
     const char *noun;   /* and what the program captured: "view" or "array" */
     const cl_int *slot; /* and its record, when there is one */
     int padded;         /* by threads past the extent of a padded domain, racing */
+    int between;        /* a race's two lines: the barrier written between them (BL_*) */
+    int barrier_line;   /* and its line */
 } problem;
 
 static const char *category_text(ock_category c)
@@ -80,6 +82,19 @@ static const char shared_write_hint[] =
     " (t_idx.local[0] == 0) ...), then t_idx.barrier.wait() before any thread reads it. The same"
     " value from every thread is still a race: the compiler may keep the variable in a register"
     " and miss another thread's later update.";
+
+/* A race across a barrier that is written between its two lines: the
+ * barrier orders one turn of a loop, and the race is between turns. */
+static const char next_turn_hint[] =
+    "A barrier already stands between the two lines: the race is between turns of the loop,"
+    " one thread writing for its next turn while another still reads from the turn before."
+    " Add a t_idx.barrier.wait() at the end of the loop's body, after the read, so that no"
+    " thread starts a turn before every thread has finished the last.";
+
+static const char global_fence_hint[] =
+    "The barrier between the two lines waits with wait_with_global_memory_fence, whose fence"
+    " leaves tile_static memory out: make it t_idx.barrier.wait() (or"
+    " wait_with_tile_static_memory_fence).";
 
 static const char view_hint[] =
     "Each index must be at least 0 and below the view's own extent in its dimension (a"
@@ -335,10 +350,25 @@ static const char *hint_of(const problem *p)
     const ock_report *r = p->first;
     int shared_write = r->category == OCK_DATA_RACE && strncmp(r->kind, "Write-write", 11) == 0 &&
                        (p->other.line == 0 || same_place(&p->other, &p->at));
-    return p->padded      ? padded_hint
-           : p->view      ? view_hint
-           : shared_write ? shared_write_hint
-                          : category_hint(r->category);
+    return p->padded                            ? padded_hint
+           : p->view                            ? view_hint
+           : shared_write                       ? shared_write_hint
+           : p->between == BL_FULL_BARRIER      ? next_turn_hint
+           : p->between == BL_GLOBAL_FENCE_ONLY ? global_fence_hint
+                                                : category_hint(r->category);
+}
+
+/* What barrier a race on tile_static memory between two lines of one
+ * text already has between them. */
+static void note_barrier_between(const bl_source_map *map, problem *p)
+{
+    const ock_report *r = p->first;
+    if (r->category != OCK_DATA_RACE || !strstr(r->kind, "local memory") || p->at.line <= 0 ||
+        p->other.line <= 0 || p->at.text != p->other.text || p->at.line == p->other.line)
+        return;
+    const bl_place *a = p->at.line < p->other.line ? &p->at : &p->other;
+    const bl_place *b = a == &p->at ? &p->other : &p->at;
+    p->between = amp__bl_barrier_between(map, a, b, &p->barrier_line);
 }
 
 /* The order in which a race's records stand for it: by the first
@@ -410,11 +440,12 @@ static void show_findings(const bl_source_map *map, const kc_entry *e, const amp
         const problem *p = &problems[j];
         strbuf msg = STRBUF_INIT;
         message_of(&msg, p, e->generated ? e->generated->rank : 1);
-        chk_finding f = {p->first,   msg.data ? msg.data : "",
-                         hint_of(p), p->times,
-                         p->at,      p->other,
-                         p->view,    p->slot,
-                         tiled};
+        chk_finding f = {p->first,       msg.data ? msg.data : "",
+                         hint_of(p),     p->times,
+                         p->at,          p->other,
+                         p->view,        p->slot,
+                         tiled,          p->between,
+                         p->barrier_line};
         amp__chk_show_finding(map, e, src, &f);
         amp__sb_free(&msg);
     }
@@ -468,6 +499,8 @@ amp_status amp__chk_after_run(cl_command_queue queue, const kc_entry *e,
             problems[nproblems++] = p;
         }
     }
+    for (size_t j = 0; j < nproblems; j++)
+        note_barrier_between(&map, &problems[j]);
 
     strbuf out = STRBUF_INIT;
     amp__sb_printf(&out,

@@ -466,11 +466,26 @@ void amp__chk_show_finding(const bl_source_map *map, const kc_entry *e,
         f->at.text == f->other.text && f->at.line != f->other.line) {
         const bl_place *a = f->at.line < f->other.line ? &f->at : &f->other;
         const bl_place *b = a == &f->at ? &f->other : &f->at;
+        /* With a barrier between them already, the race is between a
+         * loop's turns: the barrier belongs after the later line, before
+         * the next turn comes to the earlier. */
+        int turn = f->between == BL_FULL_BARRIER;
         amp__json_key(&sb, &first, "barrier");
         amp__sb_append(&sb, "{\"after\": ");
-        place(&sb, map, a, 0);
+        place(&sb, map, turn ? b : a, 0);
         amp__sb_append(&sb, ", \"before\": ");
-        place(&sb, map, b, 0);
+        place(&sb, map, turn ? a : b, 0);
+        if (turn)
+            amp__sb_append(&sb, ", \"next_turn\": true");
+        if (f->between == BL_GLOBAL_FENCE_ONLY)
+            amp__sb_append(&sb, ", \"global_fence\": true");
+        if (f->between != BL_NO_BARRIER) {
+            bl_place existing = {a->text, f->barrier_line, 1};
+            amp__sb_append(&sb, ", \"existing\": {\"at\": ");
+            place(&sb, map, &existing, 0);
+            code_line(&sb, map, &existing);
+            amp__sb_append(&sb, "}");
+        }
         amp__sb_append(&sb, "}");
     }
     if (!amp__sb_failed(&sb))

@@ -25,6 +25,8 @@ typedef struct chk_finding {
     const char *view;   /* an access outside a view: the view, or NULL */
     const cl_int *slot; /* and its record */
     int tiled;          /* the launch has tiles */
+    int between;        /* a race's two lines: the barrier written between them (BL_*) */
+    int barrier_line;   /* and its line */
 } chk_finding;
 
 /* Put f on the timeline, in the kernel e (of call site src, its lines

@@ -76,6 +76,46 @@ const char *amp__bl_file_text(const bl_source_map *map, const bl_place *at)
     return at->text >= 0 && at->text < map->ntexts ? map->texts[at->text].file_text : NULL;
 }
 
+/* Whether line [p, end) calls the barrier word w, outside a // comment. */
+static int line_calls(const char *p, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *q = p; q + n <= end; q++) {
+        if (q[0] == '/' && q + 1 < end && q[1] == '/')
+            return 0;
+        if (memcmp(q, w, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int amp__bl_barrier_between(const bl_source_map *map, const bl_place *a, const bl_place *b,
+                            int *line)
+{
+    const char *text = amp__bl_file_text(map, a);
+    if (!text || a->text != b->text || a->line >= b->line)
+        return BL_NO_BARRIER;
+    int found = BL_NO_BARRIER, number = 1;
+    for (const char *p = text; *p && number < b->line; number++) {
+        const char *end = strchr(p, '\n');
+        if (!end)
+            end = p + strlen(p);
+        if (number > a->line) {
+            if (line_calls(p, end, ".wait()") || line_calls(p, end, "wait_with_all_memory_fence") ||
+                line_calls(p, end, "wait_with_tile_static_memory_fence")) {
+                *line = number;
+                return BL_FULL_BARRIER;
+            }
+            if (!found && line_calls(p, end, "wait_with_global_memory_fence")) {
+                found = BL_GLOBAL_FENCE_ONLY;
+                *line = number;
+            }
+        }
+        p = *end ? end + 1 : end;
+    }
+    return found;
+}
+
 void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,
                       const char *severity, const char *message, size_t message_length)
 {

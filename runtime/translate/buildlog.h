@@ -57,6 +57,16 @@ int amp__bl_map_find(const bl_source_map *map, const char *where, size_t where_l
 /* The text of the file a place is in, or NULL. */
 const char *amp__bl_file_text(const bl_source_map *map, const bl_place *at);
 
+/* The barriers written on the lines strictly between a's and b's (of one
+ * text; a before b): BL_NO_BARRIER, or BL_FULL_BARRIER where one waits
+ * with a fence on tile_static memory (wait(), wait_with_all_memory_fence,
+ * wait_with_tile_static_memory_fence), else BL_GLOBAL_FENCE_ONLY where
+ * one waits with wait_with_global_memory_fence; *line: that barrier's
+ * line. Read from the text as written (a helper that waits is not seen). */
+enum { BL_NO_BARRIER, BL_FULL_BARRIER, BL_GLOBAL_FENCE_ONLY };
+int amp__bl_barrier_between(const bl_source_map *map, const bl_place *a, const bl_place *b,
+                            int *line);
+
 /* Append "file:line:col: severity: message", the user's line and a caret
  * under column, as a C compiler prints a diagnostic. */
 void amp__bl_print_at(strbuf *out, const bl_source_map *map, const bl_place *at,

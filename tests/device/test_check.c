@@ -133,6 +133,63 @@ static void a_missing_barrier_is_a_race(void **state)
 
 static void assert_message_has(const char *text);
 
+/* A barrier between the write and the read orders one turn of the loop;
+ * the next turn's write races with this turn's read. The advice is a
+ * barrier at the end of the turn, not one between the two lines, where
+ * there is one already. */
+static void a_race_between_turns_of_a_loop_asks_for_a_barrier_at_its_end(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), data, &matrix));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), 4), t_idx,
+                                          AMP_CAPTURE(matrix), {
+        tile_static float step[4];
+        float sum = 0.0f;
+        for (int k = 0; k < 3; k++) {
+            step[t_idx.local[0]] = matrix[t_idx] * (float)k; /* TURN: write */
+            t_idx.barrier.wait();
+            sum += step[(t_idx.local[0] + 1) % 4]; /* TURN: read */
+        }
+        matrix[t_idx] = sum;
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_reported_at("", "TURN: write");
+    assert_message_has("A barrier already stands between the two lines: the race is between"
+                       " turns of the loop");
+    assert_message_has("Add a t_idx.barrier.wait() at the end of the loop's body");
+    for (int i = 0; i < N; i++)
+        assert_true(data[i] == (float)i);
+    assert_amp_ok(amp_array_view_release(matrix));
+}
+
+/* A barrier between the lines whose fence leaves tile_static memory out:
+ * the advice is its fence, not another barrier. */
+static void a_race_across_a_global_fence_names_the_fence(void **state)
+{
+    (void)state;
+    if (!checking())
+        skip();
+    fill();
+    amp_array_view *matrix;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(N), data, &matrix));
+    amp_status st = AMP_PARALLEL_FOR_EACH(amp_extent_tile_1d(amp_extent_1d(N), 4), t_idx,
+                                          AMP_CAPTURE(matrix), {
+        tile_static float step[4];
+        step[t_idx.local[0]] = matrix[t_idx];
+        t_idx.barrier.wait_with_global_memory_fence();
+        matrix[t_idx] = step[(t_idx.local[0] + 1) % 4];
+    });
+    assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
+    assert_message_has("The barrier between the two lines waits with"
+                       " wait_with_global_memory_fence, whose fence leaves tile_static memory"
+                       " out: make it t_idx.barrier.wait()");
+    assert_amp_ok(amp_array_view_release(matrix));
+}
+
 /* A scan's pattern: every thread of a tile zeroes a tile_static base, one
  * thread updates it after a barrier. Optimised, the other threads may never
  * see the update; the report names the fix: one thread writes, then a
@@ -484,6 +541,8 @@ int main(void)
         cmocka_unit_test(a_shared_tile_static_total_is_a_race),
         cmocka_unit_test(a_missing_barrier_is_a_race),
         cmocka_unit_test(every_thread_writing_a_tile_static_scalar_is_a_race_with_its_fix),
+        cmocka_unit_test(a_race_between_turns_of_a_loop_asks_for_a_barrier_at_its_end),
+        cmocka_unit_test(a_race_across_a_global_fence_names_the_fence),
         cmocka_unit_test(a_barrier_in_a_branch_is_reported),
         cmocka_unit_test(an_access_out_of_bounds_is_reported),
         cmocka_unit_test(one_past_the_end_of_a_view_is_reported),

@@ -370,6 +370,48 @@ class OtherRuns(unittest.TestCase):
         self.assertEqual(with_class(items, "barrier-hint"), [])
         self.assertEqual([a["data-line"] for a in with_class(items, "no-barrier")], ["77"])
 
+    def test_a_race_between_a_loops_turns_asks_for_a_barrier_at_the_turns_end(self):
+        # A barrier stands between the write (89) and the read (96): the
+        # race is between turns, and the barrier belongs after the read.
+        data = fixture("run_race.json")
+        for e in data["traceEvents"]:
+            if e.get("cat") == "amp.check":
+                e["args"]["barrier"] = {
+                    "after": "race_demo.c:96", "before": "race_demo.c:89", "next_turn": True,
+                    "existing": {"at": "race_demo.c:90", "code": "t_idx.barrier.wait();"}}
+        self.assertEqual(check_timeline.check(data), [])
+        page = draw_page(data, "turn_race")
+        items = elements(page)
+        hint = with_class(items, "barrier-hint")
+        self.assertEqual([(a["data-after"], a["data-before"]) for a in hint], [("96", "89")])
+        self.assertIn("at the end of the turn (after line 96, before the next turn&#x27;s line 89)",
+                      page.replace("&#39;", "&#x27;").replace("'", "&#x27;"))
+        self.assertEqual([a["data-line"] for a in with_class(items, "existing-barrier")], ["90"])
+        self.assertIn("t_idx.barrier.wait();", page)
+
+    def test_a_race_across_a_global_fence_draws_that_barrier_and_no_other(self):
+        data = fixture("run_race.json")
+        for e in data["traceEvents"]:
+            if e.get("cat") == "amp.check":
+                e["args"]["barrier"].update({
+                    "global_fence": True,
+                    "existing": {"at": "race_demo.c:90",
+                                 "code": "t_idx.barrier.wait_with_global_memory_fence();"}})
+        self.assertEqual(check_timeline.check(data), [])
+        page = draw_page(data, "fence_race")
+        items = elements(page)
+        self.assertEqual(with_class(items, "barrier-hint"), [])
+        self.assertEqual([a["data-line"] for a in with_class(items, "existing-barrier")], ["90"])
+        self.assertIn("its fence leaves tile_static memory out", page)
+
+    def test_a_next_turn_without_its_barrier_is_refused_by_the_checker(self):
+        data = fixture("run_race.json")
+        for e in data["traceEvents"]:
+            if e.get("cat") == "amp.check":
+                e["args"]["barrier"]["next_turn"] = True
+        self.assertTrue(any("comes with the existing barrier" in p
+                            for p in check_timeline.check(data)))
+
 
 def long_run(launches):
     """A timeline of many launches of one kernel over a large tiled extent."""

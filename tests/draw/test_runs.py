@@ -226,6 +226,14 @@ class Checked(unittest.TestCase):
         self.assertEqual(second["code"], "total += tileValues[trow][tcol];")
         self.assertRegex(f["barrier"]["after"], r"tile_race\.c:89$")
         self.assertRegex(f["barrier"]["before"], r"tile_race\.c:96$")
+        # The barrier there is named, with the fence that leaves tile_static
+        # memory out.
+        self.assertIs(f["barrier"]["global_fence"], True)
+        self.assertNotIn("next_turn", f["barrier"])
+        self.assertRegex(f["barrier"]["existing"]["at"], r"tile_race\.c:90$")
+        self.assertEqual(f["barrier"]["existing"]["code"],
+                         "t_idx.barrier.wait_with_global_memory_fence();")
+        self.assertIn("make it t_idx.barrier.wait()", f["hint"])
 
     def test_a_race_inside_one_statement_has_no_barrier_to_add(self):
         f = self.checked("--race")

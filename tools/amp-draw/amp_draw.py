@@ -1601,7 +1601,8 @@ def draw_divergence(run, f, x0, y0):
 
 def barrier_place(f):
     """Where a barrier belongs: (file, after line, before line, derived), or
-    None when both accesses are one statement."""
+    None when both accesses are one statement. After a later line than
+    before: at the end of a loop's turn, before the next turn's."""
     a = f["args"]
     if "barrier" in a:
         fa, la = place_line(a["barrier"]["after"])
@@ -1630,18 +1631,42 @@ def draw_code(run, f, x, y, width):
         if key in a:
             ln = place_line(a[key])[1]
             lines.setdefault(ln, [])
+    # The barrier written between the two lines, when there is one: a race
+    # across it is between a loop's turns, or its fence leaves tile_static
+    # memory out.
+    existing = (a.get("barrier") or {}).get("existing")
+    existing_line = place_line(existing["at"])[1] if existing else None
+    if existing_line is not None:
+        lines.setdefault(existing_line, [])
     out = []
     h = 0.0
     site_file = basename(place_line(a["at"])[0]) if "at" in a else basename(a["site"])
     out.append(text(x, y, "In %s:" % site_file, 12, weight="600"))
     h += 10
     place = barrier_place(f)
+    next_turn = bool((a.get("barrier") or {}).get("next_turn"))
+    global_fence = bool((a.get("barrier") or {}).get("global_fence"))
     row = 24.0
     cy = y + h
     ordered = sorted(lines)
     for n, ln in enumerate(ordered):
         code = next((c for c, _ in lines[ln] if c), None)
         kinds = sorted({k for _, k in lines[ln]})
+        if ln == existing_line and not kinds:
+            code = existing.get("code") or code
+            label = ("its fence leaves tile_static memory out" if global_fence
+                     else "the barrier there, which orders one turn")
+            line = [rect(x, cy + 4, width, row - 2, "#fff4e5", rx=3),
+                    text(x + 8, cy + 20, "%5d |" % ln, 12, family=MONO, fill="#888",
+                         style="white-space: pre"),
+                    text(x + 62, cy + 20, code or "(line %d)" % ln, 12, family=MONO,
+                         fill="#222"),
+                    text(x + width - 8, cy + 20, label, 11, anchor="end", fill="#8a5a00",
+                         weight="600")]
+            out.append(tag("g", {"class": "code-line existing-barrier", "data-line": ln},
+                           "".join(line)))
+            cy += row
+            continue
         line = [rect(x, cy + 4, width, row - 2, "#f6f8fa", rx=3),
                 text(x + 8, cy + 20, "%5d |" % ln, 12, family=MONO, fill="#888",
                      style="white-space: pre"),
@@ -1651,11 +1676,17 @@ def draw_code(run, f, x, y, width):
                              fill=COLOURS[kinds[0]], weight="600"))
         out.append(tag("g", {"class": "code-line", "data-line": ln}, "".join(line)))
         cy += row
-        if place and ln == place[1] and n + 1 < len(ordered):
+        last = n + 1 == len(ordered)
+        if place and ln == place[1] and (next_turn or not last) and \
+                not (global_fence and ordered[n + 1] == existing_line):
             by = cy + 10
             derived = " (between the two accesses)" if place[3] else ""
-            hint = "a barrier belongs here, after line %d and before line %d%s:" \
-                   " t_idx.barrier.wait();" % (place[1], place[2], derived)
+            if next_turn:
+                hint = "a barrier belongs here, at the end of the turn (after line %d, before" \
+                       " the next turn's line %d): t_idx.barrier.wait();" % (place[1], place[2])
+            else:
+                hint = "a barrier belongs here, after line %d and before line %d%s:" \
+                       " t_idx.barrier.wait();" % (place[1], place[2], derived)
             out.append(tag("g", {"class": "barrier-hint", "data-after": place[1],
                                  "data-before": place[2], "data-line": place[1] + 1},
                            '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2.5"'

@@ -702,6 +702,17 @@ class Contract:
             b = Args(self.report, describe(i, ev), barrier)
             b.str("after", pattern=SITE, what="\"file:line\"")
             b.str("before", pattern=SITE, what="\"file:line\"")
+            b.get("next_turn", lambda v: v is True, "true", optional=True)
+            b.get("global_fence", lambda v: v is True, "true", optional=True)
+            existing = b.get("existing", lambda v: isinstance(v, dict), "an object",
+                             optional=True)
+            if existing is not None:
+                e = Args(self.report, describe(i, ev) + " barrier.existing", existing)
+                e.str("at", pattern=SITE, what="\"file:line\"")
+                e.get("code", lambda v: isinstance(v, str), "a string", optional=True)
+            elif barrier.get("next_turn") or barrier.get("global_fence"):
+                self.add(i, "rule 20: a barrier's next_turn or global_fence comes with the"
+                         " existing barrier it is about")
         a.ints("tile", 1, 3, optional=True, positive=False)
         a.int("reached", optional=True, minimum=0)
         a.int("tile_threads", optional=True, minimum=1)
