@@ -336,11 +336,15 @@ static void spell(kbody *b, const body_construct *c)
         break;
     case C_VIEW_TYPE:
         blank_after(b, t[0], t[1]);
+        if (amp__lex_is(&tok[t[1]], "&"))
+            drop_reference(b, t[1]);
         amp__body_value_type_name(b->ctx, c->type, text, sizeof text);
         rewrite(b, t[0], text);
         break;
     case C_TEXTURE_TYPE:
         blank_after(b, t[0], t[1]);
+        if (amp__lex_is(&tok[t[1]], "&"))
+            drop_reference(b, t[1]);
         snprintf(text, sizeof text, "%s image%dd_t",
                  c->type.access == AMP_TEXTURE_WRITE        ? "__write_only"
                  : c->type.access == AMP_TEXTURE_READ_WRITE ? "__read_write"

@@ -92,14 +92,15 @@ static void values_are_declared_as_cxx_amp_declares_them(void **state)
 
 /* ---- Views and arrays ---- */
 
-AMP_FUNCTION(int, row_sum, (array_view<const int, 1> row), {
+/* C++ AMP's spellings of a reference: '&' by the name or by the type. */
+AMP_FUNCTION(int, row_sum, (const array_view<const int, 1> &row), {
     int sum = 0;
     for (int j = 0; j < row.extent[0]; j++)
         sum += row[j];
     return sum;
 });
 
-AMP_FUNCTION(int, total, (array<int, 2>& a), {
+AMP_FUNCTION(int, total, (array<int, 2>&a), {
     int sum = 0;
     for (int i = 0; i < a.extent[0]; i++)
         for (int j = 0; j < a.extent[1]; j++)
