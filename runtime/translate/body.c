@@ -128,6 +128,23 @@ void amp__body_no_memory(kbody *b)
 
 /* ---- Declarations and constructs ---- */
 
+int amp__body_is_extent_name(const kbody *b, const char *name, size_t length)
+{
+    static const char suffix[] = "_extent";
+    size_t n = sizeof suffix - 1;
+    if (!b->ctx || !b->ctx->capture_names || length <= n ||
+        memcmp(name + length - n, suffix, n) != 0)
+        return 0;
+    for (int i = 0; i < b->ctx->ncaptures; i++) {
+        const char *c = b->ctx->capture_names[i];
+        body_name_kind k = b->ctx->capture_kinds ? b->ctx->capture_kinds[i] : BODY_NAME_VIEW;
+        if (c && (k == BODY_NAME_VIEW || k == BODY_NAME_TEXTURE) && strlen(c) == length - n &&
+            memcmp(c, name, length - n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int32_t amp__body_declare(kbody *b, const char *name, uint32_t length, body_decl_kind kind,
                           int32_t token, uint32_t scope)
 {

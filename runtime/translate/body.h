@@ -409,6 +409,11 @@ void amp__body_fail(kbody *b, long i, amp_status status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void amp__body_no_memory(kbody *b);
 
+/* Whether name[0 .. length) is <capture>_extent of a captured view or
+ * texture: the generated kernel's array of its extent, which the body's
+ * own declaration of that name would hide. */
+int amp__body_is_extent_name(const kbody *b, const char *name, size_t length);
+
 /* A declaration of name, of kind, declared by token (or -1) in scope;
  * the token is marked its declarator. Returns its id, or -1 (failed). */
 int32_t amp__body_declare(kbody *b, const char *name, uint32_t length, body_decl_kind kind,

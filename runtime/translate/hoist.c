@@ -48,7 +48,9 @@ static int same_array(const kbody *b, size_t k, size_t id)
 static int keeps_its_name(const kbody *b, int32_t id)
 {
     const body_decl *d = &b->decls[id];
-    if (amp__vocab_reserves(d->name, d->length) || amp__lexicon_is_opencl_only(d->name, d->length))
+    if (amp__vocab_reserves(d->name, d->length) ||
+        amp__lexicon_is_opencl_only(d->name, d->length) ||
+        amp__body_is_extent_name(b, d->name, d->length))
         return 0;
     for (size_t k = 0; k < b->ndecls; k++)
         if ((int32_t)k != id && same_decl_name(d, &b->decls[k]) && !same_array(b, k, (size_t)id))

@@ -301,7 +301,8 @@ int32_t amp__parse_declare(reader *r, const char *name, uint32_t length, body_de
     /* Such a name is called by one of the kernel's own. A tile_static's
      * name is chosen where it moves (hoist.c). */
     if (id >= 0 && token >= 0 && kind != DECL_TILE_STATIC && kind != DECL_KERNEL &&
-        taken_in_kernels(&r->b->tokens.items[token])) {
+        (taken_in_kernels(&r->b->tokens.items[token]) ||
+         amp__body_is_extent_name(r->b, name, length))) {
         strbuf sb = STRBUF_INIT;
         amp__sb_printf(&sb, "amp_name_%.*s", (int)length, name);
         r->b->decls[id].renamed = amp__sb_take(&sb);

@@ -1153,6 +1153,26 @@ static int some_struct_has(reader *r, const lex_token *m)
         if ((r->b->flags[i] & TOK_MEMBER_NAME) && r->tok[i].length == m->length &&
             memcmp(r->tok[i].text, m->text, m->length) == 0)
             return 1;
+    /* A struct declared inside an expression (a compound literal, a cast,
+     * a sizeof) is not read as a declaration: any name between the braces
+     * of a struct or union may be a member. */
+    size_t n = r->b->tokens.count;
+    for (size_t i = 0; i < n; i++) {
+        if (!amp__lex_is(&r->tok[i], "struct") && !amp__lex_is(&r->tok[i], "union"))
+            continue;
+        size_t k = i + 1;
+        if (k < n && r->tok[k].kind == LEX_IDENT)
+            k++;
+        if (k >= n || !amp__lex_is(&r->tok[k], "{"))
+            continue;
+        for (int depth = 0; k < n; k++) {
+            depth += amp__lex_is(&r->tok[k], "{") - amp__lex_is(&r->tok[k], "}");
+            if (depth == 0)
+                break;
+            if (r->tok[k].length == m->length && memcmp(r->tok[k].text, m->text, m->length) == 0)
+                return 1;
+        }
+    }
     return 0;
 }
 

@@ -93,6 +93,81 @@ static int known_pragma(kbody *b, long word, long at)
     return 0;
 }
 
+/* Whether the preprocessor knows name: a macro defined before it, an
+ * AMP_CONST, or one OpenCL C defines (its names: __..., cl_..., CL_...,
+ * and C's limits and constants). */
+static int preprocessor_knows(const kbody *b, const lex_token *t)
+{
+    static const char *const prefixes[] = {"__",   "cl_",   "CL_",    "FLT_",   "DBL_",  "HALF_",
+                                           "M_",   "CHAR_", "SCHAR_", "UCHAR_", "SHRT_", "USHRT_",
+                                           "INT_", "UINT_", "LONG_",  "ULONG_", "FP_",   NULL};
+    static const char *const names[] = {"defined",  "MAXFLOAT", "HUGE_VALF", "HUGE_VAL",
+                                        "INFINITY", "NAN",      "CHAR_BIT",  NULL};
+    if (amp__lex_is_any(t, names))
+        return 1;
+    for (int k = 0; prefixes[k]; k++)
+        if (amp__lex_has_prefix(t, prefixes[k]))
+            return 1;
+    for (size_t m = 0; m < b->nmacros; m++) {
+        const lex_token *name = &b->tokens.items[b->macros[m].name];
+        if (name->length == t->length && memcmp(name->text, t->text, t->length) == 0)
+            return 1;
+    }
+    for (int c = 0; c < b->ctx->ncaptures; c++) {
+        const char *n = b->ctx->capture_names[c];
+        if (b->ctx->capture_kinds[c] == BODY_NAME_CONSTANT && n && strlen(n) == t->length &&
+            memcmp(n, t->text, t->length) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A condition of the preprocessor (AMP_IF, AMP_ELIF, #if, #elif), tokens
+ * first .. last: a name it does not know reads as 0 there, silently, where
+ * a body's name would be an error. Refused, but after defined. (A helper's
+ * conditions may name the launch's AMP_CONSTs, which its text does not
+ * know: not checked.) */
+static int condition_names_known(kbody *b, size_t first, size_t last)
+{
+    const body_context *c = b->ctx;
+    if (!c || c->function || !c->capture_kinds || !c->capture_names)
+        return 1;
+    const lex_token *tok = b->tokens.items;
+    for (size_t i = first; i <= last; i++) {
+        if (tok[i].kind != LEX_IDENT || preprocessor_knows(b, &tok[i]))
+            continue;
+        /* Named by a defined anywhere in the condition: defined(X) && X > 2. */
+        int tested = 0;
+        for (size_t j = first; j <= last && !tested; j++)
+            tested = j > first && tok[j].length == tok[i].length &&
+                     memcmp(tok[j].text, tok[i].text, tok[i].length) == 0 &&
+                     (amp__lex_is(&tok[j - 1], "defined") ||
+                      (j > first + 1 && amp__lex_is(&tok[j - 1], "(") &&
+                       amp__lex_is(&tok[j - 2], "defined")));
+        if (tested)
+            continue;
+        int captured = 0;
+        for (int k = 0; k < c->ncaptures; k++)
+            captured |= c->capture_names[k] && strlen(c->capture_names[k]) == tok[i].length &&
+                        memcmp(c->capture_names[k], tok[i].text, tok[i].length) == 0;
+        if (captured)
+            amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
+                           "'%.*s' is a captured variable, and a preprocessor condition is"
+                           " read before the kernel runs, where it would be 0: test it with"
+                           " if (...), or capture a constant with AMP_CONST(%.*s)",
+                           (int)tok[i].length, tok[i].text, (int)tok[i].length, tok[i].text);
+        else
+            amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
+                           "'%.*s' is no macro the kernel defines, and a preprocessor condition"
+                           " reads such a name as 0: capture its value with AMP_CONST(%.*s),"
+                           " define it with AMP_DEFINE, or write defined(%.*s)",
+                           (int)tok[i].length, tok[i].text, (int)tok[i].length, tok[i].text,
+                           (int)tok[i].length, tok[i].text);
+        return 0;
+    }
+    return 1;
+}
+
 /* Record the macro whose name is token name and whose definition ends at
  * token last: NAME(x) without a space before the '(' is function-like, as
  * in a #define. */
@@ -161,6 +236,9 @@ static void find_directives(kbody *b)
             if (i + 1 < k && amp__lex_is(&tok[i + 1], "pragma") &&
                 !known_pragma(b, i + 2 < k ? (long)i + 2 : -1, (long)i + 1))
                 return;
+            if (i + 2 < k && (amp__lex_is(&tok[i + 1], "if") || amp__lex_is(&tok[i + 1], "elif")) &&
+                !condition_names_known(b, i + 2, k - 1))
+                return;
             i = k - 1;
             continue;
         }
@@ -207,6 +285,9 @@ static void find_directives(kbody *b)
         b->partner[open] = (int32_t)close;
         b->partner[close] = (int32_t)open;
         i = close;
+        if ((amp__lex_is(&tok[open - 1], "AMP_IF") || amp__lex_is(&tok[open - 1], "AMP_ELIF")) &&
+            open + 1 < close && !condition_names_known(b, open + 1, close - 1))
+            return;
         if (amp__lex_is(&tok[open - 1], "AMP_PRAGMA") &&
             !known_pragma(b, open + 1 < close ? (long)open + 1 : -1, (long)open - 1))
             return;

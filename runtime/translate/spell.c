@@ -485,6 +485,37 @@ static void spell(kbody *b, const body_construct *c)
     }
 }
 
+/* C's long long is 64 bits, OpenCL C's long; OpenCL C reserves long long
+ * (for 128 bits, as PoCL's compiler gives it). The type is written long,
+ * and an integer's LL suffix L. */
+static void wide_integers_as_long(kbody *b)
+{
+    const lex_token *tok = b->tokens.items;
+    for (size_t i = 0; i < b->tokens.count; i++) {
+        if (b->flags[i] & TOK_IN_DIRECTIVE)
+            continue;
+        if (amp__lex_is(&tok[i], "long") && i + 1 < b->tokens.count &&
+            amp__lex_is(&tok[i + 1], "long") && !(b->flags[i + 1] & TOK_IN_DIRECTIVE)) {
+            rewrite(b, (long)i + 1, "");
+            i++;
+            continue;
+        }
+        if (tok[i].kind != LEX_NUMBER || tok[i].length < 3 || tok[i].length > 60)
+            continue;
+        /* 1LL, 1ull, 1LLU: the suffix's two l's, at the end. */
+        const char *t = tok[i].text;
+        size_t n = tok[i].length, end = n;
+        if (t[end - 1] == 'u' || t[end - 1] == 'U')
+            end--;
+        if (end < 3 ||
+            !((t[end - 1] == 'l' && t[end - 2] == 'l') || (t[end - 1] == 'L' && t[end - 2] == 'L')))
+            continue;
+        char text[64];
+        snprintf(text, sizeof text, "%.*s%.*s", (int)(end - 1), t, (int)(n - end), t + end);
+        rewrite(b, (long)i, text);
+    }
+}
+
 void amp__spell(kbody *b)
 {
     /* C's digraphs, as the characters they spell: the kernel reads as
@@ -494,6 +525,7 @@ void amp__spell(kbody *b)
         if (meaning)
             rewrite(b, (long)i, meaning);
     }
+    wide_integers_as_long(b);
     for (size_t i = 0; i < b->nconstructs && b->status == AMP_OK; i++)
         spell(b, &b->constructs[i]);
     /* A view value's functions use its rank's index functions. */

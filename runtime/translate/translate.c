@@ -216,6 +216,18 @@ static amp_status check_names(const cg_spec *spec)
         for (int j = 0; j < i; j++)
             if (strcmp(spec->captures[j].name, name) == 0)
                 return refuse_name(spec, "capture", name, "is captured twice");
+        /* The kernel names a view's or texture's extent <name>_extent. */
+        size_t n = strlen(name);
+        for (int j = 0; j < spec->ncaptures; j++) {
+            const cg_capture *v = &spec->captures[j];
+            int shaped = v->kind == AMP_CAPTURE_VIEW || v->kind == AMP_CAPTURE_TEXTURE;
+            size_t m = shaped && v->name ? strlen(v->name) : 0;
+            if (m && n == m + 7 && strncmp(name, v->name, m) == 0 &&
+                strcmp(name + m, "_extent") == 0)
+                return refuse_name(spec, "capture", name,
+                                   "is the name the kernel gives the extent of the captured"
+                                   " view or texture it starts with; rename it");
+        }
     }
     return AMP_OK;
 }

@@ -700,9 +700,51 @@ static void a_body_may_name_its_variables_like_opencl_types(void **state)
     assert_amp_ok(amp_array_view_release(v));
 }
 
+/* C the reader does not follow as declarations keeps its meaning: a
+ * struct declared inside an expression keeps its members .r and .b (no
+ * vector's lanes), a local named <view>_extent does not hide the view's
+ * extent, and long long is C's 64 bits (OpenCL C reserves it for 128). */
+static void c_declared_inside_expressions_keeps_its_meaning(void **state)
+{
+    (void)state;
+    int out[8] = {0};
+    float texels[4] = {1, 2, 3, 4};
+    amp_texture *tx;
+    assert_amp_ok(amp_texture_create(AMP_FLOAT, 1, amp_extent_1d(4), texels, NULL, &tx));
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_INT, amp_extent_1d(8), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), i, AMP_CAPTURE(o, tx), {
+        int raw[4] = {1, 2, 3, 4};
+        o[0] = ((struct { int x, r; }){1, 2}).r;
+        o[1] = ((struct R { int x, y, z, b; } *)raw)->b;
+        int o_extent[1] = {99}, tx_extent[1] = {98};
+        o[2] = o.extent[0] + 0 * o_extent[0];
+        o[3] = tx.extent[0] + 0 * tx_extent[0];
+        unsigned long long all_ones = ~0ULL;
+        long long big = 3000000000LL * 4;
+        o[4] = (int)sizeof(long long);
+        o[5] = (int)(all_ones >> 60);
+        o[6] = (int)(big / 1000);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    const int want[8] = {2, 4, 8, 4, 8, 15, 12000000, 0};
+    for (int k = 0; k < 8; k++)
+        assert_int_equal(out[k], want[k]);
+    /* A capture named so is refused. */
+    int o_extent = 1;
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), i, AMP_CAPTURE(o, o_extent),
+                                           { o[0] = o_extent; }),
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "capture 'o_extent' is the name the kernel gives the extent of the captured"
+                     " view or texture it starts with");
+    assert_amp_ok(amp_array_view_release(o));
+    assert_amp_ok(amp_texture_release(tx));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(c_declared_inside_expressions_keeps_its_meaning),
         cmocka_unit_test(atomics_on_global_memory_return_old_values),
         cmocka_unit_test(a_body_may_name_its_variables_like_opencl_types),
         cmocka_unit_test(atomics_on_tile_static_memory_count_the_tile),

@@ -15,18 +15,21 @@
 #define STRINGIFY(...) #__VA_ARGS__
 
 /* What the kernel gives a body in these tests: int views v (rank 1), w
- * (rank 2) and out (rank 1), a scalar n, the index idx. */
-static const char *const names[] = {"v", "w", "out", "n"};
-static const body_name_kind kinds[] = {BODY_NAME_VIEW, BODY_NAME_VIEW, BODY_NAME_VIEW,
-                                       BODY_NAME_SCALAR};
+ * (rank 2) and out (rank 1), a scalar n, constants TS and W (AMP_CONST),
+ * the index idx. */
+static const char *const names[] = {"v", "w", "out", "n", "TS", "W"};
+static const body_name_kind kinds[] = {BODY_NAME_VIEW,   BODY_NAME_VIEW,     BODY_NAME_VIEW,
+                                       BODY_NAME_SCALAR, BODY_NAME_CONSTANT, BODY_NAME_CONSTANT};
 static const body_type types[] = {{.kind = TYPE_VIEW, .rank = 1, .elem = AMP_INT},
                                   {.kind = TYPE_VIEW, .rank = 2, .elem = AMP_INT},
                                   {.kind = TYPE_VIEW, .rank = 1, .elem = AMP_INT},
+                                  {.kind = TYPE_OTHER},
+                                  {.kind = TYPE_OTHER},
                                   {.kind = TYPE_OTHER}};
 static const body_context ctx = {.file = "test.c",
                                  .line = 1,
                                  .index_name = "idx",
-                                 .ncaptures = 4,
+                                 .ncaptures = 6,
                                  .capture_names = names,
                                  .capture_kinds = kinds,
                                  .index_type = {.kind = TYPE_INDEX, .rank = 1},
@@ -402,6 +405,14 @@ static void pragmas_and_conditions_are_lines_of_their_own(void **state)
                      AMP_ERROR_KERNEL_BUILD, "'unrol' starts no pragma an OpenCL compiler takes, and a compiler ignores one it does not know; did you mean unroll?");
     assert_amp_fails(lay_out(STRINGIFY({ AMP_PRAGMA() out(0) = 0; }), NULL), AMP_ERROR_KERNEL_BUILD,
                      "a pragma needs its words");
+    /* A condition's name the preprocessor does not know reads as 0 there. */
+    assert_amp_ok(lay_out(STRINGIFY({ AMP_DEFINE(K 2) AMP_IF(defined(X) && X > K || defined Y || __OPENCL_VERSION__ >= 120) out(0) = 1; AMP_ENDIF }), NULL));
+    assert_amp_fails(lay_out(STRINGIFY({ AMP_IF(n > 2) out(0) = 1; AMP_ENDIF }), NULL), AMP_ERROR_KERNEL_BUILD,
+                     "'n' is a captured variable, and a preprocessor condition is read before the kernel runs, where it would be 0: test it with if (...), or capture a constant with AMP_CONST(n)");
+    assert_amp_fails(lay_out(STRINGIFY({ AMP_IF(1) AMP_ELIF(SIZE > 8) out(0) = 1; AMP_ENDIF }), NULL), AMP_ERROR_KERNEL_BUILD,
+                     "'SIZE' is no macro the kernel defines, and a preprocessor condition reads such a name as 0");
+    assert_amp_fails(lay_out("{\n#if SIZE > 8\nout(0) = 0;\n#endif\n}", NULL), AMP_ERROR_KERNEL_BUILD,
+                     "'SIZE' is no macro the kernel defines");
     assert_amp_fails(lay_out("{\n#pragma unrol\nout(0) = 0; }", NULL), AMP_ERROR_KERNEL_BUILD,
                      "did you mean unroll?");
 }
