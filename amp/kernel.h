@@ -141,7 +141,9 @@ typedef struct amp_capture_list {
 
 /* Where a kernel body comes from; made by the AMP_PARALLEL_FOR_EACH macros.
  * The runtime keys its kernel cache on the address of body, so body must
- * be a string that lives as long as the process (a string literal). */
+ * be a string that lives as long as the process (a string literal). A
+ * string rewritten in place is another body: each launch compares the text
+ * with the one its cached kernel was compiled from. */
 typedef struct amp_kernel_source {
     const char *file; /* the call site, for messages and dumps */
     int line;

@@ -96,6 +96,7 @@ typedef struct launch_record {
     int ncaptures;
     kb_launch launch;
     amp_kernel_source source; /* what it held: a source may be rewritten in place */
+    const char *body_text;    /* and the text compiled (its kernel's), while generation holds */
     amp_accelerator_view *av;
     const amp_accelerator *acc;
     kb_domain domain;
@@ -152,7 +153,9 @@ static int same_source(const amp_kernel_source *a, const amp_kernel_source *b)
 static int same_kernel(const launch_record *r, const call *c)
 {
     return r->kernel && r->kernel == c->kernel && r->given_av == c->given_av &&
-           same_source(&r->source, c->kernel);
+           same_source(&r->source, c->kernel) && r->body_text &&
+           r->generation == amp__kc_generation() && /* else body_text may be freed */
+           memcmp(r->body_text, c->kernel->body, c->kernel->body_length) == 0;
 }
 
 /* Whether the call's kernel source is the record's, and no handle has
@@ -273,6 +276,7 @@ void amp__record_keep_launch(const call *c, record_known *known, const cg_spec *
     r->kernel = c->kernel;
     r->given_av = c->given_av;
     r->source = *c->kernel;
+    r->body_text = l->entry ? l->entry->body_text : NULL;
     r->av = c->av;
     r->acc = c->av->acc;
     r->generation = amp__kc_generation();

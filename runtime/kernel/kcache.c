@@ -45,6 +45,7 @@ typedef struct kc_node {
     char *file;           /* the call site's file, to tell apart two of one name */
     cg_kernel *generated; /* kept under AMP_CHECK */
     char *unowned;        /* entry.unowned */
+    char *body_text;      /* entry.body_text */
 } kc_node;
 
 static kc_node *cache;
@@ -65,6 +66,7 @@ static void node_free(kc_node *n)
     free(n->unowned);
     free(n->name);
     free(n->file);
+    free(n->body_text);
     free(n);
 }
 
@@ -497,8 +499,10 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
 
     kc_node *node = NULL;
     HASH_FIND(hh, cache, &key, sizeof key, node);
+    size_t length = spec->source->body_length;
     if (node && node->nwords == nwords &&
-        memcmp(node->words, words, (size_t)nwords * sizeof words[0]) == 0) {
+        memcmp(node->words, words, (size_t)nwords * sizeof words[0]) == 0 &&
+        memcmp(node->body_text, spec->source->body, length) == 0) {
         n_hits++;
         *out = &node->entry;
         return AMP_OK;
@@ -514,8 +518,8 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
                                       " at the same size on this device still runs)");
     }
     if (node) {
-        /* A 64-bit hash collision between two specs of one call site: make
-         * room for the new one. */
+        /* A 64-bit hash collision between two specs of one call site, or
+         * its text rewritten in place: make room for the new one. */
         HASH_DEL(cache, node);
         node_free(node);
     }
@@ -528,8 +532,12 @@ amp_status amp__kc_get(const cg_spec *spec, amp_accelerator *acc, kc_entry **out
     memcpy(node->words, words, (size_t)nwords * sizeof words[0]);
     node->name = kernel_name(spec->source);
     node->file = strdup(spec->source->file);
+    node->body_text = malloc(length ? length : 1);
+    if (node->body_text)
+        memcpy(node->body_text, spec->source->body, length);
+    node->entry.body_text = node->body_text;
     amp_status st = AMP_OK;
-    if (node->name && node->file) {
+    if (node->name && node->file && node->body_text) {
         /* The compiler may register exit handlers of its own as it builds,
          * or fails to (device/ending.h). */
         int first = amp__end_begin(END_BUILT, acc->platform);

@@ -5,8 +5,9 @@
  * The key is the address of the body's string literal (each call site has
  * its own), the accelerator, and a 64-bit hash of the spec's few numbers
  * (ranks, types, tile shape, constants). A repeated call therefore costs one
- * small hash lookup and a comparison of those numbers: no string work and no
- * hashing of source. Only a miss generates source; it then loads the
+ * small hash lookup, a comparison of those numbers and one of the body's
+ * text with the text compiled (a string rewritten in place under the same
+ * address is another body): no hashing of source. Only a miss generates source; it then loads the
  * program from the on-disk cache (diskcache.c) when it is there, and
  * compiles it otherwise.
  *
@@ -38,6 +39,9 @@ typedef struct kc_entry {
      * kernel/bind.c alone. */
     uint64_t args_set;
     const char *name;
+    /* The body's text as it was compiled (the call site's string may be
+     * rewritten in place, under the same address): a hit compares it. */
+    const char *body_text;
     uint32_t written_mask; /* captures the body may write */
     size_t max_work_group; /* CL_KERNEL_WORK_GROUP_SIZE */
     uint64_t local_mem;    /* CL_KERNEL_LOCAL_MEM_SIZE: tile_static bytes */

@@ -383,6 +383,18 @@ static void a_kernel_source_rewritten_in_place_runs_its_new_body(void **state)
     assert_amp_ok(run_source(&k, v));
     assert_amp_ok(amp_array_view_synchronize(v));
     assert_int_equal(a[3], 2);
+    /* The string itself rewritten, at the same address and length: the
+     * text is what the kernel is compiled from, not the address. */
+    static char text[] = "{ v(i) = 3; }";
+    k.body = text;
+    assert_amp_ok(run_source(&k, v));
+    assert_amp_ok(run_source(&k, v));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(a[3], 3);
+    text[9] = '4';
+    assert_amp_ok(run_source(&k, v));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(a[3], 4);
     assert_amp_ok(amp_array_view_release(v));
 }
 
