@@ -1061,9 +1061,19 @@ amp_status amp__coh_drop_all_device_copies(void)
     amp_status st = AMP_OK;
     for (coh_record *r = all_sources; r; r = r->next) {
         coh_record *src = changing(handle_of(r));
-        /* The last chance: a failure leaves the host memory as it was, and
-         * is the status; the device copies go regardless. */
-        amp_status w = write_back(src, AMP_REASON_SYNCHRONIZE);
+        /* An extent-only view's data stays with it, as every view's does
+         * (amp_shutdown): in a host copy of its own, made now. An array's
+         * (home set) is the device's, and goes with it. */
+        amp_status w = AMP_OK;
+        if (!src->hashed && !src->home && (!src->host || src->owns_host)) {
+            rg_box all = amp__rg_box_linear(0, (int64_t)src->bytes);
+            void *host;
+            w = host_ready(src, &all, AMP_REASON_SYNCHRONIZE, &host);
+        } else {
+            /* The last chance: a failure leaves the host memory as it was,
+             * and is the status; the device copies go regardless. */
+            w = write_back(src, AMP_REASON_SYNCHRONIZE);
+        }
         if (st == AMP_OK)
             st = w;
         if (!src->hashed && !src->host) {

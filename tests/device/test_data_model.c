@@ -1188,6 +1188,34 @@ static void a_view_takes_the_type_of_its_host_data(void **state)
         assert_true(floats[i] == (float)(i + 1));
 }
 
+/* amp_shutdown keeps every view's data: an extent-only view's, which only
+ * the device held, too (it was left undefined, and read as garbage with
+ * AMP_OK). An array's goes with the device, and says so. */
+static void an_extent_view_keeps_its_data_through_shutdown(void **state)
+{
+    (void)state;
+    amp_array_view *e;
+    amp_array *arr;
+    assert_amp_ok(amp_array_view_create_extent(AMP_INT, amp_extent_1d(8), &e));
+    assert_amp_ok(amp_array_create(AMP_INT, amp_extent_1d(8), NULL, &arr));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(e, arr), {
+        e[idx] = idx[0] + 100;
+        arr[idx] = idx[0];
+    }));
+    assert_amp_ok(amp_shutdown());
+    int value = -1;
+    assert_amp_ok(amp_array_view_get(e, amp_index_1d(5), &value));
+    assert_int_equal(value, 105);
+    /* Usable with the library started anew. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(e), { e[idx] += 1; }));
+    assert_amp_ok(amp_array_view_get(e, amp_index_1d(7), &value));
+    assert_int_equal(value, 108);
+    int host[8];
+    assert_amp_fails(AMP_COPY(arr, host), AMP_ERROR_ACCELERATOR_VIEW_REMOVED, "");
+    assert_amp_ok(amp_array_view_release(e));
+    assert_amp_ok(amp_array_release(arr));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1217,6 +1245,7 @@ int main(void)
         cmocka_unit_test(synchronize_async_downloads_once_then_nothing),
         cmocka_unit_test(a_copy_between_sections_of_one_array),
         cmocka_unit_test(a_copy_between_overlapping_sections_copies_the_source_as_it_was),
+        cmocka_unit_test(an_extent_view_keeps_its_data_through_shutdown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     amp_shutdown();
