@@ -121,6 +121,16 @@ static amp_status work_sizes(const amp_kernel_source *k, const kb_domain *dom, c
         return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, k->file, k->line,
                                "%.0Lf threads are more than %s can index (%u-bit addresses).",
                                total, acc->name, acc->address_bits);
+    /* Implementations count work-groups in 32 bits: PoCL's CPU devices
+     * divide by zero past 2^32 of them, after the launch was queued. */
+    long double groups = (long double)(global[0] / local[0]) * (long double)(global[1] / local[1]) *
+                         (long double)(global[2] / local[2]);
+    if (groups >= 4294967296.0L)
+        return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, k->file, k->line,
+                               "%.0Lf threads make %.0Lf groups of threads, and devices count at"
+                               " most 2^32 - 1 groups. Launch over sections of the extent, one"
+                               " after another, or tile it in larger tiles.",
+                               total, groups);
     return AMP_OK;
 }
 

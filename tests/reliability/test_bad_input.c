@@ -1063,6 +1063,14 @@ static amp_status domain_over_2_to_the_64_threads(void)
                                  { (void)i; });
 }
 
+static amp_status domain_of_2_to_the_32_groups(void)
+{
+    /* 2^40 threads: within 64-bit addresses, but 2^32 groups of 256, past
+     * what devices count (PoCL divided by zero, after AMP_OK). */
+    return AMP_PARALLEL_FOR_EACH(amp_extent_2d(1 << 20, 1 << 20), i, AMP_NO_CAPTURE,
+                                 { (void)i; });
+}
+
 /* ==== Rank mismatches ==== */
 
 static amp_status rank_2_view_given_one_integer(void)
@@ -2578,6 +2586,7 @@ static const bad_case table[] = {
     ROW("extent", tiled_domain_2d_zero, ICD, "dimension 1 of the extent is 0"),
     ROW("extent", tiled_domain_3d_negative, ICD, "dimension 2 of the extent is -4"),
     ROW("extent", domain_over_2_to_the_64_threads, ICD, "more than"),
+    ROW("extent", domain_of_2_to_the_32_groups, ICD, "devices count at most 2^32 - 1 groups"),
     /* Ranks that do not match. */
     ROW("rank", rank_2_view_given_one_integer, KB, "did not compile"),
     ROW("rank", rank_1_view_given_two_integers, KB,
