@@ -1633,6 +1633,18 @@ static int cast_starts(reader *r)
     return amp__parse_names_type(r, t);
 }
 
+/* sizeof of a 3-vector the kernel holds (a variable, a type): OpenCL C
+ * gives a float3 a float4's 16 bytes, where C++ AMP's float_3 has 12 (a
+ * view's element and a struct's member keep C++ AMP's, and say 12). */
+static void sizeof_three_lanes(reader *r, long at, amp_elem_type vector)
+{
+    const char *scalar = amp__body_elem_name(r->ctx, (uint16_t)amp__elem_scalar(vector));
+    fail(r, at, AMP_ERROR_KERNEL_BUILD,
+         "sizeof of a 3-vector is 16 bytes in a kernel (OpenCL C keeps a float3 in a float4's"
+         " room) and 12 in C++ AMP: write 3 * sizeof(%s) for C++ AMP's size",
+         scalar ? scalar : "float");
+}
+
 static value unary(reader *r)
 {
     static const char *const prefix_ops[] = {"++", "--", "&", "*", "+", "-", "~", "!", NULL};
@@ -1672,6 +1684,12 @@ static value unary(reader *r)
     if (amp__lex_is(t, "sizeof")) {
         mark(r, BODY_NOT_A_USE);
         advance(r);
+        /* sizeof(float_3), sizeof(float_3[2]), sizeof(float_3 *) ... */
+        amp_elem_type named = is(r, 0, "(") ? amp__parse_vector_type(peek(r, 1)) : 0;
+        if (named && amp__elem_lanes(named) == 3 && !is(r, 2, "*")) {
+            sizeof_three_lanes(r, cur(r) + 1, named);
+            return nothing;
+        }
         if (cast_starts(r)) {
             flat_group(r, "(", to_close_paren);
             return other(first, last_consumed(r));
@@ -1680,6 +1698,11 @@ static value unary(reader *r)
             return nothing;
         value v = unary(r);
         leave(r);
+        if (v.type.kind == TYPE_VECTOR && !v.type.packed &&
+            amp__elem_lanes((amp_elem_type)v.type.elem) == 3) {
+            sizeof_three_lanes(r, first, (amp_elem_type)v.type.elem);
+            return nothing;
+        }
         return other(first, v.last);
     }
     if (cast_starts(r)) {

@@ -285,6 +285,18 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
                                            AMP_CAPTURE(m), { m[t_idx] = (float)t_idx.local[2]; }),
                      AMP_ERROR_KERNEL_BUILD,
                      "an index of rank 2 has the components [0] to [1], and [2] is past them");
+    /* sizeof of a 3-vector the kernel holds: 16 bytes in OpenCL C, 12 in
+     * C++ AMP. A view's element keeps C++ AMP's 12. */
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(m), {
+        float_3 p = float_3(1.0f);
+        m(0, 0) = (float)sizeof(p) + p.x;
+    }),
+                     AMP_ERROR_KERNEL_BUILD,
+                     "sizeof of a 3-vector is 16 bytes in a kernel (OpenCL C keeps a float3 in a"
+                     " float4's room) and 12 in C++ AMP: write 3 * sizeof(float)");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(m),
+                                           { m(0, 0) = (float)sizeof(int_3[2]); }),
+                     AMP_ERROR_KERNEL_BUILD, "write 3 * sizeof(int)");
     /* A tiled index has no subscript; OpenCL C says only that a struct is
      * no number. */
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_tile_2d(amp_extent_2d(2, 2), 2, 2), t_idx,
