@@ -62,7 +62,8 @@ static const char *category_hint(ock_category c)
                " between them, or one whose fence leaves this memory out"
                " (wait_with_global_memory_fence does not order tile_static memory). Give each"
                " thread its own element, add a t_idx.barrier.wait() between the write and the"
-               " read, or use an atomic.";
+               " read (in a loop, also one at the end of its body, before the next turn"
+               " writes), or use an atomic.";
     case OCK_DIVERGENCE:
         return "Every thread of a tile must reach each barrier: move the barrier out of the"
                " branch or loop that only some threads take.";
@@ -78,10 +79,21 @@ static const char *category_hint(ock_category c)
  * is easy to wave away, but an optimizer may then keep the variable in a
  * register and never see the update. */
 static const char shared_write_hint[] =
-    "Every thread of the tile writes this tile_static variable. Let one thread write it (if"
+    "More than one thread of the tile writes this tile_static element. If each thread should"
+    " have an element of its own, check the index it writes at (t_idx.local, every component);"
+    " if they share one value (every thread writing one variable), let one thread write it (if"
     " (t_idx.local[0] == 0) ...), then t_idx.barrier.wait() before any thread reads it. The same"
     " value from every thread is still a race: the compiler may keep the variable in a register"
     " and miss another thread's later update.";
+
+/* A race on a view's memory: between tiles, where no barrier orders
+ * anything, or within one. */
+static const char global_race_hint[] =
+    "Two threads touch the same element of a view and at least one writes it. A barrier orders"
+    " only the threads of one tile, so it cannot fix a race between tiles: give each thread its"
+    " own element to write, or combine the values with an atomic (atomic_fetch_add) or in a"
+    " second kernel. Within one tile, a t_idx.barrier.wait() (its fence covers views' memory)"
+    " between the write and the read orders them.";
 
 /* A race across a barrier that is written between its two lines: the
  * barrier orders one turn of a loop, and the race is between turns. */
@@ -355,7 +367,9 @@ static const char *hint_of(const problem *p)
            : shared_write                       ? shared_write_hint
            : p->between == BL_FULL_BARRIER      ? next_turn_hint
            : p->between == BL_GLOBAL_FENCE_ONLY ? global_fence_hint
-                                                : category_hint(r->category);
+           : r->category == OCK_DATA_RACE && strstr(r->kind, "global memory")
+               ? global_race_hint
+               : category_hint(r->category);
 }
 
 /* What barrier a race on tile_static memory between two lines of one

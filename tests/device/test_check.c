@@ -219,7 +219,7 @@ static void every_thread_writing_a_tile_static_scalar_is_a_race_with_its_fix(voi
     });
     assert_int_equal(st, AMP_ERROR_KERNEL_CHECK);
     assert_reported_at("Write-write data race", "SHARED: every thread");
-    assert_message_has("Let one thread write it");
+    assert_message_has("let one thread write it");
     assert_message_has("then t_idx.barrier.wait() before any thread reads it");
     assert_amp_ok(amp_array_view_release(a));
     assert_amp_ok(amp_array_view_release(b));

@@ -1702,7 +1702,8 @@ def draw_code(run, f, x, y, width):
         note = ("Both accesses are one statement, so no barrier can come between them as it"
                 " is written. Where a thread reads what another writes (a neighbour's"
                 " element), split it: read into a variable, t_idx.barrier.wait(), then"
-                " write. Where every thread adds to one element, use an atomic"
+                " write; in a loop, also a t_idx.barrier.wait() at the end of its body, before"
+                " the next turn reads. Where every thread adds to one element, use an atomic"
                 " (atomic_fetch_add), or let one thread do the work.")
         body = ""
         for k, line in enumerate(wrap(note, int(width / 7.2))):
