@@ -30,6 +30,8 @@
  */
 #include "translate/spell.h"
 
+#include "translate/vocabulary.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -516,6 +518,36 @@ static void wide_integers_as_long(kbody *b)
     }
 }
 
+/* C's float functions (sqrtf, fabsf, powf ...), which OpenCL C has not:
+ * called where the body declares no such name and defines no such macro,
+ * they are C++ AMP's precise_math ones (precise_math::sqrtf), which take
+ * OpenCL's built-ins. */
+static void c_float_functions(kbody *b)
+{
+    const lex_token *tok = b->tokens.items;
+    for (size_t i = 0; i + 1 < b->tokens.count; i++) {
+        const lex_token *t = &tok[i];
+        if (t->kind != LEX_IDENT || t->length < 3 || t->length > 40 ||
+            t->text[t->length - 1] != 'f' || b->resolved[i] != BODY_UNRESOLVED ||
+            !amp__lex_is(&tok[i + 1], "(") || (b->flags[i] & (TOK_DIRECTIVE | TOK_IN_DIRECTIVE)))
+            continue;
+        if (i > 0 && (amp__lex_is(&tok[i - 1], ".") || amp__lex_is(&tok[i - 1], "->") ||
+                      amp__lex_is(&tok[i - 1], ":")))
+            continue;
+        char name[64];
+        int n = snprintf(name, sizeof name, "precise_math_%.*s", (int)t->length, t->text);
+        if (!amp__vocab_reserves(name, (size_t)n))
+            continue;
+        int macro = 0;
+        for (size_t m = 0; m < b->nmacros && !macro; m++) {
+            const lex_token *d = &tok[b->macros[m].name];
+            macro = d->length == t->length && memcmp(d->text, t->text, t->length) == 0;
+        }
+        if (!macro)
+            amp__body_edit_before(b, (long)i, "precise_math_");
+    }
+}
+
 void amp__spell(kbody *b)
 {
     /* C's digraphs, as the characters they spell: the kernel reads as
@@ -526,6 +558,7 @@ void amp__spell(kbody *b)
             rewrite(b, (long)i, meaning);
     }
     wide_integers_as_long(b);
+    c_float_functions(b);
     for (size_t i = 0; i < b->nconstructs && b->status == AMP_OK; i++)
         spell(b, &b->constructs[i]);
     /* A view value's functions use its rank's index functions. */

@@ -101,8 +101,15 @@ int amp__vocab_append_used(strbuf *out, size_t ntexts, const char *const *texts,
     for (size_t i = 0; i < vocab.nentries; i++) {
         const vocab_entry *e = &vocab.entries[i];
         int used = 0;
+        /* C's float functions (sqrtf) are precise_math's (spell.c). */
+        static const char bare[] = "precise_math_";
+        size_t n = strlen(e->name);
+        const char *c_name = strncmp(e->name, bare, sizeof bare - 1) == 0 && e->name[n - 1] == 'f'
+                                 ? e->name + sizeof bare - 1
+                                 : NULL;
         for (size_t t = 0; t < ntexts && !used; t++)
-            used = amp__lex_text_uses(texts[t], lengths[t], e->name, 0);
+            used = amp__lex_text_uses(texts[t], lengths[t], e->name, 0) ||
+                   (c_name && amp__lex_text_uses(texts[t], lengths[t], c_name, 0));
         if (!used)
             continue;
         if (!headed[e->group]) {

@@ -741,9 +741,36 @@ static void c_declared_inside_expressions_keeps_its_meaning(void **state)
     assert_amp_ok(amp_texture_release(tx));
 }
 
+/* C's float functions, which OpenCL C has not, are C++ AMP's precise_math
+ * ones: code ported from C keeps sqrtf, fabsf, powf ... */
+static void c_float_functions_are_precise_math(void **state)
+{
+    (void)state;
+    float out[8] = {0};
+    amp_array_view *o;
+    assert_amp_ok(amp_array_view_create(AMP_FLOAT, amp_extent_1d(8), out, &o));
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), i, AMP_CAPTURE(o), {
+        float x = 2.25f;
+        o[0] = sqrtf(x);
+        o[1] = fabsf(-x);
+        o[2] = powf(x, 2.0f);
+        o[3] = floorf(x);
+        o[4] = fminf(x, 1.5f);
+        o[5] = atan2f(0.0f, -1.0f);
+        o[6] = ldexpf(x, 2);
+        o[7] = fmodf(x, 1.0f);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(o));
+    const float want[8] = {1.5f, 2.25f, 5.0625f, 2.0f, 1.5f, atan2f(0.0f, -1.0f), 9.0f, 0.25f};
+    for (int k = 0; k < 8; k++)
+        assert_float_equal(out[k], want[k], 1e-6);
+    assert_amp_ok(amp_array_view_release(o));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(c_float_functions_are_precise_math),
         cmocka_unit_test(c_declared_inside_expressions_keeps_its_meaning),
         cmocka_unit_test(atomics_on_global_memory_return_old_values),
         cmocka_unit_test(a_body_may_name_its_variables_like_opencl_types),
