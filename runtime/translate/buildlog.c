@@ -433,7 +433,8 @@ enum {
     HINT_CAPTURE = 8,     /* any other name in the body */
     HINT_HELPER = 16,     /* a name in a helper */
     HINT_READ_ONLY = 32,  /* an assignment to what is read-only */
-    HINT_RANK = 64        /* a view indexed with an index of another rank */
+    HINT_RANK = 64,       /* a view indexed with an index of another rank */
+    HINT_ADDRESS = 128    /* a pointer of the private address space given another's address */
 };
 
 static void hint_undeclared(strbuf *out, int *hinted, const bl_source_map *map, const bl_place *at,
@@ -508,6 +509,19 @@ static void hint_other(strbuf *out, int *hinted, const char *message, size_t n)
 {
     static const char read_only[] = "read-only variable is not assignable";
     static const char rank_mark[] = "view_of_rank_";
+    static const char space_mark[] = "changes address space of pointer";
+    int space = 0;
+    for (size_t i = 0; i + sizeof space_mark - 1 <= n && !space; i++)
+        space = memcmp(message + i, space_mark, sizeof space_mark - 1) == 0;
+    if (space && !(*hinted & HINT_ADDRESS)) {
+        *hinted |= HINT_ADDRESS;
+        amp__sb_printf(out, "      = A pointer in a kernel says which memory it points into, as"
+                            " OpenCL C has it: into a view, __global (__global float *p ="
+                            " &v[i]); into tile_static memory, __local (__local float *p ="
+                            " &tile[i]). A pointer with neither points into the thread's own"
+                            " variables.\n");
+        return;
+    }
     const char *rank_at = NULL;
     for (size_t i = 0; i + sizeof rank_mark - 1 < n && !rank_at; i++)
         if (memcmp(message + i, rank_mark, sizeof rank_mark - 1) == 0)

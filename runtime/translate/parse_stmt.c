@@ -493,7 +493,8 @@ static void declaration(reader *r, int hoistable)
         if (is(r, 0, "&")) {
             fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
                  "C has no references: use the variable itself, or a pointer (float *r = &x,"
-                 " then *r)");
+                 " then *r; to a view's element __global float *r = &v[i], to a tile_static"
+                 " one __local float *r = &t[i])");
             return;
         }
         if (s.tile_static && peek(r, 0)->kind == LEX_IDENT && (is(r, 1, "(") || is(r, 1, "{"))) {

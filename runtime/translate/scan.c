@@ -217,6 +217,35 @@ static size_t namespace_qualifier(kbody *b, size_t i)
     return 3;
 }
 
+/* using namespace concurrency; (or concurrency::graphics, ::fast_math,
+ * ::precise_math) at token i, as C++ AMP kernels write it: the names it
+ * opens are the kernel's as they stand (a qualifier is dropped, and
+ * precise_math's float functions are C's names), so the statement is
+ * printed as nothing and the grammar never sees it. Returns how many
+ * tokens it takes, 0 when there is none. */
+static size_t using_namespace(kbody *b, size_t i)
+{
+    static const char *const names[] = {"concurrency", "Concurrency",  "graphics",
+                                        "fast_math",   "precise_math", NULL};
+    const lex_token *tok = b->tokens.items;
+    size_t n = b->tokens.count, k = i + 2;
+    if (!amp__lex_is(&tok[i], "using") || i + 2 >= n || !amp__lex_is(&tok[i + 1], "namespace"))
+        return 0;
+    while (k < n && amp__lex_is_any(&tok[k], names)) {
+        if (k + 2 < n && amp__lex_is(&tok[k + 1], ":") && amp__lex_is(&tok[k + 2], ":"))
+            k += 3;
+        else
+            k++;
+        if (k < n && amp__lex_is(&tok[k], ";"))
+            break;
+    }
+    if (k >= n || !amp__lex_is(&tok[k], ";") || amp__lex_is(&tok[k - 1], ":"))
+        return 0;
+    for (size_t j = i; j <= k; j++)
+        amp__body_edit_instead(b, (long)j, "");
+    return k - i + 1;
+}
+
 /* Flag the preprocessor lines (AMP_PRAGMA(...) and the others), record
  * the AMP_DEFINE macros, and list the other tokens in order. */
 static void find_directives(kbody *b)
@@ -248,6 +277,8 @@ static void find_directives(kbody *b)
         }
         if (!amp__lex_is_any(&tok[i], directive_words)) {
             size_t skip = namespace_qualifier(b, i);
+            if (!skip)
+                skip = using_namespace(b, i);
             if (skip) {
                 i += skip - 1;
                 continue;

@@ -405,6 +405,10 @@ static void pragmas_and_conditions_are_lines_of_their_own(void **state)
                      AMP_ERROR_KERNEL_BUILD, "'unrol' starts no pragma an OpenCL compiler takes, and a compiler ignores one it does not know; did you mean unroll?");
     assert_amp_fails(lay_out(STRINGIFY({ AMP_PRAGMA() out(0) = 0; }), NULL), AMP_ERROR_KERNEL_BUILD,
                      "a pragma needs its words");
+    /* C++ AMP's using namespace lines print as nothing; another is the compiler's. */
+    assert_amp_ok(lay_out(STRINGIFY({ using namespace concurrency; using namespace Concurrency::precise_math; out(0) = 1; }), NULL));
+    assert_null(strstr(laid_out, "using"));
+    assert_non_null(strstr(laid_out, "out(0) = 1;"));
     /* A condition's name the preprocessor does not know reads as 0 there. */
     assert_amp_ok(lay_out(STRINGIFY({ AMP_DEFINE(K 2) AMP_IF(defined(X) && X > K || defined Y || __OPENCL_VERSION__ >= 120) out(0) = 1; AMP_ENDIF }), NULL));
     assert_amp_fails(lay_out(STRINGIFY({ AMP_IF(n > 2) out(0) = 1; AMP_ENDIF }), NULL), AMP_ERROR_KERNEL_BUILD,
