@@ -413,6 +413,7 @@ void amp__chk_show_finding(const bl_source_map *map, const kc_entry *e,
     if (f->at.line > 0) {
         amp__json_key(&sb, &first, "at");
         place(&sb, map, &f->at, 1);
+        code_line(&sb, map, &f->at); /* its text, for a picture of the line */
     }
     if (f->other.line > 0) {
         amp__json_key(&sb, &first, "other_at");

@@ -404,6 +404,26 @@ class OtherRuns(unittest.TestCase):
         self.assertEqual([a["data-line"] for a in with_class(items, "existing-barrier")], ["90"])
         self.assertIn("its fence leaves tile_static memory out", page)
 
+    def test_amp_shutdown_is_a_step_that_leaves_no_device_copy(self):
+        # The device copies amp_shutdown frees are gone, not stale.
+        data = fixture("run_race.json")
+        events = data["traceEvents"]
+        end = max(e["ts"] + e.get("dur", 0) for e in events)
+        ids = sorted({e["name"] for e in events if e.get("cat") == "amp.where"})
+        events.append({"ph": "X", "cat": "amp.call", "name": "amp_shutdown", "pid": 1, "tid": 1,
+                       "ts": end + 10, "dur": 50, "args": {"id": 999, "status": "AMP_OK"}})
+        for k, name in enumerate(ids):
+            events.append({"ph": "C", "cat": "amp.where", "name": name, "pid": 1, "tid": 0,
+                           "ts": end + 20 + k, "args": {"host": 1, "device": 0}})
+        data["otherData"]["events"] += 1 + len(ids)
+        self.assertEqual(check_timeline.check(data), [])
+        items = elements(draw_page(data, "shutdown_run"))
+        steps = [a for a in with_class(items, "where") if a.get("data-place") == "device"]
+        last = max(int(a["data-step"]) for a in steps)
+        at_end = [a["data-state"] for a in steps if int(a["data-step"]) == last]
+        self.assertTrue(at_end)
+        self.assertEqual(set(at_end), {"none"})
+
     def test_a_next_turn_without_its_barrier_is_refused_by_the_checker(self):
         data = fixture("run_race.json")
         for e in data["traceEvents"]:

@@ -1078,7 +1078,7 @@ def steps_of(run):
     for cid, c in run.calls.items():
         a = c["args"]
         if (cid in caused or cid in launched or "data_id" in a
-                or c["name"] in check_timeline.LAUNCHES):
+                or c["name"] in check_timeline.LAUNCHES or c["name"] == "amp_shutdown"):
             short = c["name"].replace("amp_array_view_", "").replace("amp_", "")
             if short.startswith("parallel_for_each"):
                 short = "parallel_for_each"
@@ -1190,6 +1190,9 @@ def draw_life(run):
             if state is None or not alive and d not in after[n]:
                 continue
             alive = True
+            if s.kind == "call" and s.call["name"] == "amp_shutdown":
+                # It frees the device copies: none is left, stale or not.
+                held.discard((d, "device"))
             for place, value, py in (("host", state[0], y), ("device", state[1],
                                                             y + sub_h + gap_h)):
                 out.append(where_cell(cx, py, col_w, sub_h, d, n + 1, place, value,
@@ -1631,6 +1634,7 @@ def draw_code(run, f, x, y, width):
         if key in a:
             ln = place_line(a[key])[1]
             lines.setdefault(ln, [])
+    at_code = {place_line(a["at"])[1]: a["code"]} if "at" in a and a.get("code") else {}
     # The barrier written between the two lines, when there is one: a race
     # across it is between a loop's turns, or its fence leaves tile_static
     # memory out.
@@ -1650,7 +1654,7 @@ def draw_code(run, f, x, y, width):
     cy = y + h
     ordered = sorted(lines)
     for n, ln in enumerate(ordered):
-        code = next((c for c, _ in lines[ln] if c), None)
+        code = next((c for c, _ in lines[ln] if c), None) or at_code.get(ln)
         kinds = sorted({k for _, k in lines[ln]})
         if ln == existing_line and not kinds:
             code = existing.get("code") or code

@@ -678,6 +678,7 @@ class Contract:
         a.int("times", minimum=1)
         for key in ("at", "other_at"):
             a.str(key, optional=True, pattern=PLACE, what="\"file:line:column\"")
+        a.get("code", lambda v: isinstance(v, str), "a string", optional=True)
         a.str("hint", optional=True)
         a.str("memory", optional=True, choices=("tile_static", "global", "private"))
         a.str("array", optional=True)
