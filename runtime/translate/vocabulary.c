@@ -404,6 +404,9 @@ static const char *const generated_names[] = {"get_global_id",
                                               "global",
                                               "local",
                                               "wait",
+                                              "all", /* a short vectors' == and != */
+                                              "any",
+                                              "select",
                                               NULL};
 
 static int by_name(const void *a, const void *b)

@@ -697,6 +697,15 @@ static void a_body_may_name_its_variables_like_opencl_types(void **state)
     assert_amp_ok(amp_array_view_synchronize(v));
     for (int i = 0; i < 8; i++)
         assert_int_equal(out[i], (3 - i % 4) * 100 + 46);
+    /* OpenCL C 2.0's words, and all and any, which a short vectors' ==
+     * calls. */
+    assert_amp_ok(AMP_PARALLEL_FOR_EACH(amp_extent_1d(8), idx, AMP_CAPTURE(v), {
+        int pipe = 1, generic = 2, vec_step = 3, all = 4, any = 5;
+        int_2 a = int_2(1, 1);
+        v[idx] = pipe + generic + vec_step + all + any + (a == int_2(1, 1) ? 100 : 0);
+    }));
+    assert_amp_ok(amp_array_view_synchronize(v));
+    assert_int_equal(out[5], 115);
     assert_amp_ok(amp_array_view_release(v));
 }
 
