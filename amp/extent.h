@@ -129,7 +129,9 @@ amp_tiled_extent amp_extent_tile_3d(amp_extent extent, int t0, int t1, int t2);
  * view's extent lands on a sink, where a read gives an unspecified value
  * and a write is dropped, so they never touch memory outside a view. Test
  * t_idx.global[d] against the original extent before writing a thread's
- * own element.
+ * own element. A dimension whose rounding up would pass INT_MAX cannot be
+ * padded: a launch over the result is refused with
+ * AMP_ERROR_INVALID_COMPUTE_DOMAIN, saying so.
  */
 amp_tiled_extent amp_tiled_extent_pad(amp_tiled_extent tiled);
 

@@ -79,7 +79,18 @@ static amp_status check_domain(const call *c)
                                    "the padded extent has rank %d and its original extent rank %d.",
                                    e->rank, c->domain.original.rank);
         for (int d = 0; d < e->rank; d++)
-            if (c->domain.original.dims[d] <= 0 || c->domain.original.dims[d] > e->dims[d])
+            if (c->domain.original.dims[d] > e->dims[d] && c->domain.tile[d] > 0 &&
+                (int64_t)c->domain.original.dims[d] + c->domain.tile[d] - 1 > INT32_MAX)
+                return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
+                                       c->kernel->line,
+                                       "dimension %d of the extent, %d, rounded up to a multiple"
+                                       " of the tile's %d passes 2^31 - 1, the largest an"
+                                       " extent's dimension may be: amp_tiled_extent_pad could"
+                                       " not pad it. Take a tile that divides %d, or truncate"
+                                       " (amp_tiled_extent_truncate).",
+                                       d, c->domain.original.dims[d], c->domain.tile[d],
+                                       c->domain.original.dims[d]);
+            else if (c->domain.original.dims[d] <= 0 || c->domain.original.dims[d] > e->dims[d])
                 return amp__err_launch(AMP_ERROR_INVALID_COMPUTE_DOMAIN, c->kernel->file,
                                        c->kernel->line,
                                        "dimension %d of the original extent is %d; it must be > 0"

@@ -2751,7 +2751,9 @@ static const bad_case table[] = {
     ROW("pad", pad_tile_zero, ICD, "every tile dimension must be > 0"),
     ROW("pad", pad_extent_negative, ICD, "dimension 0 of the extent is -4"),
     ROW("pad", pad_rank_4, ICD, "a tiled extent of rank 4; tiles have rank 1 to 3"),
-    ROW("pad", pad_past_int_max, ICD, "dimension 0 of the original extent is 2147483647"),
+    ROW("pad", pad_past_int_max, ICD,
+        "dimension 0 of the extent, 2147483647, rounded up to a multiple of the tile's 1024"
+        " passes 2^31 - 1"),
     ROW("pad", truncate_tile_zero, ICD, "every tile dimension must be > 0"),
     ROW("pad", truncate_tile_rank_mismatch, ICD, "the tile has rank 2 and the extent rank 3"),
     ROW("pad", truncate_below_one_tile, ICD,
