@@ -61,8 +61,11 @@ typedef struct amp_struct_desc {
  * AMP_STRUCT_DESC of a file-scope AMP_STRUCT does).
  *
  * Returns AMP_OK, or AMP_ERROR_INVALID_ARGUMENT (the message names the
- * member) for a NULL argument, a name that is not an identifier, no
- * members or more than AMP_MAX_STRUCT_MEMBERS, a member whose type is not
+ * member) for a NULL argument, a name that is not an identifier, a struct
+ * or member named like a keyword or built-in type of OpenCL C (half,
+ * kernel; a struct's name starting with amp_ or AMP_ too), two members of
+ * one name, no members or more than AMP_MAX_STRUCT_MEMBERS, a member
+ * whose type is not
  * int, unsigned, float or double, a member whose host offset or the
  * struct's host size differs from OpenCL C's layout, another struct
  * already registered under the same name, or AMP_MAX_STRUCT_TYPES

@@ -133,6 +133,14 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
     if (!amp__lexicon_is_identifier(d->name))
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: the struct's name '%s' is not an identifier.", fn, d->name);
+    /* Kernels name the type as it is: a keyword or a name of the library's
+     * would not compile there (nor be told from AMP_FLOAT's "float"). */
+    if (amp__lexicon_is_keyword(d->name) || strncmp(d->name, "amp_", 4) == 0 ||
+        strncmp(d->name, "AMP_", 4) == 0)
+        return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                            "%s: the struct's name '%s' is a keyword or built-in type of OpenCL"
+                            " C, or a name of the library's (amp_, AMP_); rename the struct.",
+                            fn, d->name);
     if (d->nmembers < 1 || d->nmembers > AMP_MAX_STRUCT_MEMBERS)
         return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                             "%s: struct %s has %d members; it must have 1 to %d.", fn, d->name,
@@ -153,6 +161,18 @@ static amp_status check_layout(const char *fn, const amp_struct_desc *d, int *ha
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                                 "%s: member %d of struct %s has the name '%s', not an identifier.",
                                 fn, i, d->name, m->name);
+        if (amp__lexicon_is_keyword(m->name) && strcmp(m->name, "global") != 0 &&
+            strcmp(m->name, "local") != 0)
+            return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                "%s: member '%s' of struct %s is named like a keyword or built-in"
+                                " type of OpenCL C, which a kernel cannot use as a member;"
+                                " rename it.",
+                                fn, m->name, d->name);
+        for (int k = 0; k < i; k++)
+            if (d->members[k].name && strcmp(d->members[k].name, m->name) == 0)
+                return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
+                                    "%s: struct %s has two members named '%s'.", fn, d->name,
+                                    m->name);
         if (!m->type)
             return amp__err_set(AMP_ERROR_INVALID_ARGUMENT,
                                 "%s: member '%s' of struct %s has a NULL type.", fn, m->name,

@@ -96,19 +96,15 @@ static void names_the_kernel_owns_are_refused(void **state)
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(v),
                                            { AMP_DEFINE(tile_static int) v(idx) = 1; }),
                      AMP_ERROR_KERNEL_BUILD, "AMP_DEFINE(tile_static ...) would redefine");
-    for (int k = 0; k < 2; k++) {
-        const amp_struct_desc *desc = k == 0 ? AMP_STRUCT_DESC(half) : AMP_STRUCT_DESC(sample);
-        const char *name = k == 0 ? "the struct type 'half'" : "member 'kernel' of struct 'sample'";
-        amp_elem_type type;
-        assert_amp_ok(amp_struct_register(desc, &type));
-        amp_array_view *s;
-        char bytes[4 * 8] = {0};
-        assert_amp_ok(amp_array_view_create(type, amp_extent_1d(4), bytes, &s));
-        assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(4), idx, AMP_CAPTURE(s, v),
-                                               { v(idx) = 1; }),
-                         AMP_ERROR_INVALID_ARGUMENT, name);
-        assert_amp_ok(amp_array_view_release(s));
-    }
+    /* A struct named like a keyword, or with such a member, is refused
+     * when it is registered (and again at a launch, for a description
+     * that goes around the registration). */
+    amp_elem_type type;
+    assert_amp_fails(amp_struct_register(AMP_STRUCT_DESC(half), &type), AMP_ERROR_INVALID_ARGUMENT,
+                     "the struct's name 'half' is a keyword or built-in type of OpenCL C");
+    assert_amp_fails(amp_struct_register(AMP_STRUCT_DESC(sample), &type),
+                     AMP_ERROR_INVALID_ARGUMENT,
+                     "member 'kernel' of struct sample is named like a keyword");
     assert_amp_ok(amp_array_view_release(v));
 }
 
