@@ -105,6 +105,10 @@ static void names_the_kernel_owns_are_refused(void **state)
     assert_amp_fails(amp_struct_register(AMP_STRUCT_DESC(sample), &type),
                      AMP_ERROR_INVALID_ARGUMENT,
                      "member 'kernel' of struct sample is named like a keyword");
+    static const amp_struct_member twice[2] = {{"int", "a", 0, 4, 0}, {"int", "a", 4, 4, 0}};
+    static const amp_struct_desc pair = {"pair_of_a", 8, 2, twice};
+    assert_amp_fails(amp_struct_register(&pair, &type), AMP_ERROR_INVALID_ARGUMENT,
+                     "struct pair_of_a has two members named 'a'");
     assert_amp_ok(amp_array_view_release(v));
 }
 
