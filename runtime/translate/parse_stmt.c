@@ -236,9 +236,21 @@ static void read_specifiers(reader *r, specifiers *s)
             advance(r);
             skip_group(r, "(", until_paren);
         } else if (amp__lex_is(t, "auto") && !s->type_seen) {
-            fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
-                 "C has no auto: write the type (int, float, index<2>, extent<2>, ...)");
-            return;
+            /* C's storage class (auto int k), which OpenCL C does not take
+             * and which means nothing more than its absence: dropped. C++'s
+             * auto k = x, a type worked out from x: refused. */
+            static const char *const types[] = {
+                "int",   "float",    "double", "char",  "short", "long", "unsigned", "signed",
+                "const", "volatile", "struct", "union", "enum",  "uint", "bool",     NULL};
+            if (!amp__lex_is_any(peek(r, 1), types) && amp__parse_vector_type(peek(r, 1)) == 0) {
+                fail(r, cur(r), AMP_ERROR_KERNEL_BUILD,
+                     "C++'s auto (a type worked out from the initializer) is not C's: write the"
+                     " type (int, float, index<2>, extent<2>, ...)");
+                return;
+            }
+            amp__body_edit_instead(r->b, cur(r), "");
+            mark(r, BODY_NOT_A_USE);
+            advance(r);
         } else if (!s->type_seen && amp__parse_template_type(r, &s->type)) {
             s->type_seen = 1;
         } else if (amp__lex_is(t, "struct") || amp__lex_is(t, "union") || amp__lex_is(t, "enum")) {

@@ -405,6 +405,11 @@ static void pragmas_and_conditions_are_lines_of_their_own(void **state)
                      AMP_ERROR_KERNEL_BUILD, "'unrol' starts no pragma an OpenCL compiler takes, and a compiler ignores one it does not know; did you mean unroll?");
     assert_amp_fails(lay_out(STRINGIFY({ AMP_PRAGMA() out(0) = 0; }), NULL), AMP_ERROR_KERNEL_BUILD,
                      "a pragma needs its words");
+    /* C's auto, a storage class, is dropped; C++'s auto is refused. */
+    assert_amp_ok(lay_out(STRINGIFY({ auto int k = 2; out(0) = k; }), NULL));
+    assert_null(strstr(laid_out, "auto"));
+    assert_amp_fails(lay_out(STRINGIFY({ auto k = 2; out(0) = k; }), NULL), AMP_ERROR_KERNEL_BUILD,
+                     "C++'s auto (a type worked out from the initializer) is not C's");
     /* C++ AMP's using namespace lines print as nothing; another is the compiler's. */
     assert_amp_ok(lay_out(STRINGIFY({ using namespace concurrency; using namespace Concurrency::precise_math; out(0) = 1; }), NULL));
     assert_null(strstr(laid_out, "using"));
