@@ -231,7 +231,9 @@ typedef enum construct_kind {
     C_TEXTURE_CALL /* t.set(...), t.get(...), t.sample(...), t.gather_red(...) of a
                             texture: 0 t, 1 '.', 2 the member, 3 a template's '<' or -1, 4 its
                             '>', 5 '('; form: a TEXTURE_* below; number: how many arguments
-                            the call has, plus 256 times how many the template has */
+                            the call has, plus 256 times how many the template has, plus
+                            65536 for a sample's coordinates and level of detail without a
+                            template or a sampler */
     ,
     C_VECTOR_STEP /* ++ or -- of a vector of floats or doubles, which OpenCL C has not:
                      0 the operator, 1 the operand's last token (for ++v; -1 for v++,

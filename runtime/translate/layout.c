@@ -148,7 +148,16 @@ static size_t directive_text(const kbody *b, size_t i, strbuf *out)
             const lex_token *t = &b->tokens.items[k];
             if (first || t->space_before)
                 amp__sb_append(out, " ");
-            amp__sb_append_n(out, t->text, t->length);
+            /* Spelled as in the body (long long as long, sqrtf as
+             * precise_math's: spell.c), since the macro expands there. */
+            uint32_t n;
+            const char *text = amp__body_token_text(b, k, &n);
+            const char *before = amp__body_token_before(b, k), *after = amp__body_token_after(b, k);
+            if (before)
+                amp__sb_append(out, before);
+            amp__sb_append_n(out, text, n);
+            if (after)
+                amp__sb_append(out, after);
             first = 0;
         }
     } else {

@@ -1008,11 +1008,25 @@ static value texture_call(reader *r, value v, long dot, long name, int form)
              a.n);
         return nothing;
     }
+    /* t.sample(x, y) without a template: a sampler and the coordinates,
+     * or (C++ AMP's default modes) the coordinates and a level of detail:
+     * the first when x is a captured sampler (an AMP_SAMPLER, a constant
+     * of the kernel's). */
+    int coord_and_level = 0;
+    if (form == TEXTURE_SAMPLE && lt < 0 && a.n == 2) {
+        long s = a.arg[0].first;
+        int sampler = 0;
+        if (s >= 0 && s == a.arg[0].last && r->tok[s].kind == LEX_IDENT && r->b->resolved[s] >= 0) {
+            const body_decl *d = &r->b->decls[r->b->resolved[s]];
+            sampler = d->kind == DECL_KERNEL && d->name_kind == BODY_NAME_CONSTANT;
+        }
+        coord_and_level = !sampler;
+    }
     amp__parse_role(r, v.first, ROLE_READ);
     body_construct c = {.kind = C_TEXTURE_CALL,
                         .form = (uint8_t)form,
                         .type = v.type,
-                        .number = a.n + 256 * modes,
+                        .number = a.n + 256 * modes + 65536 * coord_and_level,
                         .tok = {(int32_t)v.first, (int32_t)dot, (int32_t)name, (int32_t)lt,
                                 (int32_t)gt, (int32_t)open}};
     amp__body_note(r->b, &c);
@@ -1685,9 +1699,12 @@ static value unary(reader *r)
         mark(r, BODY_NOT_A_USE);
         advance(r);
         /* sizeof(float_3), sizeof(float_3[2]), sizeof(float_3 *) ... */
-        amp_elem_type named = is(r, 0, "(") ? amp__parse_vector_type(peek(r, 1)) : 0;
-        if (named && amp__elem_lanes(named) == 3 && !is(r, 2, "*")) {
-            sizeof_three_lanes(r, cur(r) + 1, named);
+        int after = 1; /* the type's token, after its qualifiers */
+        while (is(r, 0, "(") && (is(r, after, "const") || is(r, after, "volatile")))
+            after++;
+        amp_elem_type named = is(r, 0, "(") ? amp__parse_vector_type(peek(r, after)) : 0;
+        if (named && amp__elem_lanes(named) == 3 && !is(r, after + 1, "*")) {
+            sizeof_three_lanes(r, cur(r) + after, named);
             return nothing;
         }
         if (cast_starts(r)) {

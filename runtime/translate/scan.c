@@ -33,6 +33,15 @@ static const char *const pragma_words[] = {"unroll",
                                            "speculated_iterations",
                                            "disable_loop_pipelining",
                                            "intel",
+                                           "pack",
+                                           "once",
+                                           "message",
+                                           "weak",
+                                           "push_macro",
+                                           "pop_macro",
+                                           "redefine_extname",
+                                           "nv_diag_suppress",
+                                           "nv_diag_default",
                                            NULL};
 
 /* How many letters' edits make a into b (of at most 31 letters). */

@@ -261,8 +261,9 @@ static void texture_call(kbody *b, const body_construct *c)
     const int32_t *t = c->tok;
     const lex_token *name = &b->tokens.items[t[0]];
     int gather = c->form >= TEXTURE_GATHER_RED, channel = c->form - TEXTURE_GATHER_RED;
-    int sampled = c->form >= TEXTURE_SAMPLE, arguments = c->number % 256, modes = c->number / 256;
-    if (c->form == TEXTURE_SAMPLE && arguments == (t[3] >= 0 ? 2 : 3)) {
+    int sampled = c->form >= TEXTURE_SAMPLE, arguments = c->number % 256,
+        modes = c->number / 256 % 256, coord_and_level = c->number / 65536;
+    if (c->form == TEXTURE_SAMPLE && (arguments == (t[3] >= 0 ? 2 : 3) || coord_and_level)) {
         /* A level of detail: evaluated, and level 0 sampled (textures.cl). */
         amp__body_edit_before(b, t[0], "AMP_AT_LEVEL_OF_DETAIL(");
         rewrite(b, last_comma(b, t[5]), "),");
@@ -493,11 +494,10 @@ static void spell(kbody *b, const body_construct *c)
 static void wide_integers_as_long(kbody *b)
 {
     const lex_token *tok = b->tokens.items;
+    /* In macros' definitions too, which expand into the body. */
     for (size_t i = 0; i < b->tokens.count; i++) {
-        if (b->flags[i] & TOK_IN_DIRECTIVE)
-            continue;
         if (amp__lex_is(&tok[i], "long") && i + 1 < b->tokens.count &&
-            amp__lex_is(&tok[i + 1], "long") && !(b->flags[i + 1] & TOK_IN_DIRECTIVE)) {
+            amp__lex_is(&tok[i + 1], "long")) {
             rewrite(b, (long)i + 1, "");
             i++;
             continue;
@@ -527,9 +527,19 @@ static void c_float_functions(kbody *b)
     const lex_token *tok = b->tokens.items;
     for (size_t i = 0; i + 1 < b->tokens.count; i++) {
         const lex_token *t = &tok[i];
+        /* In a macro's definition too (AMP_DEFINE(ROOT(x) sqrtf(x))), whose
+         * names the reader does not resolve: there no capture may have the
+         * name. */
+        int in_macro = (b->flags[i] & TOK_IN_DIRECTIVE) != 0;
         if (t->kind != LEX_IDENT || t->length < 3 || t->length > 40 ||
-            t->text[t->length - 1] != 'f' || b->resolved[i] != BODY_UNRESOLVED ||
-            !amp__lex_is(&tok[i + 1], "(") || (b->flags[i] & (TOK_DIRECTIVE | TOK_IN_DIRECTIVE)))
+            t->text[t->length - 1] != 'f' || (b->resolved[i] != BODY_UNRESOLVED && !in_macro) ||
+            !amp__lex_is(&tok[i + 1], "(") || (b->flags[i] & TOK_DIRECTIVE))
+            continue;
+        int captured = 0;
+        for (int c = 0; in_macro && b->ctx && c < b->ctx->ncaptures; c++)
+            captured |= b->ctx->capture_names[c] && strlen(b->ctx->capture_names[c]) == t->length &&
+                        memcmp(b->ctx->capture_names[c], t->text, t->length) == 0;
+        if (captured)
             continue;
         if (i > 0 && (amp__lex_is(&tok[i - 1], ".") || amp__lex_is(&tok[i - 1], "->") ||
                       amp__lex_is(&tok[i - 1], ":")))

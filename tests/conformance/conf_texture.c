@@ -933,6 +933,7 @@ static void sampler_10_3_modes_not_written_are_the_defaults(void **state)
             o[2] = t.sample<>(0.5f, 3.5f);
             o[3] = level;
             o[4] = t.sample(s, 1.3f, 2.0f);
+            o[5] = t.sample(0.5f, 1.0f); /* the default modes, and a level */
         }));
     assert_amp_ok(amp_array_view_synchronize(o));
     assert_true(got[0] == ramp[1]);
@@ -940,6 +941,7 @@ static void sampler_10_3_modes_not_written_are_the_defaults(void **state)
     assert_near(got[2], 16.0, FILTERED);
     assert_true(got[3] == 1.0f);
     assert_true(got[4] == ramp[1]);
+    assert_near(got[5], 16.0, FILTERED);
     assert_build_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(t, o), {
         o[0] = t.sample<filter_point, address_clamp>(0.5f, 0.0f, 1.0f);
     }),

@@ -297,6 +297,9 @@ static void a_const_view_written_and_an_index_of_another_rank_are_explained(void
     assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(m),
                                            { m(0, 0) = (float)sizeof(int_3[2]); }),
                      AMP_ERROR_KERNEL_BUILD, "write 3 * sizeof(int)");
+    assert_amp_fails(AMP_PARALLEL_FOR_EACH(amp_extent_1d(1), idx, AMP_CAPTURE(m),
+                                           { m(0, 0) = (float)sizeof(const float_3); }),
+                     AMP_ERROR_KERNEL_BUILD, "write 3 * sizeof(float)");
     /* A pointer without the address space of what it points into: an
      * OpenCL 1.2 compiler refuses it (PoCL's), and the advice says what to
      * write; NVIDIA's takes it (and writes the element). */

@@ -730,13 +730,16 @@ static void c_declared_inside_expressions_keeps_its_meaning(void **state)
         o[2] = o.extent[0] + 0 * o_extent[0];
         o[3] = tx.extent[0] + 0 * tx_extent[0];
         unsigned long long all_ones = ~0ULL;
-        long long big = 3000000000LL * 4;
+        AMP_DEFINE(WIDE long long)
+        AMP_DEFINE(BIG 3000000000LL)
+        WIDE big = BIG * 4;
+        o[7] = (int)(sizeof(WIDE) + sizeof(BIG));
         o[4] = (int)sizeof(long long);
         o[5] = (int)(all_ones >> 60);
         o[6] = (int)(big / 1000);
     }));
     assert_amp_ok(amp_array_view_synchronize(o));
-    const int want[8] = {2, 4, 8, 4, 8, 15, 12000000, 0};
+    const int want[8] = {2, 4, 8, 4, 8, 15, 12000000, 16};
     for (int k = 0; k < 8; k++)
         assert_int_equal(out[k], want[k]);
     /* A capture named so is refused. */
@@ -767,7 +770,8 @@ static void c_float_functions_are_precise_math(void **state)
         o[4] = fminf(x, 1.5f);
         o[5] = atan2f(0.0f, -1.0f);
         o[6] = ldexpf(x, 2);
-        o[7] = fmodf(x, 1.0f);
+        AMP_DEFINE(ROOT(v) sqrtf(v))
+        o[7] = fmodf(x, 1.0f) + ROOT(0.0f);
     }));
     assert_amp_ok(amp_array_view_synchronize(o));
     const float want[8] = {1.5f, 2.25f, 5.0625f, 2.0f, 1.5f, atan2f(0.0f, -1.0f), 9.0f, 0.25f};
