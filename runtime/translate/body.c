@@ -128,21 +128,34 @@ void amp__body_no_memory(kbody *b)
 
 /* ---- Declarations and constructs ---- */
 
+int amp__body_capture_kind(const body_context *ctx, const char *name, size_t length)
+{
+    for (int i = 0; ctx && ctx->capture_names && i < ctx->ncaptures; i++) {
+        const char *c = ctx->capture_names[i];
+        if (c && strlen(c) == length && memcmp(c, name, length) == 0)
+            return ctx->capture_kinds ? (int)ctx->capture_kinds[i] : BODY_NAME_VIEW;
+    }
+    return 0;
+}
+
+int amp__body_defines_macro(const kbody *b, const char *name, size_t length)
+{
+    for (size_t m = 0; m < b->nmacros; m++) {
+        const lex_token *t = &b->tokens.items[b->macros[m].name];
+        if (t->length == length && memcmp(t->text, name, length) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int amp__body_is_extent_name(const kbody *b, const char *name, size_t length)
 {
     static const char suffix[] = "_extent";
     size_t n = sizeof suffix - 1;
-    if (!b->ctx || !b->ctx->capture_names || length <= n ||
-        memcmp(name + length - n, suffix, n) != 0)
+    if (length <= n || memcmp(name + length - n, suffix, n) != 0)
         return 0;
-    for (int i = 0; i < b->ctx->ncaptures; i++) {
-        const char *c = b->ctx->capture_names[i];
-        body_name_kind k = b->ctx->capture_kinds ? b->ctx->capture_kinds[i] : BODY_NAME_VIEW;
-        if (c && (k == BODY_NAME_VIEW || k == BODY_NAME_TEXTURE) && strlen(c) == length - n &&
-            memcmp(c, name, length - n) == 0)
-            return 1;
-    }
-    return 0;
+    int kind = amp__body_capture_kind(b->ctx, name, length - n);
+    return kind == BODY_NAME_VIEW || kind == BODY_NAME_TEXTURE;
 }
 
 int32_t amp__body_declare(kbody *b, const char *name, uint32_t length, body_decl_kind kind,

@@ -411,6 +411,14 @@ void amp__body_fail(kbody *b, long i, amp_status status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void amp__body_no_memory(kbody *b);
 
+/* The kind of the capture named name[0 .. length) (a body_name_kind), or
+ * 0 for none. */
+int amp__body_capture_kind(const body_context *ctx, const char *name, size_t length);
+
+/* Whether the text defines a macro (AMP_DEFINE, #define) named
+ * name[0 .. length). */
+int amp__body_defines_macro(const kbody *b, const char *name, size_t length);
+
 /* Whether name[0 .. length) is <capture>_extent of a captured view or
  * texture: the generated kernel's array of its extent, which the body's
  * own declaration of that name would hide. */

@@ -117,18 +117,8 @@ static int preprocessor_knows(const kbody *b, const lex_token *t)
     for (int k = 0; prefixes[k]; k++)
         if (amp__lex_has_prefix(t, prefixes[k]))
             return 1;
-    for (size_t m = 0; m < b->nmacros; m++) {
-        const lex_token *name = &b->tokens.items[b->macros[m].name];
-        if (name->length == t->length && memcmp(name->text, t->text, t->length) == 0)
-            return 1;
-    }
-    for (int c = 0; c < b->ctx->ncaptures; c++) {
-        const char *n = b->ctx->capture_names[c];
-        if (b->ctx->capture_kinds[c] == BODY_NAME_CONSTANT && n && strlen(n) == t->length &&
-            memcmp(n, t->text, t->length) == 0)
-            return 1;
-    }
-    return 0;
+    return amp__body_defines_macro(b, t->text, t->length) ||
+           amp__body_capture_kind(b->ctx, t->text, t->length) == BODY_NAME_CONSTANT;
 }
 
 /* A condition of the preprocessor (AMP_IF, AMP_ELIF, #if, #elif), tokens
@@ -155,11 +145,7 @@ static int condition_names_known(kbody *b, size_t first, size_t last)
                        amp__lex_is(&tok[j - 2], "defined")));
         if (tested)
             continue;
-        int captured = 0;
-        for (int k = 0; k < c->ncaptures; k++)
-            captured |= c->capture_names[k] && strlen(c->capture_names[k]) == tok[i].length &&
-                        memcmp(c->capture_names[k], tok[i].text, tok[i].length) == 0;
-        if (captured)
+        if (amp__body_capture_kind(c, tok[i].text, tok[i].length))
             amp__body_fail(b, (long)i, AMP_ERROR_KERNEL_BUILD,
                            "'%.*s' is a captured variable, and a preprocessor condition is"
                            " read before the kernel runs, where it would be 0: test it with"

@@ -535,11 +535,7 @@ static void c_float_functions(kbody *b)
             t->text[t->length - 1] != 'f' || (b->resolved[i] != BODY_UNRESOLVED && !in_macro) ||
             !amp__lex_is(&tok[i + 1], "(") || (b->flags[i] & TOK_DIRECTIVE))
             continue;
-        int captured = 0;
-        for (int c = 0; in_macro && b->ctx && c < b->ctx->ncaptures; c++)
-            captured |= b->ctx->capture_names[c] && strlen(b->ctx->capture_names[c]) == t->length &&
-                        memcmp(b->ctx->capture_names[c], t->text, t->length) == 0;
-        if (captured)
+        if (in_macro && amp__body_capture_kind(b->ctx, t->text, t->length))
             continue;
         if (i > 0 && (amp__lex_is(&tok[i - 1], ".") || amp__lex_is(&tok[i - 1], "->") ||
                       amp__lex_is(&tok[i - 1], ":")))
@@ -548,12 +544,7 @@ static void c_float_functions(kbody *b)
         int n = snprintf(name, sizeof name, "precise_math_%.*s", (int)t->length, t->text);
         if (!amp__vocab_reserves(name, (size_t)n))
             continue;
-        int macro = 0;
-        for (size_t m = 0; m < b->nmacros && !macro; m++) {
-            const lex_token *d = &tok[b->macros[m].name];
-            macro = d->length == t->length && memcmp(d->text, t->text, t->length) == 0;
-        }
-        if (!macro)
+        if (!amp__body_defines_macro(b, t->text, t->length))
             amp__body_edit_before(b, (long)i, "precise_math_");
     }
 }
